@@ -1,0 +1,90 @@
+"""Where the toolkit keeps its files, and the guards that keep writes inside that folder.
+
+Paths are plain strings here: this module is on the prompt path, and pathlib costs more
+to import than the hook's own work. Callers off that path wrap them in Path freely.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+STATE_DIRNAME = ".working-state"
+PROJECT_MARKERS = (STATE_DIRNAME, ".claude", ".git")
+MAX_NAME_LENGTH = 128
+
+# Session ids written by the client are UUIDs; people pass shorter names by hand.
+# Anything that could name another folder is refused rather than cleaned up.
+_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+class UnsafeNameError(ValueError):
+    """A session id or stage name that could leave the state folder."""
+
+
+def validate_name(value: object, what: str = "session id") -> str:
+    """Return ``value`` if it is one safe path component, else raise UnsafeNameError."""
+    if not isinstance(value, str) or not value:
+        raise UnsafeNameError(f"{what} is empty")
+    if "\x00" in value:
+        raise UnsafeNameError(f"{what} contains a NUL byte")
+    if len(value) > MAX_NAME_LENGTH:
+        raise UnsafeNameError(f"{what} is longer than {MAX_NAME_LENGTH} characters")
+    if ".." in value or not _SAFE_NAME.fullmatch(value):
+        raise UnsafeNameError(
+            f"{what} {value!r} is not allowed: use letters, digits, '.', '_' or '-' "
+            "(no '/', no '..', not starting with '.')"
+        )
+    return value
+
+
+def find_project_root(start: str) -> str:
+    """The nearest ancestor of ``start`` holding a project marker, else ``start`` itself.
+
+    Commands the agent runs through Bash get no CLAUDE_PROJECT_DIR and may have
+    changed directory, so the root has to be found rather than assumed.
+    """
+    start = os.path.abspath(start)
+    candidate = start
+    while True:
+        for marker in PROJECT_MARKERS:
+            if os.path.exists(os.path.join(candidate, marker)):
+                return candidate
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return start
+        candidate = parent
+
+
+def resolve_project_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
+    """The project folder: CLAUDE_PROJECT_DIR, else the hook's cwd, else the current directory.
+
+    ``search_up`` (for commands run by hand or through Bash) looks for the nearest
+    ancestor with a project marker instead of taking the directory as it is.
+    """
+    env_dir = os.environ.get("CLAUDE_PROJECT_DIR")
+    if env_dir:
+        return os.path.abspath(env_dir)
+    base = cwd if cwd else os.getcwd()
+    return find_project_root(base) if search_up else os.path.abspath(base)
+
+
+def resolve_state_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
+    """The state folder: CTX_STATE_DIR, else ``<project>/.working-state``."""
+    override = os.environ.get("CTX_STATE_DIR")
+    if override:
+        return os.path.abspath(override)
+    return os.path.join(resolve_project_dir(cwd, search_up=search_up), STATE_DIRNAME)
+
+
+def ensure_inside(root: str, path: str) -> str:
+    """Return ``path`` if it resolves inside ``root``; raise UnsafeNameError otherwise."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        raise UnsafeNameError(f"{path} is outside the state folder {root}")
+    return path
+
+
+def session_dir(state_dir: str, session_id: str) -> str:
+    return os.path.join(state_dir, "sessions", validate_name(session_id))

@@ -1,0 +1,321 @@
+"""Read a Claude Code transcript (JSONL) backwards to find how full the context is.
+
+The answer sits near the end of the file, behind bookkeeping rows, so the reader walks
+backwards in blocks and stops as soon as it has what it needs: its cost does not grow with
+the file. Standard library only (json is fast enough for the few rows a scan parses).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from context_memory.tables import BETA_1M, INTERRUPTION_TEXTS
+
+TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any, BinaryIO
+
+BLOCK_SIZE = 256 * 1024
+# Hooks bound their own work: past this many bytes read backwards, give up quietly.
+DEFAULT_MAX_SCAN_BYTES = 64 * 1024 * 1024
+# Once tokens are known, how much further back to look for the model and betas.
+MODEL_LOOKBACK_BYTES = 4 * 1024 * 1024
+# Rows past this size are never an assistant reply worth assembling (system-prompt rows
+# reach a few hundred KB); skipping them keeps the hook's memory flat.
+MAX_LINE_BYTES = 16 * 1024 * 1024
+
+# Cheap pre-filter: only rows whose top level may be one of these types get parsed.
+# Inside JSON strings quotes are escaped, so a match here is almost always a real key.
+_INTERESTING = re.compile(
+    rb'"type"\s*:\s*"(?:assistant|system|attachment|api-request)"'
+    rb'|"subtype"\s*:\s*"compact_boundary"'
+)
+
+
+def max_scan_bytes() -> int:
+    raw = os.environ.get("CTX_MAX_SCAN_BYTES", "")
+    try:
+        value = int(raw)
+    except ValueError:
+        return DEFAULT_MAX_SCAN_BYTES
+    return value if value > 0 else DEFAULT_MAX_SCAN_BYTES
+
+
+def iter_lines_backwards(
+    handle: BinaryIO, size: int, *, block_size: int = BLOCK_SIZE, max_bytes: int | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """Yield (end offset, line bytes) from the last non-blank line to the first.
+
+    The last line is yielded even without a trailing newline (it may be half-written; the
+    caller's JSON parse rejects it). Reading stops after ``max_bytes``; a line longer than
+    MAX_LINE_BYTES is passed over without being assembled, which bounds memory.
+    """
+    limit = size if max_bytes is None else min(size, max_bytes)
+    position = size
+    # Pieces of the line that continues into earlier blocks, in file order once reversed.
+    pending: list[bytes] = []
+    pending_len = 0
+    oversized = False
+    while position > 0 and size - position < limit:
+        step = min(block_size, position, limit - (size - position))
+        position -= step
+        handle.seek(position)
+        block = handle.read(step)
+        cut = block.rfind(b"\n")
+        if cut == -1:
+            if not oversized:
+                pending.append(block)
+                pending_len += len(block)
+                if pending_len > MAX_LINE_BYTES:
+                    pending, pending_len, oversized = [], 0, True
+            continue
+        # Everything after the last newline of this block completes the pending line.
+        tail = block[cut + 1 :]
+        line_end = position + len(block) + pending_len
+        if not oversized:
+            pending.append(tail)
+            line = b"".join(reversed(pending))
+            if line.strip():
+                yield line_end, line
+        pending, pending_len, oversized = [], 0, False
+        lines = block[:cut].split(b"\n")
+        # lines[0] may continue into the previous block.
+        offset = position + cut
+        for part in reversed(lines[1:]):
+            if part.strip():
+                yield offset, part
+            offset -= len(part) + 1
+        pending = [lines[0]]
+        pending_len = len(lines[0])
+    if position == 0 and not oversized and pending:
+        line = b"".join(reversed(pending))
+        if line.strip():
+            yield pending_len, line
+
+
+def parse_row(line: bytes) -> dict[str, Any] | None:
+    """Parse one JSONL row; None for corrupt, half-written or non-object lines."""
+    try:
+        row = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return row if isinstance(row, dict) else None
+
+
+def usage_tokens(usage: dict[str, Any]) -> int:
+    """Context tokens of one usage object, as the client counts them.
+
+    A non-empty ``iterations`` list means several server-side iterations; the last one is
+    what is in context now.
+    """
+    iterations = usage.get("iterations")
+    if isinstance(iterations, list) and iterations and isinstance(iterations[-1], dict):
+        usage = iterations[-1]
+    total = 0
+    for key in (
+        "input_tokens",
+        "cache_creation_input_tokens",
+        "cache_read_input_tokens",
+        "output_tokens",
+    ):
+        value = usage.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            total += value
+    return total
+
+
+def _message_text(message: dict[str, Any]) -> str | None:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict):
+        text = content[0].get("text")
+        return text if isinstance(text, str) else None
+    return None
+
+
+def eligible_assistant_usage(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The usage of a main-chain assistant row that counts, or None if the row is skipped."""
+    if row.get("type") != "assistant" or row.get("isSidechain") is True:
+        return None
+    if row.get("isApiErrorMessage") is True:
+        return None
+    message = row.get("message")
+    if not isinstance(message, dict):
+        return None
+    if message.get("model") == "<synthetic>":
+        return None
+    text = _message_text(message)
+    if text is not None and text.strip() in INTERRUPTION_TEXTS:
+        return None
+    usage = message.get("usage")
+    return usage if isinstance(usage, dict) else None
+
+
+def is_compact_boundary(row: dict[str, Any]) -> bool:
+    return (
+        row.get("type") == "system"
+        and row.get("subtype") == "compact_boundary"
+        and row.get("isSidechain") is not True
+    )
+
+
+class ContextReading:
+    """What the backward scan found. ``source`` is "usage", "compaction" or "none"."""
+
+    __slots__ = (
+        "tokens",
+        "source",
+        "message_id",
+        "requested_model",
+        "attachment_model",
+        "request_model",
+        "message_model",
+        "betas",
+        "saw_boundary",
+        "bytes_scanned",
+        "truncated",
+    )
+
+    def __init__(self) -> None:
+        self.tokens = 0
+        self.source = "none"
+        self.message_id: str | None = None
+        self.requested_model: str | None = None
+        self.attachment_model: str | None = None
+        self.request_model: str | None = None
+        self.message_model: str | None = None
+        self.betas: list[str] = []
+        self.saw_boundary = False
+        self.bytes_scanned = 0
+        self.truncated = False
+
+    @property
+    def model(self) -> str | None:
+        """The model as the client requested it, most exact source first."""
+        return (
+            self.requested_model
+            or self.attachment_model
+            or self.request_model
+            or self.message_model
+        )
+
+    @property
+    def has_1m_beta(self) -> bool:
+        return BETA_1M in self.betas
+
+
+def _note_model_sources(row: dict[str, Any], reading: ContextReading) -> None:
+    kind = row.get("type")
+    if kind == "assistant" and row.get("isSidechain") is not True:
+        requested = row.get("requestedModel")
+        if reading.requested_model is None and isinstance(requested, str) and requested:
+            reading.requested_model = requested
+        message = row.get("message")
+        if reading.message_model is None and isinstance(message, dict):
+            model = message.get("model")
+            if isinstance(model, str) and model and model != "<synthetic>":
+                reading.message_model = model
+    elif kind == "attachment" and reading.attachment_model is None:
+        attachment = row.get("attachment")
+        if isinstance(attachment, dict) and attachment.get("type") == "model":
+            identity = attachment.get("identity")
+            model_id = identity.get("modelId") if isinstance(identity, dict) else None
+            if isinstance(model_id, str) and model_id:
+                reading.attachment_model = model_id
+    elif kind == "api-request" and reading.request_model is None:
+        params = row.get("params")
+        if isinstance(params, dict):
+            model = params.get("model")
+            if isinstance(model, str) and model:
+                reading.request_model = model
+                betas = params.get("betas")
+                if isinstance(betas, list):
+                    reading.betas = [b for b in betas if isinstance(b, str)]
+
+
+def _model_known(reading: ContextReading) -> bool:
+    # The requested model (or the model attachment) names the tier; the api-request row
+    # adds the betas. Both sit close to the reply, so waiting for both costs little.
+    return (
+        reading.requested_model is not None or reading.attachment_model is not None
+    ) and reading.request_model is not None
+
+
+def scan_transcript(
+    path: str | os.PathLike[str], *, max_bytes: int | None = None
+) -> ContextReading:
+    """Scan ``path`` backwards and return the current context reading.
+
+    Raises OSError when the file cannot be opened or read (missing, a directory, no
+    permission); every content problem is skipped, never raised.
+    """
+    limit = max_scan_bytes() if max_bytes is None else max_bytes
+    reading = ContextReading()
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        tokens_found_at: int | None = None
+        for end, line in iter_lines_backwards(handle, size, max_bytes=limit):
+            reading.bytes_scanned = size - (end - len(line))
+            if tokens_found_at is not None:
+                if _model_known(reading) or tokens_found_at - end > MODEL_LOOKBACK_BYTES:
+                    break
+            if not _INTERESTING.search(line):
+                continue
+            row = parse_row(line)
+            if row is None:
+                continue
+            _note_model_sources(row, reading)
+            if tokens_found_at is not None:
+                continue
+            usage = eligible_assistant_usage(row)
+            if usage is not None:
+                reading.tokens = usage_tokens(usage)
+                reading.source = "usage"
+                message = row.get("message")
+                if isinstance(message, dict) and isinstance(message.get("id"), str):
+                    reading.message_id = message["id"]
+                tokens_found_at = end
+            elif is_compact_boundary(row):
+                reading.saw_boundary = True
+                metadata = row.get("compactMetadata")
+                post = metadata.get("postTokens") if isinstance(metadata, dict) else None
+                if isinstance(post, int) and not isinstance(post, bool) and post >= 0:
+                    reading.tokens = post
+                    reading.source = "compaction"
+                tokens_found_at = end
+        reading.truncated = tokens_found_at is None and size > limit
+    return reading
+
+
+_BOUNDARY_NEEDLE = b"compact_boundary"
+
+
+def count_compactions(path: str | os.PathLike[str]) -> int:
+    """How many compactions the session had: compact_boundary rows in the whole file.
+
+    This one question needs the whole file; it searches bytes for the marker and parses
+    only the lines that contain it.
+    """
+    import mmap
+
+    count = 0
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size == 0:
+            return 0
+        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            position = data.find(_BOUNDARY_NEEDLE)
+            while position != -1:
+                start = data.rfind(b"\n", 0, position) + 1
+                stop = data.find(b"\n", position)
+                if stop == -1:
+                    stop = size
+                row = parse_row(data[start:stop])
+                if row is not None and is_compact_boundary(row):
+                    count += 1
+                position = data.find(_BOUNDARY_NEEDLE, stop)
+    return count

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "hooks"))
+sys.path.insert(0, str(REPO / "tests"))
+
+SAMPLE_TRANSCRIPT = REPO / "examples" / "sample-transcript.jsonl"
+
+# Variables of the client, or of a user's own configuration, that change what the
+# toolkit computes; tests start from none of them.
+_ISOLATED_VARS = (
+    "CTX_WINDOW",
+    "CTX_BANDS",
+    "CTX_LANG",
+    "CTX_STATE_DIR",
+    "CTX_MAX_SCAN_BYTES",
+    "CLAUDE_PROJECT_DIR",
+    "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_DISABLE_1M_CONTEXT",
+    "CLAUDE_CODE_MAX_CONTEXT_TOKENS",
+    "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
+    "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
+    "DISABLE_AUTO_COMPACT",
+    "DISABLE_COMPACT",
+)
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _ISOLATED_VARS:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty project folder, made the current directory."""
+    root = tmp_path / "project"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    return root
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _ISOLATED_VARS}
+    env["PYTHONPATH"] = str(REPO / "hooks")
+    env.update(extra)
+    return env

@@ -1,0 +1,206 @@
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import transcript_rows as tr
+from conftest import subprocess_env
+from context_memory import budget
+from context_memory.hookio import BREAKER_LIMIT
+
+
+def transcript_at(tmp_path: Path, input_tokens: int, model: str = "claude-sonnet-4-6") -> Path:
+    rows = [
+        tr.user("go"),
+        tr.api_request(model.replace("[1m]", "")),
+        tr.assistant("msg_1", tr.usage(input_tokens, 0, 0, 0), requested_model=model),
+        *tr.bookkeeping(),
+    ]
+    return tr.write_transcript(tmp_path / "session.jsonl", rows)
+
+
+def payload(transcript: Path | str, cwd: Path, **extra) -> str:
+    data = {
+        "session_id": "11111111-2222-3333-4444-555555555555",
+        "transcript_path": str(transcript),
+        "cwd": str(cwd),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "next step",
+    }
+    data.update(extra)
+    return json.dumps(data)
+
+
+def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, stdin: str | bytes):
+    raw = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+    status = budget.main([])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_prefer_subagent_band_injects_exact_json(project, monkeypatch, capsys):
+    path = transcript_at(project, 150_000)
+    status, out, err = run_main(monkeypatch, capsys, payload(path, project))
+    assert status == 0 and err == ""
+    assert json.loads(out) == {
+        "hookSpecificOutput": {
+            "hookEventName": "UserPromptSubmit",
+            "additionalContext": (
+                "[CONTEXT BUDGET] ~150K/200K (75%). Context is getting tight: prefer Grep and "
+                "subagents (Task) for exploration; avoid reading large files directly. Record "
+                "decisions with ctx-decide."
+            ),
+        }
+    }
+    assert out.count("\n") == 1
+
+
+def test_free_band_prints_nothing(project, monkeypatch, capsys):
+    path = transcript_at(project, 150_000, model="claude-sonnet-4-6[1m]")
+    assert run_main(monkeypatch, capsys, payload(path, project)) == (0, "", "")
+
+
+def test_chinese_text(project, monkeypatch, capsys):
+    monkeypatch.setenv("CTX_LANG", "zh")
+    path = transcript_at(project, 190_000)
+    status, out, _ = run_main(monkeypatch, capsys, payload(path, project))
+    text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert text.startswith("[CONTEXT BUDGET] ~190K/200K (95%)。上下文即将耗尽")
+
+
+def test_no_decision_key_ever(project, monkeypatch, capsys):
+    path = transcript_at(project, 170_000)
+    _, out, _ = run_main(monkeypatch, capsys, payload(path, project))
+    assert set(json.loads(out)) == {"hookSpecificOutput"}
+
+
+@pytest.mark.parametrize(
+    ("stdin", "message"),
+    [
+        ("", "ctx-budget: HookInputError: empty stdin: expected the hook JSON from Claude Code\n"),
+        ("not json", "ctx-budget: HookInputError: stdin is not JSON (Expecting value at char 0)\n"),
+        ("[1, 2]", "ctx-budget: HookInputError: stdin JSON is a list, expected an object\n"),
+        (
+            '{"session_id": "s"}',
+            "ctx-budget: HookInputError: the hook input has no transcript_path\n",
+        ),
+        (
+            '{"transcript_path": 5}',
+            "ctx-budget: HookInputError: the hook input has no transcript_path\n",
+        ),
+    ],
+)
+def test_bad_input_fails_open(project, monkeypatch, capsys, stdin, message):
+    assert run_main(monkeypatch, capsys, stdin) == (0, "", message)
+    log = (project / ".working-state" / "logs" / "hooks.log").read_text()
+    assert log.count("\n") == 1 and "\tctx-budget\t" in log
+
+
+def test_missing_transcript_fails_open_and_logs(project, monkeypatch, capsys):
+    missing = project / "nope.jsonl"
+    status, out, err = run_main(monkeypatch, capsys, payload(missing, project))
+    assert (status, out) == (0, "")
+    assert err.startswith("ctx-budget: FileNotFoundError: ") and err.count("\n") == 1
+    log_lines = (project / ".working-state" / "logs" / "hooks.log").read_text().splitlines()
+    fields = log_lines[0].split("\t")
+    assert fields[1:3] == ["ctx-budget", "11111111-2222-3333-4444-555555555555"]
+    assert fields[3].startswith("FileNotFoundError")
+
+
+def test_directory_as_transcript_fails_open(project, monkeypatch, capsys):
+    status, out, err = run_main(monkeypatch, capsys, payload(project, project))
+    assert (status, out) == (0, "") and "IsADirectoryError" in err
+
+
+def test_circuit_breaker_opens_after_three_failures(project, monkeypatch, capsys):
+    missing = project / "nope.jsonl"
+    for _ in range(BREAKER_LIMIT):
+        run_main(monkeypatch, capsys, payload(missing, project))
+    # Now even a good transcript is skipped for this session: the hook has given up.
+    transcript_at(project, 150_000)
+    status, out, err = run_main(monkeypatch, capsys, payload(project / "session.jsonl", project))
+    assert (status, out, err) == (0, "", "")
+    log = (project / ".working-state" / "logs" / "hooks.log").read_text()
+    assert "circuit breaker open after 3 consecutive failures" in log
+
+
+def test_success_resets_the_breaker(project, monkeypatch, capsys):
+    missing = project / "nope.jsonl"
+    for _ in range(BREAKER_LIMIT - 1):
+        run_main(monkeypatch, capsys, payload(missing, project))
+    good = transcript_at(project, 150_000)
+    assert run_main(monkeypatch, capsys, payload(good, project))[1] != ""
+    for _ in range(BREAKER_LIMIT - 1):
+        run_main(monkeypatch, capsys, payload(missing, project))
+    assert run_main(monkeypatch, capsys, payload(good, project))[1] != ""
+
+
+def test_unsafe_session_id_writes_no_breaker(project, monkeypatch, capsys):
+    missing = project / "nope.jsonl"
+    run_main(monkeypatch, capsys, payload(missing, project, session_id="../../etc"))
+    assert not (project / ".working-state" / "sessions").exists()
+    assert not (project.parent / "etc").exists()
+
+
+def test_log_goes_to_claude_project_dir(project, tmp_path, monkeypatch, capsys):
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(other))
+    run_main(monkeypatch, capsys, "garbage")
+    assert (other / ".working-state" / "logs" / "hooks.log").exists()
+    assert not (project / ".working-state").exists()
+
+
+def test_bad_band_config_fails_open(project, monkeypatch, capsys):
+    monkeypatch.setenv("CTX_BANDS", "nonsense")
+    status, out, err = run_main(
+        monkeypatch, capsys, payload(transcript_at(project, 150_000), project)
+    )
+    assert (status, out) == (0, "") and err.startswith("ctx-budget: BandConfigError: CTX_BANDS=")
+
+
+def test_whole_process_exit_codes(project):
+    """The console script path, as the client runs it: exit 0 and valid JSON or nothing."""
+    path = transcript_at(project, 150_000)
+    cases = [(payload(path, project), True), ("", False), ("{", False), ("\x00\xff", False)]
+    for stdin, injects in cases:
+        result = subprocess.run(
+            [sys.executable, "-m", "context_memory.budget", "--bogus-flag"],
+            input=stdin.encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            env=subprocess_env(),
+            cwd=project,
+            timeout=30,
+        )
+        assert result.returncode == 0
+        if injects:
+            assert (
+                json.loads(result.stdout)["hookSpecificOutput"]["hookEventName"]
+                == "UserPromptSubmit"
+            )
+        else:
+            assert result.stdout == b""
+            assert result.stderr.count(b"\n") == 1 and b"Traceback" not in result.stderr
+
+
+def test_hot_path_imports_no_heavy_modules():
+    code = (
+        "import sys; import context_memory.budget; "
+        "print(sorted(m for m in ('click', 'orjson', 'filelock', 'typing', 'dataclasses', "
+        "'pathlib') if m in sys.modules))"
+    )
+    result = subprocess.run(
+        # -S: site-packages .pth files could import anything; measure our own imports only.
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=30,
+    )
+    assert result.stdout.strip() == "[]", result.stderr
