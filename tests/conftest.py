@@ -33,9 +33,10 @@ _ISOLATED_VARS = (
 
 
 @pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     for name in _ISOLATED_VARS:
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CTX_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.fixture

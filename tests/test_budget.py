@@ -204,3 +204,17 @@ def test_hot_path_imports_no_heavy_modules():
         timeout=30,
     )
     assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_crossing_80_percent_leaves_a_mark_once(project, monkeypatch, capsys):
+    mark = (
+        project
+        / ".working-state"
+        / "sessions"
+        / "11111111-2222-3333-4444-555555555555"
+        / ".crossed-80"
+    )
+    run_main(monkeypatch, capsys, payload(transcript_at(project, 150_000), project))
+    assert not mark.exists()
+    run_main(monkeypatch, capsys, payload(transcript_at(project, 161_000), project))
+    assert mark.exists() and mark.read_bytes() == b""

@@ -8,8 +8,8 @@ import pytest
 
 import transcript_rows as tr
 from conftest import SAMPLE_TRANSCRIPT
+from context_memory.compaction_count import count_compactions
 from context_memory.transcript import (
-    count_compactions,
     iter_lines_backwards,
     scan_transcript,
     usage_tokens,
@@ -243,3 +243,48 @@ def test_rows_with_spaces_after_colons_are_read(tmp_path: Path):
     path = tmp_path / "t.jsonl"
     path.write_text(json.dumps(row) + "\n", encoding="utf-8")
     assert scan_transcript(path).tokens == 42
+
+
+def test_boundary_text_inside_a_message_is_not_a_compaction(tmp_path: Path):
+    talk = tr.assistant("m", tr.usage(5), text='the row has "subtype":"compact_boundary" in it')
+    path = tr.write_transcript(tmp_path / "t.jsonl", [talk, tr.user("compact_boundary?")])
+    assert count_compactions(path) == 0
+
+
+def test_compaction_count_is_cached_and_incremental(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    import context_memory.compaction_count as compaction_count
+
+    path = tr.write_transcript(
+        tmp_path / "t.jsonl",
+        real_shape_rows() + [tr.compact_boundary(9, 1), tr.compact_summary("s")],
+    )
+    assert count_compactions(path) == 1
+    size_before = path.stat().st_size
+    seen_starts: list[int] = []
+    real_count = compaction_count.count_boundaries
+
+    def spy(p, start=0):
+        seen_starts.append(start)
+        return real_count(p, start)
+
+    monkeypatch.setattr(compaction_count, "count_boundaries", spy)
+    with path.open("ab") as handle:
+        handle.write((json.dumps(tr.compact_boundary(9, 1)) + "\n").encode())
+    assert count_compactions(path) == 2
+    assert seen_starts == [size_before]
+    # A rewritten file (other bytes before the cached offset) is counted from the start.
+    tr.write_transcript(path, [tr.user("x")] * 40)
+    assert count_compactions(path) == 0
+    assert seen_starts[-1] == 0
+
+
+def test_count_straddling_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import context_memory.transcript as transcript
+
+    monkeypatch.setattr(transcript, "_COUNT_CHUNK", 7)
+    rows = [tr.compact_boundary(9, 1), tr.user("x"), tr.compact_boundary(9, 1)]
+    path = tr.write_transcript(tmp_path / "t.jsonl", rows)
+    path.write_text(path.read_text() + json.dumps(tr.compact_boundary(1, 1)) + "\n")
+    assert transcript.count_boundaries(path) == (3, path.stat().st_size, True)

@@ -291,31 +291,38 @@ def scan_transcript(
     return reading
 
 
-_BOUNDARY_NEEDLE = b"compact_boundary"
+# Inside a JSON string these quotes would be escaped, so the raw bytes only occur as the
+# row's own key. The client writes compact JSON; the spaced form covers re-serialised files.
+BOUNDARY_NEEDLES = (b'"subtype":"compact_boundary"', b'"subtype": "compact_boundary"')
+_COUNT_CHUNK = 8 * 1024 * 1024
 
 
-def count_compactions(path: str | os.PathLike[str]) -> int:
-    """How many compactions the session had: compact_boundary rows in the whole file.
+def count_boundaries(path: str | os.PathLike[str], start: int = 0) -> tuple[int, int, bool]:
+    """(compact_boundary rows from byte ``start`` on, offset read to, file ends with newline).
 
-    This one question needs the whole file; it searches bytes for the marker and parses
-    only the lines that contain it.
+    A byte search in fixed chunks, no JSON parsing: memory stays flat at any file size.
     """
-    import mmap
-
     count = 0
+    # Per needle, the bytes a straddling match may have begun in: one less than its length,
+    # so a match is never wholly inside the carried tail and is counted exactly once.
+    tails = dict.fromkeys(BOUNDARY_NEEDLES, b"")
+    last = b""
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
-        if size == 0:
-            return 0
-        with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            position = data.find(_BOUNDARY_NEEDLE)
-            while position != -1:
-                start = data.rfind(b"\n", 0, position) + 1
-                stop = data.find(b"\n", position)
-                if stop == -1:
-                    stop = size
-                row = parse_row(data[start:stop])
-                if row is not None and is_compact_boundary(row):
-                    count += 1
-                position = data.find(_BOUNDARY_NEEDLE, stop)
-    return count
+        position = max(0, min(start, size))
+        handle.seek(position)
+        while True:
+            chunk = handle.read(_COUNT_CHUNK)
+            if not chunk:
+                break
+            for needle in BOUNDARY_NEEDLES:
+                keep = len(needle) - 1
+                # Matches inside the chunk, plus one that began in the previous chunk's tail
+                # (counted on the seam only, so the chunk itself is never copied).
+                count += chunk.count(needle) + (tails[needle] + chunk[:keep]).count(needle)
+                tails[needle] = (
+                    (tails[needle] + chunk)[-keep:] if len(chunk) < keep else chunk[-keep:]
+                )
+            position += len(chunk)
+            last = chunk[-1:]
+    return count, position, last == b"\n"

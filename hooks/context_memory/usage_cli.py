@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from context_memory.compaction_count import count_compactions
 from context_memory.context_report import ContextReport, measure_context
 from context_memory.hookio import HookInputError, parse_hook_input, str_field
 from context_memory.locate import (
@@ -17,7 +18,6 @@ from context_memory.locate import (
     newest_transcript,
     transcript_for_session,
 )
-from context_memory.transcript import count_compactions
 
 EXIT_OK = 0
 EXIT_ERROR = 1

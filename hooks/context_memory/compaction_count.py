@@ -1,0 +1,78 @@
+"""How many compactions a session had, without re-reading a whole transcript every time.
+
+Counting needs every byte of the file once. Transcripts only grow, so the count and the
+offset it reached are cached per file (``$CTX_CACHE_DIR``, else
+``${XDG_CACHE_HOME:-~/.cache}/context-memory``) and the next call reads only what was
+appended. A cache that does not match the file (another inode, a shorter file, other
+bytes before the offset) is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from context_memory.fsutil import atomic_write
+from context_memory.transcript import count_boundaries
+
+_CHECK_BYTES = 64
+
+
+def cache_dir() -> str:
+    configured = os.environ.get("CTX_CACHE_DIR")
+    if configured:
+        return configured
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "context-memory")
+
+
+def _cache_file(real_path: str) -> str:
+    digest = hashlib.sha256(real_path.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return os.path.join(cache_dir(), "compactions", digest + ".json")
+
+
+def _check_bytes(path: str, offset: int) -> str:
+    with open(path, "rb") as handle:
+        handle.seek(max(0, offset - _CHECK_BYTES))
+        return handle.read(min(offset, _CHECK_BYTES)).hex()
+
+
+def count_compactions(path: str | os.PathLike[str], *, use_cache: bool = True) -> int:
+    """compact_boundary rows in the whole transcript (cached incrementally)."""
+    real = os.path.realpath(os.fspath(path))
+    stat = os.stat(real)
+    cache_path = _cache_file(real)
+    start, base_count = 0, 0
+    if use_cache:
+        try:
+            with open(cache_path, encoding="utf-8") as handle:
+                cached = json.load(handle)
+            offset = int(cached["offset"])
+            if (
+                cached.get("dev") == stat.st_dev
+                and cached.get("ino") == stat.st_ino
+                and offset <= stat.st_size
+                and cached.get("check") == _check_bytes(real, offset)
+            ):
+                # Cached offsets sit just after a newline, so no match straddles them.
+                start, base_count = offset, int(cached["count"])
+        except (OSError, ValueError, KeyError, TypeError):
+            start, base_count = 0, 0
+    added, end, at_line_end = count_boundaries(real, start)
+    total = base_count + added
+    # A file that does not end with a newline is mid-write: count it, cache nothing.
+    if use_cache and end != start and at_line_end:
+        record = {
+            "path": real,
+            "dev": stat.st_dev,
+            "ino": stat.st_ino,
+            "offset": end,
+            "count": total,
+            "check": _check_bytes(real, end),
+        }
+        try:
+            atomic_write(cache_path, json.dumps(record))
+        except OSError:
+            pass  # a cache that cannot be written only costs time next run
+    return total
