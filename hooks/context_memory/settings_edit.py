@@ -1,0 +1,465 @@
+"""Editing Claude Code's settings.json: pure functions on dicts, plus a careful load and write.
+
+``register_hooks`` and ``unregister_hooks`` never touch the disk and never mutate their
+argument: they take the parsed settings and return the settings to write. The installer
+compares the result with the input and writes nothing when they are equal, which is what
+makes a second ``./install`` a no-op. Later settings (``statusLine``, ...) get their own
+pure function of the same kind.
+
+Settings format (Claude Code 2.1.x)::
+
+    {"hooks": {"EventName": [{"matcher": "...", "hooks": [
+        {"type": "command", "command": "...", "timeout": SECONDS}]}]}}
+
+A HookSpec whose matcher is None is registered in a group WITHOUT a ``matcher`` key.
+
+Which entries are ours (the rule ``register_hooks`` replaces and ``unregister_hooks``
+removes): an entry of a matcher group that is an object with ``"type": "command"`` and a
+``command`` string that the shell reads as exactly ONE word (no arguments), that word being
+an absolute path ``P`` whose parent folder is named ``bin``, and either
+
+1. ``P``'s folder is this install's ``bin_dir`` (any program there: the virtualenv is
+   private to context-memory), or
+2. ``P``'s file name is one of the registry's commands (``ctx-budget``, ...) and one of
+   ``P``'s folders is named ``context-memory`` (another context-memory virtualenv, for
+   example the default ``~/.local/share/context-memory/venv`` after switching to
+   ``CTX_VENV``, or the other way round).
+
+Quoting does not matter (``"/v/bin/ctx-budget"`` and ``/v/bin/ctx-budget`` are the same
+entry); the timeout and other keys do not matter either. Everything else is foreign and
+kept as it is, in place, including foreign entries in the same matcher group as ours.
+A ``ctx-budget`` installed elsewhere by hand (pipx, ``~/.local/bin``), or in a virtualenv
+outside any ``context-memory`` folder that is not this install's (an older ``CTX_VENV``), is
+foreign: never edited, but ``lookalike_entries`` finds it so the installer can say so.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shlex
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from context_memory.hook_registry import HOOKS, HookSpec
+
+OWN_FOLDER_NAME = "context-memory"
+BACKUP_INFIX = ".bak-"
+# The placeholder virtualenv of settings.example.json.
+EXAMPLE_VENV = "/home/you/.local/share/context-memory/venv"
+
+Settings = dict[str, Any]
+Entry = dict[str, Any]
+# (event, matcher, own entry) -> the entry to put in its place, or None to drop it
+Replacer = Callable[[str, "str | None", Entry], "Entry | None"]
+
+
+class SettingsError(Exception):
+    """The settings file cannot be used as it is. ``str()`` is a complete message for people:
+    what is wrong, where, how to fix it, and that nothing was changed."""
+
+
+class InvalidJSONError(SettingsError):
+    """The settings file is not valid JSON."""
+
+
+class SettingsShapeError(SettingsError):
+    """The settings file is JSON, but not the shape Claude Code reads (e.g. ``hooks`` is a list)."""
+
+
+_FIX_HINT = "then run ./install again. The file was not changed."
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def load_settings(path: Path) -> Settings:
+    """Parse the settings file at ``path``; a missing or empty file is ``{}``.
+
+    Raises InvalidJSONError for text that is not JSON, SettingsShapeError when the top level
+    is not an object or ``hooks`` has the wrong shape, and SettingsError when the file
+    cannot be read.
+    """
+    text = read_settings_text(path)
+    return parse_settings(text, path)
+
+
+def read_settings_text(path: Path) -> str | None:
+    """The file's text, or None when it does not exist."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidJSONError(
+            f"{path} is not valid JSON: it is not UTF-8 text (byte {exc.start}). "
+            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+        ) from exc
+
+
+def parse_settings(text: str | None, path: Path) -> Settings:
+    """Parse settings text read from ``path`` (used in messages only)."""
+    if text is None or not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidJSONError(
+            f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}). "
+            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+        ) from exc
+    if not isinstance(data, dict):
+        raise SettingsShapeError(
+            f"{path} must hold a JSON object ({{...}}), but it holds {_kind(data)}. "
+            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+        )
+    check_hooks_shape(data, path)
+    return data
+
+
+def check_hooks_shape(settings: Settings, path: Path | str) -> None:
+    """Raise SettingsShapeError unless ``settings["hooks"]`` (if present) has the shape
+    ``{"Event": [{"matcher"?: str, "hooks": [{...}, ...]}, ...]}``."""
+    if "hooks" not in settings:
+        return
+
+    def refuse(where: str, expected: str, found: object) -> SettingsShapeError:
+        return SettingsShapeError(
+            f"{path}: {where} must be {expected}, but it is {_kind(found)}. Fix that part "
+            f"of the file by hand (settings.example.json shows the expected shape), "
+            f"{_FIX_HINT}"
+        )
+
+    hooks = settings["hooks"]
+    if not isinstance(hooks, dict):
+        raise refuse('"hooks"', 'an object ({"EventName": [...]})', hooks)
+    for event, groups in hooks.items():
+        where = f"hooks.{event}"
+        if not isinstance(groups, list):
+            raise refuse(where, "a list of matcher groups", groups)
+        for i, group in enumerate(groups):
+            if not isinstance(group, dict):
+                raise refuse(f"{where}[{i}]", 'an object ({"matcher": ..., "hooks": [...]})', group)
+            if "matcher" in group and not isinstance(group["matcher"], str):
+                raise refuse(f"{where}[{i}].matcher", "a string", group["matcher"])
+            if "hooks" not in group:
+                continue
+            entries = group["hooks"]
+            if not isinstance(entries, list):
+                raise refuse(f"{where}[{i}].hooks", "a list of hook objects", entries)
+            for j, entry in enumerate(entries):
+                if not isinstance(entry, dict):
+                    raise refuse(
+                        f"{where}[{i}].hooks[{j}]",
+                        'an object ({"type": "command", "command": ...})',
+                        entry,
+                    )
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# --------------------------------------------------------------------------- pure edits
+
+
+def command_for(bin_dir: Path | str, command: str) -> str:
+    """The settings ``command`` string for entry point ``command`` in ``bin_dir``.
+
+    An absolute path in double quotes, so folders with spaces work; the characters that
+    stay special inside POSIX double quotes (``\\ " $ `````) are escaped.
+    """
+    path = os.path.join(os.path.abspath(os.fspath(bin_dir)), command)
+    escaped = "".join("\\" + ch if ch in '\\"$`' else ch for ch in path)
+    return f'"{escaped}"'
+
+
+def hook_entry(spec: HookSpec, bin_dir: Path | str) -> dict[str, Any]:
+    """The settings object for one hook entry."""
+    return {
+        "type": "command",
+        "command": command_for(bin_dir, spec.command),
+        "timeout": spec.timeout,
+    }
+
+
+def is_own_entry(entry: object, bin_dir: Path | str, commands: Iterable[str]) -> bool:
+    """True when ``entry`` was written by an install (see the module docstring for the rule)."""
+    if not isinstance(entry, dict) or entry.get("type") != "command":
+        return False
+    command = entry.get("command")
+    if not isinstance(command, str):
+        return False
+    word = _single_word(command)
+    if word is None or not os.path.isabs(word):
+        return False
+    path = Path(os.path.normpath(word))
+    if path.parent.name != "bin":
+        return False
+    if path.parent == Path(os.path.abspath(os.fspath(bin_dir))):
+        return True
+    return path.name in set(commands) and OWN_FOLDER_NAME in path.parent.parts
+
+
+_DOUBLE_QUOTED = re.compile(r'"((?:[^"\\$`]|\\[\\"$`])*)"')
+_UNESCAPE = re.compile(r'\\([\\"$`])')
+
+
+def _single_word(command: str) -> str | None:
+    """The one word the shell makes of ``command``, or None when it is several words or
+    uses expansions. Double-quoted text follows POSIX rules (as command_for writes it);
+    anything else goes through shlex."""
+    text = command.strip()
+    quoted = _DOUBLE_QUOTED.fullmatch(text)
+    if quoted:
+        return _UNESCAPE.sub(r"\1", quoted.group(1))
+    if any(ch in text for ch in "$`"):
+        return None
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return None
+    return words[0] if len(words) == 1 else None
+
+
+def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
+    """Return a copy of ``settings`` with exactly one entry per spec pointing into ``bin_dir``.
+
+    Our existing entries (same event, same matcher, same command name) are replaced in
+    place, so an upgrade (new timeout, new venv path) keeps their position; our entries
+    that match no spec, or duplicates, are removed. Missing entries are appended to the
+    first non-empty group of the event with the same matcher (``None`` = a group without
+    a ``matcher`` key), else to a new group at the end of the event's list (an empty
+    group is not joined, so that uninstalling gives it back as it was). Foreign entries,
+    groups, events and settings are kept untouched. ``register_hooks(register_hooks(s))``
+    equals ``register_hooks(s)``.
+    """
+    check_hooks_shape(settings, "settings")
+    wanted: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
+    for spec in specs:
+        wanted.setdefault((spec.event, spec.matcher, spec.command), []).append(
+            hook_entry(spec, bin_dir)
+        )
+    names = {spec.command for spec in specs}
+
+    def replacement(event: str, matcher: str | None, entry: dict[str, Any]) -> Entry | None:
+        name = os.path.basename(_single_word(entry["command"]) or "")
+        pending = wanted.get((event, matcher, name))
+        return pending.pop(0) if pending else None
+
+    result = _rewrite_own_entries(settings, bin_dir, names, replacement)
+    for spec in specs:
+        pending = wanted[(spec.event, spec.matcher, spec.command)]
+        if not pending:
+            continue
+        entry = pending.pop(0)
+        groups = result.setdefault("hooks", {}).setdefault(spec.event, [])
+        for group in groups:
+            if group.get("matcher") == spec.matcher and group.get("hooks"):
+                group["hooks"].append(entry)
+                break
+        else:
+            group = {} if spec.matcher is None else {"matcher": spec.matcher}
+            group["hooks"] = [entry]
+            groups.append(group)
+    return result
+
+
+def unregister_hooks(
+    settings: Settings,
+    bin_dir: Path | str,
+    commands: Iterable[str] | None = None,
+) -> Settings:
+    """Return a copy of ``settings`` without our entries (rule in the module docstring).
+
+    ``commands`` defaults to the registry's command names. A matcher group, an event, or
+    the ``hooks`` object that becomes empty because our entries left it is removed too
+    (so ``unregister_hooks(register_hooks(s)) == s``, except that an event list or a
+    ``hooks`` object that was already empty before the install is removed as well: the
+    same settings to Claude Code). Groups that were already empty, and everything
+    foreign, stay.
+    """
+    check_hooks_shape(settings, "settings")
+    names = {spec.command for spec in HOOKS} if commands is None else set(commands)
+    return _rewrite_own_entries(settings, bin_dir, names, lambda *_: None)
+
+
+def _rewrite_own_entries(
+    settings: Settings, bin_dir: Path | str, names: set[str], replace: Replacer
+) -> Settings:
+    """Copy of ``settings`` where each own entry is swapped for ``replace(event, matcher,
+    entry)`` (None = drop it), then containers emptied by a drop are removed."""
+    result = copy.deepcopy(settings)
+    hooks = result.get("hooks")
+    if not isinstance(hooks, dict):
+        return result
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        kept_groups = []
+        dropped_any = False
+        for group in groups:
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            if not isinstance(entries, list):
+                kept_groups.append(group)
+                continue
+            matcher = group.get("matcher")
+            new_entries = []
+            for entry in entries:
+                if is_own_entry(entry, bin_dir, names):
+                    new = replace(event, matcher, entry)
+                    if new is None:
+                        dropped_any = True
+                        continue
+                    entry = new
+                new_entries.append(entry)
+            group["hooks"] = new_entries
+            if new_entries or len(entries) == 0:
+                kept_groups.append(group)
+        hooks[event] = kept_groups
+        if not kept_groups and dropped_any:
+            del hooks[event]
+    if not hooks and settings.get("hooks"):
+        del result["hooks"]
+    return result
+
+
+def own_entries(
+    settings: Settings, bin_dir: Path | str, commands: Iterable[str]
+) -> list[tuple[str, str | None, dict[str, Any]]]:
+    """Our entries in ``settings`` as (event, matcher, entry), in file order."""
+    names = set(commands)
+    found: list[tuple[str, str | None, Entry]] = []
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return found
+    for event, groups in hooks.items():
+        for group in groups if isinstance(groups, list) else ():
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            for entry in entries if isinstance(entries, list) else ():
+                if is_own_entry(entry, bin_dir, names):
+                    found.append((event, group.get("matcher"), entry))
+    return found
+
+
+def example_settings_text(specs: Sequence[HookSpec] = HOOKS) -> str:
+    """The text of ``settings.example.json``: the registration for EXAMPLE_VENV. Regenerate:
+    ``PYTHONPATH=hooks python -c 'import sys; from context_memory.settings_edit import
+    example_settings_text as t; sys.stdout.write(t())' > settings.example.json``"""
+    return dumps_settings(register_hooks({}, specs, os.path.join(EXAMPLE_VENV, "bin")))
+
+
+def lookalike_entries(
+    settings: Settings, bin_dir: Path | str, commands: Iterable[str]
+) -> list[tuple[str, str]]:
+    """Foreign entries that run one of ``commands`` by an absolute path anyway (for example
+    from a virtualenv an older install made under another CTX_VENV), as (event, program
+    path). They are never edited; the installer mentions them so nobody runs a hook twice."""
+    names = set(commands)
+    found: list[tuple[str, str]] = []
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return found
+    for event, groups in hooks.items():
+        for group in groups if isinstance(groups, list) else ():
+            entries = group.get("hooks") if isinstance(group, dict) else None
+            for entry in entries if isinstance(entries, list) else ():
+                if is_own_entry(entry, bin_dir, names) or not isinstance(entry, dict):
+                    continue
+                command = entry.get("command")
+                word = _single_word(command) if isinstance(command, str) else None
+                if word and os.path.isabs(word) and os.path.basename(word) in names:
+                    found.append((event, word))
+    return found
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def detect_indent(text: str | None) -> int | str:
+    """The indentation of an existing settings file (2 for a new or one-line file)."""
+    for line in (text or "").splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and len(stripped) < len(line):
+            lead = line[: len(line) - len(stripped)]
+            if set(lead) == {" "}:
+                return len(lead)
+            if set(lead) == {"\t"}:
+                return "\t"
+            return 2
+    return 2
+
+
+def dumps_settings(settings: Settings, indent: int | str = 2) -> str:
+    """The text written for ``settings``: indented JSON, non-ASCII kept, final newline."""
+    return json.dumps(settings, indent=indent, ensure_ascii=False) + "\n"
+
+
+def utc_timestamp(now: datetime | None = None) -> str:
+    """``20250131T235959Z``: the suffix of backup names."""
+    now = now or datetime.now(timezone.utc)
+    return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def backup_file(path: Path, now: datetime | None = None) -> Path:
+    """Copy ``path`` to ``<path>.bak-<UTC timestamp>`` (``-1``, ``-2``... if taken), keeping
+    its mode and times, and return the backup's path."""
+    base = f"{path.name}{BACKUP_INFIX}{utc_timestamp(now)}"
+    backup = path.with_name(base)
+    n = 0
+    while backup.exists():
+        n += 1
+        backup = path.with_name(f"{base}-{n}")
+    shutil.copy2(path, backup)
+    return backup
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically: a temporary file in the same folder, fsync,
+    then os.replace. An existing file's permission bits are kept (a new file gets the
+    umask default); a symlink is followed, so the link's target is what gets replaced."""
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

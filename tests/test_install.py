@@ -1,0 +1,780 @@
+"""./install and context_memory.installer: virtualenv, hook registration, uninstall.
+
+Most cases call ``installer.main`` directly with a stand-in virtualenv (fast). The cases at
+the end run the real ``install`` script from a snapshot of this repository in a folder with
+a space in its name; the first of them does a real ``pip install`` into a shared virtualenv,
+the others reuse it (the stamp makes them skip pip).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from context_memory import installer
+from context_memory.hook_registry import HOOKS
+from context_memory.installer import (
+    PLAN_CREATE,
+    PLAN_CURRENT,
+    PLAN_RECREATE,
+    PLAN_UPDATE,
+    STAMP_NAME,
+    InstallError,
+    default_venv,
+    main,
+    settings_path_for,
+    source_hash,
+    venv_plan,
+)
+from context_memory.settings_edit import command_for, dumps_settings, register_hooks
+
+REPO = Path(__file__).resolve().parent.parent
+P = "context-memory:"
+FIX = "then run ./install again. The file was not changed."
+WHEN = datetime(2025, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+BAK = "settings.json.bak-20250102T030405Z"
+# Variables the installer reads; every test starts without them.
+INSTALL_VARS = ("CTX_VENV", "CTX_PYTHON", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "PYTHONPATH")
+FOREIGN_SETTINGS: dict[str, Any] = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(git status:*)"]},
+    "hooks": {
+        "UserPromptSubmit": [
+            {"hooks": [{"type": "command", "command": "~/bin/log-prompt.sh", "timeout": 5}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+}
+
+
+def registered_lines(settings: Path, bin_dir: Path) -> list[str]:
+    noun = "hook" if len(HOOKS) == 1 else "hooks"
+    lines = [f"{P} registered {len(HOOKS)} {noun} in {settings}:"]
+    for spec in HOOKS:
+        label = spec.event if spec.matcher is None else f"{spec.event} [{spec.matcher}]"
+        command = command_for(bin_dir, spec.command)
+        lines.append(f"  {label}: {command} (timeout {spec.timeout} s)")
+    lines.append(f"{P} done; restart running Claude Code sessions to load the hooks")
+    return lines
+
+
+def text_of(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def budget_entry(bin_dir: Path) -> dict[str, Any]:
+    return {"type": "command", "command": f'"{bin_dir}/ctx-budget"', "timeout": 10}
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home dir"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in INSTALL_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(installer, "_now", lambda: WHEN)
+    return home
+
+
+@pytest.fixture
+def venv(tmp_path: Path) -> Path:
+    """A stand-in virtualenv: pyvenv.cfg, a working bin/python and the entry points."""
+    venv = tmp_path / "v env"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv / "bin" / "python").symlink_to(sys.executable)
+    for spec in HOOKS:
+        program = venv / "bin" / spec.command
+        program.write_text("#!/bin/sh\nexit 0\n")
+        program.chmod(0o755)
+    (venv / STAMP_NAME).write_text(source_hash(REPO) + "\n")
+    return venv
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --------------------------------------------------------------------------- locations
+
+
+def test_default_venv() -> None:
+    assert default_venv({"HOME": "/h"}) == "/h/.local/share/context-memory/venv"
+    assert default_venv({"HOME": "/h", "XDG_DATA_HOME": ""}) == (
+        "/h/.local/share/context-memory/venv"
+    )
+    assert default_venv({"HOME": "/h", "XDG_DATA_HOME": "/x"}) == "/x/context-memory/venv"
+    assert default_venv({"HOME": "/h", "XDG_DATA_HOME": "/x", "CTX_VENV": "/v"}) == "/v"
+
+
+def test_settings_path() -> None:
+    assert settings_path_for(None, {"HOME": "/h"}) == Path("/h/.claude/settings.json")
+    assert settings_path_for(None, {"HOME": "/h", "CLAUDE_CONFIG_DIR": "/c"}) == Path(
+        "/c/settings.json"
+    )
+    assert settings_path_for("/p", {"HOME": "/h", "CLAUDE_CONFIG_DIR": "/c"}) == Path(
+        "/p/.claude/settings.json"
+    )
+
+
+# --------------------------------------------------------------------------- install
+
+
+def test_install_on_a_fresh_machine(home: Path, venv: Path, capsys: Any) -> None:
+    settings = home / ".claude" / "settings.json"
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert (code, err) == (0, "")
+    assert out == text_of(registered_lines(settings, venv / "bin"))
+    assert settings.read_text() == dumps_settings(register_hooks({}, HOOKS, venv / "bin"))
+    written = json.loads(settings.read_text())
+    assert written["hooks"]["UserPromptSubmit"] == [{"hooks": [budget_entry(venv / "bin")]}]
+    assert os.listdir(home / ".claude") == ["settings.json"]
+
+
+def test_install_twice_is_install_once(home: Path, venv: Path, capsys: Any) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(FOREIGN_SETTINGS))
+    assert run(capsys, "--venv", str(venv))[0] == 0
+    first = settings.read_bytes()
+    first_stat = settings.stat()
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert (code, err) == (0, "")
+    assert out == f"{P} hooks already registered in {settings}; nothing to change\n"
+    assert settings.read_bytes() == first
+    assert settings.stat().st_mtime_ns == first_stat.st_mtime_ns
+    assert sorted(os.listdir(settings.parent)) == ["settings.json", BAK]
+
+
+def test_install_keeps_every_setting_and_foreign_hook_and_backs_up(
+    home: Path, venv: Path, capsys: Any
+) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = json.dumps(FOREIGN_SETTINGS, indent=4) + "\n"
+    settings.write_text(original)
+    settings.chmod(0o600)
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert (code, err) == (0, "")
+    assert out == text_of(
+        [f"{P} backed up {settings} to {BAK}", *registered_lines(settings, venv / "bin")]
+    )
+    assert (settings.parent / BAK).read_text() == original
+    written = json.loads(settings.read_text())
+    assert written == register_hooks(FOREIGN_SETTINGS, HOOKS, venv / "bin")
+    assert written["hooks"]["UserPromptSubmit"] == [
+        {
+            "hooks": [
+                {"type": "command", "command": "~/bin/log-prompt.sh", "timeout": 5},
+                budget_entry(venv / "bin"),
+            ]
+        }
+    ]
+    assert written["hooks"]["Stop"][0] == FOREIGN_SETTINGS["hooks"]["Stop"][0]
+    assert settings.read_text().startswith('{\n    "model": "opus",\n')  # indent kept
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+
+
+def test_claude_config_dir_is_honoured(
+    home: Path, venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "conf dir"))
+    code, out, _ = run(capsys, "--venv", str(venv))
+    assert code == 0
+    settings = tmp_path / "conf dir" / "settings.json"
+    assert out == text_of(registered_lines(settings, venv / "bin"))
+    assert settings.is_file()
+    assert not (home / ".claude").exists()
+
+
+def test_project_settings(home: Path, venv: Path, tmp_path: Path, capsys: Any) -> None:
+    project = tmp_path / "my project"
+    project.mkdir()
+    code, out, _ = run(capsys, "--venv", str(venv), "--project", str(project))
+    settings = project / ".claude" / "settings.json"
+    assert code == 0
+    assert out == text_of(registered_lines(settings, venv / "bin"))
+    assert json.loads(settings.read_text()) == register_hooks({}, HOOKS, venv / "bin")
+    assert not (home / ".claude").exists()
+
+
+def test_project_must_exist(home: Path, venv: Path, tmp_path: Path, capsys: Any) -> None:
+    code, out, err = run(capsys, "--venv", str(venv), "--project", str(tmp_path / "nope"))
+    assert (code, out) == (1, "")
+    assert err == f"{P} error: --project {tmp_path / 'nope'}: no such directory\n"
+
+
+def test_venv_defaults_to_ctx_venv(
+    home: Path, venv: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    monkeypatch.setenv("CTX_VENV", str(venv))
+    assert run(capsys)[0] == 0
+    text = (home / ".claude" / "settings.json").read_text()
+    assert command_for(venv / "bin", "ctx-budget").replace('"', '\\"') in text
+
+
+def test_a_missing_venv_is_refused(home: Path, tmp_path: Path, capsys: Any) -> None:
+    code, out, err = run(capsys, "--venv", str(tmp_path / "none"))
+    assert (code, out) == (1, "")
+    first = tmp_path / "none" / "bin" / HOOKS[0].command
+    assert err == (
+        f"{P} error: {first} does not exist: the virtualenv {tmp_path / 'none'} is missing or "
+        "incomplete. Run ./install, which creates it and installs the package into it.\n"
+    )
+    assert not (home / ".claude").exists()
+
+
+def test_an_entry_of_another_venv_is_kept_and_mentioned(
+    home: Path, venv: Path, capsys: Any
+) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    other = {"type": "command", "command": '"/opt/old venv/bin/ctx-budget"', "timeout": 10}
+    settings.write_text(json.dumps({"hooks": {"UserPromptSubmit": [{"hooks": [other]}]}}))
+    code, _, err = run(capsys, "--venv", str(venv))
+    assert code == 0
+    assert err == (
+        f"{P} warning: {settings} also runs /opt/old venv/bin/ctx-budget for UserPromptSubmit; "
+        "that entry is not this install's, so it was left alone (delete it by hand if it is "
+        "left over from an older install)\n"
+    )
+    hooks = json.loads(settings.read_text())["hooks"]["UserPromptSubmit"][0]["hooks"]
+    assert hooks == [other, budget_entry(venv / "bin")]
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize("uninstall", [False, True])
+def test_invalid_json_is_refused_and_left_untouched(
+    home: Path, venv: Path, capsys: Any, uninstall: bool
+) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(b'{"model": "opus",}\n')
+    argv = ["--venv", str(venv)] + (["--uninstall"] if uninstall else [])
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"{P} error: {settings} is not valid JSON: Expecting property name enclosed in "
+        "double quotes (line 1, column 18). Fix the file by hand (or move it aside to start "
+        f"from an empty one), {FIX}\n"
+    )
+    assert settings.read_bytes() == b'{"model": "opus",}\n'
+    assert os.listdir(settings.parent) == ["settings.json"]
+
+
+def test_hooks_of_the_wrong_shape_are_refused(home: Path, venv: Path, capsys: Any) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"hooks": [{"matcher": "x"}]}')
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert (code, out) == (1, "")
+    assert err == (
+        f'{P} error: {settings}: "hooks" must be an object ({{"EventName": [...]}}), but it is '
+        "a list. Fix that part of the file by hand (settings.example.json shows the expected "
+        f"shape), {FIX}\n"
+    )
+    assert settings.read_text() == '{"hooks": [{"matcher": "x"}]}'
+
+
+def test_purge_needs_uninstall(home: Path, venv: Path, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--venv", str(venv), "--purge"])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.endswith("install: error: --purge only goes with --uninstall\n")
+
+
+def test_options_are_not_abbreviated(home: Path, venv: Path, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--venv", str(venv), "--dry"])
+    assert caught.value.code == 2
+    assert not (home / ".claude").exists()
+
+
+def test_an_unwritable_settings_folder_is_reported(
+    home: Path, venv: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(path: Path, text: str) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(installer, "atomic_write_text", refuse)
+    code, out, err = run(capsys, "--venv", str(venv))
+    settings = home / ".claude" / "settings.json"
+    assert (code, out) == (1, "")
+    assert err == f"{P} error: {settings}: Permission denied\n"
+
+
+# --------------------------------------------------------------------------- dry run
+
+
+def test_dry_run_prints_the_diff_and_writes_nothing(
+    home: Path, venv: Path, tmp_path: Path, capsys: Any
+) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "model": "opus"\n}\n')
+    before = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")}
+    code, out, err = run(capsys, "--venv", str(venv), "--dry-run")
+    assert (code, err) == (0, "")
+    body = json.dumps(register_hooks({}, HOOKS, venv / "bin"), indent=2).splitlines()[1:-1]
+    assert out == text_of(
+        [
+            f"{P} dry run: nothing will be written",
+            f"{P} the virtualenv {venv} is up to date; pip would be skipped",
+            f"{P} would change {settings} (after backing it up):",
+            f"--- {settings}",
+            f"+++ {settings}",
+            f"@@ -1,3 +1,{len(body) + 3} @@",
+            " {",
+            '-  "model": "opus"',
+            '+  "model": "opus",',
+            *("+" + line for line in body),
+            " }",
+        ]
+    )
+    assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")} == before
+
+
+def test_dry_run_on_a_fresh_machine(home: Path, tmp_path: Path, capsys: Any) -> None:
+    venv = tmp_path / "new venv"
+    code, out, err = run(capsys, "--venv", str(venv), "--dry-run")
+    assert (code, err) == (0, "")
+    settings = home / ".claude" / "settings.json"
+    lines = dumps_settings(register_hooks({}, HOOKS, venv / "bin")).splitlines()
+    assert out == text_of(
+        [
+            f"{P} dry run: nothing will be written",
+            f"{P} would create the virtualenv {venv} and pip-install context-memory into it",
+            f"{P} would create {settings}:",
+            "--- /dev/null",
+            f"+++ {settings}",
+            f"@@ -0,0 +1,{len(lines)} @@",
+            *("+" + line for line in lines),
+        ]
+    )
+    assert list(tmp_path.rglob("*")) == [home]
+
+
+def test_dry_run_when_installed(home: Path, venv: Path, capsys: Any) -> None:
+    run(capsys, "--venv", str(venv))
+    code, out, _ = run(capsys, "--venv", str(venv), "--dry-run")
+    assert code == 0
+    assert out == text_of(
+        [
+            f"{P} dry run: nothing will be written",
+            f"{P} the virtualenv {venv} is up to date; pip would be skipped",
+            f"{P} hooks already registered in {home / '.claude' / 'settings.json'}; "
+            "nothing would change",
+        ]
+    )
+
+
+def test_dry_run_uninstall(home: Path, venv: Path, capsys: Any) -> None:
+    settings = home / ".claude" / "settings.json"
+    run(capsys, "--venv", str(venv))
+    installed = settings.read_text()
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge", "--dry-run")
+    assert code == 0
+    assert out.startswith(
+        text_of(
+            [
+                f"{P} dry run: nothing will be written",
+                f"{P} would change {settings} (after backing it up):",
+                f"--- {settings}",
+                f"+++ {settings}",
+            ]
+        )
+    )
+    assert out.endswith(f"+{{}}\n{P} would delete the virtualenv {venv}\n")
+    assert settings.read_text() == installed
+    assert (venv / "bin" / "python").exists()
+
+
+# --------------------------------------------------------------------------- uninstall
+
+
+def test_uninstall_removes_exactly_what_install_added(home: Path, venv: Path, capsys: Any) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = json.dumps(FOREIGN_SETTINGS, indent=2) + "\n"
+    settings.write_text(original)
+    run(capsys, "--venv", str(venv))
+    os.rename(settings.parent / BAK, settings.parent / "first.bak")
+    code, out, err = run(capsys, "--venv", str(venv), "--uninstall")
+    assert (code, err) == (0, "")
+    assert out == text_of(
+        [
+            f"{P} backed up {settings} to {BAK}",
+            f"{P} removed {len(HOOKS)} hook{'s' if len(HOOKS) != 1 else ''} from {settings}",
+            f"{P} kept the virtualenv {venv} (./install --uninstall --purge deletes it)",
+        ]
+    )
+    assert settings.read_text() == original
+    # Twice is once here too.
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
+    assert out.startswith(f"{P} no context-memory hooks in {settings}; nothing to change\n")
+    assert settings.read_text() == original
+    assert sorted(os.listdir(settings.parent)) == sorted([BAK, "first.bak", "settings.json"])
+
+
+def test_uninstall_without_a_settings_file(home: Path, venv: Path, capsys: Any) -> None:
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
+    assert code == 0
+    assert out == text_of(
+        [
+            f"{P} no context-memory hooks in {home / '.claude' / 'settings.json'}; "
+            "nothing to change",
+            f"{P} kept the virtualenv {venv} (./install --uninstall --purge deletes it)",
+        ]
+    )
+    assert not (home / ".claude").exists()
+
+
+def test_purge_deletes_our_venv(home: Path, venv: Path, capsys: Any) -> None:
+    run(capsys, "--venv", str(venv))
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
+    assert code == 0
+    assert out.endswith(f"{P} deleted the virtualenv {venv}\n")
+    assert not venv.exists()
+    assert json.loads((home / ".claude" / "settings.json").read_text()) == {}
+
+
+def test_purge_refuses_a_folder_that_is_not_ours(home: Path, venv: Path, capsys: Any) -> None:
+    run(capsys, "--venv", str(venv))
+    settings = (home / ".claude" / "settings.json").read_text()
+    (venv / STAMP_NAME).unlink()
+    code, out, err = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
+    assert (code, out) == (1, "")
+    assert err == (
+        f"{P} error: {venv} does not look like a context-memory virtualenv (no {STAMP_NAME}), "
+        "so --purge will not delete it. Run without --purge, then delete it yourself.\n"
+    )
+    assert venv.exists()
+    assert (home / ".claude" / "settings.json").read_text() == settings
+
+
+# --------------------------------------------------------------------------- venv plan
+
+
+def test_venv_plan_states(venv: Path, tmp_path: Path) -> None:
+    assert venv_plan(venv, REPO) == PLAN_CURRENT
+    (venv / STAMP_NAME).write_text("0" * 64 + "\n")
+    assert venv_plan(venv, REPO) == PLAN_UPDATE
+    (venv / STAMP_NAME).write_text(source_hash(REPO))
+    (venv / "bin" / HOOKS[0].command).unlink()
+    assert venv_plan(venv, REPO) == PLAN_UPDATE
+    (venv / "bin" / "python").unlink()
+    assert venv_plan(venv, REPO) == PLAN_RECREATE
+    (venv / STAMP_NAME).unlink()
+    with pytest.raises(InstallError) as caught:
+        venv_plan(venv, REPO)
+    assert str(caught.value) == (
+        f"{venv} is a virtualenv whose python does not run, and not one that ./install made, "
+        "so it is left alone. Remove it or set CTX_VENV to another folder, then run ./install "
+        "again."
+    )
+    assert venv_plan(tmp_path / "missing", REPO) == PLAN_CREATE
+    (tmp_path / "empty").mkdir()
+    assert venv_plan(tmp_path / "empty", REPO) == PLAN_CREATE
+
+
+def test_venv_plan_never_takes_over_a_foreign_folder(tmp_path: Path) -> None:
+    (tmp_path / "stuff").mkdir()
+    (tmp_path / "stuff" / "notes.txt").write_text("mine")
+    with pytest.raises(InstallError) as caught:
+        venv_plan(tmp_path / "stuff", REPO)
+    assert str(caught.value) == (
+        f"{tmp_path / 'stuff'} exists but is not a virtualenv (no pyvenv.cfg), so it is left "
+        "alone. Set CTX_VENV to another folder, or remove that one, then run ./install again."
+    )
+
+
+def test_venv_plan_option(home: Path, venv: Path, tmp_path: Path, capsys: Any) -> None:
+    digest = source_hash(REPO)
+    assert run(capsys, "--venv", str(venv), "--venv-plan") == (0, f"current {digest}\n", "")
+    fresh = str(tmp_path / "fresh")
+    assert run(capsys, "--venv", fresh, "--venv-plan") == (0, f"create {digest}\n", "")
+    for extra in ("--dry-run", "--uninstall"):
+        assert run(capsys, "--venv", fresh, "--venv-plan", extra) == (0, f"skip {digest}\n", "")
+    # An unusable settings file is refused before the script would spend time on pip.
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text("{")
+    code, out, err = run(capsys, "--venv", fresh, "--venv-plan")
+    assert (code, out) == (1, "")
+    assert "is not valid JSON" in err
+
+
+def test_source_hash_covers_the_package_and_ignores_build_litter(tmp_path: Path) -> None:
+    (tmp_path / "hooks" / "pkg").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("[project]\n")
+    (tmp_path / "hooks" / "pkg" / "a.py").write_text("x = 1\n")
+    digest = source_hash(tmp_path)
+    (tmp_path / "hooks" / "pkg" / "__pycache__").mkdir()
+    (tmp_path / "hooks" / "pkg" / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+    (tmp_path / "hooks" / "pkg.egg-info").mkdir()
+    (tmp_path / "hooks" / "pkg.egg-info" / "PKG-INFO").write_text("x")
+    (tmp_path / "README.md").write_text("not part of it")
+    assert source_hash(tmp_path) == digest
+    (tmp_path / "hooks" / "pkg" / "a.py").write_text("x = 2\n")
+    assert source_hash(tmp_path) != digest
+    (tmp_path / "hooks" / "pkg" / "a.py").write_text("x = 1\n")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert source_hash(tmp_path) != digest
+
+
+# --------------------------------------------------------------------------- the real script
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A snapshot of this repository in a folder with a space in its name (the package
+    is being edited while tests run; the snapshot keeps the source hash still)."""
+    root = tmp_path_factory.mktemp("install") / "src copy"
+    root.mkdir()
+    for name in ("install", "pyproject.toml", "README.md", "settings.example.json"):
+        if (REPO / name).exists():
+            shutil.copy2(REPO / name, root / name)
+    shutil.copytree(
+        REPO / "hooks",
+        root / "hooks",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
+    )
+    return root
+
+
+@pytest.fixture(scope="module")
+def shared_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("venvs") / "shared venv"
+
+
+def script(
+    source: Path, *args: str, home: Path, cwd: Path | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
+    environment = {
+        k: v for k, v in os.environ.items() if k not in INSTALL_VARS and not k.startswith("CLAUDE")
+    }
+    environment["HOME"] = str(home)
+    environment.update(env)
+    return subprocess.run(
+        [str(source / "install"), *args],
+        cwd=cwd or home,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def first_install(
+    source: Path, shared_venv: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[subprocess.CompletedProcess[str], float, Path]:
+    home = tmp_path_factory.mktemp("first") / "home"
+    home.mkdir()
+    started = time.monotonic()
+    result = script(source, home=home, cwd=home.parent, CTX_VENV=str(shared_venv))
+    return result, time.monotonic() - started, home
+
+
+def fresh_home(tmp_path: Path) -> Path:
+    home = tmp_path / "home dir"
+    home.mkdir()
+    return home
+
+
+def test_script_first_install_then_repeat(
+    first_install: tuple[subprocess.CompletedProcess[str], float, Path],
+    source: Path,
+    shared_venv: Path,
+) -> None:
+    result, seconds, home = first_install
+    settings = home / ".claude" / "settings.json"
+    bin_dir = shared_venv / "bin"
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == text_of(
+        [
+            f"{P} creating virtualenv {shared_venv}",
+            f"{P} installing context-memory into {shared_venv} (pip, this takes a minute the "
+            "first time)",
+            *registered_lines(settings, bin_dir),
+        ]
+    )
+    print(f"first install: {seconds:.1f} s")
+    assert json.loads(settings.read_text()) == register_hooks({}, HOOKS, bin_dir)
+    assert (shared_venv / STAMP_NAME).read_text() == source_hash(source) + "\n"
+    for spec in HOOKS:
+        command = command_for(bin_dir, spec.command)
+        found = subprocess.run(
+            ["sh", "-c", f"command -v {command}"], capture_output=True, text=True, check=False
+        )
+        assert found.stdout == f"{bin_dir / spec.command}\n"  # the shell finds it, spaces and all
+
+    before = settings.read_bytes()
+    started = time.monotonic()
+    again = script(source, home=home, CTX_VENV=str(shared_venv))
+    seconds = time.monotonic() - started
+    print(f"repeat install: {seconds:.2f} s")
+    assert (again.returncode, again.stderr) == (0, "")
+    assert again.stdout == text_of(
+        [
+            f"{P} virtualenv {shared_venv} is up to date; skipping pip",
+            f"{P} hooks already registered in {settings}; nothing to change",
+        ]
+    )
+    assert settings.read_bytes() == before
+    assert os.listdir(settings.parent) == ["settings.json"]
+    assert seconds < 5
+
+
+def test_script_dry_run_writes_nothing(source: Path, tmp_path: Path) -> None:
+    home = fresh_home(tmp_path)
+    result = script(source, "--dry-run", home=home)
+    venv = home / ".local" / "share" / "context-memory" / "venv"
+    settings = home / ".claude" / "settings.json"
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.startswith(
+        text_of(
+            [
+                f"{P} dry run: nothing will be written",
+                f"{P} would create the virtualenv {venv} and pip-install context-memory into it",
+                f"{P} would create {settings}:",
+                "--- /dev/null",
+                f"+++ {settings}",
+            ]
+        )
+    )
+    assert f'+            "command": "\\"{venv}/bin/ctx-budget\\"",\n' in result.stdout
+    assert list(home.iterdir()) == []
+
+    xdg = tmp_path / "xdg data"
+    result = script(source, "--dry-run", home=home, XDG_DATA_HOME=str(xdg))
+    assert f"would create the virtualenv {xdg}/context-memory/venv and" in result.stdout
+    assert list(tmp_path.iterdir()) == [home]
+
+
+def test_script_project_and_uninstall(
+    first_install: Any, source: Path, shared_venv: Path, tmp_path: Path
+) -> None:
+    home = fresh_home(tmp_path)
+    project = tmp_path / "a project"
+    (project / ".claude").mkdir(parents=True)
+    settings = project / ".claude" / "settings.json"
+    original = json.dumps(FOREIGN_SETTINGS, indent=2) + "\n"
+    settings.write_text(original)
+    # From another folder, by a relative path to the script.
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    relative = os.path.relpath(source, other)
+    result = script(
+        Path(relative), "--project", str(project), home=home, cwd=other, CTX_VENV=str(shared_venv)
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.startswith(
+        f"{P} virtualenv {shared_venv} is up to date; skipping pip\n"
+        f"{P} backed up {settings} to settings.json.bak-"
+    )
+    assert result.stdout.endswith(text_of(registered_lines(settings, shared_venv / "bin")))
+    assert json.loads(settings.read_text()) == register_hooks(
+        FOREIGN_SETTINGS, HOOKS, shared_venv / "bin"
+    )
+    assert list(home.iterdir()) == []
+
+    result = script(
+        source, "--project", str(project), "--uninstall", home=home, CTX_VENV=str(shared_venv)
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.endswith(
+        f"{P} kept the virtualenv {shared_venv} (./install --uninstall --purge deletes it)\n"
+    )
+    assert settings.read_text() == original
+    assert len(list(settings.parent.glob("settings.json.bak-*"))) == 2
+    assert (shared_venv / "bin" / "python").exists()
+
+
+def test_script_refuses_invalid_json_before_touching_anything(source: Path, tmp_path: Path) -> None:
+    home = fresh_home(tmp_path)
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(b"{\n  'model': 'opus'\n}\n")
+    venv = tmp_path / "never created"
+    result = script(source, home=home, CTX_VENV=str(venv))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"{P} error: {settings} is not valid JSON: Expecting property name enclosed in double "
+        "quotes (line 2, column 3). Fix the file by hand (or move it aside to start from an "
+        f"empty one), {FIX}\n"
+    )
+    assert settings.read_bytes() == b"{\n  'model': 'opus'\n}\n"
+    assert os.listdir(settings.parent) == ["settings.json"]
+    assert not venv.exists()
+
+
+def test_script_honours_claude_config_dir(
+    first_install: Any, source: Path, shared_venv: Path, tmp_path: Path
+) -> None:
+    home = fresh_home(tmp_path)
+    config = tmp_path / "claude config"
+    result = script(source, home=home, CTX_VENV=str(shared_venv), CLAUDE_CONFIG_DIR=str(config))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == text_of(
+        [
+            f"{P} virtualenv {shared_venv} is up to date; skipping pip",
+            *registered_lines(config / "settings.json", shared_venv / "bin"),
+        ]
+    )
+    assert list(home.iterdir()) == []
+
+
+def test_script_help_creates_nothing(source: Path, tmp_path: Path) -> None:
+    home = fresh_home(tmp_path)
+    result = script(source, "--help", home=home)
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage: install [-h] [--project DIR] [--dry-run]")
+    assert list(home.iterdir()) == []
+
+
+def test_script_bad_option_creates_nothing(source: Path, tmp_path: Path) -> None:
+    home = fresh_home(tmp_path)
+    result = script(source, "--cron", home=home)
+    assert result.returncode == 2
+    assert result.stderr.endswith("install: error: unrecognized arguments: --cron\n")
+    assert list(home.iterdir()) == []
+
+
+def test_script_needs_python_3_10(source: Path, tmp_path: Path) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for tool in ("bash", "dirname", "env"):
+        found = shutil.which(tool)
+        assert found
+        (fake / tool).symlink_to(found)
+    old_python = fake / "python3"
+    old_python.write_text(
+        '#!/bin/sh\nif [ "$1" = --version ]; then echo "Python 3.8.10"; exit 0; fi\nexit 1\n'
+    )
+    old_python.chmod(0o755)
+    home = fresh_home(tmp_path)
+    result = script(source, home=home, PATH=str(fake))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"{P} error: context-memory needs Python 3.10 or newer, and none was found on PATH "
+        "(python3: Python 3.8.10). Install Python 3.10+ (your package manager, or "
+        "https://www.python.org/downloads/), or point CTX_PYTHON at one, then run "
+        "./install again.\n"
+    )
+    assert list(home.iterdir()) == []
