@@ -207,3 +207,20 @@ def write_transcript(path: Path, rows: list[dict[str, Any]], tail: bytes = b"") 
     data = "".join(_dump(row) + "\n" for row in rows).encode("utf-8") + tail
     path.write_bytes(data)
     return path
+
+
+def tool_result(tool_use_id: str, text: str = "ok", *, is_error: bool = False) -> dict[str, Any]:
+    """The user row that answers a tool call (``is_error`` for a refused or failed call)."""
+    block: dict[str, Any] = {"tool_use_id": tool_use_id, "type": "tool_result", "content": text}
+    if is_error:
+        block["is_error"] = True
+    return _base("user", message={"role": "user", "content": [block]})
+
+
+def tool_call(name: str, tool_input: dict[str, Any], *, sidechain: bool = False, **extra: Any):
+    """An assistant row holding one tool_use block (the client writes one block per row)."""
+    block = tool_use(name, tool_input)
+    row = assistant(
+        "msg_" + uuid.uuid4().hex[:12], usage(100), content=[block], sidechain=sidechain, **extra
+    )
+    return row, block["id"]

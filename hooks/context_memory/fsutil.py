@@ -1,12 +1,12 @@
 """Writes that never lose data: atomic replace for whole files, locked appends for logs.
 
-filelock is imported only when an append needs it, so hooks that merely read stay light.
+filelock (and tempfile) are imported only when a write needs them, so hooks that merely
+read stay light.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 
 LOCK_TIMEOUT_SECONDS = 10.0
 
@@ -28,6 +28,8 @@ def atomic_write(
             mode = os.stat(target).st_mode & 0o7777
         except FileNotFoundError:
             mode = 0o644
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(
         prefix="." + os.path.basename(target) + ".", suffix=".tmp", dir=folder
     )
@@ -53,12 +55,22 @@ def lock_for(path: str | os.PathLike[str], timeout: float = LOCK_TIMEOUT_SECONDS
     return FileLock(os.fspath(path) + ".lock", timeout=timeout)
 
 
+def _cut_back(fd: int, size: int) -> None:
+    """Drop whatever a failed append left past ``size`` (we hold the lock: nobody else wrote)."""
+    try:
+        if os.fstat(fd).st_size > size:
+            os.ftruncate(fd, size)
+    except OSError:
+        pass
+
+
 def append_line_locked(path: str | os.PathLike[str], line: str) -> None:
     """Append one whole line to ``path`` under its sidecar lock.
 
     If an earlier writer died mid-line, the file does not end with a newline; a newline
     goes first so the new record stays a whole line (the broken one stays as it was:
-    readers report and skip it).
+    readers report and skip it). A write that fails part-way (a full disk, a file-size
+    limit) is cut back off, so the file never ends in half a record.
     """
     if "\n" in line.rstrip("\n"):
         raise ValueError("a record must be a single line")
@@ -71,9 +83,16 @@ def append_line_locked(path: str | os.PathLike[str], line: str) -> None:
             size = os.fstat(fd).st_size
             if size > 0 and os.pread(fd, 1, size - 1) != b"\n":
                 encoded = b"\n" + encoded
-            written = os.write(fd, encoded)
-            if written != len(encoded):
-                raise OSError(f"short write to {target}: {written} of {len(encoded)} bytes")
+            try:
+                done = 0
+                while done < len(encoded):  # the retry of a short write raises the reason
+                    written = os.write(fd, encoded[done:])
+                    if written <= 0:
+                        raise OSError(f"short write to {target}: {done} of {len(encoded)} bytes")
+                    done += written
+            except BaseException:
+                _cut_back(fd, size)
+                raise
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -25,7 +25,6 @@ worse than none) and lenient about bullets and blank lines.
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 
@@ -87,6 +86,8 @@ def parse_sections(body: str) -> dict[str, list[str]]:
         if heading:
             name = heading.group(1)
             if name not in SECTIONS:
+                import difflib  # only for this error message: hooks import this module
+
                 guess = difflib.get_close_matches(name, SECTIONS, n=1, cutoff=0.5)
                 hint = f"; did you mean '## {guess[0]}'?" if guess else ""
                 raise HandoffFormatError(

@@ -114,15 +114,22 @@ def _record_failure(state_dir: str, hook: str, session: str | None) -> int:
     if path is None:
         return 0
     count = breaker_failures(state_dir, hook, session) + 1
+    tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "w", encoding="ascii") as handle:
             handle.write(str(count))
         os.replace(tmp, path)
     except OSError:
-        pass
+        _discard(tmp)  # a full disk must not leave litter behind
     return count
+
+
+def _discard(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _record_success(state_dir: str, hook: str, session: str | None) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import time
-import uuid
 
 from context_memory.fsutil import append_line_locked
 
@@ -65,7 +64,7 @@ def make_record(
     if len(text) > MAX_TEXT_LENGTH or len(reason) > MAX_TEXT_LENGTH:
         raise RecordError(f"the {kind} text or reason is longer than {MAX_TEXT_LENGTH} characters")
     return {
-        "id": uuid.uuid4().hex[:12],
+        "id": os.urandom(6).hex(),  # 12 hex digits, as uuid4().hex[:12] gave; no uuid import
         "ts": ts or utc_now_iso(),
         "session": session,
         "kind": kind,

@@ -22,6 +22,10 @@ class UnsafeNameError(ValueError):
     """A session id or stage name that could leave the state folder."""
 
 
+class UnsafeStateDirError(UnsafeNameError):
+    """The project's state folder is a symbolic link: writes would land somewhere else."""
+
+
 def validate_name(value: object, what: str = "session id") -> str:
     """Return ``value`` if it is one safe path component, else raise UnsafeNameError."""
     if not isinstance(value, str) or not value:
@@ -70,11 +74,31 @@ def resolve_project_dir(cwd: str | None = None, *, search_up: bool = False) -> s
 
 
 def resolve_state_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
-    """The state folder: CTX_STATE_DIR, else ``<project>/.working-state``."""
+    """The state folder: CTX_STATE_DIR, else ``<project>/.working-state``.
+
+    Raises UnsafeStateDirError when ``<project>/.working-state`` is a symbolic link.
+    """
     override = os.environ.get("CTX_STATE_DIR")
     if override:
         return os.path.abspath(override)
-    return os.path.join(resolve_project_dir(cwd, search_up=search_up), STATE_DIRNAME)
+    return check_state_dir(
+        os.path.join(resolve_project_dir(cwd, search_up=search_up), STATE_DIRNAME)
+    )
+
+
+def check_state_dir(path: str) -> str:
+    """Return ``path`` unless it is a symbolic link (then raise UnsafeStateDirError).
+
+    A ``.working-state`` link (say, in a cloned repository) would send every write of
+    the hooks somewhere else. Keeping the state elsewhere is what CTX_STATE_DIR is for.
+    """
+    if os.path.islink(path):
+        target = os.path.realpath(path)
+        raise UnsafeStateDirError(
+            f"{path} is a symbolic link: nothing is written through it. Set "
+            f"CTX_STATE_DIR={target} to keep the state there, or make it a real folder"
+        )
+    return path
 
 
 def ensure_inside(root: str, path: str) -> str:

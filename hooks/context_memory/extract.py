@@ -1,0 +1,238 @@
+"""ctx-extract: the Stop and PreCompact hook that saves the session's key facts to disk.
+
+A compaction summary keeps what the summariser decides to keep; the state folder keeps
+everything. When it acts, this hook writes ``sessions/<id>/compaction-extract.json``
+(decisions, rejections, risks, files modified, pending items, tokens, trigger, time) and,
+when something is new since the last handoff, a draft handoff stage.
+
+- ``PreCompact``: always acts, and prints the session's decisions and rejections as plain
+  text, which the client appends to the compaction instructions: the one moment the
+  summary can still be steered.
+- ``Stop``: acts on every Nth stop of the session (COMPACTION_EXTRACT_INTERVAL, default 15)
+  and at the first stop after ctx-budget marked the 80% crossing. Other stops cost one
+  counter update. Subagent stops and re-entered stops are skipped.
+
+It never blocks: no exit 2, no ``"decision": "block"`` (a blocked automatic compaction can
+deadlock a session); errors fail open through hookio.run_hook, whose circuit breaker stops
+trying for a session after 3 consecutive failures. Standard library only at import; the
+acting path imports the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from context_memory.hookio import HookInputError, log_line, run_hook, str_field
+from context_memory.state import resolve_project_dir, resolve_state_dir, session_dir
+from context_memory.tables import CROSSED_MARK
+
+TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from context_memory.handoff_draft import SessionFacts
+
+HOOK_NAME = "ctx-extract"
+EXTRACT_FILE = "compaction-extract.json"
+STOP_COUNTER = ".stop-count"
+# Next to ctx-budget's mark: the crossing it records has been acted on. The mark itself
+# stays (ctx-budget would only leave it again on the next prompt).
+CROSSED_HANDLED = CROSSED_MARK + ".handled"
+INTERVAL_ENV = "COMPACTION_EXTRACT_INTERVAL"
+DEFAULT_INTERVAL = 15
+# The PreCompact list is added to every compaction request: newest first, bounded.
+MAX_STEERING_ITEMS = 20
+MAX_STEERING_ITEM_CHARS = 300
+
+TRIGGER_INTERVAL = "stop-interval"
+TRIGGER_CROSSED = "stop-crossed-80"
+TRIGGER_PRECOMPACT = "pre-compact-"  # + "manual" or "auto"
+
+
+def extract_interval(env: Mapping[str, str] | None = None) -> int:
+    """Stops between extractions; 0 turns the periodic extraction off. Bad values: default."""
+    raw = (os.environ if env is None else env).get(INTERVAL_ENV, "").strip()
+    if not raw:
+        return DEFAULT_INTERVAL
+    try:
+        value = int(raw)
+    except ValueError:
+        return DEFAULT_INTERVAL
+    return max(value, 0)
+
+
+def bump_stop_counter(folder: str) -> int:
+    """Add one to the session's stop counter and return the new count.
+
+    Stops of one session run one after another, so a plain replace is enough.
+    """
+    path = os.path.join(folder, STOP_COUNTER)
+    try:
+        with open(path, encoding="ascii") as handle:
+            count = int(handle.read().strip() or "0")
+    except (OSError, ValueError):
+        count = 0
+    count += 1
+    os.makedirs(folder, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="ascii") as handle:
+            handle.write(str(count))
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)  # a full disk must not leave litter behind
+        raise
+    return count
+
+
+def stop_trigger(folder: str, count: int, interval: int) -> str | None:
+    """Why this stop acts (TRIGGER_CROSSED first), or None."""
+    if os.path.exists(os.path.join(folder, CROSSED_MARK)) and not os.path.exists(
+        os.path.join(folder, CROSSED_HANDLED)
+    ):
+        return TRIGGER_CROSSED
+    if interval and count % interval == 0:
+        return TRIGGER_INTERVAL
+    return None
+
+
+def _touch(path: str) -> None:
+    with open(path, "a", encoding="ascii"):
+        pass
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> SessionFacts:
+    """Write the extract and, when there is news, a draft handoff stage; return the facts."""
+    import json
+
+    from context_memory.context_report import measure_context
+    from context_memory.fsutil import atomic_write
+    from context_memory.handoff_draft import (
+        draft_sections,
+        has_news,
+        pending_items,
+        session_facts,
+        write_stage,
+    )
+    from context_memory.records import utc_now_iso
+    from context_memory.transcript_facts import files_touched
+
+    cwd = str_field(payload, "cwd")
+    project_dir = resolve_project_dir(cwd)
+    transcript = str_field(payload, "transcript_path") or None
+    tokens = 0
+    if transcript:
+        try:
+            tokens = measure_context(transcript).tokens
+        except OSError:
+            tokens = 0
+    facts = session_facts(state_dir, session, transcript)
+    if facts.problems:
+        shown = ", ".join(str(p) for p in facts.problems[:5])
+        more = f" and {len(facts.problems) - 5} more" if len(facts.problems) > 5 else ""
+        log_line(state_dir, HOOK_NAME, session, f"skipped unreadable lines: {shown}{more}")
+    now = utc_now_iso()
+    sections = draft_sections(facts, state_dir, session, project_dir)
+    handoff = None
+    if has_news(sections):
+        handoff = write_stage(state_dir, session, sections, tokens=tokens, now=now)
+    pending, pending_source = pending_items(facts, state_dir)
+    extract = {
+        "session": session,
+        "trigger": trigger,
+        "time": now,
+        "tokens": tokens,
+        "decisions": [r for r in facts.records if r.get("kind") == "decided"],
+        "rejections": [r for r in facts.records if r.get("kind") == "rejected"],
+        "risks": [r for r in facts.records if r.get("kind") == "risk"],
+        "files_modified": files_touched(facts.edits, project_dir),
+        "pending": pending,
+        "pending_source": pending_source,
+        "handoff": os.path.relpath(handoff, state_dir) if handoff else None,
+        "transcript": transcript,
+        "transcript_note": facts.transcript_note,
+    }
+    folder = session_dir(state_dir, session)
+    atomic_write(
+        os.path.join(folder, EXTRACT_FILE),
+        json.dumps(extract, ensure_ascii=False, indent=2) + "\n",
+    )
+    return facts
+
+
+def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:
+    """The PreCompact stdout: the decisions and rejections the summary must keep."""
+    from context_memory.handoff_draft import record_item
+    from context_memory.records import decisions_path
+
+    kept = [r for r in facts.records if r.get("kind") in ("decided", "rejected")]
+    if not kept:
+        return None
+    shown = kept[-MAX_STEERING_ITEMS:]
+    lines = [
+        "Keep these recorded decisions and rejections, with their reasons, in the summary "
+        "(they are also on disk):"
+    ]
+    for record in shown:
+        label = "Decided" if record.get("kind") == "decided" else "Rejected"
+        item = record_item(record)
+        if len(item) > MAX_STEERING_ITEM_CHARS:
+            item = item[: MAX_STEERING_ITEM_CHARS - 3] + "..."
+        lines.append(f"- {label}: {item}")
+    log = decisions_path(state_dir)
+    base = os.path.abspath(project_dir)
+    if log.startswith(base + os.sep):
+        log = os.path.relpath(log, base)
+    earlier = len(kept) - len(shown)
+    older = f"; {earlier} older ones are only there" if earlier else ""
+    lines.append(f"Also state that the full decision log is {log} (ctx-decide --list){older}.")
+    return "\n".join(lines)
+
+
+def extract_output(payload: dict[str, Any]) -> str | None:
+    """The hook's stdout: the steering text on PreCompact, nothing otherwise."""
+    event = str_field(payload, "hook_event_name")
+    if event not in ("Stop", "PreCompact"):
+        return None  # SubagentStop, or registered for an event it does not handle
+    if event == "Stop" and (
+        payload.get("agent_id") is not None or payload.get("stop_hook_active") is True
+    ):
+        return None
+    session = str_field(payload, "session_id")
+    if not session:
+        raise HookInputError("the hook input has no session_id")
+    cwd = str_field(payload, "cwd")
+    state_dir = resolve_state_dir(cwd)
+    folder = session_dir(state_dir, session)  # refuses an unsafe session id
+    if event == "Stop":
+        trigger = stop_trigger(folder, bump_stop_counter(folder), extract_interval())
+        if trigger is None:
+            return None
+        act(payload, state_dir, session, trigger)
+        if trigger == TRIGGER_CROSSED:
+            _touch(os.path.join(folder, CROSSED_HANDLED))
+        return None
+    compaction = str_field(payload, "trigger") or "manual"
+    facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)
+    # After the compaction the context starts low again: a new crossing is a new event.
+    _remove(os.path.join(folder, CROSSED_MARK))
+    _remove(os.path.join(folder, CROSSED_HANDLED))
+    return steering_text(facts, state_dir, resolve_project_dir(cwd))
+
+
+def main(argv: list[str] | None = None) -> int:
+    del argv  # a hook takes no arguments; everything comes on stdin
+    return run_hook(HOOK_NAME, extract_output)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""ctx-plan: replace or show the project's current plan, ``.working-state/current-plan.md``.
+
+    ctx-plan < plan.md          replace the plan with stdin
+    ctx-plan --file plan.md     replace it with a file
+    ctx-plan --show             print it
+
+The plan is replaced in one step (temporary file, then rename): a reader sees the old plan
+or the new one, never half of one. Unchecked items (``- [ ] ...``) are what ctx-handoff
+--draft lists as Remaining when the transcript has no to-do list.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from context_memory.cli_common import (
+    CONTEXT_SETTINGS,
+    cli_state_dir,
+    read_text_input,
+    run_click,
+    shown_path,
+)
+from context_memory.fsutil import atomic_write
+from context_memory.handoff_draft import PLAN_FILE
+
+
+def plan_path(state_dir: str) -> str:
+    return os.path.join(state_dir, PLAN_FILE)
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(dir_okay=False),
+    metavar="PATH",
+    help="Read the new plan from PATH instead of stdin.",
+)
+@click.option("--show", is_flag=True, help="Print the current plan.")
+def cli(file: str | None, show: bool) -> None:
+    """Replace .working-state/current-plan.md with the Markdown on stdin (or --file)."""
+    path = plan_path(cli_state_dir())
+    if show:
+        if file is not None:
+            raise click.ClickException("--show prints the plan; drop --file")
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except FileNotFoundError:
+            raise click.ClickException(
+                f"no plan yet ({shown_path(path)} does not exist); write one with: "
+                "ctx-plan < plan.md"
+            ) from None
+        except OSError as exc:
+            raise click.ClickException(f"{shown_path(path)}: {exc.strerror or exc}") from None
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    text = read_text_input(file, "plan", "ctx-plan < plan.md")
+    if not text.strip():
+        raise click.ClickException(
+            "the new plan is empty; the current plan was kept (nothing written)"
+        )
+    text = text if text.endswith("\n") else text + "\n"
+    try:
+        atomic_write(path, text)
+    except OSError as exc:
+        where = exc.filename or shown_path(path)
+        raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing written") from None
+    lines = text.count("\n")
+    click.echo(f"wrote {shown_path(path)} ({lines} line{'s' if lines != 1 else ''})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_click(cli, argv, "ctx-plan")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

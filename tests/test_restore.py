@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import subprocess_env
+from context_memory import restore
+from context_memory.restore import recovery_pointer
+
+SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
+
+
+def state(project: Path) -> Path:
+    folder = project / ".working-state"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def handoff(project: Path, session: str, stage: int, age: float = 0) -> Path:
+    folder = state(project) / "sessions" / session / "handoffs"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"stage-{stage}.md"
+    path.write_text("---\n---\n")
+    stamp = time.time() - age
+    os.utime(path, (stamp, stamp))
+    return path
+
+
+def run_main(monkeypatch, capsys, payload: dict | str):
+    raw = payload if isinstance(payload, str) else json.dumps(payload)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw.encode())))
+    status = restore.main([])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def payload(project: Path, source: str = "startup") -> dict:
+    return {
+        "session_id": SESSION,
+        "transcript_path": "",
+        "cwd": str(project),
+        "hook_event_name": "SessionStart",
+        "source": source,
+    }
+
+
+def test_nothing_at_all_without_working_state(project, monkeypatch, capsys):
+    assert recovery_pointer(str(project / ".working-state")) is None
+    state(project)
+    (project / ".working-state" / "decisions.jsonl").write_text("")  # empty: nothing to read
+    assert recovery_pointer(str(project / ".working-state")) is None
+    assert run_main(monkeypatch, capsys, payload(project)) == (0, "", "")
+
+
+def test_full_pointer_names_plan_decisions_latest_handoff_and_merged(project):
+    folder = state(project)
+    (folder / "current-plan.md").write_text("- [ ] x\n")
+    (folder / "decisions.jsonl").write_text("{}\n")
+    handoff(project, "older-session", 7, age=100)
+    handoff(project, SESSION, 2, age=10)
+    handoff(project, SESSION, 1, age=50)
+    (folder / "merged").mkdir()
+    (folder / "merged" / "decisions.md").write_text("# merged\n")
+    assert recovery_pointer(str(folder)) == (
+        "[WORKING STATE] This project keeps its working memory on disk. "
+        "Read .working-state/current-plan.md and .working-state/decisions.jsonl first. "
+        f"Latest handoff: .working-state/sessions/{SESSION}/handoffs/stage-2.md. "
+        "Merged decisions: .working-state/merged/decisions.md. "
+        "Record new decisions with ctx-decide."
+    )
+
+
+def test_only_a_handoff(project):
+    handoff(project, SESSION, 3)
+    assert recovery_pointer(str(project / ".working-state")) == (
+        "[WORKING STATE] This project keeps its working memory on disk. "
+        f"Latest handoff: .working-state/sessions/{SESSION}/handoffs/stage-3.md. "
+        "Record new decisions with ctx-decide."
+    )
+
+
+def test_state_dir_outside_the_project_is_shown_absolute(tmp_path):
+    folder = tmp_path / "custom-state"
+    folder.mkdir()
+    (folder / "decisions.jsonl").write_text("{}\n")
+    assert recovery_pointer(str(folder)) == (
+        "[WORKING STATE] This project keeps its working memory on disk. "
+        f"Read {folder}/decisions.jsonl first. Record new decisions with ctx-decide."
+    )
+
+
+@pytest.mark.parametrize("source", ["startup", "resume", "clear"])
+def test_hook_injects_session_start_context(project, monkeypatch, capsys, source):
+    (state(project) / "current-plan.md").write_text("plan\n")
+    status, out, err = run_main(monkeypatch, capsys, payload(project, source))
+    assert (status, err) == (0, "")
+    assert json.loads(out) == {
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": "[WORKING STATE] This project keeps its working memory on "
+            "disk. Read .working-state/current-plan.md first. Record new decisions with "
+            "ctx-decide.",
+        }
+    }
+
+
+@pytest.mark.parametrize("source", ["compact", "fork"])
+def test_other_sources_get_nothing(project, monkeypatch, capsys, source):
+    (state(project) / "current-plan.md").write_text("plan\n")
+    assert run_main(monkeypatch, capsys, payload(project, source)) == (0, "", "")
+
+
+def test_claude_project_dir_wins_over_cwd(project, tmp_path, monkeypatch, capsys):
+    other = tmp_path / "real-project"
+    (other / ".working-state").mkdir(parents=True)
+    (other / ".working-state" / "decisions.jsonl").write_text("{}\n")
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(other))
+    _, out, _ = run_main(monkeypatch, capsys, payload(project))
+    assert "Read .working-state/decisions.jsonl first." in out
+
+
+def test_bad_input_fails_open_with_exit_0(project):
+    for stdin in [b"", b"{", b"[]", b"\xff"]:
+        result = subprocess.run(
+            [sys.executable, "-m", "context_memory.restore"],
+            input=stdin,
+            capture_output=True,
+            env=subprocess_env(),
+            cwd=project,
+            timeout=30,
+        )
+        assert (result.returncode, result.stdout) == (0, b"")
+        assert result.stderr.startswith(b"ctx-restore: HookInputError")
