@@ -1,0 +1,261 @@
+"""The crontab line that runs ``ctx-merge --quiet`` hourly for one project.
+
+The line ends with a tag naming the project, ``# context-memory:<absolute project path>``
+(a shell comment, so cron passes it to sh, which ignores it):
+
+    17 * * * * /opt/cm/bin/ctx-merge --quiet --project /home/me/app # context-memory:/home/me/app
+
+Adding is idempotent (the tagged line is replaced in place, never duplicated), removing
+takes exactly the tagged line, and everything else in the crontab is kept byte for byte.
+The user's crontab is read and written with the real ``crontab -l`` / ``crontab -``
+commands (as root, ``CTX_CRONTAB_USER`` selects another user's crontab: ``crontab -u``).
+
+Standard library only: the installer imports this module with the system python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import subprocess
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+TAG_PREFIX = "# context-memory:"
+MERGE_PROGRAM = "ctx-merge"
+USER_VAR = "CTX_CRONTAB_USER"
+CRONTAB_TIMEOUT_SECONDS = 30
+
+ADDED = "added"
+UPDATED = "updated"
+UNCHANGED = "unchanged"
+REMOVED = "removed"
+ABSENT = "absent"
+
+
+class CrontabError(Exception):
+    """The crontab could not be read or written; ``str()`` says why and how to fix it."""
+
+
+def _escape_percent(text: str) -> str:
+    # cron turns an unescaped '%' into a newline (and what follows into stdin).
+    return text.replace("%", "\\%")
+
+
+def _checked_project(project: str) -> str:
+    if not os.path.isabs(project):
+        raise CrontabError(f"the project path must be absolute, not {project!r}")
+    if "\n" in project or "\r" in project or "\x00" in project:
+        raise CrontabError(f"the project path {project!r} cannot go into a crontab line")
+    return project
+
+
+def project_tag(project: str) -> str:
+    """The comment that marks (and ends) the project's line, as it appears in the crontab."""
+    return _escape_percent(TAG_PREFIX + _checked_project(project))
+
+
+def cron_minute(project: str) -> int:
+    """The minute past each hour the merge runs: fixed per project (so a second install
+    writes the same line) and spread out, so a user's projects do not all start at :00."""
+    return int(hashlib.sha256(project.encode("utf-8")).hexdigest(), 16) % 60
+
+
+def merge_command(bin_dir: str, project: str) -> str:
+    """The shell command: the virtualenv's ctx-merge by absolute path (cron's PATH is short)."""
+    program = os.path.join(bin_dir, MERGE_PROGRAM)
+    return shlex.join([program, "--quiet", "--project", _checked_project(project)])
+
+
+def cron_line(bin_dir: str, project: str) -> str:
+    """The whole crontab line, hourly, tagged with the project."""
+    command = _escape_percent(merge_command(bin_dir, project))
+    return f"{cron_minute(project)} * * * * {command} {project_tag(project)}"
+
+
+def is_project_line(line: str, project: str) -> bool:
+    """Whether ``line`` is the tagged line of exactly this project."""
+    return line.rstrip().endswith(" " + project_tag(project))
+
+
+def _join(lines: list[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def with_line(text: str, line: str, project: str) -> str:
+    """``text`` with the project's tagged line set to ``line``: replaced where it is, or
+    appended; extra copies (edited in by hand) are dropped. The rest is unchanged."""
+    lines = text.splitlines()
+    result: list[str] = []
+    placed = False
+    for existing in lines:
+        if is_project_line(existing, project):
+            if not placed:
+                result.append(line)
+                placed = True
+            continue
+        result.append(existing)
+    if not placed:
+        result.append(line)
+    return _join(result)
+
+
+def without_lines(text: str, unwanted: Callable[[str], bool]) -> str:
+    """``text`` without the lines ``unwanted`` picks; the rest unchanged."""
+    return _join([line for line in text.splitlines() if not unwanted(line)])
+
+
+def runs_merge_from(line: str, bin_dir: str) -> bool:
+    """A context-memory line whose command is this virtualenv's ctx-merge."""
+    program = _escape_percent(shlex.quote(os.path.join(bin_dir, MERGE_PROGRAM)))
+    fields = line.split(None, 5)
+    return (
+        f" {TAG_PREFIX}" in line
+        and len(fields) == 6
+        and (fields[5] == program or fields[5].startswith(program + " "))
+    )
+
+
+# --------------------------------------------------------------------------- crontab I/O
+
+
+def _crontab_argv(user: str | None, *args: str) -> list[str]:
+    return ["crontab", *(["-u", user] if user else []), *args]
+
+
+def _run(argv: list[str], stdin_text: str | None = None) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            argv,
+            input=stdin_text,
+            stdin=subprocess.DEVNULL if stdin_text is None else None,
+            capture_output=True,
+            text=True,
+            timeout=CRONTAB_TIMEOUT_SECONDS,
+            check=False,
+        )
+    except FileNotFoundError:
+        raise CrontabError(
+            "the crontab command is not installed. Install cron (Debian/Ubuntu: "
+            "sudo apt install cron; Fedora: sudo dnf install cronie), or add the line to "
+            "your scheduler by hand (./install --cron --dry-run shows it)"
+        ) from None
+    except subprocess.TimeoutExpired:
+        raise CrontabError(
+            f"{' '.join(argv)} did not finish in {CRONTAB_TIMEOUT_SECONDS} s"
+        ) from None
+
+
+def read_crontab(user: str | None = None) -> str:
+    """The user's crontab (``crontab -l``); '' when they have none yet."""
+    done = _run(_crontab_argv(user, "-l"))
+    if done.returncode == 0:
+        return done.stdout
+    message = done.stderr.strip()
+    if message.startswith("no crontab for"):
+        return ""
+    raise CrontabError(f"crontab -l failed: {message or f'exit status {done.returncode}'}")
+
+
+def write_crontab(text: str, user: str | None = None) -> None:
+    """Install ``text`` as the user's crontab (``crontab -``, which checks it first)."""
+    done = _run(_crontab_argv(user, "-"), stdin_text=text)
+    if done.returncode != 0:
+        message = done.stderr.strip() or f"exit status {done.returncode}"
+        raise CrontabError(f"crontab refused the new crontab, which was not installed: {message}")
+
+
+def crontab_user(environ: Mapping[str, str]) -> str | None:
+    return environ.get(USER_VAR) or None
+
+
+class CronChange:
+    """What an add or remove did (or, for a dry run, would do) to the crontab."""
+
+    __slots__ = ("action", "lines", "old_text", "new_text")
+
+    def __init__(self, action: str, lines: list[str], old_text: str, new_text: str) -> None:
+        self.action = action  # ADDED, UPDATED, UNCHANGED, REMOVED or ABSENT
+        self.lines = lines  # the line added, or the lines removed
+        self.old_text = old_text
+        self.new_text = new_text
+
+
+def add_merge_line(
+    bin_dir: str, project: str, *, dry_run: bool = False, user: str | None = None
+) -> CronChange:
+    """Make sure the crontab runs ctx-merge hourly for ``project`` (one line, idempotent)."""
+    line = cron_line(bin_dir, project)
+    old = read_crontab(user)
+    new = with_line(old, line, project)
+    present = [existing for existing in old.splitlines() if is_project_line(existing, project)]
+    if new == old:
+        action = UNCHANGED
+    elif present:
+        action = UPDATED
+    else:
+        action = ADDED
+    if action != UNCHANGED and not dry_run:
+        write_crontab(new, user)
+    return CronChange(action, [line], old, new)
+
+
+def remove_merge_lines(
+    project: str,
+    *,
+    bin_dir: str | None = None,
+    dry_run: bool = False,
+    user: str | None = None,
+) -> CronChange:
+    """Remove the project's tagged line; with ``bin_dir``, also every context-memory line
+    that runs that virtualenv's ctx-merge (it is about to be deleted)."""
+
+    def unwanted(line: str) -> bool:
+        return is_project_line(line, project) or (
+            bin_dir is not None and runs_merge_from(line, bin_dir)
+        )
+
+    try:
+        old = read_crontab(user)
+    except CrontabError:
+        # No crontab command means no line of ours to remove; other failures stay errors.
+        if _crontab_missing():
+            return CronChange(ABSENT, [], "", "")
+        raise
+    removed = [line for line in old.splitlines() if unwanted(line)]
+    if not removed:
+        return CronChange(ABSENT, [], old, old)
+    new = without_lines(old, unwanted)
+    if not dry_run:
+        write_crontab(new, user)
+    return CronChange(REMOVED, removed, old, new)
+
+
+def _crontab_missing() -> bool:
+    import shutil
+
+    return shutil.which("crontab") is None
+
+
+def report_lines(change: CronChange, project: str, *, dry_run: bool, asked: bool) -> list[str]:
+    """What to tell people about ``change`` (without the installer's prefix). ``asked``:
+    the user gave --cron; an uninstall that found no line then says so, else stays quiet."""
+    indented = [f"  {line}" for line in change.lines]
+    if change.action == ADDED:
+        verb = "would add" if dry_run else "added"
+        return [f"crontab: {verb} a line that runs ctx-merge hourly for {project}:", *indented]
+    if change.action == UPDATED:
+        verb = "would update" if dry_run else "updated"
+        return [f"crontab: {verb} the ctx-merge line for {project}:", *indented]
+    if change.action == UNCHANGED:
+        return [f"crontab: already runs ctx-merge hourly for {project}; nothing to change"]
+    if change.action == REMOVED:
+        verb = "would remove" if dry_run else "removed"
+        noun = "line" if len(change.lines) == 1 else f"{len(change.lines)} lines"
+        return [f"crontab: {verb} the ctx-merge {noun}:", *indented]
+    if asked:
+        return [f"crontab: no ctx-merge line for {project}; nothing to remove"]
+    return []

@@ -1,0 +1,964 @@
+"""ctx-merge: consolidate every session's handoffs into one record of what was decided.
+
+Three gates, cheapest first, decide whether a run merges at all (cron starts one every
+hour): enough time since the last merge, enough sessions with newer handoffs, and the
+merge lock. The merge itself reads every handoff, orders them by the time in their front
+matter, and lets a later entry override an earlier one on the same subject (the text
+before the first '(', ':', ' - ' or ' — ', normalised).
+
+Outputs live in ``<state>/merged/``: decisions.md, decisions.json and state.json. They are
+published together: each merge writes a fresh generation folder ``<state>/.merged-*`` and
+then swaps the ``merged`` symlink to it in one rename, so a merge killed at any point
+leaves either the previous three files or the new three, never a mix.
+
+Standard library only at import time; filelock is imported when the lock is taken.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+import unicodedata
+from datetime import datetime, timezone
+
+from context_memory.handoff import (
+    Handoff,
+    HandoffFormatError,
+    existing_stages,
+    parse_handoff,
+    stage_path,
+)
+from context_memory.state import UnsafeNameError, validate_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+
+FORMAT_VERSION = 1
+MERGED_DIRNAME = "merged"
+DECISIONS_MD = "decisions.md"
+DECISIONS_JSON = "decisions.json"
+STATE_JSON = "state.json"
+LOCK_NAME = "merge.lock"
+GENERATION_PREFIX = ".merged-"
+
+MIN_HOURS_VAR = "CTX_MERGE_MIN_HOURS"
+MIN_SESSIONS_VAR = "CTX_MERGE_MIN_SESSIONS"
+DEFAULT_MIN_HOURS = 24.0
+DEFAULT_MIN_SESSIONS = 5
+
+LOCK_ATTEMPTS = 10
+LOCK_FIRST_DELAY = 0.005
+LOCK_MAX_DELAY = 0.1
+
+GATE_TIME = "time"
+GATE_SESSIONS = "session"
+GATE_LOCK = "lock"
+
+DECIDED = "decided"
+REJECTED = "rejected"
+DECISION_SECTIONS = ((DECIDED, "Decided"), (REJECTED, "Rejected"))
+
+# Where an entry's subject ends. NFKC has already turned '（' and '：' into '(' and ':';
+# the full-width forms stay listed so the rule reads as documented.
+SUBJECT_SEPARATORS = ("(", "（", ":", "：", " - ", " — ", " – ")
+# Stripped from the end of an entry before comparing (after NFKC width folding).
+TRAILING_PUNCTUATION = ".,;:!?。、…‥ \t"
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
+# A space next to a Chinese or Japanese character is a matter of style ("使用 Redis" and
+# "使用Redis" say the same); between two Latin words it separates words and stays.
+_CJK_SPACE = re.compile(f"(?<=[{_CJK}]) | (?=[{_CJK}])")
+HEAD_BYTES = 4096
+
+
+class MergeError(Exception):
+    """The merge cannot run as asked; ``str()`` says why and how to fix it."""
+
+
+class Problem:
+    """A handoff (or the merge state) that was skipped, and why."""
+
+    __slots__ = ("path", "reason")
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+# --------------------------------------------------------------------------- text rules
+
+
+def fold(text: str) -> str:
+    """NFKC (full-width letters, digits and punctuation become their usual forms) and
+    runs of whitespace collapsed to one space."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def normalise(text: str) -> str:
+    """The form two entries share when they say the same thing: width, case, whitespace
+    (including the optional space beside CJK characters) and trailing punctuation folded."""
+    folded = _CJK_SPACE.sub("", fold(text)).casefold()
+    return folded.rstrip(TRAILING_PUNCTUATION)
+
+
+def _split_subject(folded: str) -> tuple[str, str, str]:
+    """(text before the first separator, the separator, the rest); no separator: (text, '', '')."""
+    cut = -1
+    found = ""
+    for separator in SUBJECT_SEPARATORS:
+        index = folded.find(separator)
+        if index != -1 and (cut == -1 or index < cut):
+            cut, found = index, separator
+    if cut == -1:
+        return folded, "", ""
+    return folded[:cut], found, folded[cut + len(found) :]
+
+
+def subject_of(text: str) -> str:
+    """What an entry is about: its text before the first '(', '（', ':', '：', ' - ' or
+    ' — ', normalised. An entry that starts with a separator is its own subject."""
+    head, _, _ = _split_subject(fold(text))
+    return normalise(head) or normalise(text)
+
+
+def reason_of(text: str) -> str:
+    """The part after the subject ('Codis (unmaintained)' -> 'unmaintained'), or ''."""
+    _, separator, rest = _split_subject(fold(text))
+    rest = rest.strip()
+    if separator in ("(", "（") and rest.endswith((")", "）")):
+        rest = rest[:-1].rstrip()
+    return rest
+
+
+# --------------------------------------------------------------------------- times
+
+
+def parse_time(value: str) -> float | None:
+    """Seconds since the epoch for an ISO 8601 time ('Z' or an offset; none means UTC)."""
+    text = value.strip()
+    if text[-1:] in ("Z", "z"):
+        text = text[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.timestamp()
+
+
+def iso_time(stamp: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stamp))
+
+
+_DATES: dict[float, str] = {}
+
+
+def iso_date(stamp: float) -> str:
+    """The UTC date; remembered, as thousands of entries share a few hundred handoff times."""
+    date = _DATES.get(stamp)
+    if date is None:
+        if len(_DATES) > 100_000:
+            _DATES.clear()
+        date = _DATES[stamp] = time.strftime("%Y-%m-%d", time.gmtime(stamp))
+    return date
+
+
+# --------------------------------------------------------------------------- handoffs
+
+
+class HandoffFile:
+    """One parsed handoff and where its time came from ('front matter' or 'file time')."""
+
+    __slots__ = ("path", "session", "stage", "time", "time_source", "sections")
+
+    def __init__(
+        self,
+        path: str,
+        session: str,
+        stage: int,
+        stamp: float,
+        time_source: str,
+        sections: dict[str, list[str]],
+    ) -> None:
+        self.path = path
+        self.session = session
+        self.stage = stage
+        self.time = stamp
+        self.time_source = time_source
+        self.sections = sections
+
+    @property
+    def order(self) -> tuple[float, str, int]:
+        return (self.time, self.session, self.stage)
+
+
+def handoff_from_text(
+    path: str, session: str, stage: int, text: str, file_time: float
+) -> HandoffFile:
+    """A HandoffFile; the session and stage come from where the file is (the folder
+    layout is validated, front matter is free text). Raises HandoffFormatError."""
+    parsed: Handoff = parse_handoff(text)
+    stamp = parse_time(parsed.meta.get("time", "")) if parsed.meta.get("time") else None
+    if stamp is None:
+        return HandoffFile(path, session, stage, file_time, "file time", parsed.sections)
+    return HandoffFile(path, session, stage, stamp, "front matter", parsed.sections)
+
+
+def read_handoff(path: str, session: str, stage: int) -> HandoffFile:
+    """Read and parse one handoff file; raises HandoffFormatError or OSError."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+        file_time = os.fstat(handle.fileno()).st_mtime
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HandoffFormatError(
+            f"not UTF-8 text at byte {exc.start} (half-written or not a handoff)"
+        ) from None
+    return handoff_from_text(path, session, stage, text, file_time)
+
+
+def _session_names(state_dir: str) -> list[str]:
+    try:
+        return sorted(os.listdir(os.path.join(state_dir, "sessions")))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def _handoff_paths(state_dir: str, session: str) -> list[tuple[int, str]]:
+    """(stage, path) of one session's stage files; raises UnsafeNameError for a folder
+    whose name could not have been written by the toolkit."""
+    validate_name(session)
+    found = []
+    for stage in existing_stages(state_dir, session):
+        try:
+            found.append((stage, stage_path(state_dir, session, stage)))
+        except (HandoffFormatError, UnsafeNameError):
+            continue  # stage number out of range: not a file the toolkit writes
+    return found
+
+
+def scan_handoffs(state_dir: str) -> tuple[list[HandoffFile], list[Problem]]:
+    """Every readable handoff under ``<state>/sessions``, oldest first (time in the front
+    matter, else the file time; then session, then stage), and the ones skipped."""
+    handoffs: list[HandoffFile] = []
+    problems: list[Problem] = []
+    for session in _session_names(state_dir):
+        folder = os.path.join(state_dir, "sessions", session)
+        try:
+            paths = _handoff_paths(state_dir, session)
+        except UnsafeNameError as exc:
+            problems.append(Problem(folder, str(exc)))
+            continue
+        for stage, path in paths:
+            try:
+                handoffs.append(read_handoff(path, session, stage))
+            except HandoffFormatError as exc:
+                problems.append(Problem(path, str(exc)))
+            except FileNotFoundError:
+                continue  # removed since the folder was listed
+            except OSError as exc:
+                problems.append(Problem(path, exc.strerror or str(exc)))
+    handoffs.sort(key=lambda handoff: handoff.order)
+    return handoffs, problems
+
+
+def head_time(path: str) -> float | None:
+    """A handoff's time read from its first few KB only (the session gate runs hourly and
+    must stay cheap): the front-matter time, else the file time; None if unreadable."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+            file_time = os.fstat(handle.fileno()).st_mtime
+    except OSError:
+        return None
+    lines = head.decode("utf-8", "replace").splitlines()
+    if lines and lines[0].strip() == "---":
+        for line in lines[1:]:
+            if line.strip() == "---":
+                break
+            key, sep, value = line.partition(":")
+            if sep and key.strip() == "time":
+                stamp = parse_time(value)
+                if stamp is not None:
+                    return stamp
+                break
+    return file_time
+
+
+def count_new_sessions(state_dir: str, since: float | None, enough: int | None = None) -> int:
+    """How many sessions have a handoff newer than ``since`` (None: any handoff).
+    Stops counting at ``enough``; newest stages are looked at first."""
+    count = 0
+    for session in _session_names(state_dir):
+        try:
+            paths = _handoff_paths(state_dir, session)
+        except UnsafeNameError:
+            continue
+        for _, path in reversed(paths):
+            stamp = head_time(path)
+            if stamp is not None and (since is None or stamp > since):
+                count += 1
+                break
+        if enough is not None and count >= enough:
+            break
+    return count
+
+
+# --------------------------------------------------------------------------- the merge
+
+
+class Entry:
+    """One Decided, Rejected or Risks item and the handoff it came from."""
+
+    __slots__ = ("kind", "text", "norm", "subject", "session", "stage", "time", "handoff")
+
+    def __init__(
+        self,
+        kind: str,
+        text: str,
+        source: HandoffFile,
+        handoff: int,
+        keys: dict[str, tuple[str, str]] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.text = text
+        # Handoffs restate the same entries over and over: ``keys`` remembers the
+        # (normalised text, subject) of each text seen in this merge.
+        known = keys.get(text) if keys is not None else None
+        if known is None:
+            known = (normalise(text), subject_of(text))
+            if keys is not None:
+                keys[text] = known
+        self.norm = known[0]
+        self.subject = known[1] if kind != "risk" else self.norm
+        self.session = source.session
+        self.stage = source.stage
+        self.time = source.time
+        self.handoff = handoff  # position of the source in the merge order
+
+    def as_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"kind": self.kind, "text": self.text}
+        if self.kind != "risk":
+            data["subject"] = self.subject
+            data["reason"] = reason_of(self.text)
+        data.update(session=self.session, stage=self.stage, time=iso_time(self.time))
+        return data
+
+
+class Override:
+    """``entry`` was replaced by the later ``by`` on the same subject."""
+
+    __slots__ = ("entry", "by")
+
+    def __init__(self, entry: Entry, by: Entry) -> None:
+        self.entry = entry
+        self.by = by
+
+    @property
+    def reversed(self) -> bool:
+        """A decision turned into a rejection or back (as opposed to a restatement)."""
+        return self.entry.kind != self.by.kind
+
+    def as_dict(self) -> dict[str, object]:
+        data = self.entry.as_dict()
+        data["change"] = "reversed" if self.reversed else "replaced"
+        data["overridden_by"] = self.by.as_dict()
+        return data
+
+
+class MergeResult:
+    __slots__ = (
+        "decided",
+        "rejected",
+        "overridden",
+        "risks",
+        "latest",
+        "handoffs",
+        "sessions",
+        "first_time",
+        "last_time",
+    )
+
+    def __init__(
+        self,
+        decided: list[Entry],
+        rejected: list[Entry],
+        overridden: list[Override],
+        risks: list[Entry],
+        latest: list[HandoffFile],
+        handoffs: int,
+        sessions: list[str],
+        first_time: float | None,
+        last_time: float | None,
+    ) -> None:
+        self.decided = decided
+        self.rejected = rejected
+        self.overridden = overridden
+        self.risks = risks
+        self.latest = latest  # newest handoff of each session, newest first
+        self.handoffs = handoffs
+        self.sessions = sessions
+        self.first_time = first_time  # of the oldest and the newest handoff merged
+        self.last_time = last_time
+
+
+def merge_handoffs(handoffs: Iterable[HandoffFile]) -> MergeResult:
+    """The merged record of handoffs given oldest first.
+
+    Per subject, the entries of the latest handoff that mentions it are current. An entry
+    that normalises to one already current (same kind) is a duplicate and dropped, so the
+    record keeps where a decision was first made. Any other entry from a later handoff
+    replaces the current ones, which move to Overridden: a rejection reverses an earlier
+    decision, a later decision revives an earlier rejection. Entries of one handoff never
+    override each other (it may decide one thing and reject another about one subject).
+    """
+    current: dict[str, list[Entry]] = {}
+    overridden: list[Override] = []
+    risks: dict[str, Entry] = {}
+    latest: dict[str, HandoffFile] = {}
+    sequence: dict[int, int] = {}  # id(entry) -> position, for the output order
+    keys: dict[str, tuple[str, str]] = {}
+    count = 0
+    first_time: float | None = None
+    last_time: float | None = None
+    for index, handoff in enumerate(handoffs):
+        count += 1
+        if first_time is None:
+            first_time = handoff.time
+        last_time = handoff.time
+        for kind, section in DECISION_SECTIONS:
+            for text in handoff.sections.get(section, ()):
+                entry = Entry(kind, text, handoff, index, keys)
+                existing = current.get(entry.subject)
+                if existing:
+                    if any(e.kind == kind and e.norm == entry.norm for e in existing):
+                        continue
+                    if existing[0].handoff == index:
+                        existing.append(entry)
+                        sequence[id(entry)] = len(sequence)
+                        continue
+                    overridden.extend(Override(old, entry) for old in existing)
+                current[entry.subject] = [entry]
+                sequence[id(entry)] = len(sequence)
+        for text in handoff.sections.get("Risks", ()):
+            risk = Entry("risk", text, handoff, index, keys)
+            risks.setdefault(risk.norm, risk)
+        latest[handoff.session] = handoff
+    live = sorted(
+        (entry for entries in current.values() for entry in entries),
+        key=lambda entry: sequence[id(entry)],
+    )
+    return MergeResult(
+        decided=[entry for entry in live if entry.kind == DECIDED],
+        rejected=[entry for entry in live if entry.kind == REJECTED],
+        overridden=overridden,
+        risks=list(risks.values()),
+        latest=sorted(latest.values(), key=lambda handoff: handoff.order, reverse=True),
+        handoffs=count,
+        sessions=sorted(latest),
+        first_time=first_time,
+        last_time=last_time,
+    )
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _source(entry: Entry) -> str:
+    return f"session {entry.session}, stage {entry.stage}, {iso_date(entry.time)}"
+
+
+def _kind_label(kind: str) -> str:
+    return {DECIDED: "Decided", REJECTED: "Rejected"}.get(kind, kind)
+
+
+def render_markdown(result: MergeResult, merged_at: float, skipped: list[Problem]) -> str:
+    """decisions.md: Decided, Rejected, Overridden, Risks, then each session's newest
+    Remaining and Files Modified."""
+    when = ""
+    if result.first_time is not None and result.last_time is not None:
+        when = f", written {iso_date(result.first_time)} to {iso_date(result.last_time)}"
+    handoff_noun = "handoff" if result.handoffs == 1 else "handoffs"
+    session_noun = "session" if len(result.sessions) == 1 else "sessions"
+    lines = [
+        "# Merged decisions",
+        "",
+        f"Merged by ctx-merge at {iso_time(merged_at)} from {result.handoffs} {handoff_noun} "
+        f"of {len(result.sessions)} {session_noun}{when}.",
+        "A later entry overrides an earlier one on the same subject (its text before the "
+        "first '(', ':', ' - ' or ' — '); what it replaced is listed under Overridden.",
+        "",
+    ]
+
+    def section(title: str, items: list[str]) -> None:
+        lines.append(f"## {title}")
+        lines.append("")
+        lines.extend(items or ["- none"])
+        lines.append("")
+
+    section("Decided", [f"- {e.text} — {_source(e)}" for e in result.decided])
+    section("Rejected", [f"- {e.text} — {_source(e)}" for e in result.rejected])
+    section(
+        "Overridden",
+        [
+            f"- {_kind_label(o.entry.kind)}: {o.entry.text} — {_source(o.entry)}; "
+            f"{'reversed' if o.reversed else 'replaced'} by {_kind_label(o.by.kind)}: "
+            f"{o.by.text} — {_source(o.by)}"
+            for o in result.overridden
+        ],
+    )
+    section("Risks", [f"- {e.text} — {_source(e)}" for e in result.risks])
+    for title in ("Remaining", "Files Modified"):
+        items: list[str] = []
+        for handoff in result.latest:
+            values = handoff.sections.get(title, [])
+            if values:
+                items.append(
+                    f"### Session {handoff.session} (stage {handoff.stage}, "
+                    f"{iso_date(handoff.time)})"
+                )
+                items.extend(f"- {value}" for value in values)
+        lines.append(f"## {title}")
+        lines.append("")
+        if items:
+            lines.append("From the newest handoff of each session, newest first.")
+            lines.append("")
+        lines.extend(items or ["- none"])
+        lines.append("")
+    if skipped:
+        section("Skipped handoffs", [f"- {problem}" for problem in skipped])
+    return "\n".join(lines)
+
+
+def result_data(result: MergeResult, merged_at: float, skipped: list[Problem]) -> dict[str, object]:
+    """decisions.json: the same record as data."""
+    return {
+        "version": FORMAT_VERSION,
+        "merged_at": iso_time(merged_at),
+        "handoffs": result.handoffs,
+        "sessions": len(result.sessions),
+        "decided": [entry.as_dict() for entry in result.decided],
+        "rejected": [entry.as_dict() for entry in result.rejected],
+        "overridden": [override.as_dict() for override in result.overridden],
+        "risks": [entry.as_dict() for entry in result.risks],
+        "latest": [
+            {
+                "session": handoff.session,
+                "stage": handoff.stage,
+                "time": iso_time(handoff.time),
+                "remaining": handoff.sections.get("Remaining", []),
+                "files_modified": handoff.sections.get("Files Modified", []),
+            }
+            for handoff in result.latest
+        ],
+        "skipped": [problem.as_dict() for problem in skipped],
+    }
+
+
+def state_data(result: MergeResult, merged_at: float) -> dict[str, object]:
+    """state.json: when the last successful merge ran and what it took in."""
+    return {
+        "version": FORMAT_VERSION,
+        "merged_at": iso_time(merged_at),
+        "handoffs": result.handoffs,
+        "sessions": len(result.sessions),
+        "sessions_merged": result.sessions,
+    }
+
+
+def dumps(data: Mapping[str, object]) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+# --------------------------------------------------------------------------- locations
+
+
+def merged_dir(state_dir: str) -> str:
+    return os.path.join(state_dir, MERGED_DIRNAME)
+
+
+def decisions_md_path(state_dir: str) -> str:
+    return os.path.join(state_dir, MERGED_DIRNAME, DECISIONS_MD)
+
+
+def lock_path(state_dir: str) -> str:
+    return os.path.join(state_dir, LOCK_NAME)
+
+
+# --------------------------------------------------------------------------- gates
+
+
+class MergeState:
+    """What state.json says about the last successful merge (``merged_at`` None: none)."""
+
+    __slots__ = ("merged_at", "problem")
+
+    def __init__(self, merged_at: float | None, problem: Problem | None = None) -> None:
+        self.merged_at = merged_at
+        self.problem = problem
+
+
+def read_state(state_dir: str) -> MergeState:
+    """The last merge; an unreadable state file counts as no merge (and is reported):
+    the next merge writes a good one."""
+    path = os.path.join(merged_dir(state_dir), STATE_JSON)
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read())
+    except FileNotFoundError:
+        return MergeState(None)
+    except (OSError, ValueError) as exc:
+        return MergeState(None, Problem(path, f"unreadable ({exc}); taken as no earlier merge"))
+    stamp = data.get("merged_at") if isinstance(data, dict) else None
+    merged_at = parse_time(stamp) if isinstance(stamp, str) and stamp else None
+    if merged_at is None:
+        return MergeState(None, Problem(path, "has no valid merged_at; taken as no earlier merge"))
+    return MergeState(merged_at)
+
+
+class GateResult:
+    """Whether a gate lets the run through; ``reason`` is the line to print if not."""
+
+    __slots__ = ("gate", "passed", "reason")
+
+    def __init__(self, gate: str, passed: bool, reason: str = "") -> None:
+        self.gate = gate
+        self.passed = passed
+        self.reason = reason
+
+
+def _duration(seconds: float) -> str:
+    """'42 minutes', '1.0 hour', '23.5 hours'."""
+    if seconds < 3600:
+        minutes = int(seconds // 60)
+        return f"{minutes} minute" + ("" if minutes == 1 else "s")
+    hours = f"{seconds / 3600:.1f}"
+    return f"{hours} hour" + ("" if hours == "1.0" else "s")
+
+
+def time_gate(last_merge: float | None, now: float, min_hours: float) -> GateResult:
+    """Open when there was no merge yet or the last one is at least ``min_hours`` old."""
+    if last_merge is None:
+        return GateResult(GATE_TIME, True)
+    elapsed = now - last_merge
+    if elapsed >= min_hours * 3600:
+        return GateResult(GATE_TIME, True)
+    if elapsed < 0:
+        reason = (
+            f"the last merge ({iso_time(last_merge)}) is later than now ({iso_time(now)}); "
+            "run with --force to merge anyway"
+        )
+    else:
+        reason = (
+            f"the last merge was {_duration(elapsed)} ago ({iso_time(last_merge)}); "
+            f"merges are at least {min_hours:g} hours apart ({MIN_HOURS_VAR})"
+        )
+    return GateResult(GATE_TIME, False, reason)
+
+
+def session_gate(new_sessions: int, last_merge: float | None, min_sessions: int) -> GateResult:
+    """Open when at least ``min_sessions`` sessions wrote a handoff since the last merge."""
+    if new_sessions >= min_sessions:
+        return GateResult(GATE_SESSIONS, True)
+    noun = "session has" if new_sessions == 1 else "sessions have"
+    since = (
+        f"newer than the last merge ({iso_time(last_merge)})"
+        if last_merge is not None
+        else "(no earlier merge)"
+    )
+    return GateResult(
+        GATE_SESSIONS,
+        False,
+        f"{new_sessions} {noun} handoffs {since}; {min_sessions} needed ({MIN_SESSIONS_VAR})",
+    )
+
+
+def check_gates(
+    state_dir: str, now: float, min_hours: float, min_sessions: int
+) -> tuple[GateResult, MergeState]:
+    """Gates 1 and 2, cheapest first: the first that fails, or a passed result."""
+    state = read_state(state_dir)
+    gate = time_gate(state.merged_at, now, min_hours)
+    if not gate.passed:
+        return gate, state
+    new_sessions = count_new_sessions(state_dir, state.merged_at, enough=min_sessions)
+    return session_gate(new_sessions, state.merged_at, min_sessions), state
+
+
+def backoff_delays(
+    attempts: int = LOCK_ATTEMPTS, first: float = LOCK_FIRST_DELAY, maximum: float = LOCK_MAX_DELAY
+) -> list[float]:
+    """The waits between lock attempts: doubling from ``first``, capped at ``maximum``."""
+    delays = []
+    delay = first
+    for _ in range(attempts - 1):
+        delays.append(delay)
+        delay = min(delay * 2, maximum)
+    return delays
+
+
+def take_lock(state_dir: str, sleep: Callable[[float], None] = time.sleep):  # noqa: ANN201
+    """The held merge lock, or None when another merge kept it through every attempt."""
+    from filelock import FileLock, Timeout
+
+    lock = FileLock(lock_path(state_dir))
+    delays = backoff_delays()
+    for attempt in range(LOCK_ATTEMPTS):
+        try:
+            lock.acquire(timeout=0)
+            return lock
+        except Timeout:
+            if attempt < len(delays):
+                sleep(delays[attempt])
+    return None
+
+
+def lock_gate_reason(state_dir: str) -> str:
+    total = sum(backoff_delays())
+    return (
+        f"another merge holds {lock_path(state_dir)} "
+        f"({LOCK_ATTEMPTS} attempts over {round(total * 1000)} ms)"
+    )
+
+
+def read_settings(environ: Mapping[str, str]) -> tuple[float, int]:
+    """(minimum hours, minimum sessions) from the environment; raises MergeError."""
+    raw_hours = environ.get(MIN_HOURS_VAR, "").strip()
+    raw_sessions = environ.get(MIN_SESSIONS_VAR, "").strip()
+    min_hours = DEFAULT_MIN_HOURS
+    min_sessions = DEFAULT_MIN_SESSIONS
+    if raw_hours:
+        try:
+            min_hours = float(raw_hours)
+        except ValueError:
+            min_hours = -1.0
+        if not min_hours >= 0 or min_hours == float("inf"):
+            raise MergeError(
+                f"{MIN_HOURS_VAR}={raw_hours!r} is not a number of hours; set it to 0 or "
+                f"more (default {DEFAULT_MIN_HOURS:g}) or unset it"
+            )
+    if raw_sessions:
+        try:
+            min_sessions = int(raw_sessions)
+        except ValueError:
+            min_sessions = -1
+        if min_sessions < 0:
+            raise MergeError(
+                f"{MIN_SESSIONS_VAR}={raw_sessions!r} is not a whole number of sessions; set "
+                f"it to 0 or more (default {DEFAULT_MIN_SESSIONS}) or unset it"
+            )
+    return min_hours, min_sessions
+
+
+# --------------------------------------------------------------------------- publishing
+
+
+def _checkpoint(step: str) -> None:
+    """Called between the writes of a merge; the crash tests replace it to pause (and be
+    killed) at every step. Does nothing otherwise."""
+
+
+def _fsync_dir(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def current_generation(state_dir: str) -> str | None:
+    """The generation folder ``merged`` points at (a name in the state folder), or None."""
+    link = merged_dir(state_dir)
+    if os.path.islink(link):
+        return os.path.basename(os.readlink(link))
+    return None
+
+
+def clean_generations(state_dir: str, keep: Iterable[str | None]) -> None:
+    """Remove generation folders and temporary links that are not in ``keep`` (leftovers
+    of killed merges, and generations older than the previous one). Under the lock only."""
+    kept = {name for name in keep if name}
+    try:
+        names = os.listdir(state_dir)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(GENERATION_PREFIX) or name in kept:
+            continue
+        path = os.path.join(state_dir, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def publish(state_dir: str, files: Mapping[str, str], now: float) -> None:
+    """Make ``files`` (name -> text, written in order) the contents of ``merged/`` at once.
+
+    They go into a new generation folder, are flushed to disk, and then the ``merged``
+    symlink is replaced in one rename. Killed before the rename: ``merged`` still shows the
+    previous files (the half-written folder is removed by the next merge); after it: the
+    new ones, complete. The previous generation is kept until the next merge, so a reader
+    that resolved the old path a moment ago can still open it.
+    """
+    link = merged_dir(state_dir)
+    previous = current_generation(state_dir)
+    suffix = f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime(now))}-{os.getpid()}-"
+    suffix += os.urandom(3).hex()
+    generation = GENERATION_PREFIX + suffix
+    folder = os.path.join(state_dir, generation)
+    os.mkdir(folder)
+    _checkpoint("generation folder created")
+    for name, text in files.items():
+        with open(os.path.join(folder, name), "xb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        _checkpoint(f"wrote {name}")
+    _fsync_dir(folder)
+    if os.path.isdir(link) and not os.path.islink(link):
+        # A real folder (made by hand, or by an older layout) cannot be swapped in one
+        # rename; it is moved aside first and kept as the previous generation.
+        previous = GENERATION_PREFIX + "legacy-" + suffix
+        os.rename(link, os.path.join(state_dir, previous))
+    temporary_link = os.path.join(state_dir, GENERATION_PREFIX + "link-" + suffix)
+    os.symlink(generation, temporary_link)
+    _checkpoint("ready to swap")
+    os.replace(temporary_link, link)
+    _fsync_dir(state_dir)
+    _checkpoint("swapped")
+    clean_generations(state_dir, (generation, previous))
+
+
+# --------------------------------------------------------------------------- a run
+
+
+class Outcome:
+    """What a run did: ``action`` is 'merged', 'stopped', 'nothing' or 'dry-run'."""
+
+    __slots__ = (
+        "action",
+        "gate",
+        "reason",
+        "result",
+        "skipped",
+        "notes",
+        "rechecked",
+        "old_markdown",
+        "new_markdown",
+    )
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        self.gate = ""
+        self.reason = ""
+        self.result: MergeResult | None = None
+        self.skipped: list[Problem] = []
+        self.notes: list[Problem] = []
+        self.rechecked = False
+        self.old_markdown: str | None = None
+        self.new_markdown = ""
+
+
+def _stopped(gate: GateResult, state: MergeState, rechecked: bool = False) -> Outcome:
+    outcome = Outcome("stopped")
+    outcome.gate = gate.gate
+    outcome.reason = gate.reason
+    outcome.rechecked = rechecked
+    if state.problem:
+        outcome.notes.append(state.problem)
+    return outcome
+
+
+def build_outputs(
+    state_dir: str, now: float
+) -> tuple[MergeResult, list[Problem], dict[str, str]] | None:
+    """Read, merge and render; None when there is no readable handoff at all."""
+    handoffs, skipped = scan_handoffs(state_dir)
+    if not handoffs:
+        return None
+    result = merge_handoffs(handoffs)
+    files = {
+        DECISIONS_MD: render_markdown(result, now, skipped),
+        DECISIONS_JSON: dumps(result_data(result, now, skipped)),
+        STATE_JSON: dumps(state_data(result, now)),
+    }
+    return result, skipped, files
+
+
+def _nothing(state_dir: str, skipped: list[Problem]) -> Outcome:
+    outcome = Outcome("nothing")
+    outcome.reason = f"no readable handoffs under {os.path.join(state_dir, 'sessions')}"
+    outcome.skipped = skipped
+    return outcome
+
+
+def run_merge(
+    state_dir: str,
+    now: float,
+    *,
+    min_hours: float = DEFAULT_MIN_HOURS,
+    min_sessions: int = DEFAULT_MIN_SESSIONS,
+    force: bool = False,
+    dry_run: bool = False,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Outcome:
+    """One ctx-merge run: the gates, then (unless stopped) the merge under the lock."""
+    state = MergeState(None)
+    if not force:
+        gate, state = check_gates(state_dir, now, min_hours, min_sessions)
+        if not gate.passed:
+            return _stopped(gate, state)
+
+    if dry_run:
+        built = build_outputs(state_dir, now)
+        if built is None:
+            return _nothing(state_dir, scan_handoffs(state_dir)[1])
+        outcome = Outcome("dry-run")
+        outcome.result, outcome.skipped, files = built
+        outcome.new_markdown = files[DECISIONS_MD]
+        try:
+            with open(decisions_md_path(state_dir), encoding="utf-8") as handle:
+                outcome.old_markdown = handle.read()
+        except (OSError, UnicodeDecodeError):
+            outcome.old_markdown = None
+        return outcome
+
+    if not os.path.isdir(os.path.join(state_dir, "sessions")):
+        return _nothing(state_dir, [])
+    lock = take_lock(state_dir, sleep=sleep)
+    if lock is None:
+        return _stopped(GateResult(GATE_LOCK, False, lock_gate_reason(state_dir)), state)
+    try:
+        _checkpoint("lock taken")
+        if not force:
+            # Another merge may have finished while this one waited for the lock.
+            gate, state = check_gates(state_dir, now, min_hours, min_sessions)
+            if not gate.passed:
+                return _stopped(gate, state, rechecked=True)
+        clean_generations(state_dir, (current_generation(state_dir),))
+        built = build_outputs(state_dir, now)
+        if built is None:
+            return _nothing(state_dir, scan_handoffs(state_dir)[1])
+        outcome = Outcome("merged")
+        outcome.result, outcome.skipped, files = built
+        if state.problem:
+            outcome.notes.append(state.problem)
+        publish(state_dir, files, now)
+        return outcome
+    finally:
+        lock.release()
