@@ -1,0 +1,110 @@
+"""Put the toolkit's commands on PATH, as pipx does: symlinks from a bin folder into the venv.
+
+People run ``ctx-usage`` by hand and the agent runs ``ctx-decide`` through its Bash tool,
+so those commands must be found without typing the virtualenv's path. Only links that
+point into this install's virtualenv are ever replaced or removed; anything else of the
+same name is left alone and reported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+# The commands people and agents type; the hooks themselves run by absolute path.
+LINKED_COMMANDS = (
+    "ctx-usage",
+    "ctx-decide",
+    "ctx-plan",
+    "ctx-handoff",
+    "ctx-audit",
+    "ctx-merge",
+    "ctx-doctor",
+    "ctx-statusline",
+)
+
+LINK_CREATE = "create"
+LINK_KEEP = "keep"
+LINK_UPDATE = "update"
+LINK_CONFLICT = "conflict"
+LINK_REMOVE = "remove"
+LINK_MISSING_TARGET = "missing-target"
+
+
+def link_dir(environ: Mapping[str, str]) -> Path:
+    """``$CTX_BIN_DIR``, else ``$XDG_BIN_HOME``, else ``~/.local/bin``."""
+    for name in ("CTX_BIN_DIR", "XDG_BIN_HOME"):
+        value = environ.get(name)
+        if value:
+            return Path(os.path.abspath(os.path.expanduser(value)))
+    home = environ.get("HOME") or os.path.expanduser("~")
+    return Path(home) / ".local" / "bin"
+
+
+def _points_into(link: Path, venv_bin: Path) -> bool:
+    try:
+        target = os.readlink(link)
+    except OSError:
+        return False
+    return Path(target).parent == venv_bin
+
+
+def _is_ours(link: Path) -> bool:
+    """A symlink into some context-memory virtualenv (a moved CTX_VENV, an older install)."""
+    try:
+        target = Path(os.readlink(link))
+    except OSError:
+        return False
+    return target.parent.name == "bin" and "context-memory" in target.parts
+
+
+def plan_links(
+    venv_bin: Path, links: Path, commands: Sequence[str] = LINKED_COMMANDS
+) -> list[tuple[str, str]]:
+    """(command, action) for installing the links; pure apart from reading the folder."""
+    plan = []
+    for command in commands:
+        link = links / command
+        target = venv_bin / command
+        if not os.path.lexists(link):
+            action = LINK_CREATE if os.path.exists(target) else LINK_MISSING_TARGET
+        elif _points_into(link, venv_bin):
+            action = LINK_KEEP
+        elif link.is_symlink() and _is_ours(link):
+            # Never trade a link to another install's program for a dangling one.
+            action = LINK_UPDATE if os.path.exists(target) else LINK_MISSING_TARGET
+        else:
+            action = LINK_CONFLICT
+        plan.append((command, action))
+    return plan
+
+
+def plan_unlinks(
+    venv_bin: Path, links: Path, commands: Sequence[str] = LINKED_COMMANDS
+) -> list[str]:
+    """The links an uninstall removes: only those pointing into this virtualenv."""
+    return [c for c in commands if (links / c).is_symlink() and _points_into(links / c, venv_bin)]
+
+
+def apply_links(venv_bin: Path, links: Path, plan: list[tuple[str, str]]) -> None:
+    links.mkdir(parents=True, exist_ok=True)
+    for command, action in plan:
+        if action not in (LINK_CREATE, LINK_UPDATE):
+            continue
+        link = links / command
+        tmp = links / f".{command}.context-memory.tmp"
+        if os.path.lexists(tmp):
+            tmp.unlink()
+        tmp.symlink_to(venv_bin / command)
+        os.replace(tmp, link)  # atomic: the command is never missing mid-update
+
+
+def remove_links(links: Path, commands: list[str]) -> None:
+    for command in commands:
+        (links / command).unlink()
+
+
+def on_path(folder: Path, environ: Mapping[str, str]) -> bool:
+    entries = environ.get("PATH", "").split(os.pathsep)
+    return any(entry and os.path.abspath(entry) == str(folder) for entry in entries)
