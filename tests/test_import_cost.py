@@ -1,0 +1,139 @@
+"""What each hot entry point imports: measured with ``python -X importtime`` at import, and
+from sys.modules after a real run that does not need the heavy modules.
+
+Hot entry points run before every prompt, at every stop, on every status refresh: they stay
+on the standard library and import click, orjson, filelock (and the slower standard modules
+below) only where a write or a by-hand command needs them. ``-S`` keeps site-packages .pth
+files out of the measurement.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import site
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import subprocess_env
+from context_memory.tables import AUDIT_PENDING_MARK
+from hostile.harness import ENTRY_POINTS, Entry, Sandbox, entry_for, seeded_sandbox
+
+# Third-party modules a hook must not pay for before it needs them.
+THIRD_PARTY = ("click", "orjson", "filelock")
+# Standard modules this project keeps off the hook paths (each costs a few ms to import).
+SLOW_STANDARD = ("typing", "dataclasses", "pathlib", "argparse", "subprocess", "difflib", "uuid")
+# Imported only to write a file atomically (fsutil.atomic_write).
+WRITE_ONLY = ("tempfile", "shutil")
+HOT_MODULES = tuple(dict.fromkeys(entry.module for entry in ENTRY_POINTS))
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
+    return seeded_sandbox(tmp_path, monkeypatch)
+
+
+def imported_modules(module: str, *also: str) -> dict[str, int]:
+    """Top-level module name -> cumulative import time (µs), from ``-X importtime``."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", "-c", "import " + ", ".join((module, *also))],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=60,
+        check=True,
+    )
+    found: dict[str, int] = {}
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        _, cumulative, name = line[len("import time:") :].split("|")
+        found.setdefault(name.strip().split(".")[0], int(cumulative))
+    assert module.split(".")[0] in found, done.stderr
+    return found
+
+
+def test_importtime_is_parsed() -> None:
+    """The parser sees what a module really imports (so the checks below can fail)."""
+    found = imported_modules("context_memory.budget", "argparse")
+    assert {"context_memory", "json", "argparse"} <= set(found)
+    assert found["context_memory"] > 0
+
+
+@pytest.mark.parametrize("module", HOT_MODULES)
+def test_hot_entry_point_imports_stay_light(module: str) -> None:
+    found = imported_modules(module)
+    heavy = sorted(set(found) & {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY})
+    assert heavy == [], f"{module} imports {heavy} at import time"
+
+
+RUN_AND_LIST = """
+import io, sys
+from {module} import {function} as main
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
+main([])
+sys.stdout.flush()
+print("\\nMODULES " + " ".join(sorted(m for m in sys.modules if "." not in m)))
+"""
+
+
+def modules_after_run(
+    entry: Entry, sandbox: Sandbox, payload: dict[str, object], **env: str
+) -> set[str]:
+    code = RUN_AND_LIST.format(module=entry.module, function=entry.function)
+    run_env = subprocess_env(**{**sandbox.env(), **env})
+    # -S skips the .pth files (they import what they like); the packages stay importable.
+    run_env["PYTHONPATH"] = os.pathsep.join([run_env["PYTHONPATH"], *site.getsitepackages()])
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code, json.dumps(payload)],
+        capture_output=True,
+        text=True,
+        cwd=sandbox.project,
+        env=run_env,
+        timeout=60,
+    )
+    # No error line: the run did its whole work, it did not fail early.
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    return set(done.stdout.rsplit("MODULES ", 1)[1].split())
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS, ids=lambda e: e.id)
+def test_a_real_run_loads_no_third_party_module(entry: Entry, sandbox: Sandbox) -> None:
+    """Full work in the seeded sandbox (injections, audits, extracts): still no click or
+    orjson, and filelock only where a handoff stage is written under its lock."""
+    loaded = modules_after_run(entry, sandbox, sandbox.payload(entry))
+    # Writing a handoff stage takes its lock: filelock, and what filelock itself imports.
+    allowed = (
+        {"filelock", "typing", "dataclasses", "pathlib"}
+        if entry.command == "ctx-extract"
+        else set()
+    )
+    assert sorted(loaded & ({*THIRD_PARTY, *SLOW_STANDARD} - allowed)) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "event"),
+    [
+        ("ctx-budget", "UserPromptSubmit"),
+        ("ctx-extract", "Stop"),
+        ("ctx-restore", "SessionStart"),
+        ("ctx-statusline", "StatusLine"),
+    ],
+)
+def test_a_run_that_writes_nothing_imports_no_writer(
+    command: str, event: str, sandbox: Sandbox
+) -> None:
+    """The common run: a prompt in the free band, a stop between extractions, a status
+    refresh that changes nothing. No lock, no temporary files: none of their modules."""
+    entry = entry_for(command, event)
+    sandbox.write_transcript(sandbox.base_transcript.replace(b"168000", b"8000"))
+    for mark in sandbox.state.rglob(AUDIT_PENDING_MARK):
+        mark.unlink()  # no compaction audit waiting to be claimed
+    payload = sandbox.payload(entry)
+    if not entry.is_hook:
+        modules_after_run(entry, sandbox, payload)  # the first refresh records the window
+    loaded = modules_after_run(entry, sandbox, payload, COMPACTION_EXTRACT_INTERVAL="0")
+    assert sorted(loaded & {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY}) == []
