@@ -218,3 +218,11 @@ def test_crossing_80_percent_leaves_a_mark_once(project, monkeypatch, capsys):
     assert not mark.exists()
     run_main(monkeypatch, capsys, payload(transcript_at(project, 161_000), project))
     assert mark.exists() and mark.read_bytes() == b""
+
+
+def test_first_prompt_before_the_transcript_exists_is_silent(project, monkeypatch, capsys):
+    """The client writes <session_id>.jsonl only after the first UserPromptSubmit hook."""
+    session = "11111111-2222-3333-4444-555555555555"
+    not_yet = project / "projects" / f"{session}.jsonl"
+    assert run_main(monkeypatch, capsys, payload(not_yet, project)) == (0, "", "")
+    assert not (project / ".working-state").exists()

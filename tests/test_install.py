@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from context_memory import installer
+from context_memory.command_links import LINKED_COMMANDS, on_path
 from context_memory.hook_registry import HOOKS
 from context_memory.installer import (
     PLAN_CREATE,
@@ -44,7 +45,22 @@ FIX = "then run ./install again. The file was not changed."
 WHEN = datetime(2025, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 BAK = "settings.json.bak-20250102T030405Z"
 # Variables the installer reads; every test starts without them.
-INSTALL_VARS = ("CTX_VENV", "CTX_PYTHON", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "PYTHONPATH")
+INSTALL_VARS = (
+    "CTX_VENV",
+    "CTX_PYTHON",
+    "XDG_DATA_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "PYTHONPATH",
+    "CTX_BIN_DIR",
+    "XDG_BIN_HOME",
+)
+# The PATH every test runs with: the runner's, which no fresh tmp folder is on, so the
+# installer's "not on your PATH" note is always printed unless a test puts the folder on it.
+SYSTEM_PATH = os.environ.get("PATH") or os.defpath
+# Where the command links go: CTX_BIN_DIR, set by the ``home`` fixture (next to HOME).
+LINKS_NAME = "bin dir"
+# Every program of a real install that the tests look at: the hooks' and the linked ones.
+PROGRAMS = tuple(dict.fromkeys([*(spec.command for spec in HOOKS), *LINKED_COMMANDS]))
 FOREIGN_SETTINGS: dict[str, Any] = {
     "model": "opus",
     "permissions": {"allow": ["Bash(git status:*)"]},
@@ -68,6 +84,39 @@ def registered_lines(settings: Path, bin_dir: Path) -> list[str]:
     return lines
 
 
+def linked_lines(
+    links: Path,
+    commands: tuple[str, ...] | list[str] = LINKED_COMMANDS,
+    *,
+    dry_run: bool = False,
+    path_note: bool = True,
+) -> list[str]:
+    """What an install prints after linking ``commands`` into ``links``; ``path_note`` when
+    ``links`` is not on PATH."""
+    verb = "would link" if dry_run else "link"
+    lines = [f"{P} {verb} {', '.join(commands)} into {links}"]
+    if path_note:
+        lines.append(
+            f"{P} note: {links} is not on your PATH; add it (for example "
+            f'export PATH="{links}:$PATH" in ~/.profile) to run ctx-usage and ctx-decide by name'
+        )
+    return lines
+
+
+def unlinked_line(links: Path, count: int = len(LINKED_COMMANDS), dry_run: bool = False) -> str:
+    return f"{P} {'would ' if dry_run else ''}remove {count} command links from {links}"
+
+
+def assert_linked(
+    links: Path, bin_dir: Path, commands: tuple[str, ...] | list[str] = LINKED_COMMANDS
+) -> None:
+    """``links`` holds exactly ``commands``, each a symlink to the program in ``bin_dir``."""
+    assert sorted(os.listdir(links)) == sorted(commands)
+    for name in commands:
+        assert os.readlink(links / name) == str(bin_dir / name)
+        assert (links / name).resolve() == (bin_dir / name).resolve()
+
+
 def text_of(lines: list[str]) -> str:
     return "".join(line + "\n" for line in lines)
 
@@ -83,8 +132,17 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(home))
     for name in INSTALL_VARS:
         monkeypatch.delenv(name, raising=False)
+    # Command links go to a tmp folder that is not on PATH (never to the real ~/.local/bin).
+    monkeypatch.setenv("CTX_BIN_DIR", str(tmp_path / LINKS_NAME))
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+    assert not on_path(tmp_path / LINKS_NAME, os.environ)
     monkeypatch.setattr(installer, "_now", lambda: WHEN)
     return home
+
+
+@pytest.fixture
+def links(home: Path, tmp_path: Path) -> Path:
+    return tmp_path / LINKS_NAME
 
 
 @pytest.fixture
@@ -94,8 +152,8 @@ def venv(tmp_path: Path) -> Path:
     (venv / "bin").mkdir(parents=True)
     (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
     (venv / "bin" / "python").symlink_to(sys.executable)
-    for spec in HOOKS:
-        program = venv / "bin" / spec.command
+    for name in PROGRAMS:
+        program = venv / "bin" / name
         program.write_text("#!/bin/sh\nexit 0\n")
         program.chmod(0o755)
     (venv / STAMP_NAME).write_text(source_hash(REPO) + "\n")
@@ -133,34 +191,41 @@ def test_settings_path() -> None:
 # --------------------------------------------------------------------------- install
 
 
-def test_install_on_a_fresh_machine(home: Path, venv: Path, capsys: Any) -> None:
+def test_install_on_a_fresh_machine(home: Path, venv: Path, links: Path, capsys: Any) -> None:
     settings = home / ".claude" / "settings.json"
     code, out, err = run(capsys, "--venv", str(venv))
     assert (code, err) == (0, "")
-    assert out == text_of(registered_lines(settings, venv / "bin"))
+    assert out == text_of([*registered_lines(settings, venv / "bin"), *linked_lines(links)])
+    assert_linked(links, venv / "bin")
     assert settings.read_text() == dumps_settings(register_hooks({}, HOOKS, venv / "bin"))
     written = json.loads(settings.read_text())
     assert written["hooks"]["UserPromptSubmit"] == [{"hooks": [budget_entry(venv / "bin")]}]
     assert os.listdir(home / ".claude") == ["settings.json"]
 
 
-def test_install_twice_is_install_once(home: Path, venv: Path, capsys: Any) -> None:
+def test_install_twice_is_install_once(home: Path, venv: Path, links: Path, capsys: Any) -> None:
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps(FOREIGN_SETTINGS))
     assert run(capsys, "--venv", str(venv))[0] == 0
     first = settings.read_bytes()
     first_stat = settings.stat()
+    first_links = {name: (links / name).lstat() for name in LINKED_COMMANDS}
     code, out, err = run(capsys, "--venv", str(venv))
     assert (code, err) == (0, "")
+    # The links are there already: no link line, and so no PATH note either.
     assert out == f"{P} hooks already registered in {settings}; nothing to change\n"
     assert settings.read_bytes() == first
     assert settings.stat().st_mtime_ns == first_stat.st_mtime_ns
     assert sorted(os.listdir(settings.parent)) == ["settings.json", BAK]
+    assert_linked(links, venv / "bin")
+    for name, before in first_links.items():
+        after = (links / name).lstat()
+        assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
 def test_install_keeps_every_setting_and_foreign_hook_and_backs_up(
-    home: Path, venv: Path, capsys: Any
+    home: Path, venv: Path, links: Path, capsys: Any
 ) -> None:
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
@@ -170,7 +235,11 @@ def test_install_keeps_every_setting_and_foreign_hook_and_backs_up(
     code, out, err = run(capsys, "--venv", str(venv))
     assert (code, err) == (0, "")
     assert out == text_of(
-        [f"{P} backed up {settings} to {BAK}", *registered_lines(settings, venv / "bin")]
+        [
+            f"{P} backed up {settings} to {BAK}",
+            *registered_lines(settings, venv / "bin"),
+            *linked_lines(links),
+        ]
     )
     assert (settings.parent / BAK).read_text() == original
     written = json.loads(settings.read_text())
@@ -183,30 +252,39 @@ def test_install_keeps_every_setting_and_foreign_hook_and_backs_up(
             ]
         }
     ]
-    assert written["hooks"]["Stop"][0] == FOREIGN_SETTINGS["hooks"]["Stop"][0]
+    # The foreign Stop hook stays first in its group (our Stop entry, if any, joins after it).
+    foreign_stop = FOREIGN_SETTINGS["hooks"]["Stop"][0]["hooks"][0]
+    assert written["hooks"]["Stop"][0]["hooks"][0] == foreign_stop
     assert settings.read_text().startswith('{\n    "model": "opus",\n')  # indent kept
     assert stat.S_IMODE(settings.stat().st_mode) == 0o600
 
 
 def test_claude_config_dir_is_honoured(
-    home: Path, venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+    home: Path,
+    venv: Path,
+    links: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: Any,
 ) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "conf dir"))
     code, out, _ = run(capsys, "--venv", str(venv))
     assert code == 0
     settings = tmp_path / "conf dir" / "settings.json"
-    assert out == text_of(registered_lines(settings, venv / "bin"))
+    assert out == text_of([*registered_lines(settings, venv / "bin"), *linked_lines(links)])
     assert settings.is_file()
     assert not (home / ".claude").exists()
 
 
-def test_project_settings(home: Path, venv: Path, tmp_path: Path, capsys: Any) -> None:
+def test_project_settings(home: Path, venv: Path, links: Path, tmp_path: Path, capsys: Any) -> None:
     project = tmp_path / "my project"
     project.mkdir()
     code, out, _ = run(capsys, "--venv", str(venv), "--project", str(project))
     settings = project / ".claude" / "settings.json"
     assert code == 0
-    assert out == text_of(registered_lines(settings, venv / "bin"))
+    # The commands are the user's whichever settings file the hooks go to.
+    assert out == text_of([*registered_lines(settings, venv / "bin"), *linked_lines(links)])
+    assert_linked(links, venv / "bin")
     assert json.loads(settings.read_text()) == register_hooks({}, HOOKS, venv / "bin")
     assert not (home / ".claude").exists()
 
@@ -226,7 +304,7 @@ def test_venv_defaults_to_ctx_venv(
     assert command_for(venv / "bin", "ctx-budget").replace('"', '\\"') in text
 
 
-def test_a_missing_venv_is_refused(home: Path, tmp_path: Path, capsys: Any) -> None:
+def test_a_missing_venv_is_refused(home: Path, links: Path, tmp_path: Path, capsys: Any) -> None:
     code, out, err = run(capsys, "--venv", str(tmp_path / "none"))
     assert (code, out) == (1, "")
     first = tmp_path / "none" / "bin" / HOOKS[0].command
@@ -235,6 +313,7 @@ def test_a_missing_venv_is_refused(home: Path, tmp_path: Path, capsys: Any) -> N
         "incomplete. Run ./install, which creates it and installs the package into it.\n"
     )
     assert not (home / ".claude").exists()
+    assert not links.exists()
 
 
 def test_an_entry_of_another_venv_is_kept_and_mentioned(
@@ -253,6 +332,106 @@ def test_an_entry_of_another_venv_is_kept_and_mentioned(
     )
     hooks = json.loads(settings.read_text())["hooks"]["UserPromptSubmit"][0]["hooks"]
     assert hooks == [other, budget_entry(venv / "bin")]
+
+
+# --------------------------------------------------------------------------- command links
+
+
+def test_links_default_to_local_bin_and_no_note_when_it_is_on_path(
+    home: Path, venv: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    monkeypatch.delenv("CTX_BIN_DIR")
+    local_bin = home / ".local" / "bin"
+    monkeypatch.setenv("PATH", f"{SYSTEM_PATH}{os.pathsep}{local_bin}")
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert (code, err) == (0, "")
+    settings = home / ".claude" / "settings.json"
+    assert out == text_of(
+        [*registered_lines(settings, venv / "bin"), *linked_lines(local_bin, path_note=False)]
+    )
+    assert_linked(local_bin, venv / "bin")
+
+
+def test_links_go_to_xdg_bin_home(
+    home: Path, venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    monkeypatch.delenv("CTX_BIN_DIR")
+    xdg_bin = tmp_path / "xdg bin"
+    monkeypatch.setenv("XDG_BIN_HOME", str(xdg_bin))
+    code, out, _ = run(capsys, "--venv", str(venv))
+    assert code == 0
+    assert out.endswith(text_of(linked_lines(xdg_bin)))
+    assert_linked(xdg_bin, venv / "bin")
+    assert not (home / ".local").exists()
+
+
+def test_only_the_programs_the_venv_has_are_linked(
+    home: Path, venv: Path, links: Path, capsys: Any
+) -> None:
+    """An older virtualenv without ctx-plan and ctx-doctor: the others are linked."""
+    (venv / "bin" / "ctx-plan").unlink()
+    (venv / "bin" / "ctx-doctor").unlink()
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert (code, err) == (0, "")
+    present = [name for name in LINKED_COMMANDS if name not in ("ctx-plan", "ctx-doctor")]
+    assert out.endswith(text_of(linked_lines(links, present)))
+    assert_linked(links, venv / "bin", present)
+
+
+def test_a_foreign_command_of_the_same_name_is_left_alone(
+    home: Path, venv: Path, links: Path, capsys: Any
+) -> None:
+    links.mkdir()
+    (links / "ctx-usage").write_text("#!/bin/sh\necho mine\n")
+    (links / "ctx-merge").symlink_to("/opt/tools/bin/ctx-merge")
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert code == 0
+    assert err == text_of(
+        [
+            f"{P} warning: {links / name} exists and is not ours; left alone "
+            f"(run {venv / 'bin' / name} directly)"
+            for name in ("ctx-usage", "ctx-merge")
+        ]
+    )
+    ours = [name for name in LINKED_COMMANDS if name not in ("ctx-usage", "ctx-merge")]
+    assert out.endswith(text_of(linked_lines(links, ours)))
+    assert (links / "ctx-usage").read_text() == "#!/bin/sh\necho mine\n"
+    assert os.readlink(links / "ctx-merge") == "/opt/tools/bin/ctx-merge"
+    for name in ours:
+        assert os.readlink(links / name) == str(venv / "bin" / name)
+
+    code, out, err = run(capsys, "--venv", str(venv), "--uninstall")
+    assert code == 0
+    assert out.endswith(text_of([unlinked_line(links, len(ours))]))
+    assert sorted(os.listdir(links)) == ["ctx-merge", "ctx-usage"]
+    assert (links / "ctx-usage").read_text() == "#!/bin/sh\necho mine\n"
+    assert os.readlink(links / "ctx-merge") == "/opt/tools/bin/ctx-merge"
+
+
+def test_links_of_a_moved_venv_are_updated(
+    home: Path, venv: Path, links: Path, tmp_path: Path, capsys: Any
+) -> None:
+    old = tmp_path / "old" / "context-memory" / "venv" / "bin"
+    links.mkdir()
+    for name in LINKED_COMMANDS:
+        (links / name).symlink_to(old / name)  # dangling: that virtualenv was deleted
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert (code, err) == (0, "")
+    assert out.endswith(text_of(linked_lines(links)))
+    assert_linked(links, venv / "bin")
+
+
+def test_uninstall_keeps_the_links_of_another_venv(
+    home: Path, venv: Path, links: Path, tmp_path: Path, capsys: Any
+) -> None:
+    other = tmp_path / "other" / "context-memory" / "venv" / "bin"
+    links.mkdir()
+    (links / "ctx-usage").symlink_to(other / "ctx-usage")
+    code, out, err = run(capsys, "--venv", str(venv), "--uninstall")
+    assert (code, err) == (0, "")
+    assert "command links" not in out
+    assert os.listdir(links) == ["ctx-usage"]
+    assert os.readlink(links / "ctx-usage") == str(other / "ctx-usage")
 
 
 # --------------------------------------------------------------------------- refusals
@@ -322,7 +501,7 @@ def test_an_unwritable_settings_folder_is_reported(
 
 
 def test_dry_run_prints_the_diff_and_writes_nothing(
-    home: Path, venv: Path, tmp_path: Path, capsys: Any
+    home: Path, venv: Path, links: Path, tmp_path: Path, capsys: Any
 ) -> None:
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
@@ -344,9 +523,11 @@ def test_dry_run_prints_the_diff_and_writes_nothing(
             '+  "model": "opus",',
             *("+" + line for line in body),
             " }",
+            *linked_lines(links, dry_run=True),
         ]
     )
     assert {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")} == before
+    assert not links.exists()
 
 
 def test_dry_run_on_a_fresh_machine(home: Path, tmp_path: Path, capsys: Any) -> None:
@@ -383,7 +564,7 @@ def test_dry_run_when_installed(home: Path, venv: Path, capsys: Any) -> None:
     )
 
 
-def test_dry_run_uninstall(home: Path, venv: Path, capsys: Any) -> None:
+def test_dry_run_uninstall(home: Path, venv: Path, links: Path, capsys: Any) -> None:
     settings = home / ".claude" / "settings.json"
     run(capsys, "--venv", str(venv))
     installed = settings.read_text()
@@ -399,15 +580,26 @@ def test_dry_run_uninstall(home: Path, venv: Path, capsys: Any) -> None:
             ]
         )
     )
-    assert out.endswith(f"+{{}}\n{P} would delete the virtualenv {venv}\n")
+    assert out.endswith(
+        text_of(
+            [
+                "+{}",
+                f"{P} would delete the virtualenv {venv}",
+                unlinked_line(links, dry_run=True),
+            ]
+        )
+    )
     assert settings.read_text() == installed
     assert (venv / "bin" / "python").exists()
+    assert_linked(links, venv / "bin")
 
 
 # --------------------------------------------------------------------------- uninstall
 
 
-def test_uninstall_removes_exactly_what_install_added(home: Path, venv: Path, capsys: Any) -> None:
+def test_uninstall_removes_exactly_what_install_added(
+    home: Path, venv: Path, links: Path, capsys: Any
+) -> None:
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
     original = json.dumps(FOREIGN_SETTINGS, indent=2) + "\n"
@@ -421,17 +613,22 @@ def test_uninstall_removes_exactly_what_install_added(home: Path, venv: Path, ca
             f"{P} backed up {settings} to {BAK}",
             f"{P} removed {len(HOOKS)} hook{'s' if len(HOOKS) != 1 else ''} from {settings}",
             f"{P} kept the virtualenv {venv} (./install --uninstall --purge deletes it)",
+            unlinked_line(links),
         ]
     )
     assert settings.read_text() == original
+    assert os.listdir(links) == []
     # Twice is once here too.
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
     assert out.startswith(f"{P} no context-memory hooks in {settings}; nothing to change\n")
+    assert "command links" not in out
     assert settings.read_text() == original
     assert sorted(os.listdir(settings.parent)) == sorted([BAK, "first.bak", "settings.json"])
 
 
-def test_uninstall_without_a_settings_file(home: Path, venv: Path, capsys: Any) -> None:
+def test_uninstall_without_a_settings_file(
+    home: Path, venv: Path, links: Path, capsys: Any
+) -> None:
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
     assert code == 0
     assert out == text_of(
@@ -442,18 +639,23 @@ def test_uninstall_without_a_settings_file(home: Path, venv: Path, capsys: Any) 
         ]
     )
     assert not (home / ".claude").exists()
+    assert not links.exists()
 
 
-def test_purge_deletes_our_venv(home: Path, venv: Path, capsys: Any) -> None:
+def test_purge_deletes_our_venv(home: Path, venv: Path, links: Path, capsys: Any) -> None:
     run(capsys, "--venv", str(venv))
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
     assert code == 0
-    assert out.endswith(f"{P} deleted the virtualenv {venv}\n")
+    # The links dangle once the virtualenv is gone; they are still this install's to remove.
+    assert out.endswith(text_of([f"{P} deleted the virtualenv {venv}", unlinked_line(links)]))
     assert not venv.exists()
+    assert os.listdir(links) == []
     assert json.loads((home / ".claude" / "settings.json").read_text()) == {}
 
 
-def test_purge_refuses_a_folder_that_is_not_ours(home: Path, venv: Path, capsys: Any) -> None:
+def test_purge_refuses_a_folder_that_is_not_ours(
+    home: Path, venv: Path, links: Path, capsys: Any
+) -> None:
     run(capsys, "--venv", str(venv))
     settings = (home / ".claude" / "settings.json").read_text()
     (venv / STAMP_NAME).unlink()
@@ -465,6 +667,7 @@ def test_purge_refuses_a_folder_that_is_not_ours(home: Path, venv: Path, capsys:
     )
     assert venv.exists()
     assert (home / ".claude" / "settings.json").read_text() == settings
+    assert_linked(links, venv / "bin")  # refused before anything was removed
 
 
 # --------------------------------------------------------------------------- venv plan
@@ -568,6 +771,8 @@ def script(
         k: v for k, v in os.environ.items() if k not in INSTALL_VARS and not k.startswith("CLAUDE")
     }
     environment["HOME"] = str(home)
+    # Command links: $HOME/.local/bin unless a test passes CTX_BIN_DIR; neither is on PATH.
+    environment["PATH"] = SYSTEM_PATH
     environment.update(env)
     return subprocess.run(
         [str(source / "install"), *args],
@@ -605,6 +810,7 @@ def test_script_first_install_then_repeat(
     result, seconds, home = first_install
     settings = home / ".claude" / "settings.json"
     bin_dir = shared_venv / "bin"
+    local_bin = home / ".local" / "bin"
     assert result.returncode == 0, result.stderr
     assert result.stdout == text_of(
         [
@@ -612,8 +818,21 @@ def test_script_first_install_then_repeat(
             f"{P} installing context-memory into {shared_venv} (pip, this takes a minute the "
             "first time)",
             *registered_lines(settings, bin_dir),
+            *linked_lines(local_bin),
         ]
     )
+    # pip made every linked program, so all are linked, and they run by name.
+    assert_linked(local_bin, bin_dir)
+    by_name = subprocess.run(
+        ["sh", "-c", "command -v ctx-usage && ctx-usage --help && ctx-doctor --help"],
+        env={**os.environ, "HOME": str(home), "PATH": f"{local_bin}{os.pathsep}{SYSTEM_PATH}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (by_name.returncode, by_name.stderr) == (0, "")
+    assert by_name.stdout.startswith(f"{local_bin / 'ctx-usage'}\nUsage: ctx-usage [OPTIONS]")
+    assert "\nUsage: ctx-doctor [OPTIONS]" in by_name.stdout
     print(f"first install: {seconds:.1f} s")
     assert json.loads(settings.read_text()) == register_hooks({}, HOOKS, bin_dir)
     assert (shared_venv / STAMP_NAME).read_text() == source_hash(source) + "\n"
@@ -638,6 +857,7 @@ def test_script_first_install_then_repeat(
     )
     assert settings.read_bytes() == before
     assert os.listdir(settings.parent) == ["settings.json"]
+    assert_linked(local_bin, bin_dir)
     assert seconds < 5
 
 
@@ -680,27 +900,49 @@ def test_script_project_and_uninstall(
     other = tmp_path / "elsewhere"
     other.mkdir()
     relative = os.path.relpath(source, other)
+    links = tmp_path / "bin dir"
     result = script(
-        Path(relative), "--project", str(project), home=home, cwd=other, CTX_VENV=str(shared_venv)
+        Path(relative),
+        "--project",
+        str(project),
+        home=home,
+        cwd=other,
+        CTX_VENV=str(shared_venv),
+        CTX_BIN_DIR=str(links),
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.startswith(
         f"{P} virtualenv {shared_venv} is up to date; skipping pip\n"
         f"{P} backed up {settings} to settings.json.bak-"
     )
-    assert result.stdout.endswith(text_of(registered_lines(settings, shared_venv / "bin")))
+    assert result.stdout.endswith(
+        text_of([*registered_lines(settings, shared_venv / "bin"), *linked_lines(links)])
+    )
+    assert_linked(links, shared_venv / "bin")
     assert json.loads(settings.read_text()) == register_hooks(
         FOREIGN_SETTINGS, HOOKS, shared_venv / "bin"
     )
     assert list(home.iterdir()) == []
 
     result = script(
-        source, "--project", str(project), "--uninstall", home=home, CTX_VENV=str(shared_venv)
+        source,
+        "--project",
+        str(project),
+        "--uninstall",
+        home=home,
+        CTX_VENV=str(shared_venv),
+        CTX_BIN_DIR=str(links),
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.endswith(
-        f"{P} kept the virtualenv {shared_venv} (./install --uninstall --purge deletes it)\n"
+        text_of(
+            [
+                f"{P} kept the virtualenv {shared_venv} (./install --uninstall --purge deletes it)",
+                unlinked_line(links),
+            ]
+        )
     )
+    assert os.listdir(links) == []
     assert settings.read_text() == original
     assert len(list(settings.parent.glob("settings.json.bak-*"))) == 2
     assert (shared_venv / "bin" / "python").exists()
@@ -729,14 +971,25 @@ def test_script_honours_claude_config_dir(
 ) -> None:
     home = fresh_home(tmp_path)
     config = tmp_path / "claude config"
-    result = script(source, home=home, CTX_VENV=str(shared_venv), CLAUDE_CONFIG_DIR=str(config))
+    links = tmp_path / "bin dir"
+    # The note goes away when the links folder is on PATH.
+    result = script(
+        source,
+        home=home,
+        CTX_VENV=str(shared_venv),
+        CLAUDE_CONFIG_DIR=str(config),
+        CTX_BIN_DIR=str(links),
+        PATH=f"{SYSTEM_PATH}{os.pathsep}{links}",
+    )
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == text_of(
         [
             f"{P} virtualenv {shared_venv} is up to date; skipping pip",
             *registered_lines(config / "settings.json", shared_venv / "bin"),
+            *linked_lines(links, path_note=False),
         ]
     )
+    assert_linked(links, shared_venv / "bin")
     assert list(home.iterdir()) == []
 
 
@@ -750,9 +1003,9 @@ def test_script_help_creates_nothing(source: Path, tmp_path: Path) -> None:
 
 def test_script_bad_option_creates_nothing(source: Path, tmp_path: Path) -> None:
     home = fresh_home(tmp_path)
-    result = script(source, "--cron", home=home)
+    result = script(source, "--no-such-option", home=home)
     assert result.returncode == 2
-    assert result.stderr.endswith("install: error: unrecognized arguments: --cron\n")
+    assert result.stderr.endswith("install: error: unrecognized arguments: --no-such-option\n")
     assert list(home.iterdir()) == []
 
 

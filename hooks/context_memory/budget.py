@@ -9,10 +9,26 @@ from __future__ import annotations
 import os
 import sys
 
-from context_memory.bands import band_thresholds, budget_text, language
-from context_memory.context_report import measure_context
-from context_memory.hookio import HookInputError, context_output, run_hook, str_field
+from context_memory.bands import (
+    band_thresholds,
+    budget_text,
+    format_percent,
+    format_tokens,
+    language,
+)
+from context_memory.context_report import ContextReport, measure_context
+from context_memory.hookio import HookInputError, context_output, log_line, run_hook, str_field
 from context_memory.state import UnsafeNameError, resolve_state_dir, session_dir
+from context_memory.statusline_cache import window_for_hook
+from context_memory.tables import (
+    AUDIT_PENDING_MARK,
+    AUTOCOMPACT_STOPPED_MARGIN,
+    AUTOCOMPACT_STOPPED_TEXTS,
+    AUTOCOMPACT_STOPPED_TURNS,
+    BUDGET_PREFIX,
+    CROSSED_MARK,
+)
+from context_memory.transcript import recent_reply_tokens
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
@@ -21,9 +37,6 @@ if TYPE_CHECKING:
 
 HOOK_NAME = "ctx-budget"
 EVENT = "UserPromptSubmit"
-# Left in the session folder the first time the context reaches the must-subagent band;
-# ctx-extract acts on the next Stop. A mark, not work: the prompt path stays light.
-CROSSED_MARK = ".crossed-80"
 
 
 def leave_crossed_mark(payload: dict[str, Any]) -> None:
@@ -37,21 +50,116 @@ def leave_crossed_mark(payload: dict[str, Any]) -> None:
     mark = os.path.join(folder, CROSSED_MARK)
     if os.path.exists(mark):
         return
-    os.makedirs(folder, exist_ok=True)
-    with open(mark, "a", encoding="ascii"):
-        pass
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(mark, "a", encoding="ascii"):
+            pass
+    except OSError:
+        pass  # a read-only or full state folder must not cost the user the instruction
+
+
+def autocompact_stopped_limit(threshold: int, window: int) -> int:
+    """Tokens above which the context cannot be there if auto-compaction still worked.
+
+    5% over the threshold, but at most half the room left between threshold and window
+    (on a 1M window 5% would lie beyond the window itself).
+    """
+    margin = min(threshold * AUTOCOMPACT_STOPPED_MARGIN, max(window - threshold, 0) / 2)
+    return int(threshold + margin)
+
+
+def autocompact_stopped_text(report: ContextReport, transcript: str, lang: str) -> str | None:
+    """The plain warning when auto-compaction seems to have stopped, else None.
+
+    The client gives up after 3 failed automatic compactions and the context then grows
+    until the API refuses it. Seen as: the last replies since the last compaction (2 by
+    default) all well above the threshold. Only read when the newest reply already is.
+    """
+    threshold = report.autocompact_threshold
+    if threshold is None or report.source != "usage":
+        return None
+    limit = autocompact_stopped_limit(threshold, report.window)
+    if report.tokens <= limit:
+        return None
+    replies = recent_reply_tokens(transcript, AUTOCOMPACT_STOPPED_TURNS)
+    if len(replies) < AUTOCOMPACT_STOPPED_TURNS or min(replies) <= limit:
+        return None
+    usage = (
+        f"~{format_tokens(report.tokens)}/{format_tokens(report.window)} "
+        f"({format_percent(report.percent)})"
+    )
+    template = AUTOCOMPACT_STOPPED_TEXTS.get(lang, AUTOCOMPACT_STOPPED_TEXTS["en"])
+    return template.format(
+        prefix=BUDGET_PREFIX,
+        usage=usage,
+        threshold=format_tokens(threshold),
+        turns=len(replies),
+    )
+
+
+def pending_audit_text(payload: dict[str, Any], transcript: str) -> str | None:
+    """A compaction audit ctx-audit left for injection, claimed so it is injected once.
+
+    Client 2.1.332 runs SessionStart "compact" before PostCompact, so the audit waits here
+    for the next prompt. Costs one stat per prompt; the audit module loads only when the
+    mark is there.
+    """
+    session = str_field(payload, "session_id")
+    if not session:
+        return None
+    state_dir = resolve_state_dir(str_field(payload, "cwd"))
+    try:
+        folder = session_dir(state_dir, session)
+    except UnsafeNameError:
+        return None
+    if not os.path.exists(os.path.join(folder, AUDIT_PENDING_MARK)):
+        return None
+    from context_memory.audit import take_pending_injection
+
+    try:
+        return take_pending_injection(state_dir, session, transcript, HOOK_NAME)
+    except OSError as exc:
+        # Read-only or full: the audit stays pending, the budget instruction still goes out.
+        log_line(state_dir, HOOK_NAME, session, f"compaction audit left pending: {exc}")
+        return None
+
+
+def is_first_prompt(payload: dict[str, Any], transcript: str) -> bool:
+    """True before the client has written this session's transcript.
+
+    Client 2.1.332 creates ``<session_id>.jsonl`` only after the first UserPromptSubmit
+    hook ran: an empty context, not an error. Any other missing path still fails (logged).
+    """
+    session = str_field(payload, "session_id")
+    return (
+        bool(session)
+        and os.path.basename(transcript) == f"{session}.jsonl"
+        and not os.path.exists(transcript)
+    )
 
 
 def budget_output(payload: dict[str, Any], env: Mapping[str, str] | None = None) -> str | None:
     """The hook's stdout for ``payload``: one JSON document, or None in the free band."""
     env = os.environ if env is None else env
+    event = payload.get("hook_event_name", EVENT)
+    if event != EVENT:
+        return None  # registered for another event: JSON for ours would be rejected
     transcript = str_field(payload, "transcript_path")
     if not transcript:
         raise HookInputError("the hook input has no transcript_path")
-    report = measure_context(transcript, env=env)
+    if is_first_prompt(payload, transcript):
+        return None
+    # The window ctx-statusline recorded for this session, when it runs: the exact one.
+    report = measure_context(transcript, statusline_window=window_for_hook(payload), env=env)
     if report.percent >= band_thresholds(env)[2]:
         leave_crossed_mark(payload)
-    text = budget_text(report.band, report.tokens, report.window, report.percent, language(env))
+    lang = language(env)
+    text = autocompact_stopped_text(report, transcript, lang) or budget_text(
+        report.band, report.tokens, report.window, report.percent, lang
+    )
+    audit = pending_audit_text(payload, transcript)
+    if audit:
+        text = f"{audit}\n\n{text}" if text else audit
     return context_output(EVENT, text) if text else None
 
 

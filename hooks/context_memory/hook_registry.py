@@ -18,4 +18,11 @@ class HookSpec(NamedTuple):
     timeout: int
 
 
-HOOKS: tuple[HookSpec, ...] = (HookSpec("UserPromptSubmit", None, "ctx-budget", 10),)
+HOOKS: tuple[HookSpec, ...] = (
+    HookSpec("UserPromptSubmit", None, "ctx-budget", 10),
+    HookSpec("Stop", None, "ctx-extract", 30),
+    HookSpec("PreCompact", None, "ctx-extract", 30),
+    HookSpec("SessionStart", "startup|resume|clear", "ctx-restore", 10),
+    HookSpec("PostCompact", None, "ctx-audit", 30),
+    HookSpec("SessionStart", "compact", "ctx-audit", 30),
+)

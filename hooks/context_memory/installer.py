@@ -25,8 +25,15 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from context_memory import command_links, crontab
 from context_memory.hook_registry import HOOKS, HookSpec
 from context_memory.settings_edit import (
+    STATUSLINE_ADDED,
+    STATUSLINE_CHAINED,
+    STATUSLINE_KEPT_THEIRS,
+    STATUSLINE_NOT_CHAINABLE,
+    STATUSLINE_PROGRAM,
+    STATUSLINE_UPDATED,
     Settings,
     SettingsError,
     atomic_write_text,
@@ -36,10 +43,14 @@ from context_memory.settings_edit import (
     dumps_settings,
     lookalike_entries,
     own_entries,
+    parse_own_statusline,
     parse_settings,
     read_settings_text,
+    refresh_statusline,
     register_hooks,
+    set_statusline,
     unregister_hooks,
+    unset_statusline,
 )
 
 EXIT_OK = 0
@@ -198,6 +209,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="the virtualenv (default: $CTX_VENV, else "
         "${XDG_DATA_HOME:-~/.local/share}/context-memory/venv)",
     )
+    parser.add_argument(
+        "--statusline",
+        nargs="?",
+        const="add",
+        choices=("add", "chain"),
+        help="also set ctx-statusline as Claude Code's status line (it makes the hooks' "
+        "window exact). An existing status line of yours is kept; --statusline=chain "
+        "runs yours first, then ctx-statusline (--uninstall restores yours)",
+    )
+    parser.add_argument(
+        "--cron",
+        action="store_true",
+        help="also add a line to your crontab that runs ctx-merge --quiet hourly for the "
+        "project (--project DIR, else the current directory); running it again changes "
+        "nothing, --uninstall removes it",
+    )
     # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
     parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
     return parser
@@ -210,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--purge only goes with --uninstall")
     try:
         return _run(args)
-    except (SettingsError, InstallError) as exc:
+    except (SettingsError, InstallError, crontab.CrontabError) as exc:
         print(f"{PREFIX} error: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     except OSError as exc:
@@ -223,8 +250,39 @@ def desired_settings(settings: Settings, args: argparse.Namespace, bin_dir: Path
     """The settings after this run: a pure function of the parsed file and the options.
     (Later options, e.g. --statusline, chain their own pure edit here.)"""
     if args.uninstall:
-        return unregister_hooks(settings, bin_dir)
-    return register_hooks(settings, HOOKS, bin_dir)
+        return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
+    new = register_hooks(settings, HOOKS, bin_dir)
+    if getattr(args, "statusline", None):
+        return set_statusline(new, bin_dir, chain=args.statusline == "chain")[0]
+    return refresh_statusline(new, bin_dir)
+
+
+def statusline_note(settings: Settings, args: argparse.Namespace, bin_dir: Path) -> str | None:
+    """What this run does to the status line, for people; None when it does nothing."""
+    current = settings.get("statusLine")
+    if args.uninstall:
+        own, chained = parse_own_statusline(current, bin_dir)
+        if not own:
+            return None
+        if chained is None:
+            return f"status line: removed {STATUSLINE_PROGRAM}"
+        return f"status line: restored yours ({chained})"
+    if not getattr(args, "statusline", None):
+        return None
+    _, outcome = set_statusline(settings, bin_dir, chain=args.statusline == "chain")
+    theirs = current.get("command") if isinstance(current, dict) else None
+    return {
+        STATUSLINE_ADDED: f"status line: {STATUSLINE_PROGRAM} (context bar after every reply)",
+        STATUSLINE_CHAINED: f"status line: yours ({theirs}) first, then {STATUSLINE_PROGRAM}",
+        STATUSLINE_UPDATED: f"status line: {STATUSLINE_PROGRAM} now runs from {bin_dir}",
+        STATUSLINE_KEPT_THEIRS: (
+            f"status line: you already have one ({theirs}); it was kept. To show both "
+            f"(yours first, then {STATUSLINE_PROGRAM}), run ./install --statusline=chain"
+        ),
+        STATUSLINE_NOT_CHAINABLE: (
+            "status line: yours is not a command that ctx-statusline can run first; it was kept"
+        ),
+    }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -257,13 +315,35 @@ def _run(args: argparse.Namespace) -> int:
                 "incomplete. Run ./install, which creates it and installs the package "
                 "into it."
             )
+        statusline_program = bin_dir / STATUSLINE_PROGRAM
+        if getattr(args, "statusline", None) and not os.access(statusline_program, os.X_OK):
+            raise InstallError(
+                f"{statusline_program} does not exist: the virtualenv {venv} holds an older "
+                "context-memory. Run ./install --statusline, which updates it."
+            )
+
+    cron_project = os.path.abspath(args.project) if args.project is not None else os.getcwd()
+    if getattr(args, "cron", False) and not args.uninstall:
+        merge_program = bin_dir / crontab.MERGE_PROGRAM
+        if not args.dry_run and not os.access(merge_program, os.X_OK):
+            raise InstallError(
+                f"{merge_program} does not exist: the virtualenv {venv} holds an older "
+                "context-memory. Run ./install --cron, which updates it."
+            )
+        # Refuse (no crontab command, not allowed to use it) before anything is written.
+        crontab.read_crontab(crontab.crontab_user(os.environ))
 
     new = desired_settings(old, args, bin_dir)
     changed = new != old
     new_text = dumps_settings(new, detect_indent(text)) if changed else text or ""
 
+    note = statusline_note(old, args, bin_dir)
     if args.dry_run:
         _report_dry_run(args, venv, path, text, new_text, changed)
+        if note:
+            print(f"{PREFIX} {note}")
+        _links(args, bin_dir)
+        _cron(args, bin_dir, cron_project)
         return EXIT_OK
 
     if changed:
@@ -279,8 +359,76 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
     else:
         _report_install(path, bin_dir, changed)
+    if note:
+        print(f"{PREFIX} {note}")
+    _links(args, bin_dir)
+    _cron(args, bin_dir, cron_project)
     _warn_lookalikes(new, path, bin_dir)
     return EXIT_OK
+
+
+def _links(args: argparse.Namespace, bin_dir: Path) -> None:
+    """Commands on PATH (pipx style): symlinks in ~/.local/bin (CTX_BIN_DIR) into the venv."""
+    links = command_links.link_dir(os.environ)
+    verb = "would " if args.dry_run else ""
+    if args.uninstall:
+        gone = command_links.plan_unlinks(bin_dir, links)
+        if gone and not args.dry_run:
+            command_links.remove_links(links, gone)
+        if gone:
+            print(f"{PREFIX} {verb}remove {len(gone)} command links from {links}")
+        return
+    plan = command_links.plan_links(bin_dir, links)
+    new = [
+        c for c, action in plan if action in (command_links.LINK_CREATE, command_links.LINK_UPDATE)
+    ]
+    if new and not args.dry_run:
+        command_links.apply_links(bin_dir, links, plan)
+    if new:
+        print(f"{PREFIX} {verb}link {', '.join(new)} into {links}")
+    for command, action in plan:
+        if action == command_links.LINK_CONFLICT:
+            print(
+                f"{PREFIX} warning: {links / command} exists and is not ours; left alone "
+                f"(run {bin_dir / command} directly)",
+                file=sys.stderr,
+            )
+    if new and not command_links.on_path(links, os.environ):
+        print(
+            f"{PREFIX} note: {links} is not on your PATH; add it (for example "
+            f'export PATH="{links}:$PATH" in ~/.profile) to run ctx-usage and ctx-decide by name'
+        )
+
+
+def _cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:
+    """--cron: the crontab line that runs ctx-merge hourly for ``project``. --uninstall
+    removes it (with --purge, also every line running this virtualenv's ctx-merge)."""
+    asked = bool(getattr(args, "cron", False))
+    user = crontab.crontab_user(os.environ)
+    if args.uninstall:
+        try:
+            change = crontab.remove_merge_lines(
+                project,
+                bin_dir=str(bin_dir) if args.purge else None,
+                dry_run=args.dry_run,
+                user=user,
+            )
+        except crontab.CrontabError as exc:
+            if asked:
+                raise
+            print(f"{PREFIX} warning: could not look for a ctx-merge line: {exc}", file=sys.stderr)
+            return
+    elif asked:
+        change = crontab.add_merge_line(str(bin_dir), project, dry_run=args.dry_run, user=user)
+    else:
+        return
+    for line in crontab.report_lines(change, project, dry_run=args.dry_run, asked=asked):
+        print(line if line.startswith(" ") else f"{PREFIX} {line}")
+    if asked and not args.uninstall and os.path.realpath(project) == str(REPO_ROOT):
+        print(
+            f"{PREFIX} note: {project} is this context-memory checkout; for your own "
+            "project run ./install --cron --project DIR (or from that folder)"
+        )
 
 
 def _warn_lookalikes(settings: Settings, path: Path, bin_dir: Path) -> None:

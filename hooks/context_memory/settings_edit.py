@@ -396,6 +396,110 @@ def lookalike_entries(
     return found
 
 
+# --------------------------------------------------------------------------- statusLine
+
+STATUSLINE_PROGRAM = "ctx-statusline"
+CHAIN_OPTION = "--chain"
+# Outcomes of set_statusline.
+STATUSLINE_ADDED = "added"  # there was none: ours now
+STATUSLINE_CHAINED = "chained"  # theirs runs first, then ours
+STATUSLINE_UPDATED = "updated"  # ours, pointing at another virtualenv: path updated
+STATUSLINE_UNCHANGED = "unchanged"  # already as wanted (or nothing asked)
+STATUSLINE_KEPT_THEIRS = "kept-theirs"  # theirs, no chaining asked: untouched
+STATUSLINE_NOT_CHAINABLE = "not-chainable"  # theirs is not a command we can run first
+
+_CHAINED = re.compile(r'(?P<program>"(?:[^"\\$`]|\\[\\"$`])*"|\S+)\s+--chain\s+(?P<rest>.+)', re.S)
+
+
+def statusline_command(bin_dir: Path | str, chained: str | None = None) -> str:
+    """Our statusLine command; with ``chained``, it runs that command first (``--chain``)."""
+    ours = command_for(bin_dir, STATUSLINE_PROGRAM)
+    return ours if chained is None else f"{ours} {CHAIN_OPTION} {shlex.quote(chained)}"
+
+
+def parse_own_statusline(value: object, bin_dir: Path | str) -> tuple[bool, str | None]:
+    """(is ours, the chained command or None) for a ``statusLine`` setting.
+
+    Ours: ``{"type": "command", "command": <ctx-statusline of a context-memory virtualenv>}``,
+    optionally followed by ``--chain '<their command>'`` (the is_own_entry rule, for the
+    program ``ctx-statusline``).
+    """
+    if not isinstance(value, dict) or value.get("type") != "command":
+        return False, None
+    command = value.get("command")
+    if not isinstance(command, str):
+        return False, None
+    chained: str | None = None
+    program = command.strip()
+    match = _CHAINED.fullmatch(program)
+    if match:
+        try:
+            rest = shlex.split(match.group("rest"))
+        except ValueError:
+            return False, None
+        if len(rest) != 1:
+            return False, None
+        program, chained = match.group("program"), rest[0]
+    own = is_own_entry({"type": "command", "command": program}, bin_dir, {STATUSLINE_PROGRAM})
+    return (True, chained) if own else (False, None)
+
+
+def set_statusline(settings: Settings, bin_dir: Path | str, *, chain: bool) -> tuple[Settings, str]:
+    """Return (a copy of ``settings`` with our status line, outcome).
+
+    No status line: ours is added. Ours already: its program path is brought to
+    ``bin_dir`` (a chained command is kept). Someone else's: kept as it is, unless ``chain``,
+    which makes ours run theirs first (``ctx-statusline --chain '<theirs>'``) and keeps
+    every other key of their setting (``padding``...), so uninstalling restores it exactly.
+    """
+    result = copy.deepcopy(settings)
+    current = result.get("statusLine")
+    if current is None:
+        result["statusLine"] = {"type": "command", "command": statusline_command(bin_dir)}
+        return result, STATUSLINE_ADDED
+    own, chained = parse_own_statusline(current, bin_dir)
+    if own:
+        wanted = statusline_command(bin_dir, chained)
+        if current.get("command") == wanted:
+            return result, STATUSLINE_UNCHANGED
+        current["command"] = wanted
+        return result, STATUSLINE_UPDATED
+    if not chain:
+        return result, STATUSLINE_KEPT_THEIRS
+    theirs = current.get("command") if isinstance(current, dict) else None
+    if (
+        not isinstance(current, dict)
+        or current.get("type") != "command"
+        or not (isinstance(theirs, str) and theirs.strip())
+    ):
+        return result, STATUSLINE_NOT_CHAINABLE
+    current["command"] = statusline_command(bin_dir, theirs)
+    return result, STATUSLINE_CHAINED
+
+
+def refresh_statusline(settings: Settings, bin_dir: Path | str) -> Settings:
+    """``settings`` with our status line (if any) pointing at ``bin_dir``; others untouched."""
+    own, _ = parse_own_statusline(settings.get("statusLine"), bin_dir)
+    return set_statusline(settings, bin_dir, chain=False)[0] if own else settings
+
+
+def unset_statusline(settings: Settings, bin_dir: Path | str) -> tuple[Settings, str | None]:
+    """Return (a copy of ``settings`` without our status line, their restored command).
+
+    Ours alone: the ``statusLine`` key goes. Ours chained: their command is put back in
+    place (the other keys were never touched). Someone else's: unchanged.
+    """
+    result = copy.deepcopy(settings)
+    own, chained = parse_own_statusline(result.get("statusLine"), bin_dir)
+    if not own:
+        return result, None
+    if chained is None:
+        del result["statusLine"]
+        return result, None
+    result["statusLine"]["command"] = chained
+    return result, chained
+
+
 # --------------------------------------------------------------------------- writing
 
 

@@ -7,9 +7,11 @@ the file. Standard library only (json is fast enough for the few rows a scan par
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
+import stat
 
 from context_memory.tables import BETA_1M, INTERRUPTION_TEXTS
 
@@ -42,6 +44,27 @@ def max_scan_bytes() -> int:
     except ValueError:
         return DEFAULT_MAX_SCAN_BYTES
     return value if value > 0 else DEFAULT_MAX_SCAN_BYTES
+
+
+def open_transcript(path: str | os.PathLike[str], buffering: int = -1) -> BinaryIO:
+    """Open ``path`` for binary reading; OSError unless it is a regular file.
+
+    A transcript is a regular file. Opened without blocking, so a FIFO at that path does
+    not wait for a writer forever, and refused like a device (``/dev/zero`` never ends):
+    a hook handed such a path fails fast instead of making the client wait.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory, not a transcript", path)
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file, not a transcript", path)
+        return os.fdopen(fd, "rb", buffering)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def iter_lines_backwards(
@@ -255,7 +278,7 @@ def scan_transcript(
     """
     limit = max_scan_bytes() if max_bytes is None else max_bytes
     reading = ContextReading()
-    with open(path, "rb") as handle:
+    with open_transcript(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         tokens_found_at: int | None = None
         for end, line in iter_lines_backwards(handle, size, max_bytes=limit):
@@ -291,6 +314,43 @@ def scan_transcript(
     return reading
 
 
+def recent_reply_tokens(
+    path: str | os.PathLike[str], count: int, *, max_bytes: int | None = None
+) -> list[int]:
+    """Context tokens of the last ``count`` main-chain replies since the last compaction.
+
+    Newest first; fewer when the session has fewer replies since its last compact
+    boundary (replies before a boundary belong to a context that no longer exists).
+    Rows of one reply share ``message.id``; the last row of each is the one counted.
+    """
+    limit = max_scan_bytes() if max_bytes is None else max_bytes
+    tokens: list[int] = []
+    seen: set[str] = set()
+    with open_transcript(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        for _, line in iter_lines_backwards(handle, size, max_bytes=limit):
+            if not _INTERESTING.search(line):
+                continue
+            row = parse_row(line)
+            if row is None:
+                continue
+            if is_compact_boundary(row):
+                break
+            usage = eligible_assistant_usage(row)
+            if usage is None:
+                continue
+            message = row.get("message")
+            message_id = message.get("id") if isinstance(message, dict) else None
+            if isinstance(message_id, str):
+                if message_id in seen:
+                    continue
+                seen.add(message_id)
+            tokens.append(usage_tokens(usage))
+            if len(tokens) >= count:
+                break
+    return tokens
+
+
 # Inside a JSON string these quotes would be escaped, so the raw bytes only occur as the
 # row's own key. The client writes compact JSON; the spaced form covers re-serialised files.
 BOUNDARY_NEEDLES = (b'"subtype":"compact_boundary"', b'"subtype": "compact_boundary"')
@@ -307,7 +367,7 @@ def count_boundaries(path: str | os.PathLike[str], start: int = 0) -> tuple[int,
     # so a match is never wholly inside the carried tail and is counted exactly once.
     tails = dict.fromkeys(BOUNDARY_NEEDLES, b"")
     last = b""
-    with open(path, "rb") as handle:
+    with open_transcript(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         position = max(0, min(start, size))
         handle.seek(position)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from context_memory.cli_common import run_click
 from context_memory.compaction_count import count_compactions
 from context_memory.context_report import ContextReport, measure_context
 from context_memory.hookio import HookInputError, parse_hook_input, str_field
@@ -18,9 +19,8 @@ from context_memory.locate import (
     newest_transcript,
     transcript_for_session,
 )
-
-EXIT_OK = 0
-EXIT_ERROR = 1
+from context_memory.statusline_cache import window_for_transcript
+from context_memory.timeline import timeline_report
 
 SOURCE_NOTES = {
     "usage": "from the last assistant reply",
@@ -82,7 +82,13 @@ def format_report(report: ContextReport, compactions: int) -> str:
     type=click.IntRange(min=1),
     help="Context window in tokens (overrides every other rule; env CTX_WINDOW likewise).",
 )
-def cli(transcript: str | None, as_json: bool, window: int | None) -> None:
+@click.option(
+    "--timeline",
+    is_flag=True,
+    help="Chart the context per turn, with compactions and the biggest jumps "
+    "(reads the whole transcript once; with --json: the series).",
+)
+def cli(transcript: str | None, as_json: bool, window: int | None, timeline: bool) -> None:
     """Show how full a Claude Code session's context is.
 
     TRANSCRIPT is a transcript path, a session id, or '-' for hook JSON on stdin.
@@ -91,7 +97,12 @@ def cli(transcript: str | None, as_json: bool, window: int | None) -> None:
     stdin_text = click.get_text_stream("stdin").read() if transcript == "-" else None
     try:
         path = resolve_transcript_argument(transcript, stdin_text)
-        report = measure_context(os.fspath(path), window_override=window)
+        # The window ctx-statusline recorded for this session (window_source: statusline).
+        cached = window_for_transcript(os.fspath(path))
+        report = measure_context(os.fspath(path), window_override=window, statusline_window=cached)
+        if timeline:
+            click.echo(timeline_report(os.fspath(path), report, as_json=as_json))
+            return
         compactions = count_compactions(path)
     except TranscriptNotFound as exc:
         raise click.ClickException(str(exc)) from None
@@ -113,17 +124,7 @@ def cli(transcript: str | None, as_json: bool, window: int | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (click's own usage errors stay at 2)."""
-    try:
-        cli.main(args=argv, prog_name="ctx-usage", standalone_mode=False)
-    except click.exceptions.Exit as exc:
-        return int(exc.exit_code)
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        return EXIT_ERROR
-    return EXIT_OK
+    return run_click(cli, argv, "ctx-usage")
 
 
 if __name__ == "__main__":

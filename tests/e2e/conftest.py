@@ -41,6 +41,9 @@ _STRIPPED_NAMES = frozenset(
         "DISABLE_PROMPT_CACHING",
         "MAX_THINKING_TOKENS",
         "VIRTUAL_ENV",  # ./install and the hooks must not see the test runner's virtualenv
+        "XDG_BIN_HOME",  # ./install links commands there; the throwaway HOME must get them
+        "XDG_DATA_HOME",
+        "XDG_CACHE_HOME",
     }
 )
 
