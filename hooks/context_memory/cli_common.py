@@ -68,10 +68,9 @@ def shown_path(path: str) -> str:
 def read_text_input(file: str | None, what: str, example: str) -> str:
     """UTF-8 text from ``file`` or stdin; refuses an interactive stdin and non-UTF-8 bytes."""
     if file is None:
-        stream = click.get_binary_stream("stdin")
-        if sys.stdin is not None and sys.stdin.isatty():
+        if sys.stdin is None or sys.stdin.isatty():
             raise click.ClickException(f"give the {what} on stdin ({example}) or with --file PATH")
-        raw = stream.read()
+        raw = sys.stdin.buffer.read()
         where = "stdin"
     else:
         try:

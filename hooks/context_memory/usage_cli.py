@@ -94,7 +94,7 @@ def cli(transcript: str | None, as_json: bool, window: int | None, timeline: boo
     TRANSCRIPT is a transcript path, a session id, or '-' for hook JSON on stdin.
     Without it: the newest transcript of the current directory's project.
     """
-    stdin_text = click.get_text_stream("stdin").read() if transcript == "-" else None
+    stdin_text = sys.stdin.read() if transcript == "-" else None
     try:
         path = resolve_transcript_argument(transcript, stdin_text)
         # The window ctx-statusline recorded for this session (window_source: statusline).
