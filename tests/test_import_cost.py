@@ -58,7 +58,7 @@ def imported_modules(module: str, *also: str) -> dict[str, int]:
 
 def test_importtime_is_parsed() -> None:
     """The parser sees what a module really imports (so the checks below can fail)."""
-    found = imported_modules("context_memory.budget", "argparse")
+    found = imported_modules("context_memory.budget", "argparse", "json")
     assert {"context_memory", "json", "argparse"} <= set(found)
     assert found["context_memory"] > 0
 
@@ -68,6 +68,17 @@ def test_hot_entry_point_imports_stay_light(module: str) -> None:
     found = imported_modules(module)
     heavy = sorted(set(found) & {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY})
     assert heavy == [], f"{module} imports {heavy} at import time"
+
+
+# Before every prompt and every status-line refresh: not even ``re`` (which ``json``
+# imports, with ``enum``): in a clean virtualenv it costs 40% of the interpreter's start.
+PROMPT_PATH_MODULES = ("context_memory.budget", "context_memory.statusline")
+
+
+@pytest.mark.parametrize("module", PROMPT_PATH_MODULES)
+def test_prompt_path_does_not_import_re_or_json(module: str) -> None:
+    found = imported_modules(module)
+    assert sorted(set(found) & {"re", "json", "enum"}) == [], f"{module} imports {sorted(found)}"
 
 
 RUN_AND_LIST = """

@@ -27,7 +27,9 @@ def atomic_write(
         try:
             mode = os.stat(target).st_mode & 0o7777
         except FileNotFoundError:
-            mode = 0o644
+            umask = os.umask(0)  # read it: the only way is to set it
+            os.umask(umask)
+            mode = 0o666 & ~umask
     import tempfile
 
     fd, tmp = tempfile.mkstemp(

@@ -8,11 +8,11 @@ this module is on the prompt path.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
 
+from context_memory import lightjson
 from context_memory.state import UnsafeNameError, resolve_state_dir, validate_name
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
@@ -36,9 +36,9 @@ def parse_hook_input(raw: bytes) -> dict[str, Any]:
     if not raw.strip():
         raise HookInputError("empty stdin: expected the hook JSON from Claude Code")
     try:
-        payload = json.loads(raw.decode("utf-8", errors="replace"))
-    except json.JSONDecodeError as exc:
-        raise HookInputError(f"stdin is not JSON ({exc.msg} at char {exc.pos})") from None
+        payload = lightjson.loads(raw.decode("utf-8", errors="replace"))
+    except lightjson.JSONError as exc:
+        raise HookInputError(f"stdin is not JSON ({exc})") from None
     except RecursionError:
         raise HookInputError("stdin JSON is nested too deeply") from None
     if not isinstance(payload, dict):
@@ -54,9 +54,8 @@ def str_field(payload: dict[str, Any], key: str) -> str | None:
 
 def context_output(event: str, text: str) -> str:
     """The one JSON document that injects ``text`` as additionalContext for ``event``."""
-    return json.dumps(
-        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
-        ensure_ascii=False,
+    return lightjson.dumps(
+        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
     )
 
 

@@ -41,12 +41,12 @@ import os
 import re
 import shlex
 import shutil
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from context_memory.fsutil import atomic_write
 from context_memory.hook_registry import HOOKS, HookSpec
 
 OWN_FOLDER_NAME = "context-memory"
@@ -542,28 +542,6 @@ def backup_file(path: Path, now: datetime | None = None) -> Path:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically: a temporary file in the same folder, fsync,
-    then os.replace. An existing file's permission bits are kept (a new file gets the
-    umask default); a symlink is followed, so the link's target is what gets replaced."""
-    target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    """Replace ``path`` with ``text`` atomically (fsutil.atomic_write), keeping its permission
+    bits; a symlink is followed, so the link's target is what gets replaced."""
+    atomic_write(os.path.realpath(path), text)

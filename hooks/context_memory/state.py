@@ -7,7 +7,6 @@ to import than the hook's own work. Callers off that path wrap them in Path free
 from __future__ import annotations
 
 import os
-import re
 
 STATE_DIRNAME = ".working-state"
 PROJECT_MARKERS = (STATE_DIRNAME, ".claude", ".git")
@@ -15,7 +14,14 @@ MAX_NAME_LENGTH = 128
 
 # Session ids written by the client are UUIDs; people pass shorter names by hand.
 # Anything that could name another folder is refused rather than cleaned up.
-_SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+# Checked by hand rather than with a regular expression: ``re`` costs more to import than
+# the hook's work.
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_NAME_CHARS = _ALNUM | frozenset("._-")
+
+
+def _is_safe_name(value: str) -> bool:
+    return value[0] in _ALNUM and all(char in _NAME_CHARS for char in value)
 
 
 class UnsafeNameError(ValueError):
@@ -34,7 +40,7 @@ def validate_name(value: object, what: str = "session id") -> str:
         raise UnsafeNameError(f"{what} contains a NUL byte")
     if len(value) > MAX_NAME_LENGTH:
         raise UnsafeNameError(f"{what} is longer than {MAX_NAME_LENGTH} characters")
-    if ".." in value or not _SAFE_NAME.fullmatch(value):
+    if ".." in value or not _is_safe_name(value):
         raise UnsafeNameError(
             f"{what} {value!r} is not allowed: use letters, digits, '.', '_' or '-' "
             "(no '/', no '..', not starting with '.')"

@@ -12,11 +12,10 @@ records changes. Standard library only: ctx-budget reads it on the prompt path.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 
+from context_memory import lightjson
 from context_memory.state import UnsafeNameError, resolve_state_dir, session_dir
 
 CACHE_NAME = "statusline.json"
@@ -26,7 +25,7 @@ COMPARED_FIELDS = ("context_window_size", "model_id")
 MAX_CACHE_BYTES = 64 * 1024
 # How far into a transcript to look for the session's recorded cwd.
 CWD_LOOKAHEAD_BYTES = 256 * 1024
-_CWD_FIELD = re.compile(rb'"cwd"\s*:\s*("(?:[^"\\]|\\.)*")')
+_CWD_FIELD = rb'"cwd"\s*:\s*("(?:[^"\\]|\\.)*")'
 
 
 def cache_path(state_dir: str, session_id: str) -> str:
@@ -54,7 +53,7 @@ def read_cache(state_dir: str, session_id: str | None) -> dict[str, object] | No
     if len(raw) > MAX_CACHE_BYTES:
         return None
     try:
-        record = json.loads(raw.decode("utf-8"))
+        record = lightjson.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
     return record if isinstance(record, dict) else None
@@ -85,7 +84,7 @@ def write_cache(state_dir: str, session_id: str, window: int, model_id: str | No
     # fsutil.atomic_write imports tempfile; only a change pays for it.
     from context_memory.fsutil import atomic_write
 
-    atomic_write(cache_path(state_dir, session_id), json.dumps(record) + "\n")
+    atomic_write(cache_path(state_dir, session_id), lightjson.dumps(record) + "\n")
     return True
 
 
@@ -111,11 +110,13 @@ def transcript_cwd(transcript: str) -> str | None:
             head = handle.read(CWD_LOOKAHEAD_BYTES)
     except OSError:
         return None
-    match = _CWD_FIELD.search(head)
+    import re  # ctx-usage only; the prompt path never gets here
+
+    match = re.search(_CWD_FIELD, head)
     if not match:
         return None
     try:
-        value = json.loads(match.group(1).decode("utf-8"))
+        value = lightjson.loads(match.group(1).decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
     return value if isinstance(value, str) and os.path.isabs(value) else None

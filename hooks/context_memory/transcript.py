@@ -8,11 +8,10 @@ the file. Standard library only (json is fast enough for the few rows a scan par
 from __future__ import annotations
 
 import errno
-import json
 import os
-import re
 import stat
 
+from context_memory import lightjson
 from context_memory.tables import BETA_1M, INTERRUPTION_TEXTS
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
@@ -30,11 +29,25 @@ MODEL_LOOKBACK_BYTES = 4 * 1024 * 1024
 MAX_LINE_BYTES = 16 * 1024 * 1024
 
 # Cheap pre-filter: only rows whose top level may be one of these types get parsed.
-# Inside JSON strings quotes are escaped, so a match here is almost always a real key.
-_INTERESTING = re.compile(
-    rb'"type"\s*:\s*"(?:assistant|system|attachment|api-request)"'
-    rb'|"subtype"\s*:\s*"compact_boundary"'
+# Inside JSON strings quotes are escaped, so a match is almost always a real key. The
+# client writes compact JSON; the ": " spelling covers re-serialised files. Plain byte
+# searches, as ``re`` costs more to import than a scan.
+_ROW_MARKERS = tuple(
+    f'"{key}"{separator}"{value}"'.encode()
+    for key, value in (
+        ("type", "assistant"),
+        ("type", "system"),
+        ("type", "attachment"),
+        ("type", "api-request"),
+        ("subtype", "compact_boundary"),
+    )
+    for separator in (":", ": ")
 )
+
+
+def may_matter(line: bytes) -> bool:
+    """False for rows the scan never needs (bookkeeping, user rows, system prompts)."""
+    return any(marker in line for marker in _ROW_MARKERS)
 
 
 def max_scan_bytes() -> int:
@@ -122,7 +135,7 @@ def iter_lines_backwards(
 def parse_row(line: bytes) -> dict[str, Any] | None:
     """Parse one JSONL row; None for corrupt, half-written or non-object lines."""
     try:
-        row = json.loads(line.decode("utf-8"))
+        row = lightjson.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return row if isinstance(row, dict) else None
@@ -286,7 +299,7 @@ def scan_transcript(
             if tokens_found_at is not None:
                 if _model_known(reading) or tokens_found_at - end > MODEL_LOOKBACK_BYTES:
                     break
-            if not _INTERESTING.search(line):
+            if not may_matter(line):
                 continue
             row = parse_row(line)
             if row is None:
@@ -329,7 +342,7 @@ def recent_reply_tokens(
     with open_transcript(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         for _, line in iter_lines_backwards(handle, size, max_bytes=limit):
-            if not _INTERESTING.search(line):
+            if not may_matter(line):
                 continue
             row = parse_row(line)
             if row is None:

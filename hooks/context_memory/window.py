@@ -6,7 +6,6 @@ Standard library only: on the prompt path.
 from __future__ import annotations
 
 import os
-import re
 
 from context_memory.tables import (
     AUTOCOMPACT_BUFFER,
@@ -23,10 +22,11 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 # Bedrock ("us.anthropic.claude-sonnet-4-5-20250929-v1:0"), Vertex ("claude-sonnet-4-5@2025...")
-# and first-party ids all contain one of these two shapes.
-_NEW_STYLE = re.compile(r"claude-(opus|sonnet|haiku)-(\d+)(?:-(\d)(?!\d))?")
-_OLD_STYLE = re.compile(r"claude-(\d)-(\d)-(opus|sonnet|haiku)")
-_ONE_M_SUFFIX = re.compile(r"\[1m\]\s*$", re.IGNORECASE)
+# and first-party ids all contain "claude-" followed by one of two shapes: "3-5-sonnet"
+# (old) or "sonnet-4-5" (new). Parsed by hand: ``re`` costs more to import than a scan.
+_FAMILIES = ("opus", "sonnet", "haiku")
+_MARKER = "claude-"
+_ONE_M_SUFFIX = "[1m]"
 
 
 class WindowChoice(tuple):  # type: ignore[type-arg]
@@ -61,22 +61,66 @@ def env_int(env: Mapping[str, str], name: str) -> int | None:
     return value if value > 0 else None
 
 
+def _leading_digits(text: str) -> str:
+    end = 0
+    while end < len(text) and text[end].isdigit() and text[end].isascii():
+        end += 1
+    return text[:end]
+
+
+def _old_style(parts: list[str]) -> str | None:
+    """["3", "5", "sonnet", ...] -> "sonnet-3-5"."""
+    if len(parts) < 3 or not all(len(p) == 1 and p.isdigit() and p.isascii() for p in parts[:2]):
+        return None
+    family = next((f for f in _FAMILIES if parts[2].startswith(f)), None)
+    return f"{family}-{parts[0]}-{parts[1]}" if family else None
+
+
+def _new_style(parts: list[str]) -> str | None:
+    """["sonnet", "4", "5", "2025"] -> "sonnet-4-5"; ["sonnet", "4", "20250514"] -> "sonnet-4-0"."""
+    if len(parts) < 2 or parts[0] not in _FAMILIES:
+        return None
+    major = _leading_digits(parts[1])
+    if not major:
+        return None
+    minor = "0"
+    # A minor version is one digit on its own; eight digits are a date.
+    if major == parts[1] and len(parts) > 2:
+        candidate = _leading_digits(parts[2])
+        if len(candidate) == 1:
+            minor = candidate
+    return f"{parts[0]}-{major}-{minor}"
+
+
+def _shapes_after_marker(name: str) -> list[list[str]]:
+    found = []
+    start = name.find(_MARKER)
+    while start != -1:
+        found.append(name[start + len(_MARKER) :].split("-"))
+        start = name.find(_MARKER, start + 1)
+    return found
+
+
+def strip_1m_suffix(model: str) -> str:
+    name = model.strip()
+    return name[: -len(_ONE_M_SUFFIX)] if name.lower().endswith(_ONE_M_SUFFIX) else name
+
+
 def canonical_model_key(model: str | None) -> str | None:
     """'claude-sonnet-4-5-20250929' -> 'sonnet-4-5'; None when the id names no known shape."""
     if not model:
         return None
-    name = _ONE_M_SUFFIX.sub("", model.strip().lower())
-    old = _OLD_STYLE.search(name)
-    if old:
-        return f"{old.group(3)}-{old.group(1)}-{old.group(2)}"
-    new = _NEW_STYLE.search(name)
-    if new:
-        return f"{new.group(1)}-{new.group(2)}-{new.group(3) or '0'}"
+    shapes = _shapes_after_marker(strip_1m_suffix(model).lower())
+    for parse in (_old_style, _new_style):
+        for parts in shapes:
+            key = parse(parts)
+            if key:
+                return key
     return None
 
 
 def has_1m_suffix(model: str | None) -> bool:
-    return bool(model) and bool(_ONE_M_SUFFIX.search(model or ""))
+    return bool(model) and model.strip().lower().endswith(_ONE_M_SUFFIX)  # type: ignore[union-attr]
 
 
 def resolve_window(
