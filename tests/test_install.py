@@ -831,7 +831,7 @@ def test_script_first_install_then_repeat(
         check=False,
     )
     assert (by_name.returncode, by_name.stderr) == (0, "")
-    assert by_name.stdout.startswith(f"{local_bin / 'ctx-usage'}\nUsage: ctx-usage [OPTIONS]")
+    assert by_name.stdout.startswith(f"{local_bin / 'ctx-usage'}\nusage: ctx-usage [-h] [--json]")
     assert "\nUsage: ctx-doctor [OPTIONS]" in by_name.stdout
     print(f"first install: {seconds:.1f} s")
     assert json.loads(settings.read_text()) == register_hooks({}, HOOKS, bin_dir)

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import transcript_rows as tr
+from cli_run import run_main
 from context_memory import budget
 from context_memory.statusline_cache import (
     cache_path,
@@ -19,7 +19,7 @@ from context_memory.statusline_cache import (
     window_for_transcript,
     write_cache,
 )
-from context_memory.usage_cli import cli as usage_cli
+from context_memory.usage_cli import main as usage_main
 
 SESSION = "7d3e2a10-4b5c-4d6e-9f80-112233445566"
 
@@ -92,7 +92,7 @@ def test_budget_status_line_window_smaller_than_the_table(project, monkeypatch, 
 
 
 def usage_json(path: Path, *args: str) -> dict:
-    result = CliRunner().invoke(usage_cli, ["--json", *args, str(path)])
+    result = run_main(usage_main, ["--json", *args, str(path)])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 

@@ -4,9 +4,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import transcript_rows as tr
+from cli_run import run_main
 from conftest import SAMPLE_TRANSCRIPT
 from context_memory.tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.timeline import (
@@ -16,7 +16,7 @@ from context_memory.timeline import (
     format_timeline,
     render_timeline,
 )
-from context_memory.usage_cli import cli as usage_cli
+from context_memory.usage_cli import main as usage_main
 
 
 def reply(message_id: str, tokens: int, *blocks: dict) -> list[dict]:
@@ -248,7 +248,7 @@ def test_colour_codes_only_when_asked(session):
 
 
 def test_usage_timeline_json_on_the_sample():
-    result = CliRunner().invoke(usage_cli, ["--timeline", "--json", str(SAMPLE_TRANSCRIPT)])
+    result = run_main(usage_main, ["--timeline", "--json", str(SAMPLE_TRANSCRIPT)])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [(t["turn"], t["tokens"], t["tools"]) for t in data["turns"]] == [
@@ -307,14 +307,14 @@ Biggest jumps:
 
 def test_usage_timeline_text_on_the_sample(monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
-    result = CliRunner().invoke(usage_cli, ["--timeline", str(SAMPLE_TRANSCRIPT)])
+    result = run_main(usage_main, ["--timeline", str(SAMPLE_TRANSCRIPT)])
     assert result.exit_code == 0, result.output
     assert result.stdout == SAMPLE_TIMELINE.format(path=SAMPLE_TRANSCRIPT)
 
 
 def test_usage_timeline_no_replies(tmp_path):
     path = tr.write_transcript(tmp_path / "s.jsonl", [tr.user("hello"), *tr.bookkeeping()])
-    result = CliRunner().invoke(usage_cli, ["--timeline", str(path)])
+    result = run_main(usage_main, ["--timeline", str(path)])
     assert result.exit_code == 0
     assert result.stdout.splitlines()[-1] == (
         "No assistant reply in this transcript yet: nothing to draw."
@@ -322,6 +322,6 @@ def test_usage_timeline_no_replies(tmp_path):
 
 
 def test_usage_timeline_missing_file(tmp_path):
-    result = CliRunner().invoke(usage_cli, ["--timeline", str(tmp_path / "nope.jsonl")])
+    result = run_main(usage_main, ["--timeline", str(tmp_path / "nope.jsonl")])
     assert result.exit_code == 1
     assert result.stderr == f"Error: {tmp_path / 'nope.jsonl'}: no such file\n"

@@ -7,16 +7,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import transcript_rows as tr
+from cli_run import run_main
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory.locate import project_folder_name
-from context_memory.usage_cli import cli, main
+from context_memory.usage_cli import main
 
 
-def run(args: list[str], stdin: str | None = None):
-    return CliRunner().invoke(cli, args, input=stdin)
+def run(args: list[str], stdin: str = ""):
+    return run_main(main, args, stdin)
 
 
 def test_json_on_the_shipped_example():

@@ -103,7 +103,7 @@ def resolve_transcript(argument: str) -> Path:
         )
     if looks_like_session_id(argument):
         try:
-            return transcript_for_session(argument, os.getcwd())
+            return Path(transcript_for_session(argument, os.getcwd()))
         except TranscriptNotFound as exc:
             raise click.BadParameter(str(exc), param_hint=_HINT) from None
     raise click.BadParameter(

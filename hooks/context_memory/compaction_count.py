@@ -9,9 +9,9 @@ bytes before the offset) is ignored and rebuilt.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import zlib
 
 from context_memory.fsutil import atomic_write
 from context_memory.transcript import count_boundaries
@@ -28,8 +28,11 @@ def cache_dir() -> str:
 
 
 def _cache_file(real_path: str) -> str:
-    digest = hashlib.sha256(real_path.encode("utf-8", "surrogateescape")).hexdigest()[:32]
-    return os.path.join(cache_dir(), "compactions", digest + ".json")
+    # A file name, not a security boundary: the record also holds the path and is ignored
+    # when it names another file. zlib is built in; hashlib costs an import.
+    raw = real_path.encode("utf-8", "surrogateescape")
+    key = f"{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}"
+    return os.path.join(cache_dir(), "compactions", key + ".json")
 
 
 def _check_bytes(path: str, offset: int) -> str:
@@ -50,7 +53,8 @@ def count_compactions(path: str | os.PathLike[str], *, use_cache: bool = True) -
                 cached = json.load(handle)
             offset = int(cached["offset"])
             if (
-                cached.get("dev") == stat.st_dev
+                cached.get("path") == real
+                and cached.get("dev") == stat.st_dev
                 and cached.get("ino") == stat.st_ino
                 and offset <= stat.st_size
                 and cached.get("check") == _check_bytes(real, offset)

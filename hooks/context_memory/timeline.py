@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -566,10 +567,12 @@ def timeline_report(
     as_json: bool,
     width: int | None = None,
     env: Mapping[str, str] | None = None,
+    color: bool | None = None,
 ) -> str:
     """``ctx-usage --timeline`` output for ``transcript``, drawn against ``report``'s window.
 
-    Colours unless NO_COLOR is set (click.echo drops them when stdout is not a terminal).
+    ``color`` None: colours when stdout is a terminal that has them (statusline's rules:
+    NO_COLOR, FORCE_COLOR, TERM=dumb).
     """
     env = os.environ if env is None else env
     timeline = build_timeline(transcript)
@@ -587,7 +590,10 @@ def timeline_report(
         return json.dumps(data, ensure_ascii=False)
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns
-    from context_memory.statusline import BAND_COLORS
+    from context_memory.statusline import BAND_COLORS, color_enabled
+
+    if color is None:
+        color = color_enabled(env) and (sys.stdout.isatty() or bool(env.get("FORCE_COLOR")))
 
     return format_timeline(
         timeline,
@@ -597,6 +603,6 @@ def timeline_report(
         autocompact=report.autocompact_threshold,
         transcript=transcript,
         width=width,
-        color=not env.get("NO_COLOR", ""),
+        color=color,
         band_colors=BAND_COLORS,
     )
