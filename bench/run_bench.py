@@ -36,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -48,6 +49,7 @@ from make_transcript import SESSION, generate, parse_size  # noqa: E402
 
 # Targets of the benchmark issue, checked at the end of every run.
 BUDGET_MAX_RATIO = 2.5
+USAGE_MAX_RATIO = 4.0
 BUDGET_MAX_MB = 40.0
 MERGE_MAX_SECONDS = 5.0
 
@@ -500,6 +502,19 @@ def check_targets(table: Table) -> list[str]:
         f"ctx-budget under {BUDGET_MAX_MB:g} MB: {verdict(worst_peak < BUDGET_MAX_MB)} "
         f"(peak {worst_peak:.1f} MB)",
         f"ctx-budget flat in file size: {verdict(flat < 1.5)} ({by_size}; max/min {flat:.2f})",
+        *usage_target(table, verdict),
+    ]
+
+
+def usage_target(table: Table, verdict: Callable[[bool], str]) -> list[str]:
+    """ctx-usage --json stays within 4x (it may use a CLI library; the count is cached)."""
+    usage = [r for r in table.rows if r["command"] == "ctx-usage --json PATH"]
+    if not usage:
+        return []
+    worst = max(float(r["ratio"]) for r in usage)
+    return [
+        f"ctx-usage --json within {USAGE_MAX_RATIO:g}x of python -c pass at every size: "
+        f"{verdict(worst <= USAGE_MAX_RATIO)} (worst {worst:.2f}x)"
     ]
 
 

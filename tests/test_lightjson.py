@@ -77,3 +77,18 @@ def test_constants_and_refusals() -> None:
         lightjson.dumps({1: "a"})
     with pytest.raises(TypeError):
         lightjson.dumps(object())
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_spaced_dumps_matches_json_defaults(value: object) -> None:
+    assert lightjson.dumps(value, spaced=True) == json.dumps(value, ensure_ascii=False)
+
+
+def test_string_at() -> None:
+    text = 'x "cwd":"/home/a \\"b\\"\\u00e9" y'
+    assert lightjson.string_at(text, 8) == ('/home/a "b"é', 29)
+    with pytest.raises(lightjson.JSONError):
+        lightjson.string_at(text, 0)
+    with pytest.raises(lightjson.JSONError):
+        lightjson.string_at('"unterminated', 0)

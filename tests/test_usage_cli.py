@@ -209,3 +209,43 @@ def test_console_script_no_traceback(tmp_path: Path):
     )
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == f"Error: {tmp_path / 'missing.jsonl'}: no such file\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bogus"], "unrecognized arguments: --bogus"),
+        (["--window"], "argument --window: expected one argument"),
+        (["--window", "lots"], "argument --window: 'lots' is not a whole number"),
+        (["--window=0"], "argument --window: 0 is not a positive number of tokens"),
+        (["a.jsonl", "b.jsonl"], "unrecognized arguments: b.jsonl"),
+    ],
+)
+def test_usage_errors_exit_2_with_the_usage_line(args, message):
+    assert run(args) == (
+        2,
+        "",
+        "usage: ctx-usage [-h] [--json] [--window N] [--timeline] [TRANSCRIPT]\n"
+        f"ctx-usage: error: {message}\n",
+    )
+
+
+def test_help_and_option_spellings(tmp_path: Path):
+    result = run(["--help"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.startswith("usage: ctx-usage [-h] [--json] [--window N] [--timeline]")
+    assert "--timeline   chart the context per turn" in result.stdout
+    path = big_turn(tmp_path, 150_000)
+    spelled = [
+        json.loads(run(args).stdout)["window"]
+        for args in (
+            ["--json", "--window=300000", str(path)],
+            ["--window", "300000", "--json", "--", str(path)],
+        )
+    ]
+    assert spelled == [300000, 300000]
+
+
+def test_json_output_is_spaced_like_json_dumps():
+    result = run(["--json", str(SAMPLE_TRANSCRIPT)])
+    assert result.stdout == json.dumps(json.loads(result.stdout), ensure_ascii=False) + "\n"

@@ -9,10 +9,10 @@ bytes before the offset) is ignored and rebuilt.
 
 from __future__ import annotations
 
-import json
 import os
 import zlib
 
+from context_memory import lightjson
 from context_memory.fsutil import atomic_write
 from context_memory.transcript import count_boundaries
 
@@ -50,7 +50,7 @@ def count_compactions(path: str | os.PathLike[str], *, use_cache: bool = True) -
     if use_cache:
         try:
             with open(cache_path, encoding="utf-8") as handle:
-                cached = json.load(handle)
+                cached = lightjson.loads(handle.read())
             offset = int(cached["offset"])
             if (
                 cached.get("path") == real
@@ -76,7 +76,7 @@ def count_compactions(path: str | os.PathLike[str], *, use_cache: bool = True) -
             "check": _check_bytes(real, end),
         }
         try:
-            atomic_write(cache_path, json.dumps(record))
+            atomic_write(cache_path, lightjson.dumps(record))
         except OSError:
             pass  # a cache that cannot be written only costs time next run
     return total

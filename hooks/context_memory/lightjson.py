@@ -45,6 +45,7 @@ class _ScannerContext:
 try:
     from _json import encode_basestring as _encode_string
     from _json import make_scanner as _make_scanner
+    from _json import scanstring as _scanstring
 
     _scan: Any = _make_scanner(_ScannerContext())  # type: ignore[arg-type]
 except (ImportError, AttributeError, TypeError):  # pragma: no cover - not CPython
@@ -76,12 +77,33 @@ def loads(text: str) -> Any:
     return value
 
 
-def dumps(value: Any) -> str:
-    """Compact JSON, non-ASCII kept as is; for the small documents hooks print."""
+def string_at(text: str, quote: int) -> tuple[str, int]:
+    """The JSON string whose opening quote is at ``quote``, and the index after it."""
+    if text[quote : quote + 1] != '"':
+        raise JSONError("Expecting '\"'", quote)
+    if _scan is None:  # pragma: no cover - not CPython
+        from json.decoder import scanstring as _fallback_scanstring  # type: ignore[attr-defined]
+
+        return tuple(_fallback_scanstring(text, quote + 1))  # type: ignore[return-value]
+    try:
+        value, end = _scanstring(text, quote + 1)
+    except ValueError as exc:
+        raise JSONError(getattr(exc, "msg", str(exc)), getattr(exc, "pos", quote)) from None
+    return str(value), int(end)
+
+
+def dumps(value: Any, *, spaced: bool = False) -> str:
+    """JSON with non-ASCII kept as is: compact, or ``spaced`` as json.dumps' default
+    separators (", " and ": ")."""
     if _scan is None:  # pragma: no cover - not CPython
         import json
 
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        separators = (", ", ": ") if spaced else (",", ":")
+        return json.dumps(value, ensure_ascii=False, separators=separators)
+    return _dumps(value, ", " if spaced else ",", ": " if spaced else ":")
+
+
+def _dumps(value: Any, item_separator: str, key_separator: str) -> str:
     if isinstance(value, str):
         return str(_encode_string(value))
     if value is None:
@@ -101,8 +123,14 @@ def dumps(value: Any) -> str:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(f"keys must be str, not {type(key).__name__}")
-            parts.append(f"{_encode_string(key)}:{dumps(item)}")
-        return "{" + ",".join(parts) + "}"
+            parts.append(
+                f"{_encode_string(key)}{key_separator}{_dumps(item, item_separator, key_separator)}"
+            )
+        return "{" + item_separator.join(parts) + "}"
     if isinstance(value, (list, tuple)):
-        return "[" + ",".join(dumps(item) for item in value) + "]"
+        return (
+            "["
+            + item_separator.join(_dumps(item, item_separator, key_separator) for item in value)
+            + "]"
+        )
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

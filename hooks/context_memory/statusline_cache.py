@@ -25,7 +25,8 @@ COMPARED_FIELDS = ("context_window_size", "model_id")
 MAX_CACHE_BYTES = 64 * 1024
 # How far into a transcript to look for the session's recorded cwd.
 CWD_LOOKAHEAD_BYTES = 256 * 1024
-_CWD_FIELD = rb'"cwd"\s*:\s*("(?:[^"\\]|\\.)*")'
+# The client writes compact JSON; the ": " spelling covers re-serialised files.
+_CWD_KEYS = ('"cwd":"', '"cwd": "')
 
 
 def cache_path(state_dir: str, session_id: str) -> str:
@@ -110,16 +111,17 @@ def transcript_cwd(transcript: str) -> str | None:
             head = handle.read(CWD_LOOKAHEAD_BYTES)
     except OSError:
         return None
-    import re  # ctx-usage only; the prompt path never gets here
-
-    match = re.search(_CWD_FIELD, head)
-    if not match:
+    text = head.decode("utf-8", errors="replace")
+    found = [(text.find(key), key) for key in _CWD_KEYS]
+    found = [(at, key) for at, key in found if at != -1]
+    if not found:
         return None
+    at, key = min(found)
     try:
-        value = lightjson.loads(match.group(1).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        value, _ = lightjson.string_at(text, at + len(key) - 1)
+    except ValueError:
         return None
-    return value if isinstance(value, str) and os.path.isabs(value) else None
+    return value if os.path.isabs(value) else None
 
 
 def window_for_transcript(transcript: str, cwd: str | None = None) -> int | None:
