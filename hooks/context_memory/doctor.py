@@ -29,7 +29,7 @@ from typing import Any
 import click
 
 from context_memory import command_links
-from context_memory.cli_common import CONTEXT_SETTINGS
+from context_memory.cli_common import CONTEXT_SETTINGS, run_click
 from context_memory.hook_registry import HOOKS, HookSpec
 from context_memory.hookio import BREAKER_LIMIT, LOG_NAME
 from context_memory.installer import default_venv, settings_path_for
@@ -669,15 +669,7 @@ def cli(as_json: bool, project: str | None, venv: str | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; 1 when a check FAILs (or on an error), click's usage errors 2."""
-    try:
-        result = cli.main(args=argv, prog_name="ctx-doctor", standalone_mode=False)
-    except click.ClickException as exc:
-        exc.show()
-        return exc.exit_code
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        return EXIT_FAIL
-    return result if isinstance(result, int) else EXIT_OK
+    return run_click(cli, argv, "ctx-doctor")
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ import os
 import re
 import shlex
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -352,17 +352,23 @@ def own_entries(
 ) -> list[tuple[str, str | None, dict[str, Any]]]:
     """Our entries in ``settings`` as (event, matcher, entry), in file order."""
     names = set(commands)
-    found: list[tuple[str, str | None, Entry]] = []
+    return [
+        (event, group.get("matcher"), entry)
+        for event, group, entry in hook_entries(settings)
+        if isinstance(entry, dict) and is_own_entry(entry, bin_dir, names)
+    ]
+
+
+def hook_entries(settings: Settings) -> Iterator[tuple[str, dict[str, Any], object]]:
+    """(event, group, entry) for every hook entry, skipping parts of the wrong shape."""
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
-        return found
+        return
     for event, groups in hooks.items():
         for group in groups if isinstance(groups, list) else ():
             entries = group.get("hooks") if isinstance(group, dict) else None
             for entry in entries if isinstance(entries, list) else ():
-                if is_own_entry(entry, bin_dir, names):
-                    found.append((event, group.get("matcher"), entry))
-    return found
+                yield event, group, entry
 
 
 def example_settings_text(specs: Sequence[HookSpec] = HOOKS) -> str:
@@ -380,19 +386,13 @@ def lookalike_entries(
     path). They are never edited; the installer mentions them so nobody runs a hook twice."""
     names = set(commands)
     found: list[tuple[str, str]] = []
-    hooks = settings.get("hooks")
-    if not isinstance(hooks, dict):
-        return found
-    for event, groups in hooks.items():
-        for group in groups if isinstance(groups, list) else ():
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            for entry in entries if isinstance(entries, list) else ():
-                if is_own_entry(entry, bin_dir, names) or not isinstance(entry, dict):
-                    continue
-                command = entry.get("command")
-                word = _single_word(command) if isinstance(command, str) else None
-                if word and os.path.isabs(word) and os.path.basename(word) in names:
-                    found.append((event, word))
+    for event, _group, entry in hook_entries(settings):
+        if is_own_entry(entry, bin_dir, names) or not isinstance(entry, dict):
+            continue
+        command = entry.get("command")
+        word = _single_word(command) if isinstance(command, str) else None
+        if word and os.path.isabs(word) and os.path.basename(word) in names:
+            found.append((event, word))
     return found
 
 
