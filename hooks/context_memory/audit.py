@@ -37,6 +37,7 @@ from context_memory.tables import (
     AUDIT_TEXTS,
     COMMAND_ECHO_PREFIXES,
     SUMMARY_END_MARKERS,
+    SUMMARY_ROW_INTRO,
     SUMMARY_START_MARKER,
 )
 from context_memory.transcript import (
@@ -163,6 +164,26 @@ def summary_body(text: str) -> str:
     return text[:cut].strip()
 
 
+def given_text(row_text: str) -> str:
+    """What the model received from a summary row: its text as written, framing aside.
+
+    Unlike ``summary_body`` this keeps an ``Analysis:`` part: clients up to 2.1.39 wrote it
+    into the row (``Analysis:`` then ``Summary:``) and sent the row as it is, so a decision
+    named only in the analysis did reach the model. Only the client's opening line and
+    closing instructions go.
+    """
+    text = row_text
+    if text.startswith(SUMMARY_ROW_INTRO):
+        newline = text.find("\n")
+        text = text[newline + 1 :] if newline != -1 else ""
+    cut = len(text)
+    for marker in SUMMARY_END_MARKERS:
+        position = text.find(marker)
+        if position != -1:
+            cut = min(cut, position)
+    return text[:cut].strip()
+
+
 def summary_fingerprint(body: str) -> str:
     """Identifies a summary across its two forms (hook field, transcript row)."""
     flat = " ".join(body.split())
@@ -253,6 +274,11 @@ class Compaction:
     @property
     def body(self) -> str:
         return summary_body(self.summary or "")
+
+    @property
+    def given(self) -> str:
+        """The summary as the model received it (``body`` plus an older client's analysis)."""
+        return given_text(self.summary or "")
 
 
 def recent_bytes() -> int:
@@ -509,8 +535,13 @@ def build_audit(
     lang: str,
     boundary_uuid: str | None = None,
     trigger: str | None = None,
+    fingerprint: str | None = None,
 ) -> dict[str, Any]:
-    """The content of compact-audit.json for one audit (injection text included)."""
+    """The content of compact-audit.json for one audit (injection text included).
+
+    ``fingerprint`` identifies the summary when ``summary`` is not its bare body (the
+    transcript row's text with an older client's analysis).
+    """
     lost = sum(1 for item in results if item["status"] == "lost")
     return {
         "version": AUDIT_VERSION,
@@ -522,7 +553,7 @@ def build_audit(
         "trigger": trigger,
         "boundary_uuid": boundary_uuid,
         "summary_chars": len(summary),
-        "summary_fingerprint": summary_fingerprint(summary),
+        "summary_fingerprint": fingerprint or summary_fingerprint(summary),
         "total": len(results),
         "lost": lost,
         "survived": len(results) - lost,
@@ -621,9 +652,14 @@ def refine_with_transcript(audit: dict[str, Any], transcript: str | None) -> Non
     if summary_fingerprint(compaction.body) != audit.get("summary_fingerprint"):
         return
     audit["boundary_uuid"] = compaction.boundary_uuid
-    if not compaction.kept:
+    # What the model got beyond the audited summary: the kept messages, and the analysis
+    # part that older clients left in the summary row.
+    extra = list(compaction.kept)
+    if compaction.given != compaction.body:
+        extra.insert(0, compaction.given)
+    if not extra:
         return
-    kept_index = ContextIndex("\n".join(compaction.kept))
+    kept_index = ContextIndex("\n".join(extra))
     for item in audit.get("decisions", []):
         if not isinstance(item, dict) or item.get("status") != "lost":
             continue
@@ -706,6 +742,7 @@ def _audit_and_store(
     recorded_by: str | None = None,
     boundary_uuid: str | None = None,
     trigger: str | None = None,
+    fingerprint: str | None = None,
 ) -> dict[str, Any] | None:
     records, _ = read_records(hook.state_dir)
     decisions = select_decisions(records, hook.session, audit_last(env), recorded_by=recorded_by)
@@ -720,6 +757,7 @@ def _audit_and_store(
         lang=hook.lang,
         boundary_uuid=boundary_uuid,
         trigger=trigger,
+        fingerprint=fingerprint,
     )
 
 
@@ -742,6 +780,7 @@ def post_compact(payload: dict[str, Any], env: Mapping[str, str]) -> str | None:
     _clear_pending(hook.folder)
     kept: list[str] = []
     boundary_uuid: str | None = None
+    given = summary
     if hook.transcript:
         # Clients that write the compaction before this hook runs show the kept messages.
         try:
@@ -755,10 +794,12 @@ def post_compact(payload: dict[str, Any], env: Mapping[str, str]) -> str | None:
         ):
             kept = compaction.kept
             boundary_uuid = compaction.boundary_uuid
+            given = compaction.given  # the row as the model gets it (older clients: + analysis)
     audit = _audit_and_store(
         hook,
         source="post-compact",
-        summary=summary,
+        summary=given,
+        fingerprint=summary_fingerprint(summary),
         kept=kept,
         env=env,
         boundary_uuid=boundary_uuid,
@@ -807,7 +848,8 @@ def session_start_compact(payload: dict[str, Any], env: Mapping[str, str]) -> st
     audit = _audit_and_store(
         hook,
         source="transcript",
-        summary=compaction.body,
+        summary=compaction.given,
+        fingerprint=summary_fingerprint(compaction.body),
         kept=compaction.kept,
         env=env,
         recorded_by=compaction.timestamp,

@@ -115,7 +115,7 @@ def audit_compaction(
     compaction: Compaction, records: list[dict[str, Any]], session: str, last: int, of: int
 ) -> dict[str, Any]:
     decisions = select_decisions(records, session, last, recorded_by=compaction.timestamp)
-    results = audit_decisions(decisions, compaction.body, compaction.kept)
+    results = audit_decisions(decisions, compaction.given, compaction.kept)
     return {
         "number": compaction.number,
         "of": of,

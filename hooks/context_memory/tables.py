@@ -259,7 +259,11 @@ SUMMARY_END_MARKERS = (
     "\nIf you need specific details from before compaction",
     "\n\nContinue the conversation from where it left off",
     "\n\nThe messages after this summary are the most recent messages",
+    # Clients 2.0.x close the row with this line instead.
+    "\nPlease continue the conversation from where we left it off",
 )
+# The first line of the summary row; the client's framing, not part of what was summarised.
+SUMMARY_ROW_INTRO = "This session is being continued from a previous conversation"
 
 # Auto-compaction stopped (the client gives up after 3 failed attempts): replaces the band
 # text. {usage} as for the bands, {threshold} like "167K".
