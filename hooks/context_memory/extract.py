@@ -130,9 +130,11 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
     project_dir = resolve_project_dir(cwd)
     transcript = str_field(payload, "transcript_path") or None
     tokens = 0
+    tokens_source = "none"
     if transcript:
         try:
-            tokens = measure_context(transcript).tokens
+            report = measure_context(transcript)
+            tokens, tokens_source = report.tokens, report.source
         except OSError:
             tokens = 0
     facts = session_facts(state_dir, session, transcript)
@@ -151,6 +153,7 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
         "trigger": trigger,
         "time": now,
         "tokens": tokens,
+        "tokens_source": tokens_source,
         "decisions": [r for r in facts.records if r.get("kind") == "decided"],
         "rejections": [r for r in facts.records if r.get("kind") == "rejected"],
         "risks": [r for r in facts.records if r.get("kind") == "risk"],

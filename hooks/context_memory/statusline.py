@@ -244,6 +244,8 @@ def format_line(numbers: Numbers, color: bool = False) -> str:
         tail = f"{format_tokens(numbers.threshold - numbers.tokens)} to auto-compact"
     if numbers.source == "compaction":
         tail += " (compacted)"
+    elif numbers.source == "compaction-estimate":
+        tail += " (compacted, estimated)"
     return head + SEPARATOR + tail
 
 

@@ -200,7 +200,8 @@ def is_compact_boundary(row: dict[str, Any]) -> bool:
 
 
 class ContextReading:
-    """What the backward scan found. ``source`` is "usage", "compaction" or "none"."""
+    """What the backward scan found. ``source`` is "usage", "compaction",
+    "compaction-estimate" (a compaction without postTokens, no reply since) or "none"."""
 
     __slots__ = (
         "tokens",
@@ -294,6 +295,7 @@ def scan_transcript(
     with open_transcript(path) as handle:
         size = os.fstat(handle.fileno()).st_size
         tokens_found_at: int | None = None
+        boundary_span: tuple[int, int] | None = None  # a boundary without postTokens
         for end, line in iter_lines_backwards(handle, size, max_bytes=limit):
             reading.bytes_scanned = size - (end - len(line))
             if tokens_found_at is not None:
@@ -322,8 +324,17 @@ def scan_transcript(
                 if isinstance(post, int) and not isinstance(post, bool) and post >= 0:
                     reading.tokens = post
                     reading.source = "compaction"
+                else:
+                    boundary_span = (end - len(line), end)
                 tokens_found_at = end
         reading.truncated = tokens_found_at is None and size > limit
+        if boundary_span is not None:
+            # Older clients leave postTokens out: estimate rather than report 0. Loaded
+            # only here, between such a compaction and the next reply.
+            from context_memory.compaction_estimate import estimate_after_compaction
+
+            reading.tokens = estimate_after_compaction(handle, size, *boundary_span)
+            reading.source = "compaction-estimate"
     return reading
 
 

@@ -30,6 +30,7 @@ EXIT_USAGE = 2
 SOURCE_NOTES = {
     "usage": "from the last assistant reply",
     "compaction": "compaction summary, no reply since",
+    "compaction-estimate": "estimated after a compaction that recorded no figure, no reply since",
     "none": "no assistant reply yet",
 }
 
