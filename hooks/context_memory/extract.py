@@ -157,7 +157,9 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
         "decisions": [r for r in facts.records if r.get("kind") == "decided"],
         "rejections": [r for r in facts.records if r.get("kind") == "rejected"],
         "risks": [r for r in facts.records if r.get("kind") == "risk"],
-        "files_modified": files_touched(facts.edits, project_dir),
+        "files_modified": files_touched(
+            facts.edits, project_dir, subagent_edits=facts.subagent_edits
+        ),
         "pending": pending,
         "pending_source": pending_source,
         "handoff": os.path.relpath(handoff, state_dir) if handoff else None,

@@ -6,7 +6,8 @@ A draft takes its five sections from what is on disk and in the transcript:
   last handoff (records carry whole seconds, so a record stamped in the same second as that
   handoff counts as new unless the handoff already lists it);
 - Files Modified: the transcript's Write / Edit / MultiEdit / NotebookEdit calls since that
-  handoff, relative to the project, first-touched order;
+  handoff, relative to the project, first-touched order; then the files only its subagents
+  edited, marked ``(subagent)``;
 - Remaining: the latest TodoWrite list's unfinished items when the transcript has one, else
   the unchecked ``- [ ]`` items of ``current-plan.md``.
 
@@ -54,12 +55,13 @@ class StageExistsError(FileExistsError):
 class SessionFacts:
     """One read of the decisions log and the transcript for one session."""
 
-    __slots__ = ("records", "problems", "edits", "todos", "transcript_note")
+    __slots__ = ("records", "problems", "edits", "subagent_edits", "todos", "transcript_note")
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
         self.problems: list[LogProblem] = []
         self.edits: list[tuple[str, str]] = []
+        self.subagent_edits: list[tuple[str, str]] = []
         self.todos: list[dict[str, Any]] | None = None
         # Why Files Modified may be incomplete (no transcript, read only partly), or None.
         self.transcript_note: str | None = None
@@ -92,8 +94,11 @@ def session_facts(state_dir: str, session: str, transcript: str | None) -> Sessi
         facts.transcript_note = f"transcript {transcript} unreadable ({exc.strerror or exc})"
         return facts
     facts.edits, facts.todos = found.edits, found.todos
+    facts.subagent_edits = found.subagent_edits
     if found.truncated:
         facts.transcript_note = "only the end of the transcript was read (CTX_MAX_SCAN_BYTES)"
+    elif found.subagents_truncated:
+        facts.transcript_note = "some subagent transcripts were read only partly or not at all"
     return facts
 
 
@@ -183,7 +188,10 @@ def draft_sections(
         if name:
             sections[name].append(record_item(record))
     sections["Files Modified"] = files_touched(
-        facts.edits, project_dir, since=last.time if last else None
+        facts.edits,
+        project_dir,
+        since=last.time if last else None,
+        subagent_edits=facts.subagent_edits,
     )
     sections["Remaining"] = pending_items(facts, state_dir)[0]
     return sections
