@@ -133,3 +133,20 @@ def test_post_compact_without_the_row_strips_the_analysis(project, monkeypatch, 
     assert status == 0
     assert out.startswith("ctx-audit: 1 of 1 recorded decisions lost in compaction")
     assert [d["status"] for d in written["decisions"]] == ["lost"]
+
+
+def test_next_prompt_refines_with_the_row_the_model_got(project, monkeypatch, capsys, tmp_path):
+    """PostCompact ran before the client wrote the row (2.1.x order): lost at first, then
+    the analysis in the row counts when the pending audit is refined."""
+    state = project / ".working-state"
+    append_record(state, make_record("decided", ANALYSIS_ONLY, session=SESSION))
+    transcript = compacted_copy(tmp_path)
+    raw = raw_summary_of(transcript)
+    before = tmp_path / "before.jsonl"
+    lines = real_lines(SLOPOMETRY)
+    write_lines(before, lines[: row_index(lines, b'"subtype":"compact_boundary"')])
+    _status, out, _err, written = run_post_compact(monkeypatch, capsys, project, before, raw)
+    assert out.startswith("ctx-audit: 1 of 1 recorded decisions lost in compaction")
+    audit.refine_with_transcript(written, str(transcript))
+    assert (written["lost"], written["survived"]) == (0, 1)
+    assert written["decisions"][0]["status"] == "survived"
