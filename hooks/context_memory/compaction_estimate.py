@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 CHARS_PER_TOKEN = 4
 # Where the first reply is looked for: the start of the file, this far.
 BASELINE_SCAN_BYTES = 2 * 1024 * 1024
+BLOCK_BYTES = 64 * 1024
 # The session's baseline when its first reply is not within that reach (Claude Code's
 # system prompt and tools come to about this much).
 DEFAULT_BASELINE_TOKENS = 15_000
@@ -68,25 +69,43 @@ def text_chars(value: object, depth: int = 0) -> int:
     return 0
 
 
+def _first_reply_input(line: bytes) -> int:
+    if not any(marker in line for marker in _ASSISTANT_MARKERS):
+        return 0
+    row = parse_row(line)
+    usage = eligible_assistant_usage(row) if row is not None else None
+    if usage is None:
+        return 0
+    total = 0
+    for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"):
+        value = usage.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            total += value
+    return total
+
+
 def baseline_tokens(handle: BinaryIO, size: int) -> int:
-    """Input tokens of the session's first main-chain reply (without its output)."""
+    """Input tokens of the session's first main-chain reply (without its output).
+
+    Read forwards in blocks: the first reply is usually within the first few rows.
+    """
     handle.seek(0)
-    data = handle.read(min(size, BASELINE_SCAN_BYTES))
-    lines = data.split(b"\n")
-    if len(data) < size:
-        lines.pop()  # cut by the bound: not a whole row
-    for line in lines:
-        if not any(marker in line for marker in _ASSISTANT_MARKERS):
-            continue
-        row = parse_row(line)
-        usage = eligible_assistant_usage(row) if row is not None else None
-        if usage is None:
-            continue
-        total = 0
-        for key in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"):
-            value = usage.get(key)
-            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-                total += value
+    limit = min(size, BASELINE_SCAN_BYTES)
+    done = 0
+    pending = b""
+    while done < limit:
+        block = handle.read(min(BLOCK_BYTES, limit - done))
+        if not block:
+            break
+        done += len(block)
+        lines = (pending + block).split(b"\n")
+        pending = lines.pop()  # may continue in the next block
+        for line in lines:
+            total = _first_reply_input(line)
+            if total > 0:
+                return total
+    if done >= size and pending:
+        total = _first_reply_input(pending)  # the last row, without a trailing newline
         if total > 0:
             return total
     return DEFAULT_BASELINE_TOKENS
