@@ -14,6 +14,7 @@ from pathlib import Path
 import transcript_rows as tr
 from conftest import subprocess_env
 from context_memory import compaction_estimate as ce
+from context_memory.budget import budget_output
 from context_memory.extract import EXTRACT_FILE, act
 from context_memory.handoff_cli import tokens_in
 from context_memory.statusline import context_numbers, format_line
@@ -181,3 +182,18 @@ def test_handoff_and_extract_carry_the_estimate(tmp_path, project):
     extract_path = project / ".working-state" / "sessions" / SESSION / EXTRACT_FILE
     extract = json.loads(extract_path.read_text(encoding="utf-8"))
     assert (extract["tokens"], extract["tokens_source"]) == (ESTIMATE, "compaction-estimate")
+
+
+def test_ctx_budget_shows_the_estimate(tmp_path):
+    """With bands set low enough to speak, the budget text carries the estimate, not 0."""
+    path = cut_after_summary(tmp_path)
+    payload = {
+        "session_id": SESSION,
+        "transcript_path": str(path),
+        "cwd": str(tmp_path),
+        "hook_event_name": "UserPromptSubmit",
+    }
+    out = budget_output(payload, {"CTX_BANDS": "10,20,30,95"})
+    assert out is not None
+    text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert text.startswith("[CONTEXT BUDGET] ~28K/200K (14%)")
