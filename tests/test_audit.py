@@ -448,6 +448,7 @@ def test_zero_byte_summary_loses_every_decision(project, monkeypatch, capsys):
 )
 def test_bad_input_fails_open(project, monkeypatch, capsys, payload, message):
     payload["cwd"] = str(project)
+    (project / ".working-state").mkdir()  # the log goes only into an existing state folder
     assert run_hook_main(monkeypatch, capsys, audit, json.dumps(payload)) == (0, "", message)
     log = (project / ".working-state" / "logs" / "hooks.log").read_text()
     assert log.count("\n") == 1 and "\tctx-audit\t" in log

@@ -13,7 +13,7 @@ import time
 
 import click
 
-from context_memory.cli_common import run_click
+from context_memory.cli_common import cli_state_dir, run_click
 from context_memory.merge import (
     MergeError,
     Outcome,
@@ -26,7 +26,6 @@ from context_memory.state import (
     STATE_DIRNAME,
     UnsafeNameError,
     check_state_dir,
-    resolve_state_dir,
 )
 
 PREFIX = "ctx-merge:"
@@ -38,10 +37,10 @@ def state_dir_for(project: str | None) -> str:
     override = os.environ.get("CTX_STATE_DIR")
     if override:
         return os.path.abspath(override)
+    if project is None:
+        return cli_state_dir()
     try:
-        if project is not None:
-            return check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
-        return resolve_state_dir(search_up=True)
+        return check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
     except UnsafeNameError as exc:  # a symlinked state folder
         raise click.ClickException(str(exc)) from None
 
