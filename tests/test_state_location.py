@@ -95,8 +95,13 @@ def test_project_without_git_under_home_keeps_its_own_state(home, tmp_path):
 
     # The project's own hooks now see it: ctx-restore points at the decisions.
     payload = json.dumps(
-        {"session_id": "next", "cwd": str(project), "hook_event_name": "SessionStart",
-         "source": "startup", "transcript_path": ""}
+        {
+            "session_id": "next",
+            "cwd": str(project),
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+            "transcript_path": "",
+        }
     )
     restored = run_module("restore", [], project, home, payload, CLAUDE_PROJECT_DIR=str(project))
     context = json.loads(restored.stdout)["hookSpecificOutput"]["additionalContext"]
@@ -197,9 +202,7 @@ def test_handoff_and_plan_follow_the_session(home, tmp_path):
     frontend = app / "frontend"
     frontend.mkdir()
     session_start(frontend, home, tmp_path)
-    done = run_module(
-        "plan_cli", [], app, home, "- [ ] ship\n", CLAUDE_CODE_SESSION_ID=SESSION
-    )
+    done = run_module("plan_cli", [], app, home, "- [ ] ship\n", CLAUDE_CODE_SESSION_ID=SESSION)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "wrote frontend/.working-state/current-plan.md (1 line)\n"
     handoff = (
