@@ -25,6 +25,7 @@ from context_memory.cli_common import (
 )
 from context_memory.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.handoff_draft import record_item
+from context_memory.safe_text import one_line
 from context_memory.records import (
     RecordError,
     append_record,
@@ -43,11 +44,11 @@ def split_keywords(values: tuple[str, ...]) -> list[str]:
 
 def format_record(record: dict[str, object]) -> str:
     """One line per record: time, kind, text (reason; alternatives), session."""
-    line = (
-        f"{record.get('ts', '?')}  {str(record.get('kind')):<{KIND_WIDTH}}  {record_item(record)}"
-    )
+    # record_item is one safe line already; the other fields come from the file as well.
+    kind = one_line(record.get("kind"))
+    line = f"{one_line(record.get('ts', '?'))}  {kind:<{KIND_WIDTH}}  {record_item(record)}"
     session = record.get("session")
-    return f"{line}  [{session}]" if session else line
+    return f"{line}  [{one_line(session)}]" if session else line
 
 
 def _warn_problems(problems: list) -> None:

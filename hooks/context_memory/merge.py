@@ -31,6 +31,7 @@ from context_memory.handoff import (
     parse_handoff,
     stage_path,
 )
+from context_memory.safe_text import one_line
 from context_memory.state import UnsafeNameError, validate_name
 
 TYPE_CHECKING = False
@@ -504,7 +505,7 @@ def render_markdown(result: MergeResult, merged_at: float, skipped: list[Problem
     def section(title: str, items: list[str]) -> None:
         lines.append(f"## {title}")
         lines.append("")
-        lines.extend(items or ["- none"])
+        lines.extend(one_line(item) for item in items or ["- none"])
         lines.append("")
 
     section("Decided", [f"- {e.text} — {_source(e)}" for e in result.decided])
@@ -525,10 +526,12 @@ def render_markdown(result: MergeResult, merged_at: float, skipped: list[Problem
             values = handoff.sections.get(title, [])
             if values:
                 items.append(
-                    f"### Session {handoff.session} (stage {handoff.stage}, "
-                    f"{iso_date(handoff.time)})"
+                    one_line(
+                        f"### Session {handoff.session} (stage {handoff.stage}, "
+                        f"{iso_date(handoff.time)})"
+                    )
                 )
-                items.extend(f"- {value}" for value in values)
+                items.extend(one_line(f"- {value}") for value in values)
         lines.append(f"## {title}")
         lines.append("")
         if items:

@@ -22,6 +22,7 @@ from context_memory.merge import (
     read_settings,
     run_merge,
 )
+from context_memory.safe_text import one_line
 from context_memory.state import (
     STATE_DIRNAME,
     UnsafeNameError,
@@ -83,9 +84,9 @@ def report(outcome: Outcome, state_dir: str, quiet: bool) -> None:
     if quiet:
         return
     for note in outcome.notes:
-        click.echo(f"{PREFIX} warning: {note}", err=True)
+        click.echo(one_line(f"{PREFIX} warning: {note}"), err=True)
     for problem in outcome.skipped:
-        click.echo(f"{PREFIX} skipped {problem}", err=True)
+        click.echo(one_line(f"{PREFIX} skipped {problem}"), err=True)
     md_path = decisions_md_path(state_dir)
     if outcome.action == "stopped":
         where = " (after taking the lock)" if outcome.rechecked else ""
