@@ -64,7 +64,11 @@ def test_merge_of_a_forged_folder_name_and_control_characters(tmp_path):
     project = tmp_path / "p"
     state = project / ".working-state"
     stage_file(
-        state, "good", decided="Use SQLite", remaining="ship \x1b[2J it", time="2026-11-01T10:00:00Z"
+        state,
+        "good",
+        decided="Use SQLite",
+        remaining="ship \x1b[2J it",
+        time="2026-11-01T10:00:00Z",
     )
     stage_file(
         state, FORGED_NAME, decided="Use Mongo", remaining="none", time="2026-11-02T10:00:00Z"

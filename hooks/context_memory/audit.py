@@ -663,7 +663,8 @@ def take_pending_injection(
         # Rendered again from the decisions rather than taken as the file holds it: the
         # file lives in the state folder, whose contents are untrusted.
         decisions = audit.get("decisions")
-        results = [i for i in decisions if isinstance(i, dict)] if isinstance(decisions, list) else []
+        listed = decisions if isinstance(decisions, list) else []
+        results = [item for item in listed if isinstance(item, dict)]
         audit["injection"] = injection_text(
             results, _pointer_from(audit), str(audit.get("lang") or "en")
         )

@@ -25,7 +25,6 @@ from context_memory.cli_common import (
 )
 from context_memory.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.handoff_draft import record_item
-from context_memory.safe_text import one_line
 from context_memory.records import (
     RecordError,
     append_record,
@@ -33,6 +32,7 @@ from context_memory.records import (
     make_record,
     read_records,
 )
+from context_memory.safe_text import one_line
 
 KIND_WIDTH = len("rejected")
 

@@ -30,8 +30,8 @@ from context_memory.handoff import (
     split_front_matter,
     stage_path,
 )
-from context_memory.safe_text import one_line
 from context_memory.records import LogProblem, read_records, str_list, utc_now_iso
+from context_memory.safe_text import one_line
 from context_memory.state import ensure_inside, validate_name
 from context_memory.transcript_facts import SECOND_PRECISION, files_touched, open_todos, scan_facts
 
