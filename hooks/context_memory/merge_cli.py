@@ -14,6 +14,7 @@ import time
 import click
 
 from context_memory.cli_common import cli_state_dir, run_click
+from context_memory.hookio import log_line
 from context_memory.merge import (
     MergeError,
     Outcome,
@@ -79,8 +80,18 @@ def sources(outcome: Outcome) -> str:
     return f"{_plural(result.handoffs, 'handoff')} from {_plural(len(result.sessions), 'session')}"
 
 
+def raise_alerts(outcome: Outcome, state_dir: str) -> None:
+    """What even a quiet cron run must not keep to itself (a last merge dated in the
+    future): one line on stderr (cron mails it) and one in logs/hooks.log (ctx-doctor)."""
+    for alert in outcome.alerts:
+        line = one_line(f"{PREFIX} warning: {alert}")
+        click.echo(line, err=True)
+        log_line(state_dir, "ctx-merge", "-", line[len(PREFIX) + 1 :])
+
+
 def report(outcome: Outcome, state_dir: str, quiet: bool) -> None:
     """Print what the run did: one line on stdout; skipped handoffs on stderr."""
+    raise_alerts(outcome, state_dir)
     if quiet:
         return
     for note in outcome.notes:
