@@ -112,8 +112,9 @@ def cli(
 ) -> None:
     """Record DECISION (or --rejected / --risk) in .working-state/decisions.jsonl.
 
-    The log lives in the project's .working-state folder (the nearest folder upwards
-    holding .working-state, .claude or .git; CTX_STATE_DIR overrides).
+    The log lives in the .working-state folder of this session's project (as its hooks
+    recorded it; run by hand: the nearest folder upwards holding .working-state, .claude
+    or .git). CTX_STATE_DIR overrides.
     """
     state_dir = cli_state_dir()
     given = [

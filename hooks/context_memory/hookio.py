@@ -1,7 +1,8 @@
 """Hook plumbing shared by every hook entry point: stdin, stdout, fail-open, circuit breaker.
 
 A hook runs inside someone else's session. Whatever goes wrong, it exits 0 with nothing
-on stdout, one line on stderr and one line in ``.working-state/logs/hooks.log``; it never
+on stdout, one line on stderr and one line in ``.working-state/logs/hooks.log`` (if that
+folder exists: a failing hook never creates one); it never
 exits 2 (that erases the user's prompt or blocks a compaction). Standard library only:
 this module is on the prompt path.
 """
