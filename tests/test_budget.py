@@ -97,12 +97,14 @@ def test_no_decision_key_ever(project, monkeypatch, capsys):
     ],
 )
 def test_bad_input_fails_open(project, monkeypatch, capsys, stdin, message):
+    (project / ".working-state").mkdir()  # the log goes only into an existing state folder
     assert run_main(monkeypatch, capsys, stdin) == (0, "", message)
     log = (project / ".working-state" / "logs" / "hooks.log").read_text()
     assert log.count("\n") == 1 and "\tctx-budget\t" in log
 
 
 def test_missing_transcript_fails_open_and_logs(project, monkeypatch, capsys):
+    (project / ".working-state").mkdir()
     missing = project / "nope.jsonl"
     status, out, err = run_main(monkeypatch, capsys, payload(missing, project))
     assert (status, out) == (0, "")
@@ -119,6 +121,7 @@ def test_directory_as_transcript_fails_open(project, monkeypatch, capsys):
 
 
 def test_circuit_breaker_opens_after_three_failures(project, monkeypatch, capsys):
+    (project / ".working-state").mkdir()
     missing = project / "nope.jsonl"
     for _ in range(BREAKER_LIMIT):
         run_main(monkeypatch, capsys, payload(missing, project))
@@ -150,7 +153,7 @@ def test_unsafe_session_id_writes_no_breaker(project, monkeypatch, capsys):
 
 def test_log_goes_to_claude_project_dir(project, tmp_path, monkeypatch, capsys):
     other = tmp_path / "elsewhere"
-    other.mkdir()
+    (other / ".working-state").mkdir(parents=True)
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(other))
     run_main(monkeypatch, capsys, "garbage")
     assert (other / ".working-state" / "logs" / "hooks.log").exists()

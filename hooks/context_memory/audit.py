@@ -29,6 +29,7 @@ from context_memory.bands import language
 from context_memory.hookio import HookInputError, context_output, run_hook, str_field
 from context_memory.matching import ContextIndex, Presence, check_decision
 from context_memory.records import read_records, str_list
+from context_memory.safe_text import one_line
 from context_memory.state import resolve_project_dir, resolve_state_dir, session_dir
 from context_memory.tables import (
     AUDIT_DEFAULT_LAST,
@@ -466,7 +467,7 @@ def audit_decisions(
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
+    text = one_line(text)
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
@@ -485,7 +486,7 @@ def injection_text(
         template = texts["rejected"] if item.get("kind") == "rejected" else texts["decided"]
         decision = _clip(str(item.get("decision") or ""), MAX_DECISION_CHARS)
         lines.append(template.format(decision=decision, why=why))
-    lines.append(pointer or texts["fallback_pointer"])
+    lines.append(one_line(pointer) if pointer else texts["fallback_pointer"])
     return "\n".join(lines)
 
 
@@ -694,13 +695,15 @@ def take_pending_injection(
         return None
     claimed, audit = claim
     try:
-        before = audit.get("lost")
         refine_with_transcript(audit, transcript)
-        if audit.get("lost") != before:
-            results = [item for item in audit["decisions"] if isinstance(item, dict)]
-            audit["injection"] = injection_text(
-                results, _pointer_from(audit), str(audit.get("lang") or "en")
-            )
+        # Rendered again from the decisions rather than taken as the file holds it: the
+        # file lives in the state folder, whose contents are untrusted.
+        decisions = audit.get("decisions")
+        listed = decisions if isinstance(decisions, list) else []
+        results = [item for item in listed if isinstance(item, dict)]
+        audit["injection"] = injection_text(
+            results, _pointer_from(audit), str(audit.get("lang") or "en")
+        )
         text = audit.get("injection")
         finish_claim(folder, claimed, audit, by)
     except BaseException:

@@ -29,6 +29,7 @@ from context_memory.cli_common import CONTEXT_SETTINGS, cli_state_dir, run_click
 from context_memory.compaction_count import count_compactions
 from context_memory.locate import TranscriptNotFound, looks_like_session_id, transcript_for_session
 from context_memory.records import decisions_path, read_records
+from context_memory.safe_text import one_line
 
 _HINT = "'TRANSCRIPT'"
 DECISION_WIDTH = 40
@@ -41,7 +42,7 @@ def _width(text: str) -> int:
 
 def _fit(text: str, width: int) -> str:
     """``text`` cut and padded to ``width`` terminal columns (CJK characters take two)."""
-    text = " ".join(text.split())
+    text = one_line(text)
     if _width(text) > width:
         while _width(text) > width - 3:
             text = text[:-1]

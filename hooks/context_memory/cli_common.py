@@ -4,7 +4,8 @@ show paths.
 
 They are run by people and by the agent through its Bash tool. Those commands get
 CLAUDE_CODE_SESSION_ID but no CLAUDE_PROJECT_DIR, and the agent may have changed
-directory, so the state folder is found by searching upwards.
+directory: the state folder is the one the session's hooks recorded (session_registry),
+and only without one is it found by searching upwards (then the command says which).
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ import sys
 
 import click
 
-from context_memory.state import UnsafeNameError, resolve_state_dir, validate_name
+from context_memory.session_registry import recorded_location
+from context_memory.state import (
+    PROJECT_MARKERS,
+    STATE_DIRNAME,
+    UnsafeNameError,
+    check_state_dir,
+    search_project_root,
+    validate_name,
+)
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -50,12 +59,52 @@ def session_for(option: str | None) -> str:
         raise click.ClickException(f"{source}: {exc}") from None
 
 
-def cli_state_dir() -> str:
-    """CTX_STATE_DIR, else ``.working-state`` of the nearest project root above the cwd."""
+def _say(note: str) -> None:
+    context = click.get_current_context(silent=True)
+    prog = context.find_root().info_name if context is not None else None
+    click.echo(f"{prog or 'context-memory'}: {note}", err=True)
+
+
+def cli_location(*, refuse_link: bool = True) -> tuple[str, str]:
+    """(project folder, state folder) for a command, first found of:
+
+    CLAUDE_PROJECT_DIR; the project the hooks of this session (CLAUDE_CODE_SESSION_ID)
+    recorded; the nearest folder at or above the current one holding .working-state,
+    .claude (not ~/.claude) or .git (not a submodule's), said on stderr when it is above;
+    else the current folder. CTX_STATE_DIR overrides the state folder in every case. A state
+    folder that is a symbolic link is refused (unless ``refuse_link`` is False: ctx-doctor
+    reports it itself).
+    """
+    env_dir = os.environ.get("CLAUDE_PROJECT_DIR")
+    override = os.environ.get("CTX_STATE_DIR")
+    recorded = None if env_dir else recorded_location(os.environ.get(SESSION_ENV))
+    if env_dir:
+        project = os.path.abspath(env_dir)
+        state_dir = os.path.join(project, STATE_DIRNAME)
+    elif recorded is not None:
+        project, state_dir = recorded
+    else:
+        here = os.getcwd()
+        found = search_project_root(here)
+        project = found or here
+        state_dir = os.path.join(project, STATE_DIRNAME)
+        if found is not None and found != here and not override:
+            # Not the folder the user is in: say which one, so a stray marker shows.
+            markers = "/".join(PROJECT_MARKERS)
+            _say(f"using {state_dir} (the nearest folder above with {markers})")
+    if override:
+        return project, os.path.abspath(override)
+    if not refuse_link:
+        return project, state_dir
     try:
-        return resolve_state_dir(search_up=True)
+        return project, check_state_dir(state_dir)
     except UnsafeNameError as exc:  # a symlinked state folder
         raise click.ClickException(str(exc)) from None
+
+
+def cli_state_dir() -> str:
+    """The state folder a command reads and writes (see cli_location)."""
+    return cli_location()[1]
 
 
 def shown_path(path: str) -> str:

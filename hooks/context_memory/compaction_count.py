@@ -14,17 +14,14 @@ import zlib
 
 from context_memory import lightjson
 from context_memory.fsutil import atomic_write
+from context_memory.session_registry import cache_dir as registry_cache_dir
 from context_memory.transcript import count_boundaries
 
 _CHECK_BYTES = 64
 
 
 def cache_dir() -> str:
-    configured = os.environ.get("CTX_CACHE_DIR")
-    if configured:
-        return configured
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "context-memory")
+    return registry_cache_dir()
 
 
 def _cache_file(real_path: str) -> str:

@@ -32,6 +32,7 @@ from context_memory.records import (
     make_record,
     read_records,
 )
+from context_memory.safe_text import one_line
 
 KIND_WIDTH = len("rejected")
 
@@ -43,11 +44,11 @@ def split_keywords(values: tuple[str, ...]) -> list[str]:
 
 def format_record(record: dict[str, object]) -> str:
     """One line per record: time, kind, text (reason; alternatives), session."""
-    line = (
-        f"{record.get('ts', '?')}  {str(record.get('kind')):<{KIND_WIDTH}}  {record_item(record)}"
-    )
+    # record_item is one safe line already; the other fields come from the file as well.
+    kind = one_line(record.get("kind"))
+    line = f"{one_line(record.get('ts', '?'))}  {kind:<{KIND_WIDTH}}  {record_item(record)}"
     session = record.get("session")
-    return f"{line}  [{session}]" if session else line
+    return f"{line}  [{one_line(session)}]" if session else line
 
 
 def _warn_problems(problems: list) -> None:
@@ -111,8 +112,9 @@ def cli(
 ) -> None:
     """Record DECISION (or --rejected / --risk) in .working-state/decisions.jsonl.
 
-    The log lives in the project's .working-state folder (the nearest folder upwards
-    holding .working-state, .claude or .git; CTX_STATE_DIR overrides).
+    The log lives in the .working-state folder of this session's project (as its hooks
+    recorded it; run by hand: the nearest folder upwards holding .working-state, .claude
+    or .git). CTX_STATE_DIR overrides.
     """
     state_dir = cli_state_dir()
     given = [

@@ -29,12 +29,12 @@ from typing import Any
 import click
 
 from context_memory import command_links
-from context_memory.cli_common import CONTEXT_SETTINGS, run_click
+from context_memory.cli_common import CONTEXT_SETTINGS, cli_location, run_click
 from context_memory.hook_registry import HOOKS, HookSpec
 from context_memory.hookio import BREAKER_LIMIT, LOG_NAME
 from context_memory.installer import default_venv, settings_path_for
 from context_memory.settings_edit import SettingsError, parse_settings, read_settings_text
-from context_memory.state import STATE_DIRNAME, resolve_project_dir
+from context_memory.state import STATE_DIRNAME
 
 EXIT_OK = 0
 EXIT_FAIL = 1
@@ -638,10 +638,13 @@ def cli(as_json: bool, project: str | None, venv: str | None) -> None:
 
     Exit status 1 when a check FAILs.
     """
-    project_dir = os.path.abspath(project) if project else resolve_project_dir(search_up=True)
-    state_dir = os.path.abspath(os.environ.get("CTX_STATE_DIR") or "") or ""
-    if not os.environ.get("CTX_STATE_DIR"):
+    if project:
+        project_dir = os.path.abspath(project)
         state_dir = os.path.join(project_dir, STATE_DIRNAME)
+        if os.environ.get("CTX_STATE_DIR"):
+            state_dir = os.path.abspath(os.environ["CTX_STATE_DIR"])
+    else:
+        project_dir, state_dir = cli_location(refuse_link=False)
     chosen_venv = os.path.abspath(venv or running_venv() or default_venv(os.environ))
     checks = run_checks(project_dir, state_dir, chosen_venv)
     failed = any(check.status == FAIL for check in checks)

@@ -24,6 +24,7 @@ import os
 import sys
 
 from context_memory.hookio import HookInputError, log_line, run_hook, str_field
+from context_memory.safe_text import one_line
 from context_memory.state import resolve_project_dir, resolve_state_dir, session_dir
 from context_memory.tables import CROSSED_MARK
 
@@ -199,7 +200,9 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
         log = os.path.relpath(log, base)
     earlier = len(kept) - len(shown)
     older = f"; {earlier} older ones are only there" if earlier else ""
-    lines.append(f"Also state that the full decision log is {log} (ctx-decide --list){older}.")
+    lines.append(
+        one_line(f"Also state that the full decision log is {log} (ctx-decide --list){older}.")
+    )
     return "\n".join(lines)
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import re
 
+from context_memory.safe_text import one_line
 from context_memory.state import session_dir, validate_name
 
 SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified", "Remaining")
@@ -136,11 +137,11 @@ def render_handoff(meta: dict[str, str], sections: dict[str, list[str]]) -> str:
     lines = ["---"]
     for key in FRONT_MATTER_KEYS:
         if key in meta:
-            lines.append(f"{key}: {meta[key]}")
+            lines.append(f"{key}: {one_line(meta[key])}")
     lines += ["---", f"# Handoff: stage {meta.get('stage', '?')}", ""]
     for name in SECTIONS:
         lines.append(f"## {name}")
-        items = [" ".join(item.split()) for item in sections.get(name, []) if item.strip()]
+        items = [one_line(item) for item in sections.get(name, []) if item.strip()]
         lines += [f"- {item}" for item in items] or [f"- {EMPTY_ITEM}"]
         lines.append("")
     return "\n".join(lines)
@@ -180,6 +181,10 @@ def latest_handoff(state_dir: str) -> str | None:
     except FileNotFoundError:
         return None
     for session in sessions:
+        try:
+            validate_name(session)
+        except ValueError:
+            continue  # no writer makes such a folder: never point the model into it
         folder = os.path.join(root, session, "handoffs")
         try:
             names = os.listdir(folder)

@@ -19,7 +19,7 @@ import click
 from context_memory.cli_common import (
     CONTEXT_SETTINGS,
     UNKNOWN_SESSION,
-    cli_state_dir,
+    cli_location,
     read_text_input,
     run_click,
     session_for,
@@ -35,7 +35,7 @@ from context_memory.handoff_draft import (
 )
 from context_memory.locate import TranscriptNotFound, transcript_for_session
 from context_memory.records import utc_now_iso
-from context_memory.state import UnsafeNameError, resolve_project_dir
+from context_memory.state import UnsafeNameError
 
 EXAMPLE = "ctx-handoff < handoff.md, or ctx-handoff --draft"
 
@@ -106,8 +106,7 @@ def cli(
     """
     # Outside Claude Code this is "unknown", as for ctx-decide: people's own records.
     session_id = session_for(session)
-    state_dir = cli_state_dir()
-    project_dir = resolve_project_dir(search_up=True)
+    project_dir, state_dir = cli_location()
     transcript_path = find_transcript(transcript, session_id, project_dir)
     if draft:
         if file is not None:

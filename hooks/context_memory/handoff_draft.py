@@ -32,6 +32,7 @@ from context_memory.handoff import (
     stage_path,
 )
 from context_memory.records import LogProblem, read_records, str_list, utc_now_iso
+from context_memory.safe_text import one_line
 from context_memory.state import ensure_inside, validate_name
 from context_memory.transcript_facts import SECOND_PRECISION, files_touched, open_todos, scan_facts
 
@@ -76,8 +77,10 @@ def record_item(record: dict[str, Any]) -> str:
     alternatives = str_list(record.get("alternatives"))
     if alternatives:
         notes.append("alternatives: " + ", ".join(alternatives))
-    text = " ".join(str(record.get("decision", "")).split())
-    return f"{text} ({'; '.join(notes)})" if notes else text
+    text = str(record.get("decision", ""))
+    # Records are untrusted: a reason with line breaks must not add lines to a handoff or
+    # to the PreCompact steering text.
+    return one_line(f"{text} ({'; '.join(notes)})" if notes else text)
 
 
 def session_facts(state_dir: str, session: str, transcript: str | None) -> SessionFacts:

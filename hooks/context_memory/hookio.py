@@ -1,7 +1,8 @@
 """Hook plumbing shared by every hook entry point: stdin, stdout, fail-open, circuit breaker.
 
 A hook runs inside someone else's session. Whatever goes wrong, it exits 0 with nothing
-on stdout, one line on stderr and one line in ``.working-state/logs/hooks.log``; it never
+on stdout, one line on stderr and one line in ``.working-state/logs/hooks.log`` (if that
+folder exists: a failing hook never creates one); it never
 exits 2 (that erases the user's prompt or blocks a compaction). Standard library only:
 this module is on the prompt path.
 """
@@ -13,7 +14,13 @@ import sys
 import time
 
 from context_memory import lightjson
-from context_memory.state import UnsafeNameError, resolve_state_dir, validate_name
+from context_memory.session_registry import remember_session
+from context_memory.state import (
+    UnsafeNameError,
+    resolve_project_dir,
+    resolve_state_dir,
+    validate_name,
+)
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
@@ -64,14 +71,32 @@ def _state_dir_for(payload: dict[str, Any] | None) -> str:
     return resolve_state_dir(cwd)
 
 
+def _remember_project(payload: dict[str, Any], session: str | None, state_dir: str) -> None:
+    """Record this session's project for the commands the agent runs (session_registry).
+
+    Only when the hook knows the project (CLAUDE_PROJECT_DIR or the payload's cwd): the
+    process's own directory is a guess, and a guess must not steer the commands.
+    """
+    cwd = str_field(payload, "cwd")
+    if cwd or os.environ.get("CLAUDE_PROJECT_DIR"):
+        remember_session(session, resolve_project_dir(cwd), state_dir)
+
+
 def _one_line(text: str, limit: int = 400) -> str:
     flat = " ".join(str(text).split())
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 def log_line(state_dir: str, hook: str, session: str, message: str) -> None:
-    """Append one tab-separated line to the hooks log; never raises."""
+    """Append one tab-separated line to the hooks log; never raises.
+
+    Only into a state folder that exists: a hook run from an unexpected directory (no cwd
+    in its input) must not leave a ``.working-state`` there, which would then capture
+    every project below it that has no ``.git``.
+    """
     try:
+        if not os.path.isdir(state_dir):
+            return
         logs = os.path.join(state_dir, "logs")
         os.makedirs(logs, exist_ok=True)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -112,6 +137,8 @@ def _record_failure(state_dir: str, hook: str, session: str | None) -> int:
     path = _breaker_path(state_dir, hook, session)
     if path is None:
         return 0
+    if not os.path.isdir(state_dir):
+        return 0  # a failing hook never creates a state folder
     count = breaker_failures(state_dir, hook, session) + 1
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
@@ -166,6 +193,7 @@ def run_hook(
         payload = parse_hook_input(read_input())
         session = str_field(payload, "session_id")
         state_dir = _state_dir_for(payload)
+        _remember_project(payload, session, state_dir)
         if use_breaker and breaker_failures(state_dir, hook, session) >= BREAKER_LIMIT:
             return EXIT_OK
         output = handler(payload)

@@ -31,6 +31,7 @@ from context_memory.handoff import (
     parse_handoff,
     stage_path,
 )
+from context_memory.safe_text import one_line
 from context_memory.state import UnsafeNameError, validate_name
 
 TYPE_CHECKING = False
@@ -72,6 +73,8 @@ _CJK = "\u2e80-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
 # "使用Redis" say the same); between two Latin words it separates words and stays.
 _CJK_SPACE = re.compile(f"(?<=[{_CJK}]) | (?=[{_CJK}])")
 HEAD_BYTES = 4096
+# A last merge up to this far in the future is ordinary clock drift between machines.
+CLOCK_SLACK_SECONDS = 300.0
 
 
 class MergeError(Exception):
@@ -179,7 +182,16 @@ def iso_date(stamp: float) -> str:
 class HandoffFile:
     """One parsed handoff and where its time came from ('front matter' or 'file time')."""
 
-    __slots__ = ("path", "session", "stage", "time", "time_source", "sections")
+    __slots__ = (
+        "path",
+        "session",
+        "stage",
+        "time",
+        "time_source",
+        "sections",
+        "file_time",
+        "claimed_time",
+    )
 
     def __init__(
         self,
@@ -189,6 +201,7 @@ class HandoffFile:
         stamp: float,
         time_source: str,
         sections: dict[str, list[str]],
+        file_time: float | None = None,
     ) -> None:
         self.path = path
         self.session = session
@@ -196,6 +209,9 @@ class HandoffFile:
         self.time = stamp
         self.time_source = time_source
         self.sections = sections
+        self.file_time = file_time
+        # The time the handoff claimed when it lay in the future (see cap_future_times).
+        self.claimed_time: float | None = None
 
     @property
     def order(self) -> tuple[float, str, int]:
@@ -210,8 +226,34 @@ def handoff_from_text(
     parsed: Handoff = parse_handoff(text)
     stamp = parse_time(parsed.meta.get("time", "")) if parsed.meta.get("time") else None
     if stamp is None:
-        return HandoffFile(path, session, stage, file_time, "file time", parsed.sections)
-    return HandoffFile(path, session, stage, stamp, "front matter", parsed.sections)
+        return HandoffFile(path, session, stage, file_time, "file time", parsed.sections, file_time)
+    return HandoffFile(path, session, stage, stamp, "front matter", parsed.sections, file_time)
+
+
+def capped_time(stamp: float, file_time: float | None, now: float) -> float:
+    """``stamp``, or for a time after ``now``: the file's own time, else ``now``.
+
+    A clock that was ahead (or a hand-written date) must not let a handoff win its
+    subjects for ever: later handoffs override it again once it has a real time.
+    """
+    if stamp <= now:
+        return stamp
+    return file_time if file_time is not None and file_time <= now else now
+
+
+def cap_future_times(handoffs: list[HandoffFile], now: float) -> list[HandoffFile]:
+    """Cap every handoff time after ``now`` (capped_time), keep the list oldest first, and
+    return the capped handoffs (their ``claimed_time`` says what they claimed)."""
+    capped = []
+    for handoff in handoffs:
+        if handoff.time > now:
+            handoff.claimed_time = handoff.time
+            handoff.time = capped_time(handoff.time, handoff.file_time, now)
+            handoff.time_source = "file time" if handoff.time != now else "merge time"
+            capped.append(handoff)
+    if capped:
+        handoffs.sort(key=lambda handoff: handoff.order)
+    return capped
 
 
 def read_handoff(path: str, session: str, stage: int) -> HandoffFile:
@@ -296,9 +338,19 @@ def head_time(path: str) -> float | None:
     return file_time
 
 
-def count_new_sessions(state_dir: str, since: float | None, enough: int | None = None) -> int:
+def _file_time(path: str) -> float | None:
+    try:
+        return os.lstat(path).st_mtime
+    except OSError:
+        return None
+
+
+def count_new_sessions(
+    state_dir: str, since: float | None, enough: int | None = None, now: float | None = None
+) -> int:
     """How many sessions have a handoff newer than ``since`` (None: any handoff).
-    Stops counting at ``enough``; newest stages are looked at first."""
+    Stops counting at ``enough``; newest stages are looked at first. Times after ``now``
+    count as the file's time (capped_time), as in the merge."""
     count = 0
     for session in _session_names(state_dir):
         try:
@@ -307,6 +359,8 @@ def count_new_sessions(state_dir: str, since: float | None, enough: int | None =
             continue
         for _, path in reversed(paths):
             stamp = head_time(path)
+            if stamp is not None and now is not None and stamp > now:
+                stamp = capped_time(stamp, _file_time(path), now)
             if stamp is not None and (since is None or stamp > since):
                 count += 1
                 break
@@ -483,9 +537,22 @@ def _kind_label(kind: str) -> str:
     return {DECIDED: "Decided", REJECTED: "Rejected"}.get(kind, kind)
 
 
-def render_markdown(result: MergeResult, merged_at: float, skipped: list[Problem]) -> str:
+def _capped_line(handoff: HandoffFile, merged_at: float) -> str:
+    claimed = handoff.claimed_time if handoff.claimed_time is not None else handoff.time
+    return (
+        f"{handoff.path}: dated {iso_time(claimed)}, after this merge ({iso_time(merged_at)}); "
+        f"taken as {iso_time(handoff.time)} (its {handoff.time_source})"
+    )
+
+
+def render_markdown(
+    result: MergeResult,
+    merged_at: float,
+    skipped: list[Problem],
+    capped: list[HandoffFile] | None = None,
+) -> str:
     """decisions.md: Decided, Rejected, Overridden, Risks, then each session's newest
-    Remaining and Files Modified."""
+    Remaining and Files Modified; then the handoffs dated in the future and the skipped."""
     when = ""
     if result.first_time is not None and result.last_time is not None:
         when = f", written {iso_date(result.first_time)} to {iso_date(result.last_time)}"
@@ -504,7 +571,7 @@ def render_markdown(result: MergeResult, merged_at: float, skipped: list[Problem
     def section(title: str, items: list[str]) -> None:
         lines.append(f"## {title}")
         lines.append("")
-        lines.extend(items or ["- none"])
+        lines.extend(one_line(item) for item in items or ["- none"])
         lines.append("")
 
     section("Decided", [f"- {e.text} — {_source(e)}" for e in result.decided])
@@ -525,10 +592,12 @@ def render_markdown(result: MergeResult, merged_at: float, skipped: list[Problem
             values = handoff.sections.get(title, [])
             if values:
                 items.append(
-                    f"### Session {handoff.session} (stage {handoff.stage}, "
-                    f"{iso_date(handoff.time)})"
+                    one_line(
+                        f"### Session {handoff.session} (stage {handoff.stage}, "
+                        f"{iso_date(handoff.time)})"
+                    )
                 )
-                items.extend(f"- {value}" for value in values)
+                items.extend(one_line(f"- {value}") for value in values)
         lines.append(f"## {title}")
         lines.append("")
         if items:
@@ -536,14 +605,24 @@ def render_markdown(result: MergeResult, merged_at: float, skipped: list[Problem
             lines.append("")
         lines.extend(items or ["- none"])
         lines.append("")
+    if capped:
+        section(
+            "Handoffs dated in the future",
+            [f"- {_capped_line(handoff, merged_at)}" for handoff in capped],
+        )
     if skipped:
         section("Skipped handoffs", [f"- {problem}" for problem in skipped])
     return "\n".join(lines)
 
 
-def result_data(result: MergeResult, merged_at: float, skipped: list[Problem]) -> dict[str, object]:
+def result_data(
+    result: MergeResult,
+    merged_at: float,
+    skipped: list[Problem],
+    capped: list[HandoffFile] | None = None,
+) -> dict[str, object]:
     """decisions.json: the same record as data."""
-    return {
+    data: dict[str, object] = {
         "version": FORMAT_VERSION,
         "merged_at": iso_time(merged_at),
         "handoffs": result.handoffs,
@@ -564,6 +643,17 @@ def result_data(result: MergeResult, merged_at: float, skipped: list[Problem]) -
         ],
         "skipped": [problem.as_dict() for problem in skipped],
     }
+    if capped:
+        data["future_dated"] = [
+            {
+                "path": handoff.path,
+                "claimed_time": iso_time(handoff.claimed_time or handoff.time),
+                "time": iso_time(handoff.time),
+                "from": handoff.time_source,
+            }
+            for handoff in capped
+        ]
+    return data
 
 
 def state_data(result: MergeResult, merged_at: float) -> dict[str, object]:
@@ -602,11 +692,18 @@ def lock_path(state_dir: str) -> str:
 class MergeState:
     """What state.json says about the last successful merge (``merged_at`` None: none)."""
 
-    __slots__ = ("merged_at", "problem")
+    __slots__ = ("merged_at", "problem", "clock")
 
-    def __init__(self, merged_at: float | None, problem: Problem | None = None) -> None:
+    def __init__(
+        self,
+        merged_at: float | None,
+        problem: Problem | None = None,
+        clock: Problem | None = None,
+    ) -> None:
         self.merged_at = merged_at
         self.problem = problem
+        # A last merge stamped in the future: reported by every run, even a quiet one.
+        self.clock = clock
 
 
 def read_state(state_dir: str) -> MergeState:
@@ -684,15 +781,34 @@ def session_gate(new_sessions: int, last_merge: float | None, min_sessions: int)
     )
 
 
+def future_merge_checked(state_dir: str, state: MergeState, now: float) -> MergeState:
+    """``state``, or when its last merge lies after ``now`` (by more than CLOCK_SLACK): no
+    earlier merge, with the problem in ``clock``.
+
+    Left as it was, such a stamp (a clock that was ahead once, or ``--now`` in the future)
+    would stop every merge until that date.
+    """
+    if state.merged_at is None or state.merged_at <= now + CLOCK_SLACK_SECONDS:
+        return state
+    path = os.path.join(merged_dir(state_dir), STATE_JSON)
+    problem = Problem(
+        path,
+        f"the last merge is dated {iso_time(state.merged_at)}, after now ({iso_time(now)}): "
+        "a clock that was ahead, or --now in the future; taken as no earlier merge, and "
+        "this merge stamps the real time",
+    )
+    return MergeState(None, state.problem, problem)
+
+
 def check_gates(
     state_dir: str, now: float, min_hours: float, min_sessions: int
 ) -> tuple[GateResult, MergeState]:
     """Gates 1 and 2, cheapest first: the first that fails, or a passed result."""
-    state = read_state(state_dir)
+    state = future_merge_checked(state_dir, read_state(state_dir), now)
     gate = time_gate(state.merged_at, now, min_hours)
     if not gate.passed:
         return gate, state
-    new_sessions = count_new_sessions(state_dir, state.merged_at, enough=min_sessions)
+    new_sessions = count_new_sessions(state_dir, state.merged_at, enough=min_sessions, now=now)
     return session_gate(new_sessions, state.merged_at, min_sessions), state
 
 
@@ -857,6 +973,7 @@ class Outcome:
         "result",
         "skipped",
         "notes",
+        "alerts",
         "rechecked",
         "old_markdown",
         "new_markdown",
@@ -869,6 +986,8 @@ class Outcome:
         self.result: MergeResult | None = None
         self.skipped: list[Problem] = []
         self.notes: list[Problem] = []
+        # Problems even a quiet (cron) run reports on stderr and in logs/hooks.log.
+        self.alerts: list[Problem] = []
         self.rechecked = False
         self.old_markdown: str | None = None
         self.new_markdown = ""
@@ -881,6 +1000,8 @@ def _stopped(gate: GateResult, state: MergeState, rechecked: bool = False) -> Ou
     outcome.rechecked = rechecked
     if state.problem:
         outcome.notes.append(state.problem)
+    if state.clock:
+        outcome.alerts.append(state.clock)
     return outcome
 
 
@@ -891,10 +1012,11 @@ def build_outputs(
     handoffs, skipped = scan_handoffs(state_dir)
     if not handoffs:
         return None
+    capped = cap_future_times(handoffs, now)
     result = merge_handoffs(handoffs)
     files = {
-        DECISIONS_MD: render_markdown(result, now, skipped),
-        DECISIONS_JSON: dumps(result_data(result, now, skipped)),
+        DECISIONS_MD: render_markdown(result, now, skipped, capped),
+        DECISIONS_JSON: dumps(result_data(result, now, skipped, capped)),
         STATE_JSON: dumps(state_data(result, now)),
     }
     return result, skipped, files
@@ -930,6 +1052,8 @@ def run_merge(
             return _nothing(state_dir, scan_handoffs(state_dir)[1])
         outcome = Outcome("dry-run")
         outcome.result, outcome.skipped, files = built
+        if state.clock:
+            outcome.alerts.append(state.clock)
         outcome.new_markdown = files[DECISIONS_MD]
         try:
             with open(decisions_md_path(state_dir), encoding="utf-8") as handle:
@@ -958,6 +1082,8 @@ def run_merge(
         outcome.result, outcome.skipped, files = built
         if state.problem:
             outcome.notes.append(state.problem)
+        if state.clock:
+            outcome.alerts.append(state.clock)
         publish(state_dir, files, now)
         return outcome
     finally:

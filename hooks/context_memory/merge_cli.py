@@ -13,7 +13,8 @@ import time
 
 import click
 
-from context_memory.cli_common import run_click
+from context_memory.cli_common import cli_state_dir, run_click
+from context_memory.hookio import log_line
 from context_memory.merge import (
     MergeError,
     Outcome,
@@ -22,11 +23,11 @@ from context_memory.merge import (
     read_settings,
     run_merge,
 )
+from context_memory.safe_text import one_line
 from context_memory.state import (
     STATE_DIRNAME,
     UnsafeNameError,
     check_state_dir,
-    resolve_state_dir,
 )
 
 PREFIX = "ctx-merge:"
@@ -38,10 +39,10 @@ def state_dir_for(project: str | None) -> str:
     override = os.environ.get("CTX_STATE_DIR")
     if override:
         return os.path.abspath(override)
+    if project is None:
+        return cli_state_dir()
     try:
-        if project is not None:
-            return check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
-        return resolve_state_dir(search_up=True)
+        return check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
     except UnsafeNameError as exc:  # a symlinked state folder
         raise click.ClickException(str(exc)) from None
 
@@ -79,14 +80,24 @@ def sources(outcome: Outcome) -> str:
     return f"{_plural(result.handoffs, 'handoff')} from {_plural(len(result.sessions), 'session')}"
 
 
+def raise_alerts(outcome: Outcome, state_dir: str) -> None:
+    """What even a quiet cron run must not keep to itself (a last merge dated in the
+    future): one line on stderr (cron mails it) and one in logs/hooks.log (ctx-doctor)."""
+    for alert in outcome.alerts:
+        line = one_line(f"{PREFIX} warning: {alert}")
+        click.echo(line, err=True)
+        log_line(state_dir, "ctx-merge", "-", line[len(PREFIX) + 1 :])
+
+
 def report(outcome: Outcome, state_dir: str, quiet: bool) -> None:
     """Print what the run did: one line on stdout; skipped handoffs on stderr."""
+    raise_alerts(outcome, state_dir)
     if quiet:
         return
     for note in outcome.notes:
-        click.echo(f"{PREFIX} warning: {note}", err=True)
+        click.echo(one_line(f"{PREFIX} warning: {note}"), err=True)
     for problem in outcome.skipped:
-        click.echo(f"{PREFIX} skipped {problem}", err=True)
+        click.echo(one_line(f"{PREFIX} skipped {problem}"), err=True)
     md_path = decisions_md_path(state_dir)
     if outcome.action == "stopped":
         where = " (after taking the lock)" if outcome.rechecked else ""

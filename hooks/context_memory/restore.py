@@ -15,6 +15,7 @@ import sys
 from context_memory.handoff import latest_handoff
 from context_memory.hookio import context_output, run_hook, str_field
 from context_memory.records import DECISIONS_FILE
+from context_memory.safe_text import one_line
 from context_memory.state import STATE_DIRNAME, resolve_project_dir, resolve_state_dir
 
 TYPE_CHECKING = False  # typing costs an import; mypy still reads the block
@@ -74,7 +75,8 @@ def recovery_pointer(state_dir: str, base: str | None = None) -> str | None:
     if merged:
         sentences.append(f"Merged decisions: {_shown(merged, base)}.")
     sentences.append("Record new decisions with ctx-decide.")
-    return " ".join(sentences)
+    # Paths hold folder names nobody checked: one line, no control characters.
+    return one_line(" ".join(sentences))
 
 
 def restore_output(payload: dict[str, Any]) -> str | None:

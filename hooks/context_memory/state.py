@@ -48,22 +48,71 @@ def validate_name(value: object, what: str = "session id") -> str:
     return value
 
 
-def find_project_root(start: str) -> str:
-    """The nearest ancestor of ``start`` holding a project marker, else ``start`` itself.
+def _home_or_above(folder: str) -> bool:
+    """True for the home folder and every folder above it (``/home``, ``/``)."""
+    home = os.path.expanduser("~")
+    for candidate_home in {os.path.abspath(home), os.path.realpath(home)}:
+        if candidate_home == folder or candidate_home.startswith(folder.rstrip(os.sep) + os.sep):
+            return True
+    return False
 
-    Commands the agent runs through Bash get no CLAUDE_PROJECT_DIR and may have
-    changed directory, so the root has to be found rather than assumed.
+
+def _is_submodule_git_file(path: str) -> bool:
+    """True when ``path`` is the ``.git`` file of a submodule (``gitdir: .../.git/modules/...``).
+
+    A git worktree also has a ``.git`` file (``gitdir: .../.git/worktrees/...``): that one
+    is a checkout of its own and stays a project root.
     """
-    start = os.path.abspath(start)
-    candidate = start
+    try:
+        if not os.path.isfile(path) or os.path.islink(path):
+            return False
+        with open(path, "rb") as handle:
+            head = handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    if not head.startswith("gitdir:"):
+        return False
+    gitdir = head[len("gitdir:") :].strip().replace("\\", "/")
+    return "/.git/modules/" in "/" + gitdir + "/" or gitdir.startswith(".git/modules/")
+
+
+def is_project_marker(folder: str, marker: str) -> bool:
+    """Whether ``folder/marker`` makes ``folder`` a project root.
+
+    Two look-alikes do not: ``~/.claude`` (the client's own config folder, there for every
+    user) at the home folder or above, and the ``.git`` file of a submodule, which belongs
+    to the repository around it.
+    """
+    path = os.path.join(folder, marker)
+    if not os.path.exists(path):
+        return False
+    if marker == ".claude" and _home_or_above(folder):
+        return False
+    if marker == ".git" and _is_submodule_git_file(path):
+        return False
+    return True
+
+
+def search_project_root(start: str) -> str | None:
+    """The nearest ancestor of ``start`` (itself included) holding a project marker, or None.
+
+    Commands run by hand have no session to ask, so the root has to be found rather
+    than assumed (commands the agent runs ask the session registry first).
+    """
+    candidate = os.path.abspath(start)
     while True:
         for marker in PROJECT_MARKERS:
-            if os.path.exists(os.path.join(candidate, marker)):
+            if is_project_marker(candidate, marker):
                 return candidate
         parent = os.path.dirname(candidate)
         if parent == candidate:
-            return start
+            return None
         candidate = parent
+
+
+def find_project_root(start: str) -> str:
+    """The nearest ancestor of ``start`` holding a project marker, else ``start`` itself."""
+    return search_project_root(start) or os.path.abspath(start)
 
 
 def resolve_project_dir(cwd: str | None = None, *, search_up: bool = False) -> str:

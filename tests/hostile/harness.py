@@ -481,8 +481,19 @@ class Sandbox:
             assert (self.state / rel).read_bytes() == content, f"{rel} changed"
 
     def outside_state(self, paths: list[str]) -> list[str]:
+        """Changed paths outside the state folder, but for the session registry's entries
+        (``<cache>/sessions/<id>``, where hooks record their project by design; never a
+        temporary file left behind)."""
         state = os.path.relpath(self.state, self.root)
-        return [p for p in paths if p != state and not p.startswith(state + os.sep)]
+        registry = os.path.relpath(self.cache / "sessions", self.root)
+        return [
+            p
+            for p in paths
+            if p != state
+            and not p.startswith(state + os.sep)
+            and p != registry
+            and not (os.path.dirname(p) == registry and not p.endswith(".tmp"))
+        ]
 
 
 def seeded_sandbox(tmp_path: Path, monkeypatch: Any) -> Sandbox:
