@@ -24,7 +24,7 @@ def test_atomic_write_failure_leaves_old_file(tmp_path, monkeypatch):
     target = tmp_path / "plan.md"
     target.write_text("old")
 
-    def boom(*_args):
+    def boom(*_args, **_kwargs):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)

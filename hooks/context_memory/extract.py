@@ -63,33 +63,26 @@ def extract_interval(env: Mapping[str, str] | None = None) -> int:
     return max(value, 0)
 
 
-def bump_stop_counter(folder: str) -> int:
+def bump_stop_counter(folder: str, state_dir: str) -> int:
     """Add one to the session's stop counter and return the new count.
 
     Stops of one session run one after another, so a plain replace is enough.
     """
+    from context_memory.fsutil import atomic_write, read_bytes
+
     path = os.path.join(folder, STOP_COUNTER)
     try:
-        with open(path, encoding="ascii") as handle:
-            count = int(handle.read().strip() or "0")
-    except (OSError, ValueError):
+        count = int(read_bytes(path, 64, root=state_dir).strip() or b"0")
+    except (OSError, ValueError):  # missing, damaged, a link or a FIFO: counting restarts
         count = 0
     count += 1
-    os.makedirs(folder, exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="ascii") as handle:
-            handle.write(str(count))
-        os.replace(tmp, path)
-    except BaseException:
-        _remove(tmp)  # a full disk must not leave litter behind
-        raise
+    atomic_write(path, str(count), root=state_dir)  # removes its temporary file on error
     return count
 
 
 def stop_trigger(folder: str, count: int, interval: int) -> str | None:
     """Why this stop acts (TRIGGER_CROSSED first), or None."""
-    if os.path.exists(os.path.join(folder, CROSSED_MARK)) and not os.path.exists(
+    if os.path.lexists(os.path.join(folder, CROSSED_MARK)) and not os.path.lexists(
         os.path.join(folder, CROSSED_HANDLED)
     ):
         return TRIGGER_CROSSED
@@ -98,9 +91,10 @@ def stop_trigger(folder: str, count: int, interval: int) -> str | None:
     return None
 
 
-def _touch(path: str) -> None:
-    with open(path, "a", encoding="ascii"):
-        pass
+def _touch(path: str, state_dir: str) -> None:
+    from context_memory.fsutil import touch
+
+    touch(path, root=state_dir)
 
 
 def _remove(path: str) -> None:
@@ -165,6 +159,7 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
     atomic_write(
         os.path.join(folder, EXTRACT_FILE),
         json.dumps(extract, ensure_ascii=False, indent=2) + "\n",
+        root=state_dir,
     )
     return facts
 
@@ -214,12 +209,12 @@ def extract_output(payload: dict[str, Any]) -> str | None:
     state_dir = resolve_state_dir(cwd)
     folder = session_dir(state_dir, session)  # refuses an unsafe session id
     if event == "Stop":
-        trigger = stop_trigger(folder, bump_stop_counter(folder), extract_interval())
+        trigger = stop_trigger(folder, bump_stop_counter(folder, state_dir), extract_interval())
         if trigger is None:
             return None
         act(payload, state_dir, session, trigger)
         if trigger == TRIGGER_CROSSED:
-            _touch(os.path.join(folder, CROSSED_HANDLED))
+            _touch(os.path.join(folder, CROSSED_HANDLED), state_dir)
         return None
     compaction = str_field(payload, "trigger") or "manual"
     facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)
