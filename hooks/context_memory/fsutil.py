@@ -291,7 +291,7 @@ def clean_stale_temps(
     """Remove toolkit temporary files (of ``target_name``, else of any file) older than
     STALE_TEMP_SECONDS from the folder ``dir_fd``: what killed writers left. Returns them."""
     now = time.time() if now is None else now
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(dir_fd)
     except OSError:

@@ -171,10 +171,10 @@ def plan_open_items(state_dir: str) -> list[str]:
     from context_memory.fsutil import read_text
 
     try:
-        lines = read_text(os.path.join(state_dir, PLAN_FILE), MAX_PLAN_BYTES, root=state_dir)
+        text = read_text(os.path.join(state_dir, PLAN_FILE), MAX_PLAN_BYTES, root=state_dir)
     except OSError:  # missing, a link, a FIFO, too big: no items from it
         return []
-    lines = lines.splitlines()
+    lines = text.splitlines()
     return [m.group(1) for m in map(_UNCHECKED.match, lines) if m]
 
 

@@ -46,9 +46,9 @@ def hook(sandbox: Sandbox, entry, **changes: object) -> Run:  # noqa: ANN001
 
 
 def command(
-    sandbox: Sandbox, module: str, args: list[str], stdin: bytes = b""
+    sandbox: Sandbox, module: str, args: list[str], stdin: bytes = b"", prelude: str = ""
 ) -> subprocess.CompletedProcess[bytes]:
-    code = f"{MEMORY_LIMIT}\nimport sys\nfrom {module} import main\nsys.exit(main(sys.argv[1:]))"
+    code = f"{MEMORY_LIMIT}{prelude}\nimport sys\nfrom {module} import main\nsys.exit(main(sys.argv[1:]))"
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         input=stdin,
@@ -144,6 +144,44 @@ def test_ctx_decide_never_appends_through_a_link(sandbox: Sandbox, tmp_path: Pat
     assert rc.read_text() == "export PATH=/usr/bin\n"
 
 
+# What filelock 3.12.0 (allowed by filelock>=3.12) does to take a lock: open the path with
+# O_TRUNC, following a link. Installed as filelock.FileLock in the process under test, so
+# the case holds whichever filelock release is installed.
+FILELOCK_3_12_0 = """
+import fcntl, os, time, filelock
+class _FileLock3120:
+    def __init__(self, lock_file, timeout=-1):
+        self.lock_file, self.timeout, self._fd = os.fspath(lock_file), timeout, None
+    @property
+    def is_locked(self):
+        return self._fd is not None
+    def acquire(self, timeout=None, poll_interval=0.05):
+        timeout = self.timeout if timeout is None else timeout
+        start = time.monotonic()
+        fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._fd = fd
+                return self
+            except OSError:
+                if 0 <= timeout <= time.monotonic() - start:
+                    os.close(fd)
+                    raise filelock.Timeout(self.lock_file)
+                time.sleep(poll_interval)
+    def release(self, force=False):
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+    def __enter__(self):
+        return self.acquire()
+    def __exit__(self, *exc):
+        self.release()
+filelock.FileLock = _FileLock3120
+"""
+
+
 def test_a_linked_lock_file_is_never_truncated(sandbox: Sandbox, tmp_path: Path) -> None:
     precious = tmp_path / "precious.txt"
     precious.write_text("keep me\n")
@@ -154,10 +192,16 @@ def test_a_linked_lock_file_is_never_truncated(sandbox: Sandbox, tmp_path: Path)
     ):
         lock.unlink(missing_ok=True)
         lock.symlink_to(precious)
-    command(sandbox, "context_memory.decide_cli", ["Use Redis"])
-    merge(sandbox)
-    command(sandbox, "context_memory.handoff_cli", ["--draft"])
-    assert_ok(hook(sandbox, PRE_COMPACT))
+    old_filelock = {"prelude": FILELOCK_3_12_0}
+    decided = command(sandbox, "context_memory.decide_cli", ["Use Redis"], **old_filelock)
+    assert decided.returncode == 1 and b"a symbolic link: not followed" in decided.stderr
+    merged = command(sandbox, "context_memory.merge_cli", ["--force"], **old_filelock)
+    assert merged.returncode == 1 and b"a symbolic link: not followed" in merged.stderr
+    drafted = command(sandbox, "context_memory.handoff_cli", ["--draft"], **old_filelock)
+    assert drafted.returncode == 1 and b"a symbolic link: not followed" in drafted.stderr
+    raw = json.dumps(sandbox.payload(PRE_COMPACT)).encode()
+    run = run_console(PRE_COMPACT, raw, sandbox, prelude=FILELOCK_3_12_0, timeout=LIMIT_SECONDS)
+    assert_ok(run)
     assert precious.read_text() == "keep me\n"
 
 
