@@ -45,6 +45,8 @@ DEFAULT_INTERVAL = 15
 # The PreCompact list is added to every compaction request: newest first, bounded.
 MAX_STEERING_ITEMS = 20
 MAX_STEERING_ITEM_CHARS = 300
+# Records of each kind copied into compaction-extract.json (the newest; the log has all).
+MAX_EXTRACT_RECORDS = 200
 
 TRIGGER_INTERVAL = "stop-interval"
 TRIGGER_CROSSED = "stop-crossed-80"
@@ -145,9 +147,9 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
         "trigger": trigger,
         "time": now,
         "tokens": tokens,
-        "decisions": [r for r in facts.records if r.get("kind") == "decided"],
-        "rejections": [r for r in facts.records if r.get("kind") == "rejected"],
-        "risks": [r for r in facts.records if r.get("kind") == "risk"],
+        "decisions": copied_records(facts.records, "decided"),
+        "rejections": copied_records(facts.records, "rejected"),
+        "risks": copied_records(facts.records, "risk"),
         "files_modified": files_touched(facts.edits, project_dir),
         "pending": pending,
         "pending_source": pending_source,
@@ -162,6 +164,15 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
         root=state_dir,
     )
     return facts
+
+
+def copied_records(records: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The newest MAX_EXTRACT_RECORDS records of ``kind``, each cut to its known fields
+    and their bounds (records.clip_record): the extract stays small whatever the log holds."""
+    from context_memory.records import clip_record
+
+    chosen = [r for r in records if r.get("kind") == kind][-MAX_EXTRACT_RECORDS:]
+    return [clip_record(record) for record in chosen]
 
 
 def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:

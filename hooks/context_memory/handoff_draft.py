@@ -48,6 +48,11 @@ RECORD_SECTIONS = {"decided": "Decided", "rejected": "Rejected", "risk": "Risks"
 # Sections whose items are news since the last handoff (Remaining is a state, not news).
 NEWS_SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified")
 _UNCHECKED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s+(.+?)\s*$")
+# What a draft copies from the log, so that a handoff stays far below MAX_HANDOFF_BYTES
+# whatever the log holds: one item at most MAX_ITEM_CHARS, a section its newest
+# MAX_DRAFT_ITEMS (the older ones stay in decisions.jsonl).
+MAX_ITEM_CHARS = 2000
+MAX_DRAFT_ITEMS = 200
 # Lock sidecar in the session folder (".handoffs.lock"), out of the handoffs listing.
 STAGES_LOCK = ".handoffs"
 
@@ -84,7 +89,10 @@ def record_item(record: dict[str, Any]) -> str:
     if alternatives:
         notes.append("alternatives: " + ", ".join(alternatives))
     text = " ".join(str(record.get("decision", "")).split())
-    return f"{text} ({'; '.join(notes)})" if notes else text
+    item = f"{text} ({'; '.join(notes)})" if notes else text
+    if len(item) > MAX_ITEM_CHARS:
+        item = item[: MAX_ITEM_CHARS - 3].rstrip() + "..."
+    return item
 
 
 def session_facts(state_dir: str, session: str, transcript: str | None) -> SessionFacts:
@@ -196,6 +204,8 @@ def draft_sections(
         name = RECORD_SECTIONS.get(str(record.get("kind")))
         if name:
             sections[name].append(record_item(record))
+    for name in RECORD_SECTIONS.values():
+        sections[name] = sections[name][-MAX_DRAFT_ITEMS:]
     sections["Files Modified"] = files_touched(
         facts.edits, project_dir, since=last.time if last else None
     )

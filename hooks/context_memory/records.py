@@ -170,5 +170,28 @@ def _skip_rest(handle: object) -> None:
             return
 
 
+MAX_LIST_ITEMS = 20
+MAX_LIST_ITEM_CHARS = 300
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def clip_record(record: dict[str, object]) -> dict[str, object]:
+    """A copy of ``record`` with only the known fields, each within what make_record allows
+    (texts MAX_TEXT_LENGTH, lists MAX_LIST_ITEMS of MAX_LIST_ITEM_CHARS): what is copied out
+    of the log (the extract) stays bounded whatever a line holds."""
+    copy: dict[str, object] = {}
+    for key in ("id", "ts", "session", "kind", "decision", "reason"):
+        value = record.get(key)
+        if isinstance(value, str):
+            copy[key] = _clip(value, MAX_TEXT_LENGTH)
+    for key in ("alternatives", "keywords"):
+        items = str_list(record.get(key))[:MAX_LIST_ITEMS]
+        copy[key] = [_clip(item, MAX_LIST_ITEM_CHARS) for item in items]
+    return copy
+
+
 def str_list(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
