@@ -113,6 +113,7 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
     from context_memory.context_report import measure_context
     from context_memory.fsutil import atomic_write
     from context_memory.handoff_draft import (
+        StageRangeError,
         draft_sections,
         has_news,
         pending_items,
@@ -140,7 +141,12 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
     sections = draft_sections(facts, state_dir, session, project_dir)
     handoff = None
     if has_news(sections):
-        handoff = write_stage(state_dir, session, sections, tokens=tokens, now=now)
+        try:
+            handoff = write_stage(state_dir, session, sections, tokens=tokens, now=now)
+        except StageRangeError as exc:
+            # A stage file numbered at the end of the range (made by hand or by an older
+            # version): no draft, but the extract and the steering still go out.
+            log_line(state_dir, HOOK_NAME, session, f"no draft handoff: {exc}")
     pending, pending_source = pending_items(facts, state_dir)
     extract = {
         "session": session,

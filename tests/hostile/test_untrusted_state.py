@@ -257,6 +257,20 @@ def test_stage_numbers_are_bounded(sandbox: Sandbox) -> None:
     assert done.returncode == 0, done.stderr
     done = command(sandbox, "context_memory.handoff_cli", [], text)
     assert done.returncode == 0 and done.stdout.endswith(b"stage-6.md\n"), done.stderr
+    # A last stage made by hand (or by an older version) at the end of the range: the
+    # PreCompact extraction still writes its extract and steers the summary.
+    handoff_path(sandbox, stage=100_000).write_bytes(text)
+    append_record(str(sandbox.state), make_record("rejected", "Memcached", session=SESSION))
+    run = hook(sandbox, PRE_COMPACT)
+    assert_ok(run)
+    assert run.stderr == b""
+    assert b"- Rejected: Memcached" in run.stdout
+    extract = json.loads(
+        (sandbox.state / "sessions" / SESSION / "compaction-extract.json").read_text()
+    )
+    assert extract["handoff"] is None and extract["rejections"][-1]["decision"] == "Memcached"
+    log = (sandbox.state / "logs" / "hooks.log").read_text()
+    assert f"no draft handoff: session {SESSION} has used every stage number up to 100000" in log
 
 
 def test_damaged_merge_state_and_stray_files(sandbox: Sandbox) -> None:
