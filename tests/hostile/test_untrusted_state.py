@@ -48,7 +48,8 @@ def hook(sandbox: Sandbox, entry, **changes: object) -> Run:  # noqa: ANN001
 def command(
     sandbox: Sandbox, module: str, args: list[str], stdin: bytes = b"", prelude: str = ""
 ) -> subprocess.CompletedProcess[bytes]:
-    code = f"{MEMORY_LIMIT}{prelude}\nimport sys\nfrom {module} import main\nsys.exit(main(sys.argv[1:]))"
+    code = f"{MEMORY_LIMIT}{prelude}\nimport sys\nfrom {module} import main\n"
+    code += "sys.exit(main(sys.argv[1:]))"
     return subprocess.run(
         [sys.executable, "-c", code, *args],
         input=stdin,
