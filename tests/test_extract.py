@@ -232,7 +232,10 @@ def test_corrupt_log_line_is_logged_and_skipped(project, monkeypatch, capsys):
 
 
 def test_circuit_breaker_after_three_failures(project, monkeypatch, capsys):
-    (project / ".working-state" / "decisions.jsonl").mkdir(parents=True)  # a broken state folder
+    # A broken state folder: the extract cannot be replaced by a file.
+    (project / ".working-state" / "sessions" / SESSION / "compaction-extract.json").mkdir(
+        parents=True
+    )
     for n in range(BREAKER_LIMIT):
         status, out, err = run_main(monkeypatch, capsys, payload(project, "PreCompact"))
         assert (status, out) == (0, "")

@@ -695,12 +695,24 @@ def test_publish_swaps_all_files_at_once_and_keeps_one_previous_generation(
     assert sorted(os.listdir(state / "merged")) == ["a.md"]
 
 
-def test_publish_moves_a_real_merged_folder_aside(tmp_path: Path) -> None:
+def test_publish_moves_a_real_merged_folder_aside_once_and_never_deletes_it(
+    tmp_path: Path,
+) -> None:
     state = tmp_path / "state"
     (state / "merged").mkdir(parents=True)
     (state / "merged" / "decisions.md").write_text("made by hand\n")
-    merge.publish(str(state), {"decisions.md": "merged\n"}, stamp(T0))
+    (state / ".merged-legacy-20260101T000000Z-1-abcdef").mkdir()  # moved by an older version
+    notes = merge.publish(str(state), {"decisions.md": "merged\n"}, stamp(T0))
     assert (state / "merged" / "decisions.md").read_text() == "merged\n"
-    legacy = [name for name in generations(state) if name.startswith(".merged-legacy-")]
-    assert len(legacy) == 1
-    assert (state / legacy[0] / "decisions.md").read_text() == "made by hand\n"
+    aside = [name for name in os.listdir(state) if name.startswith("merged.moved-aside-")]
+    assert len(aside) == 1
+    assert (state / aside[0] / "decisions.md").read_text() == "made by hand\n"
+    assert [str(note) for note in notes] == [
+        f"{state / 'merged'}: was not the toolkit's link (made by hand?); moved to {aside[0]}, "
+        "kept as it was. Copy your notes elsewhere and remove it"
+    ]
+    # Later merges clean their own generations and never touch what was moved aside.
+    for hours in (1, 2, 3):
+        assert merge.publish(str(state), {"decisions.md": "again\n"}, stamp(T0) + hours) == []
+    assert (state / aside[0] / "decisions.md").read_text() == "made by hand\n"
+    assert (state / ".merged-legacy-20260101T000000Z-1-abcdef").is_dir()

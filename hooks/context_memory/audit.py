@@ -30,7 +30,12 @@ from context_memory.hookio import HookInputError, context_output, run_hook, str_
 from context_memory.matching import ContextIndex, Presence, check_decision
 from context_memory.records import read_records, str_list
 from context_memory.safe_text import one_line
-from context_memory.state import resolve_project_dir, resolve_state_dir, session_dir
+from context_memory.state import (
+    STATE_DIRNAME,
+    resolve_project_dir,
+    resolve_state_dir,
+    session_dir,
+)
 from context_memory.tables import (
     AUDIT_DEFAULT_LAST,
     AUDIT_PENDING_MARK,
@@ -71,6 +76,12 @@ SOURCE_SUMMARY = "summary"
 SOURCE_KEPT = "kept messages"
 MAX_DECISION_CHARS = 500
 MAX_NAMES_CHARS = 160
+# The [COMPACT AUDIT] injection, header and pointer included, never exceeds this; the
+# decisions that do not fit are counted and pointed to (compact-audit.json lists them all).
+MAX_INJECTION_CHARS = 4000
+# compact-audit.json holds at most CTX_AUDIT_LAST decisions and the session's rejections,
+# read from at most records.MAX_LOG_BYTES of log; a bigger file is not one the hook wrote.
+MAX_AUDIT_BYTES = 48 * 1024 * 1024
 
 EXIT_OK = 0
 EXIT_LOST = 1
@@ -472,22 +483,56 @@ def _clip(text: str, limit: int) -> str:
 
 
 def injection_text(
-    results: Sequence[Mapping[str, Any]], pointer: str | None, lang: str = "en"
+    results: Sequence[Mapping[str, Any]],
+    pointer: str | None,
+    lang: str = "en",
+    record: str | None = None,
 ) -> str | None:
-    """The [COMPACT AUDIT] text for the lost decisions; None when nothing was lost."""
+    """The [COMPACT AUDIT] text for the lost decisions; None when nothing was lost.
+
+    At most MAX_INJECTION_CHARS characters: the decisions that do not fit are replaced by
+    one line counting them and naming ``record`` (the audit file) where all of them are.
+    """
     lost = [item for item in results if item.get("status") == "lost"]
     if not lost:
         return None
     texts = AUDIT_TEXTS.get(lang, AUDIT_TEXTS["en"])
-    lines = [texts["header"].format(prefix=AUDIT_PREFIX)]
-    for item in lost:
+    header = texts["header"].format(prefix=AUDIT_PREFIX)
+    footer = _clip(pointer or texts["fallback_pointer"], MAX_INJECTION_CHARS // 4)
+    more_line = texts["more"].format(
+        more=len(lost), cap=MAX_INJECTION_CHARS, record=record or "compact-audit.json"
+    )
+    room = MAX_INJECTION_CHARS - len(header) - len(footer) - len(more_line) - 3
+    lines = [header]
+    for index, item in enumerate(lost):
         reason = str(item.get("reason") or "")
         why = texts["why"].format(reason=_clip(reason, MAX_DECISION_CHARS)) if reason else ""
         template = texts["rejected"] if item.get("kind") == "rejected" else texts["decided"]
         decision = _clip(str(item.get("decision") or ""), MAX_DECISION_CHARS)
-        lines.append(template.format(decision=decision, why=why))
-    lines.append(one_line(pointer) if pointer else texts["fallback_pointer"])
+        line = template.format(decision=decision, why=why)
+        if len(line) + 1 > room:
+            lines.append(
+                texts["more"].format(
+                    more=len(lost) - index,
+                    cap=MAX_INJECTION_CHARS,
+                    record=record or "compact-audit.json",
+                )
+            )
+            break
+        room -= len(line) + 1
+        lines.append(line)
+    lines.append(footer)
     return "\n".join(lines)
+
+
+def shown_audit_path(folder: str) -> str:
+    """compact-audit.json of ``folder`` as the agent finds it from the project:
+    ``.working-state/sessions/<id>/compact-audit.json`` for the usual state folder."""
+    path = audit_path(folder)
+    state = os.path.dirname(os.path.dirname(os.path.abspath(folder)))
+    if os.path.basename(state) == STATE_DIRNAME:
+        return os.path.relpath(path, os.path.dirname(state))
+    return path
 
 
 def user_line(results: Sequence[Mapping[str, Any]], lang: str = "en") -> str:
@@ -514,10 +559,12 @@ def audit_path(folder: str) -> str:
 
 
 def read_audit(folder: str) -> dict[str, Any] | None:
+    """The session's audit; None when missing, damaged, too big, a link or a FIFO."""
+    from context_memory.fsutil import read_bytes
+
     try:
-        with open(audit_path(folder), encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
+        data = json.loads(read_bytes(audit_path(folder), MAX_AUDIT_BYTES))
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -537,6 +584,7 @@ def build_audit(
     boundary_uuid: str | None = None,
     trigger: str | None = None,
     fingerprint: str | None = None,
+    record: str | None = None,
 ) -> dict[str, Any]:
     """The content of compact-audit.json for one audit (injection text included).
 
@@ -561,7 +609,7 @@ def build_audit(
         "decisions": results,
         "lang": lang,
         "pointer": pointer,
-        "injection": injection_text(results, pointer, lang),
+        "injection": injection_text(results, pointer, lang, record),
         "injected": False,
         "injected_by": None,
     }
@@ -604,9 +652,10 @@ def claim_pending(folder: str) -> tuple[str, dict[str, Any]] | None:
     except FileNotFoundError:
         return None
     audit = read_audit(folder)
+    from context_memory.fsutil import read_bytes
+
     try:
-        with open(claimed, encoding="ascii") as handle:
-            audit_id = handle.read().strip()
+        audit_id = read_bytes(claimed, 256).decode("ascii").strip()
     except (OSError, ValueError):
         audit_id = ""
     if audit is None or audit.get("id") != audit_id or audit.get("injected"):
@@ -702,9 +751,17 @@ def take_pending_injection(
         listed = decisions if isinstance(decisions, list) else []
         results = [item for item in listed if isinstance(item, dict)]
         audit["injection"] = injection_text(
-            results, _pointer_from(audit), str(audit.get("lang") or "en")
+            results,
+            _pointer_from(audit),
+            str(audit.get("lang") or "en"),
+            shown_audit_path(folder),
         )
         text = audit.get("injection")
+        if isinstance(text, str) and len(text) > MAX_INJECTION_CHARS:  # a file edited by hand
+            text = (
+                text[: MAX_INJECTION_CHARS - 40].rstrip()
+                + f"\n[cut: see {shown_audit_path(folder)}]"
+            )
         finish_claim(folder, claimed, audit, by)
     except BaseException:
         release_claim(claimed)
@@ -761,6 +818,7 @@ def _audit_and_store(
         boundary_uuid=boundary_uuid,
         trigger=trigger,
         fingerprint=fingerprint,
+        record=shown_audit_path(hook.folder),
     )
 
 

@@ -44,16 +44,17 @@ def leave_crossed_mark(payload: dict[str, Any]) -> None:
     if not session:
         return
     try:
-        folder = session_dir(resolve_state_dir(str_field(payload, "cwd")), session)
-    except UnsafeNameError:
+        state_dir = resolve_state_dir(str_field(payload, "cwd"))
+        folder = session_dir(state_dir, session)
+    except (UnsafeNameError, OSError):
         return
     mark = os.path.join(folder, CROSSED_MARK)
-    if os.path.exists(mark):
+    if os.path.lexists(mark):
         return
     try:
-        os.makedirs(folder, exist_ok=True)
-        with open(mark, "a", encoding="ascii"):
-            pass
+        from context_memory.fsutil import touch
+
+        touch(mark, root=state_dir)
     except OSError:
         pass  # a read-only or full state folder must not cost the user the instruction
 
@@ -110,7 +111,7 @@ def pending_audit_text(payload: dict[str, Any], transcript: str) -> str | None:
     state_dir = resolve_state_dir(str_field(payload, "cwd"))
     try:
         folder = session_dir(state_dir, session)
-    except UnsafeNameError:
+    except (UnsafeNameError, OSError):  # an unsafe id; a linked session folder
         return None
     if not os.path.exists(os.path.join(folder, AUDIT_PENDING_MARK)):
         return None

@@ -489,10 +489,12 @@ def check_cron(project: str, read_crontab: Callable[[], str] | None = None) -> C
 
 
 def _read_tail(path: str, limit: int = LOG_TAIL_BYTES) -> list[str]:
-    with open(path, "rb") as handle:
+    from context_memory.fsutil import open_file
+
+    with open(open_file(path), "rb") as handle:  # no link followed, no FIFO waited on
         size = os.fstat(handle.fileno()).st_size
         handle.seek(max(0, size - limit))
-        data = handle.read()
+        data = handle.read(limit)
     lines = data.decode("utf-8", errors="replace").splitlines()
     return lines[1:] if size > limit else lines  # the first line may be cut
 
@@ -554,24 +556,25 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
 
 def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
     """(session, hook, failures) of every breaker at or past the limit."""
+    from context_memory.fsutil import list_dir, read_bytes
+
     sessions = os.path.join(state_dir, "sessions")
     found: list[tuple[str, str, int]] = []
     try:
-        names = sorted(os.listdir(sessions))
+        names = sorted(list_dir(sessions, root=state_dir))
     except OSError:
         return found
     for session in names:
         folder = os.path.join(sessions, session)
         try:
-            files = sorted(os.listdir(folder))
+            files = sorted(list_dir(folder, root=state_dir))
         except OSError:
             continue
         for file_name in files:
             if not (file_name.startswith(".") and file_name.endswith(".failures")):
                 continue
             try:
-                with open(os.path.join(folder, file_name), encoding="ascii") as handle:
-                    count = int(handle.read().strip() or "0")
+                count = int(read_bytes(os.path.join(folder, file_name), 64).strip() or b"0")
             except (OSError, ValueError):
                 continue
             if count >= BREAKER_LIMIT:

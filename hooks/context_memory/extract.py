@@ -46,6 +46,8 @@ DEFAULT_INTERVAL = 15
 # The PreCompact list is added to every compaction request: newest first, bounded.
 MAX_STEERING_ITEMS = 20
 MAX_STEERING_ITEM_CHARS = 300
+# Records of each kind copied into compaction-extract.json (the newest; the log has all).
+MAX_EXTRACT_RECORDS = 200
 
 TRIGGER_INTERVAL = "stop-interval"
 TRIGGER_CROSSED = "stop-crossed-80"
@@ -64,33 +66,26 @@ def extract_interval(env: Mapping[str, str] | None = None) -> int:
     return max(value, 0)
 
 
-def bump_stop_counter(folder: str) -> int:
+def bump_stop_counter(folder: str, state_dir: str) -> int:
     """Add one to the session's stop counter and return the new count.
 
     Stops of one session run one after another, so a plain replace is enough.
     """
+    from context_memory.fsutil import atomic_write, read_bytes
+
     path = os.path.join(folder, STOP_COUNTER)
     try:
-        with open(path, encoding="ascii") as handle:
-            count = int(handle.read().strip() or "0")
-    except (OSError, ValueError):
+        count = int(read_bytes(path, 64, root=state_dir).strip() or b"0")
+    except (OSError, ValueError):  # missing, damaged, a link or a FIFO: counting restarts
         count = 0
     count += 1
-    os.makedirs(folder, exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(tmp, "w", encoding="ascii") as handle:
-            handle.write(str(count))
-        os.replace(tmp, path)
-    except BaseException:
-        _remove(tmp)  # a full disk must not leave litter behind
-        raise
+    atomic_write(path, str(count), root=state_dir)  # removes its temporary file on error
     return count
 
 
 def stop_trigger(folder: str, count: int, interval: int) -> str | None:
     """Why this stop acts (TRIGGER_CROSSED first), or None."""
-    if os.path.exists(os.path.join(folder, CROSSED_MARK)) and not os.path.exists(
+    if os.path.lexists(os.path.join(folder, CROSSED_MARK)) and not os.path.lexists(
         os.path.join(folder, CROSSED_HANDLED)
     ):
         return TRIGGER_CROSSED
@@ -99,9 +94,10 @@ def stop_trigger(folder: str, count: int, interval: int) -> str | None:
     return None
 
 
-def _touch(path: str) -> None:
-    with open(path, "a", encoding="ascii"):
-        pass
+def _touch(path: str, state_dir: str) -> None:
+    from context_memory.fsutil import touch
+
+    touch(path, root=state_dir)
 
 
 def _remove(path: str) -> None:
@@ -118,6 +114,7 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
     from context_memory.context_report import measure_context
     from context_memory.fsutil import atomic_write
     from context_memory.handoff_draft import (
+        StageRangeError,
         draft_sections,
         has_news,
         pending_items,
@@ -147,7 +144,12 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
     sections = draft_sections(facts, state_dir, session, project_dir)
     handoff = None
     if has_news(sections):
-        handoff = write_stage(state_dir, session, sections, tokens=tokens, now=now)
+        try:
+            handoff = write_stage(state_dir, session, sections, tokens=tokens, now=now)
+        except StageRangeError as exc:
+            # A stage file numbered at the end of the range (made by hand or by an older
+            # version): no draft, but the extract and the steering still go out.
+            log_line(state_dir, HOOK_NAME, session, f"no draft handoff: {exc}")
     pending, pending_source = pending_items(facts, state_dir)
     extract = {
         "session": session,
@@ -155,9 +157,9 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
         "time": now,
         "tokens": tokens,
         "tokens_source": tokens_source,
-        "decisions": [r for r in facts.records if r.get("kind") == "decided"],
-        "rejections": [r for r in facts.records if r.get("kind") == "rejected"],
-        "risks": [r for r in facts.records if r.get("kind") == "risk"],
+        "decisions": copied_records(facts.records, "decided"),
+        "rejections": copied_records(facts.records, "rejected"),
+        "risks": copied_records(facts.records, "risk"),
         "files_modified": files_touched(
             facts.edits, project_dir, subagent_edits=facts.subagent_edits
         ),
@@ -171,8 +173,18 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
     atomic_write(
         os.path.join(folder, EXTRACT_FILE),
         json.dumps(extract, ensure_ascii=False, indent=2) + "\n",
+        root=state_dir,
     )
     return facts
+
+
+def copied_records(records: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The newest MAX_EXTRACT_RECORDS records of ``kind``, each cut to its known fields
+    and their bounds (records.clip_record): the extract stays small whatever the log holds."""
+    from context_memory.records import clip_record
+
+    chosen = [r for r in records if r.get("kind") == kind][-MAX_EXTRACT_RECORDS:]
+    return [clip_record(record) for record in chosen]
 
 
 def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:
@@ -222,12 +234,12 @@ def extract_output(payload: dict[str, Any]) -> str | None:
     state_dir = resolve_state_dir(cwd)
     folder = session_dir(state_dir, session)  # refuses an unsafe session id
     if event == "Stop":
-        trigger = stop_trigger(folder, bump_stop_counter(folder), extract_interval())
+        trigger = stop_trigger(folder, bump_stop_counter(folder, state_dir), extract_interval())
         if trigger is None:
             return None
         act(payload, state_dir, session, trigger)
         if trigger == TRIGGER_CROSSED:
-            _touch(os.path.join(folder, CROSSED_HANDLED))
+            _touch(os.path.join(folder, CROSSED_HANDLED), state_dir)
         return None
     compaction = str_field(payload, "trigger") or "manual"
     facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)

@@ -27,9 +27,19 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 
+from context_memory.fsutil import list_dir
 from context_memory.safe_text import one_line
 from context_memory.state import session_dir, validate_name
+
+# Stage numbers run from 1 to MAX_STAGE. A stage given by hand may run at most
+# MAX_STAGE_GAP past the next free one, so no command can push a session to the end of
+# the range (after which no handoff could be written).
+MAX_STAGE = 100_000
+MAX_STAGE_GAP = 10
+# A handoff is a page of Markdown; a bigger file is not one to read whole.
+MAX_HANDOFF_BYTES = 4 * 1024 * 1024
 
 SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified", "Remaining")
 EMPTY_ITEM = "none"
@@ -152,19 +162,20 @@ def handoffs_dir(state_dir: str, session: str) -> str:
 
 
 def stage_path(state_dir: str, session: str, stage: int) -> str:
-    if not isinstance(stage, int) or stage < 1 or stage > 100_000:
-        raise HandoffFormatError(f"stage must be a whole number from 1 to 100000, not {stage!r}")
+    if not isinstance(stage, int) or stage < 1 or stage > MAX_STAGE:
+        raise HandoffFormatError(
+            f"stage must be a whole number from 1 to {MAX_STAGE}, not {stage!r}"
+        )
     validate_name(f"stage-{stage}", "stage")
     return os.path.join(handoffs_dir(state_dir, session), f"stage-{stage}.md")
 
 
 def existing_stages(state_dir: str, session: str) -> list[int]:
-    folder = handoffs_dir(state_dir, session)
-    try:
-        names = os.listdir(folder)
-    except FileNotFoundError:
-        return []
-    return sorted(int(m.group(1)) for m in map(_STAGE_FILE.fullmatch, names) if m)
+    """The stage numbers (1 to MAX_STAGE) of the session's handoff files. Raises
+    UnsafePathError when the handoffs folder, or one above it, is a link or a file."""
+    names = list_dir(handoffs_dir(state_dir, session), root=state_dir)
+    stages = (int(m.group(1)) for m in map(_STAGE_FILE.fullmatch, names) if m)
+    return sorted(stage for stage in stages if 1 <= stage <= MAX_STAGE)
 
 
 def next_free_stage(state_dir: str, session: str) -> int:
@@ -177,8 +188,8 @@ def latest_handoff(state_dir: str) -> str | None:
     root = os.path.join(state_dir, "sessions")
     newest: tuple[float, str] | None = None
     try:
-        sessions = os.listdir(root)
-    except FileNotFoundError:
+        sessions = list_dir(root, root=state_dir)
+    except OSError:
         return None
     for session in sessions:
         try:
@@ -187,16 +198,19 @@ def latest_handoff(state_dir: str) -> str | None:
             continue  # no writer makes such a folder: never point the model into it
         folder = os.path.join(root, session, "handoffs")
         try:
-            names = os.listdir(folder)
+            names = list_dir(folder, root=state_dir)
         except OSError:
             continue
         for name in names:
             if _STAGE_FILE.fullmatch(name):
                 path = os.path.join(folder, name)
                 try:
-                    stamp = os.stat(path).st_mtime
+                    info = os.lstat(path)
                 except OSError:
                     continue
+                if not stat.S_ISREG(info.st_mode):
+                    continue  # a link or a FIFO is never pointed at
+                stamp = info.st_mtime
                 if newest is None or (stamp, path) > newest:
                     newest = (stamp, path)
     return newest[1] if newest else None

@@ -26,9 +26,10 @@ from context_memory.cli_common import (
     shown_path,
 )
 from context_memory.context_report import measure_context
-from context_memory.handoff import HandoffFormatError, parse_handoff, render_handoff
+from context_memory.handoff import MAX_STAGE, HandoffFormatError, parse_handoff, render_handoff
 from context_memory.handoff_draft import (
     StageExistsError,
+    StageRangeError,
     draft_sections,
     session_facts,
     write_stage,
@@ -71,7 +72,7 @@ def tokens_in(transcript: str | None) -> int:
 )
 @click.option(
     "--stage",
-    type=click.IntRange(min=1, max=100_000),
+    type=click.IntRange(min=1, max=MAX_STAGE),
     metavar="N",
     help="Stage number (default: the next free one).",
 )
@@ -113,7 +114,7 @@ def cli(
             raise click.ClickException("--draft assembles the handoff itself; drop --file")
         facts = session_facts(state_dir, session_id, transcript_path)
         for problem in facts.problems:
-            click.echo(f"warning: {problem} (line skipped)", err=True)
+            click.echo(f"warning: {problem} (skipped)", err=True)
         if facts.transcript_note:
             click.echo(
                 f"warning: {facts.transcript_note}: Files Modified may be incomplete", err=True
@@ -144,7 +145,7 @@ def cli(
             f"stage {stage} of session {session_id} already exists; pass --force to replace "
             "it, or leave out --stage to write the next one"
         ) from None
-    except UnsafeNameError as exc:
+    except (UnsafeNameError, StageRangeError) as exc:
         raise click.ClickException(f"{exc}; nothing written") from None
     except TimeoutError:
         raise click.ClickException(

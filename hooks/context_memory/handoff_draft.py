@@ -20,8 +20,11 @@ import os
 import re
 import time
 
-from context_memory.fsutil import atomic_write, lock_for
+from context_memory.fsutil import atomic_write, lock_for, make_dirs, open_file, read_fd_bounded
 from context_memory.handoff import (
+    MAX_HANDOFF_BYTES,
+    MAX_STAGE,
+    MAX_STAGE_GAP,
     SECTIONS,
     HandoffFormatError,
     existing_stages,
@@ -41,16 +44,27 @@ if TYPE_CHECKING:
     from typing import Any
 
 PLAN_FILE = "current-plan.md"
+# The plan is read for its unchecked items; a bigger file is skipped.
+MAX_PLAN_BYTES = 4 * 1024 * 1024
 RECORD_SECTIONS = {"decided": "Decided", "rejected": "Rejected", "risk": "Risks"}
 # Sections whose items are news since the last handoff (Remaining is a state, not news).
 NEWS_SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified")
 _UNCHECKED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s+(.+?)\s*$")
+# What a draft copies from the log, so that a handoff stays far below MAX_HANDOFF_BYTES
+# whatever the log holds: one item at most MAX_ITEM_CHARS, a section its newest
+# MAX_DRAFT_ITEMS (the older ones stay in decisions.jsonl).
+MAX_ITEM_CHARS = 2000
+MAX_DRAFT_ITEMS = 200
 # Lock sidecar in the session folder (".handoffs.lock"), out of the handoffs listing.
 STAGES_LOCK = ".handoffs"
 
 
 class StageExistsError(FileExistsError):
     """The stage file is already there and overwriting was not asked for."""
+
+
+class StageRangeError(ValueError):
+    """A stage number that would leave the range of stage numbers (see handoff.MAX_STAGE)."""
 
 
 class SessionFacts:
@@ -80,7 +94,10 @@ def record_item(record: dict[str, Any]) -> str:
     text = str(record.get("decision", ""))
     # Records are untrusted: a reason with line breaks must not add lines to a handoff or
     # to the PreCompact steering text.
-    return one_line(f"{text} ({'; '.join(notes)})" if notes else text)
+    item = one_line(f"{text} ({'; '.join(notes)})" if notes else text)
+    if len(item) > MAX_ITEM_CHARS:
+        item = item[: MAX_ITEM_CHARS - 3].rstrip() + "..."
+    return item
 
 
 def session_facts(state_dir: str, session: str, transcript: str | None) -> SessionFacts:
@@ -121,9 +138,12 @@ def last_handoff(state_dir: str, session: str) -> LastHandoff | None:
         return None
     path = stage_path(state_dir, session, stages[-1])
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
-        mtime = os.stat(path).st_mtime
+        fd = open_file(path, root=state_dir)
+        try:
+            mtime = os.fstat(fd).st_mtime
+            text = read_fd_bounded(fd, MAX_HANDOFF_BYTES, path).decode("utf-8", "replace")
+        finally:
+            os.close(fd)
     except OSError:
         return None
     listed: set[str] = set()
@@ -164,11 +184,13 @@ def records_since(records: list[dict[str, Any]], last: LastHandoff | None) -> li
 
 def plan_open_items(state_dir: str) -> list[str]:
     """The unchecked ``- [ ] item`` lines of current-plan.md (none when there is no plan)."""
+    from context_memory.fsutil import read_text
+
     try:
-        with open(os.path.join(state_dir, PLAN_FILE), encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        text = read_text(os.path.join(state_dir, PLAN_FILE), MAX_PLAN_BYTES, root=state_dir)
+    except OSError:  # missing, a link, a FIFO, too big: no items from it
         return []
+    lines = text.splitlines()
     return [m.group(1) for m in map(_UNCHECKED.match, lines) if m]
 
 
@@ -190,6 +212,8 @@ def draft_sections(
         name = RECORD_SECTIONS.get(str(record.get("kind")))
         if name:
             sections[name].append(record_item(record))
+    for name in RECORD_SECTIONS.values():
+        sections[name] = sections[name][-MAX_DRAFT_ITEMS:]
     sections["Files Modified"] = files_touched(
         facts.edits,
         project_dir,
@@ -223,14 +247,25 @@ def write_stage(
     validate_name(session)
     folder = handoffs_dir(state_dir, session)
     ensure_inside(state_dir, folder)
-    os.makedirs(folder, exist_ok=True)
-    with lock_for(os.path.join(os.path.dirname(folder), STAGES_LOCK)):
+    make_dirs(folder, root=state_dir)
+    with lock_for(os.path.join(os.path.dirname(folder), STAGES_LOCK), root=state_dir):
+        stages = existing_stages(state_dir, session)
+        next_free = stages[-1] + 1 if stages else 1
         if stage is None:
-            stages = existing_stages(state_dir, session)
-            stage = stages[-1] + 1 if stages else 1
+            stage = next_free
+        elif stage > next_free + MAX_STAGE_GAP:
+            raise StageRangeError(
+                f"stage {stage} is too far ahead: the next free stage of session {session} is "
+                f"{next_free} (at most {MAX_STAGE_GAP} past it may be given)"
+            )
+        if stage > MAX_STAGE:
+            raise StageRangeError(
+                f"session {session} has used every stage number up to {MAX_STAGE}; "
+                "start a new session (ctx-merge keeps the record of this one)"
+            )
         path = stage_path(state_dir, session, stage)
         ensure_inside(state_dir, path)
-        if os.path.exists(path) and not overwrite:
+        if os.path.lexists(path) and not overwrite:
             raise StageExistsError(f"{path} already exists")
         meta = {
             "session": session,
@@ -238,5 +273,5 @@ def write_stage(
             "time": now or utc_now_iso(),
             "tokens": str(max(int(tokens), 0)),
         }
-        atomic_write(path, render_handoff(meta, sections))
+        atomic_write(path, render_handoff(meta, sections), root=state_dir)
     return path

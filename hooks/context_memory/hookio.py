@@ -19,7 +19,7 @@ from context_memory.state import (
     UnsafeNameError,
     resolve_project_dir,
     resolve_state_dir,
-    validate_name,
+    session_dir,
 )
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
@@ -97,12 +97,19 @@ def log_line(state_dir: str, hook: str, session: str, message: str) -> None:
     try:
         if not os.path.isdir(state_dir):
             return
+        from context_memory.fsutil import open_file
+
         logs = os.path.join(state_dir, "logs")
-        os.makedirs(logs, exist_ok=True)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         line = f"{stamp}\t{hook}\t{session or '-'}\t{_one_line(message)}\n"
-        # One write on an O_APPEND descriptor: short lines from concurrent hooks do not interleave.
-        fd = os.open(os.path.join(logs, LOG_NAME), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        # One write on an O_APPEND descriptor: short lines from concurrent hooks do not
+        # interleave. Neither logs/ nor the log is written through a link or into a FIFO.
+        fd = open_file(
+            os.path.join(logs, LOG_NAME),
+            os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+            root=state_dir,
+            create_dirs=True,
+        )
         try:
             os.write(fd, line.encode("utf-8", errors="replace"))
         finally:
@@ -115,10 +122,10 @@ def _breaker_path(state_dir: str, hook: str, session: str | None) -> str | None:
     if not session:
         return None
     try:
-        validate_name(session)
-    except UnsafeNameError:
+        folder = session_dir(state_dir, session)
+    except (UnsafeNameError, OSError):  # an unsafe id; a linked session folder
         return None
-    return os.path.join(state_dir, "sessions", session, f".{hook}.failures")
+    return os.path.join(folder, f".{hook}.failures")
 
 
 def breaker_failures(state_dir: str, hook: str, session: str | None) -> int:
@@ -127,8 +134,9 @@ def breaker_failures(state_dir: str, hook: str, session: str | None) -> int:
     if path is None:
         return 0
     try:
-        with open(path, encoding="ascii") as handle:
-            return int(handle.read().strip() or "0")
+        from context_memory.fsutil import read_bytes
+
+        return int(read_bytes(path, 64, root=state_dir).strip() or b"0")
     except (OSError, ValueError):
         return 0
 
@@ -140,27 +148,18 @@ def _record_failure(state_dir: str, hook: str, session: str | None) -> int:
     if not os.path.isdir(state_dir):
         return 0  # a failing hook never creates a state folder
     count = breaker_failures(state_dir, hook, session) + 1
-    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "w", encoding="ascii") as handle:
-            handle.write(str(count))
-        os.replace(tmp, path)
-    except OSError:
-        _discard(tmp)  # a full disk must not leave litter behind
-    return count
+        from context_memory.fsutil import atomic_write
 
-
-def _discard(path: str) -> None:
-    try:
-        os.unlink(path)
+        atomic_write(path, str(count), root=state_dir)  # removes its temporary file on error
     except OSError:
         pass
+    return count
 
 
 def _record_success(state_dir: str, hook: str, session: str | None) -> None:
     path = _breaker_path(state_dir, hook, session)
-    if path is not None and os.path.exists(path):
+    if path is not None and os.path.lexists(path):
         try:
             os.unlink(path)
         except OSError:

@@ -16,15 +16,26 @@ Standard library only at import time; filelock is imported when the lock is take
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import shutil
+import stat
 import time
 import unicodedata
 from datetime import datetime, timezone
 
+from context_memory.fsutil import (
+    list_dir,
+    open_file,
+    prepare_lock_file,
+    read_bytes,
+    read_fd_bounded,
+    sweep_stale_temps,
+)
 from context_memory.handoff import (
+    MAX_HANDOFF_BYTES,
     Handoff,
     HandoffFormatError,
     existing_stages,
@@ -45,6 +56,14 @@ DECISIONS_JSON = "decisions.json"
 STATE_JSON = "state.json"
 LOCK_NAME = "merge.lock"
 GENERATION_PREFIX = ".merged-"
+# Where a ``merged`` that is not the toolkit's link (a folder or file made by hand) is moved
+# the first time a merge meets it. Never removed by the toolkit.
+MOVED_ASIDE_PREFIX = "merged.moved-aside-"
+# Earlier versions moved such a folder to ".merged-legacy-*": those are never removed either.
+LEGACY_PREFIX = GENERATION_PREFIX + "legacy-"
+# state.json and decisions.md of a merge: far below this; a bigger one is not ours.
+MAX_STATE_BYTES = 1024 * 1024
+MAX_MARKDOWN_BYTES = 64 * 1024 * 1024
 
 MIN_HOURS_VAR = "CTX_MERGE_MIN_HOURS"
 MIN_SESSIONS_VAR = "CTX_MERGE_MIN_SESSIONS"
@@ -256,11 +275,15 @@ def cap_future_times(handoffs: list[HandoffFile], now: float) -> list[HandoffFil
     return capped
 
 
-def read_handoff(path: str, session: str, stage: int) -> HandoffFile:
-    """Read and parse one handoff file; raises HandoffFormatError or OSError."""
-    with open(path, "rb") as handle:
-        data = handle.read()
-        file_time = os.fstat(handle.fileno()).st_mtime
+def read_handoff(path: str, session: str, stage: int, *, root: str | None = None) -> HandoffFile:
+    """Read and parse one handoff file; raises HandoffFormatError or OSError (a link, a
+    FIFO, a file over MAX_HANDOFF_BYTES included: fsutil)."""
+    fd = open_file(path, root=root)
+    try:
+        file_time = os.fstat(fd).st_mtime
+        data = read_fd_bounded(fd, MAX_HANDOFF_BYTES, path)
+    finally:
+        os.close(fd)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -270,11 +293,28 @@ def read_handoff(path: str, session: str, stage: int) -> HandoffFile:
     return handoff_from_text(path, session, stage, text, file_time)
 
 
-def _session_names(state_dir: str) -> list[str]:
+def _session_names(state_dir: str, problems: list[Problem] | None = None) -> list[str]:
+    """The session folders under ``<state>/sessions``; anything else there (a README, a
+    desktop.ini, a link) is skipped, and noted in ``problems`` when given."""
+    root = os.path.join(state_dir, "sessions")
     try:
-        return sorted(os.listdir(os.path.join(state_dir, "sessions")))
-    except (FileNotFoundError, NotADirectoryError):
+        names = sorted(list_dir(root, root=state_dir))
+    except OSError as exc:
+        if problems is not None:
+            problems.append(Problem(root, f"{exc.strerror or exc}; no handoff read"))
         return []
+    folders = []
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(root, name)).st_mode
+        except OSError:
+            continue
+        if stat.S_ISDIR(mode):
+            folders.append(name)
+        elif problems is not None:
+            what = "a symbolic link" if stat.S_ISLNK(mode) else "not a session folder"
+            problems.append(Problem(os.path.join(root, name), f"{what}; skipped"))
+    return folders
 
 
 def _handoff_paths(state_dir: str, session: str) -> list[tuple[int, str]]:
@@ -295,16 +335,19 @@ def scan_handoffs(state_dir: str) -> tuple[list[HandoffFile], list[Problem]]:
     matter, else the file time; then session, then stage), and the ones skipped."""
     handoffs: list[HandoffFile] = []
     problems: list[Problem] = []
-    for session in _session_names(state_dir):
+    for session in _session_names(state_dir, problems):
         folder = os.path.join(state_dir, "sessions", session)
         try:
             paths = _handoff_paths(state_dir, session)
         except UnsafeNameError as exc:
             problems.append(Problem(folder, str(exc)))
             continue
+        except OSError as exc:  # handoffs/ is a link or a file
+            problems.append(Problem(exc.filename or folder, exc.strerror or str(exc)))
+            continue
         for stage, path in paths:
             try:
-                handoffs.append(read_handoff(path, session, stage))
+                handoffs.append(read_handoff(path, session, stage, root=state_dir))
             except HandoffFormatError as exc:
                 problems.append(Problem(path, str(exc)))
             except FileNotFoundError:
@@ -319,9 +362,12 @@ def head_time(path: str) -> float | None:
     """A handoff's time read from its first few KB only (the session gate runs hourly and
     must stay cheap): the front-matter time, else the file time; None if unreadable."""
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(HEAD_BYTES)
-            file_time = os.fstat(handle.fileno()).st_mtime
+        fd = open_file(path)
+        try:
+            head = os.read(fd, HEAD_BYTES)
+            file_time = os.fstat(fd).st_mtime
+        finally:
+            os.close(fd)
     except OSError:
         return None
     lines = head.decode("utf-8", "replace").splitlines()
@@ -355,7 +401,7 @@ def count_new_sessions(
     for session in _session_names(state_dir):
         try:
             paths = _handoff_paths(state_dir, session)
-        except UnsafeNameError:
+        except (UnsafeNameError, OSError):
             continue
         for _, path in reversed(paths):
             stamp = head_time(path)
@@ -706,17 +752,38 @@ class MergeState:
         self.clock = clock
 
 
+def merged_file(state_dir: str, name: str) -> str:
+    """``merged/<name>`` read through the ``merged`` link only when it names a generation
+    folder of this state folder (what publish makes); else the path as it is (a folder
+    made by hand), whose file is then opened without following links."""
+    link = merged_dir(state_dir)
+    try:
+        target = os.readlink(link)
+    except OSError:
+        return os.path.join(link, name)
+    if os.sep in target or not target.startswith(GENERATION_PREFIX):
+        raise OSError(errno.ELOOP, "a link the toolkit did not make: not followed", link)
+    return os.path.join(state_dir, target, name)
+
+
+def read_merged(state_dir: str, name: str, limit: int) -> bytes:
+    """The bytes of ``merged/<name>`` (see merged_file), at most ``limit``; OSError else."""
+    return read_bytes(merged_file(state_dir, name), limit, root=state_dir)
+
+
 def read_state(state_dir: str) -> MergeState:
     """The last merge; an unreadable state file counts as no merge (and is reported):
     the next merge writes a good one."""
     path = os.path.join(merged_dir(state_dir), STATE_JSON)
     try:
-        with open(path, "rb") as handle:
-            data = json.loads(handle.read())
+        data = json.loads(read_merged(state_dir, STATE_JSON, MAX_STATE_BYTES))
     except FileNotFoundError:
         return MergeState(None)
-    except (OSError, ValueError) as exc:
-        return MergeState(None, Problem(path, f"unreadable ({exc}); taken as no earlier merge"))
+    except (OSError, ValueError, RecursionError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        if isinstance(exc, RecursionError):
+            why = "nested too deeply"
+        return MergeState(None, Problem(path, f"unreadable ({why}); taken as no earlier merge"))
     stamp = data.get("merged_at") if isinstance(data, dict) else None
     merged_at = parse_time(stamp) if isinstance(stamp, str) and stamp else None
     if merged_at is None:
@@ -828,7 +895,7 @@ def take_lock(state_dir: str, sleep: Callable[[float], None] = time.sleep):  # n
     """The held merge lock, or None when another merge kept it through every attempt."""
     from filelock import FileLock, Timeout
 
-    lock = FileLock(lock_path(state_dir))
+    lock = FileLock(prepare_lock_file(lock_path(state_dir), root=state_dir))
     delays = backoff_delays()
     for attempt in range(LOCK_ATTEMPTS):
         try:
@@ -912,6 +979,8 @@ def clean_generations(state_dir: str, keep: Iterable[str | None]) -> None:
     for name in names:
         if not name.startswith(GENERATION_PREFIX) or name in kept:
             continue
+        if name.startswith(LEGACY_PREFIX):
+            continue  # a folder made by hand, moved aside by an earlier version: never removed
         path = os.path.join(state_dir, name)
         if os.path.isdir(path) and not os.path.islink(path):
             shutil.rmtree(path, ignore_errors=True)
@@ -922,15 +991,17 @@ def clean_generations(state_dir: str, keep: Iterable[str | None]) -> None:
                 pass
 
 
-def publish(state_dir: str, files: Mapping[str, str], now: float) -> None:
+def publish(state_dir: str, files: Mapping[str, str], now: float) -> list[Problem]:
     """Make ``files`` (name -> text, written in order) the contents of ``merged/`` at once.
 
     They go into a new generation folder, are flushed to disk, and then the ``merged``
     symlink is replaced in one rename. Killed before the rename: ``merged`` still shows the
     previous files (the half-written folder is removed by the next merge); after it: the
     new ones, complete. The previous generation is kept until the next merge, so a reader
-    that resolved the old path a moment ago can still open it.
+    that resolved the old path a moment ago can still open it. A ``merged`` that is not
+    the toolkit's link (made by hand) is moved aside once, never removed; returned as a note.
     """
+    notes: list[Problem] = []
     link = merged_dir(state_dir)
     previous = current_generation(state_dir)
     suffix = f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime(now))}-{os.getpid()}-"
@@ -946,11 +1017,19 @@ def publish(state_dir: str, files: Mapping[str, str], now: float) -> None:
             os.fsync(handle.fileno())
         _checkpoint(f"wrote {name}")
     _fsync_dir(folder)
-    if os.path.isdir(link) and not os.path.islink(link):
-        # A real folder (made by hand, or by an older layout) cannot be swapped in one
-        # rename; it is moved aside first and kept as the previous generation.
-        previous = GENERATION_PREFIX + "legacy-" + suffix
-        os.rename(link, os.path.join(state_dir, previous))
+    if os.path.lexists(link) and not os.path.islink(link):
+        # A real folder or file (made by hand, or by an older layout) cannot be swapped in
+        # one rename, and may hold the user's notes: moved aside under a name no merge
+        # ever removes.
+        aside = MOVED_ASIDE_PREFIX + suffix
+        os.rename(link, os.path.join(state_dir, aside))
+        notes.append(
+            Problem(
+                link,
+                f"was not the toolkit's link (made by hand?); moved to {aside}, kept as it "
+                "was. Copy your notes elsewhere and remove it",
+            )
+        )
     temporary_link = os.path.join(state_dir, GENERATION_PREFIX + "link-" + suffix)
     os.symlink(generation, temporary_link)
     _checkpoint("ready to swap")
@@ -958,6 +1037,7 @@ def publish(state_dir: str, files: Mapping[str, str], now: float) -> None:
     _fsync_dir(state_dir)
     _checkpoint("swapped")
     clean_generations(state_dir, (generation, previous))
+    return notes
 
 
 # --------------------------------------------------------------------------- a run
@@ -1056,8 +1136,8 @@ def run_merge(
             outcome.alerts.append(state.clock)
         outcome.new_markdown = files[DECISIONS_MD]
         try:
-            with open(decisions_md_path(state_dir), encoding="utf-8") as handle:
-                outcome.old_markdown = handle.read()
+            old = read_merged(state_dir, DECISIONS_MD, MAX_MARKDOWN_BYTES)
+            outcome.old_markdown = old.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             outcome.old_markdown = None
         return outcome
@@ -1075,6 +1155,7 @@ def run_merge(
             if not gate.passed:
                 return _stopped(gate, state, rechecked=True)
         clean_generations(state_dir, (current_generation(state_dir),))
+        sweep_stale_temps(state_dir)  # what killed writers (ctx-plan, hooks) left behind
         built = build_outputs(state_dir, now)
         if built is None:
             return _nothing(state_dir, scan_handoffs(state_dir)[1])
@@ -1084,7 +1165,7 @@ def run_merge(
             outcome.notes.append(state.problem)
         if state.clock:
             outcome.alerts.append(state.clock)
-        publish(state_dir, files, now)
+        outcome.notes.extend(publish(state_dir, files, now))
         return outcome
     finally:
         lock.release()

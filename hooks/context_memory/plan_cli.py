@@ -23,8 +23,8 @@ from context_memory.cli_common import (
     run_click,
     shown_path,
 )
-from context_memory.fsutil import atomic_write
-from context_memory.handoff_draft import PLAN_FILE
+from context_memory.fsutil import atomic_write, read_text
+from context_memory.handoff_draft import MAX_PLAN_BYTES, PLAN_FILE
 
 
 def plan_path(state_dir: str) -> str:
@@ -42,13 +42,13 @@ def plan_path(state_dir: str) -> str:
 @click.option("--show", is_flag=True, help="Print the current plan.")
 def cli(file: str | None, show: bool) -> None:
     """Replace .working-state/current-plan.md with the Markdown on stdin (or --file)."""
-    path = plan_path(cli_state_dir())
+    state_dir = cli_state_dir()
+    path = plan_path(state_dir)
     if show:
         if file is not None:
             raise click.ClickException("--show prints the plan; drop --file")
         try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
+            text = read_text(path, MAX_PLAN_BYTES, root=state_dir)
         except FileNotFoundError:
             raise click.ClickException(
                 f"no plan yet ({shown_path(path)} does not exist); write one with: "
@@ -59,13 +59,18 @@ def cli(file: str | None, show: bool) -> None:
         click.echo(text, nl=not text.endswith("\n"))
         return
     text = read_text_input(file, "plan", "ctx-plan < plan.md")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_PLAN_BYTES:
+        raise click.ClickException(
+            f"the new plan is larger than {MAX_PLAN_BYTES} bytes; the current plan was kept "
+            "(nothing written). Keep the plan short and link to longer documents"
+        )
     if not text.strip():
         raise click.ClickException(
             "the new plan is empty; the current plan was kept (nothing written)"
         )
     text = text if text.endswith("\n") else text + "\n"
     try:
-        atomic_write(path, text)
+        atomic_write(path, text, root=state_dir)
     except OSError as exc:
         where = exc.filename or shown_path(path)
         raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing written") from None

@@ -12,11 +12,17 @@ import json
 import os
 import time
 
-from context_memory.fsutil import append_line_locked
+from context_memory.fsutil import append_line_locked, open_file
 
 DECISIONS_FILE = "decisions.jsonl"
 KINDS = ("decided", "rejected", "risk")
 MAX_TEXT_LENGTH = 4000
+# A record the toolkit writes stays far below this (two texts of 4000 characters); a longer
+# line is skipped unread, so one huge record costs no hook its time or memory.
+MAX_RECORD_BYTES = 64 * 1024
+# Only the newest part of a bigger log is read (whole records after the cut).
+MAX_LOG_BYTES = 32 * 1024 * 1024
+_BOM = b"\xef\xbb\xbf"
 
 
 class RecordError(ValueError):
@@ -34,7 +40,8 @@ class LogProblem:
         self.reason = reason
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.reason}"
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.reason}"
 
 
 def utc_now_iso() -> str:
@@ -77,7 +84,12 @@ def make_record(
 
 def append_record(state_dir: str | os.PathLike[str], record: dict[str, object]) -> None:
     line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    append_line_locked(decisions_path(state_dir), line)
+    if len(line.encode("utf-8")) > MAX_RECORD_BYTES:
+        raise RecordError(
+            f"the record is longer than {MAX_RECORD_BYTES} bytes; shorten the alternatives "
+            "or keywords"
+        )
+    append_line_locked(decisions_path(state_dir), line, root=os.fspath(state_dir))
 
 
 def _valid(record: object) -> bool:
@@ -92,29 +104,93 @@ def _valid(record: object) -> bool:
 def read_records(
     state_dir: str | os.PathLike[str],
 ) -> tuple[list[dict[str, object]], list[LogProblem]]:
-    """All whole, valid records in file order, and the lines that were skipped."""
+    """All whole, valid records in file order, and the lines that were skipped.
+
+    The log is opened without following a link and must be a regular file; a line longer
+    than MAX_RECORD_BYTES is skipped unread, and of a log bigger than MAX_LOG_BYTES only
+    the newest part is read. Every skip is a LogProblem (line 0: the whole file).
+    """
     path = decisions_path(state_dir)
     records: list[dict[str, object]] = []
     problems: list[LogProblem] = []
     try:
-        handle = open(path, "rb")
+        fd = open_file(path, root=os.fspath(state_dir))
     except FileNotFoundError:
         return records, problems
-    with handle:
-        for number, raw in enumerate(handle, start=1):
+    except OSError as exc:
+        problems.append(LogProblem(path, 0, f"{exc.strerror or exc}; no record read"))
+        return records, problems
+    with open(fd, "rb") as handle:
+        size = os.fstat(fd).st_size
+        first = 1
+        if size > MAX_LOG_BYTES:
+            handle.seek(size - MAX_LOG_BYTES)
+            handle.readline(MAX_RECORD_BYTES)  # the rest of a cut record
+            _skip_rest(handle)
+            first = 0  # line numbers unknown: the start was not read
+            problems.append(
+                LogProblem(path, 0, f"larger than {MAX_LOG_BYTES} bytes; only its end was read")
+            )
+        number = 0
+        while True:
+            raw = handle.readline(MAX_RECORD_BYTES + 1)
+            if not raw:
+                break
+            number += 1
+            shown = number if first else 0
+            if len(raw) > MAX_RECORD_BYTES:
+                _skip_rest(handle)
+                problems.append(
+                    LogProblem(path, shown, f"longer than {MAX_RECORD_BYTES} bytes; skipped")
+                )
+                continue
+            if number == 1 and first and raw.startswith(_BOM):
+                raw = raw[len(_BOM) :]
             if not raw.strip():
                 continue
             try:
                 record = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError):
+            except (UnicodeDecodeError, ValueError, RecursionError):
                 reason = "not valid JSON" if raw.endswith(b"\n") else "half-written last line"
-                problems.append(LogProblem(path, number, reason))
+                problems.append(LogProblem(path, shown, reason))
                 continue
             if not _valid(record):
-                problems.append(LogProblem(path, number, "not a decision record"))
+                problems.append(LogProblem(path, shown, "not a decision record"))
                 continue
             records.append(record)
     return records, problems
+
+
+def _skip_rest(handle: object) -> None:
+    """Read past the end of the current line without keeping it."""
+    readline = handle.readline  # type: ignore[attr-defined]
+    while True:
+        chunk = readline(1 << 20)
+        if not chunk or chunk.endswith(b"\n"):
+            return
+
+
+MAX_LIST_ITEMS = 20
+MAX_LIST_ITEM_CHARS = 300
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def clip_record(record: dict[str, object]) -> dict[str, object]:
+    """A copy of ``record`` with only the known fields, each within what make_record allows
+    (texts MAX_TEXT_LENGTH, lists MAX_LIST_ITEMS of MAX_LIST_ITEM_CHARS): what is copied out
+    of the log (the extract) stays bounded whatever a line holds."""
+    copy: dict[str, object] = {}
+    for key in ("id", "ts", "session", "kind", "decision", "reason"):
+        value = record.get(key)
+        if isinstance(value, str):
+            copy[key] = _clip(value, MAX_TEXT_LENGTH)
+    for key in ("alternatives", "keywords"):
+        items = str_list(record.get(key))[:MAX_LIST_ITEMS]
+        copy[key] = [_clip(item, MAX_LIST_ITEM_CHARS) for item in items]
+    return copy
 
 
 def str_list(value: object) -> list[str]:

@@ -10,6 +10,7 @@ nothing at all. Standard library only.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 
 from context_memory.handoff import latest_handoff
@@ -32,10 +33,12 @@ POINTER_PREFIX = "[WORKING STATE]"
 
 
 def _has_content(path: str) -> bool:
+    """A regular file (not a link: the agent is never pointed through one) with content."""
     try:
-        return os.path.isfile(path) and os.path.getsize(path) > 0
-    except OSError:
+        info = os.lstat(path)
+    except (OSError, ValueError):
         return False
+    return stat.S_ISREG(info.st_mode) and info.st_size > 0
 
 
 def _shown(path: str, base: str | None) -> str:

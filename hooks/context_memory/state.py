@@ -166,4 +166,10 @@ def ensure_inside(root: str, path: str) -> str:
 
 
 def session_dir(state_dir: str, session_id: str) -> str:
-    return os.path.join(state_dir, "sessions", validate_name(session_id))
+    """``<state>/sessions/<id>``; raises UnsafeNameError for an unsafe id and
+    fsutil.UnsafePathError when ``sessions`` or the session's folder is a link or a file
+    (nothing in it is then read or written)."""
+    from context_memory.fsutil import check_no_links
+
+    path = os.path.join(state_dir, "sessions", validate_name(session_id))
+    return check_no_links(state_dir, path)

@@ -45,17 +45,15 @@ def read_cache(state_dir: str, session_id: str | None) -> dict[str, object] | No
     """The cached record of ``session_id``, or None when there is none or it is unusable."""
     if not session_id:
         return None
-    try:
-        path = cache_path(state_dir, session_id)
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_CACHE_BYTES + 1)
+    from context_memory.fsutil import read_bytes
+
+    try:  # no link followed, no FIFO waited on, at most MAX_CACHE_BYTES read
+        raw = read_bytes(cache_path(state_dir, session_id), MAX_CACHE_BYTES, root=state_dir)
     except (OSError, UnsafeNameError):
-        return None
-    if len(raw) > MAX_CACHE_BYTES:
         return None
     try:
         record = lightjson.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return record if isinstance(record, dict) else None
 
@@ -85,7 +83,7 @@ def write_cache(state_dir: str, session_id: str, window: int, model_id: str | No
     # fsutil.atomic_write imports tempfile; only a change pays for it.
     from context_memory.fsutil import atomic_write
 
-    atomic_write(cache_path(state_dir, session_id), lightjson.dumps(record) + "\n")
+    atomic_write(cache_path(state_dir, session_id), lightjson.dumps(record) + "\n", root=state_dir)
     return True
 
 

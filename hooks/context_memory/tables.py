@@ -220,6 +220,10 @@ AUDIT_TEXTS: dict[str, dict[str, str]] = {
         "rejected": "- Rejected: {decision}{why} Do not propose it again.",
         "why": " (why: {reason})",
         "fallback_pointer": "Full record: .working-state/decisions.jsonl.",
+        "more": (
+            "- ... and {more} more lost decisions, not shown (this text is capped at {cap} "
+            "characters): all of them are in {record}."
+        ),
         "user_lost": (
             "ctx-audit: {lost} of {total} recorded decisions lost in compaction ({names}); "
             "they will be put back into the agent's context."
@@ -232,6 +236,7 @@ AUDIT_TEXTS: dict[str, dict[str, str]] = {
         "rejected": "- 已否决：{decision}{why} 不要再提议。",
         "why": "（理由：{reason}）",
         "fallback_pointer": "完整记录：.working-state/decisions.jsonl。",
+        "more": "- ……另有 {more} 条丢失的决策未列出（本文上限 {cap} 个字符）：全部见 {record}。",
         "user_lost": (
             "ctx-audit: 压缩丢失了 {total} 条已记录决策中的 {lost} 条（{names}），"
             "将重新注入到上下文。"
