@@ -70,63 +70,60 @@ def record_key(record: dict[str, Any]) -> str:
     return f"{record.get('kind')}\x1f{record.get('decision')}"
 
 
-def session_decisions(state_dir: str, session: str) -> tuple[list[dict[str, Any]], bool]:
-    """This session's decided and rejected records, newest first, from the end of the log.
+def decision_line(record: dict[str, Any], texts: dict[str, str]) -> str:
+    reason = record.get("reason")
+    why = (
+        texts["why"].format(reason=_clip(reason, TURN_START_ITEM_CHARS))
+        if isinstance(reason, str) and reason.strip()
+        else ""
+    )
+    template = texts["rejected"] if record.get("kind") == "rejected" else texts["decided"]
+    return template.format(decision=_clip(str(record["decision"]), TURN_START_ITEM_CHARS), why=why)
 
-    The second value is True when the log holds more than was read (older records).
+
+def session_decisions(
+    state_dir: str, session: str, lang: str, max_chars: int = TURN_START_MAX_CHARS
+) -> tuple[list[str], list[dict[str, Any]], bool]:
+    """Lines for this session's decided and rejected records, newest first, as many as fit
+    in ``max_chars``; the records used; and whether the log holds more than was shown.
+
+    Reads the log backwards and stops once the lines are full: at most its last
+    TURN_START_TAIL_BYTES, and only as much as the lines need.
     """
+    texts = TURN_START_TEXTS.get(lang, TURN_START_TEXTS["en"])
+    lines: list[str] = []
+    used: list[dict[str, Any]] = []
+    total = 0
     try:
         handle = _open_regular(os.path.join(state_dir, DECISIONS_FILE))
     except FileNotFoundError:
-        return [], False
-    found: list[dict[str, Any]] = []
+        return lines, used, False
     with handle:
         size = os.fstat(handle.fileno()).st_size
-        for _, line in iter_lines_backwards(handle, size, max_bytes=TURN_START_TAIL_BYTES):
-            if b'"session"' not in line:
+        for _, raw in iter_lines_backwards(handle, size, max_bytes=TURN_START_TAIL_BYTES):
+            if b'"session"' not in raw:
                 continue
-            record = parse_row(line)
+            record = parse_row(raw)
             if (
-                record is not None
-                and record.get("session") == session
-                and record.get("kind") in KINDS_INJECTED
-                and isinstance(record.get("decision"), str)
-                and record["decision"]
+                record is None
+                or record.get("session") != session
+                or record.get("kind") not in KINDS_INJECTED
+                or not isinstance(record.get("decision"), str)
+                or not record["decision"]
             ):
-                found.append(record)
-    return found, size > TURN_START_TAIL_BYTES
+                continue
+            line = decision_line(record, texts)
+            if total + len(line) + 1 > max_chars:
+                return lines, used, True
+            lines.append(line)
+            used.append(record)
+            total += len(line) + 1
+    return lines, used, size > TURN_START_TAIL_BYTES
 
 
 def _clip(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
-
-
-def decision_lines(
-    records: list[dict[str, Any]], lang: str, max_chars: int = TURN_START_MAX_CHARS
-) -> tuple[list[str], list[dict[str, Any]]]:
-    """Lines for ``records`` in order, as many as fit in ``max_chars``, and the records used."""
-    texts = TURN_START_TEXTS.get(lang, TURN_START_TEXTS["en"])
-    lines: list[str] = []
-    used: list[dict[str, Any]] = []
-    total = 0
-    for record in records:
-        reason = record.get("reason")
-        why = (
-            texts["why"].format(reason=_clip(reason, TURN_START_ITEM_CHARS))
-            if isinstance(reason, str) and reason.strip()
-            else ""
-        )
-        template = texts["rejected"] if record.get("kind") == "rejected" else texts["decided"]
-        line = template.format(
-            decision=_clip(str(record["decision"]), TURN_START_ITEM_CHARS), why=why
-        )
-        if total + len(line) + 1 > max_chars:
-            break
-        lines.append(line)
-        used.append(record)
-        total += len(line) + 1
-    return lines, used
 
 
 def shown_log_path(state_dir: str) -> str:
@@ -172,18 +169,18 @@ def turn_start_text(
     """
     texts = TURN_START_TEXTS.get(lang, TURN_START_TEXTS["en"])
     parts = [texts["header"].format(prefix=prefix, usage=usage, threshold=threshold)]
-    records: list[dict[str, Any]] = []
-    older = False
+    lines: list[str] = []
+    used: list[dict[str, Any]] = []
+    more = False
     if state_dir is not None:
         try:
-            records, older = session_decisions(state_dir, session)
+            lines, used, more = session_decisions(state_dir, session, lang)
         except OSError:
-            records, older = [], False
-    lines, used = decision_lines(records, lang)
+            pass  # an unreadable log: the note still goes out
     if lines:
         parts.append(texts["list"])
         parts.extend(lines)
-        if older or len(used) < len(records):
+        if more:
             parts.append(texts["more"].format(path=shown_log_path(state_dir or "")))
     else:
         parts.append(texts["none"])
