@@ -19,7 +19,14 @@ from pathlib import Path
 import pytest
 
 from .conftest import ClaudeRunner, isolated_env
-from .fake_api import FakeMessagesApi, RecordedRequest, Usage, content_texts
+from .fake_api import (
+    FakeMessagesApi,
+    RecordedRequest,
+    ScriptedTurn,
+    Usage,
+    content_texts,
+    tool_use_block,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -163,3 +170,37 @@ def test_turn_start_compaction_carries_the_decisions_and_the_audit_skips_them(
     (request,) = fake_api.main_requests()
     assert "[COMPACT AUDIT]" not in request.body_json()
     assert request.body_json().count("Rejected: Codis") == 1
+
+
+def test_warning_after_the_breaker_trips_mid_turn(
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi
+) -> None:
+    """A tool loop above the threshold: the client tries to compact before each request,
+    fails 3 times and stops (its circuit breaker). The next prompt carries the warning."""
+    notes = run_claude.project_dir / "notes.txt"
+    notes.write_text("cache notes\n", encoding="utf-8")
+    fake_api.fail_summaries(529)
+    fake_api.enqueue_text("hello")
+    run_claude("hello", env=NO_RETRIES)
+
+    read = {"file_path": str(notes)}
+    fake_api.enqueue(
+        ScriptedTurn(blocks=(tool_use_block("Read", read),), usage=context_of(168_000)),
+        ScriptedTurn(blocks=(tool_use_block("Read", read),), usage=context_of(169_000)),
+        ScriptedTurn(blocks=(tool_use_block("Read", read),), usage=context_of(170_000)),
+        ScriptedTurn.text("read it all", context_of(171_000)),
+    )
+    fake_api.clear_requests()
+    run_claude("read the notes", cont=True, env=NO_RETRIES)
+    assert len(fake_api.main_requests()) == 4
+    assert len(fake_api.requests_of("summary")) == 3  # then the breaker stops it
+
+    fake_api.clear_requests()
+    fake_api.enqueue_text("ok")
+    run_claude("what next", cont=True, env=NO_RETRIES)
+    (request,) = fake_api.main_requests()
+    (context,) = request.hook_contexts("UserPromptSubmit")
+    assert context == (
+        "[CONTEXT BUDGET] ~171K/200K (85.5%). Auto-compaction seems to have stopped: the "
+        f"context has been above the auto-compact threshold (167K) {STOPPED_TAIL}"
+    )
