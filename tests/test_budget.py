@@ -68,6 +68,8 @@ def test_free_band_prints_nothing(project, monkeypatch, capsys):
 
 def test_chinese_text(project, monkeypatch, capsys):
     monkeypatch.setenv("CTX_LANG", "zh")
+    # The stop band: with auto-compaction on, 95% is past the threshold (another text).
+    monkeypatch.setenv("DISABLE_AUTO_COMPACT", "1")
     path = transcript_at(project, 190_000)
     status, out, _ = run_main(monkeypatch, capsys, payload(path, project))
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]

@@ -11,23 +11,27 @@ import pytest
 
 import transcript_rows as tr
 from context_memory import budget
-from context_memory.budget import autocompact_stopped_limit
 from context_memory.transcript import recent_reply_tokens
 
 SESSION = "11111111-2222-3333-4444-555555555555"
-# claude-sonnet-4-6: 200K window, 32K max output -> threshold 167,000; limit 175,350.
+# claude-sonnet-4-6: 200K window, 32K max output -> threshold 167,000 (refused from ~177,000).
 STOPPED = (
     "[CONTEXT BUDGET] ~{usage}. Auto-compaction seems to have stopped: the context has been "
-    "above the auto-compact threshold (167K) for 2 replies in a row with no compaction. Tell "
-    "the user plainly: run /compact now, or write the handoff (ctx-handoff --draft) and start "
-    "a new session, before the API refuses the request."
+    "above the auto-compact threshold ({threshold}) for 2 replies in a row with no compaction. "
+    "Tell the user plainly: run /compact now, or write the handoff (ctx-handoff --draft) and "
+    "start a new session, before the API refuses the request."
 )
+COMPACTING = "[CONTEXT BUDGET] ~{usage}: at the auto-compact threshold ({threshold}), so the client"
 
 
-def replies(*tokens: int, boundary_after: int | None = None) -> list[dict]:
-    rows: list[dict] = [tr.user("go"), tr.api_request("claude-sonnet-4-6")]
+def replies(
+    *tokens: int, boundary_after: int | None = None, model: str = "claude-sonnet-4-6"
+) -> list[dict]:
+    rows: list[dict] = [tr.user("go"), tr.api_request(model)]
     for number, count in enumerate(tokens):
-        rows.append(tr.assistant(f"msg_{number}", tr.usage(count)))
+        rows.append(
+            tr.assistant(f"msg_{number}", tr.usage(count), model=model, requested_model=model)
+        )
         rows.extend(tr.bookkeeping())
         if boundary_after == number:
             rows.append(tr.compact_boundary(count, 9_000))
@@ -49,22 +53,55 @@ def run(monkeypatch, capsys, path: Path, project: Path) -> str:
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 
 
-def test_limit_is_five_percent_over_the_threshold_within_the_window():
-    assert autocompact_stopped_limit(167_000, 200_000) == 175_350
-    # 1M window: 5% (48,350) would be past the window; half the room (16,500) is used.
-    assert autocompact_stopped_limit(967_000, 1_000_000) == 983_500
+@pytest.mark.parametrize(
+    ("tokens", "usage"),
+    [
+        # Just above the threshold twice: 10K before the client refuses (~177K).
+        ((167_500, 168_000), "168K/200K (84%)"),
+        ((176_000, 172_000), "172K/200K (86%)"),
+    ],
+)
+def test_two_replies_above_the_threshold_replace_the_band_text(
+    project, monkeypatch, capsys, tokens, usage
+):
+    path = tr.write_transcript(project / "s.jsonl", replies(*tokens))
+    assert run(monkeypatch, capsys, path, project) == STOPPED.format(usage=usage, threshold="167K")
 
 
-def test_two_replies_over_the_limit_replace_the_band_text(project, monkeypatch, capsys):
-    path = tr.write_transcript(project / "s.jsonl", replies(176_000, 180_000))
-    assert run(monkeypatch, capsys, path, project) == STOPPED.format(usage="180K/200K (90%)")
+def test_warning_on_a_1m_window_before_the_refusal_point(project, monkeypatch, capsys):
+    # claude-opus-4-7: 1M window, compacts from 967,000; refused from about 977,000.
+    rows = replies(968_000, 970_000, model="claude-opus-4-7")
+    path = tr.write_transcript(project / "s.jsonl", rows)
+    assert run(monkeypatch, capsys, path, project) == STOPPED.format(
+        usage="970K/1M (97%)", threshold="967K"
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "tokens", "threshold"),
+    [
+        ({"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "50"}, (91_000, 92_000), "90K"),
+        ({"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "100000"}, (68_000, 69_000), "67K"),
+    ],
+)
+def test_the_threshold_follows_the_client_settings(
+    project, monkeypatch, capsys, env, tokens, threshold
+):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    path = tr.write_transcript(project / "s.jsonl", replies(*tokens))
+    assert run(monkeypatch, capsys, path, project).endswith(
+        f"above the auto-compact threshold ({threshold}) for 2 replies in a row with no "
+        "compaction. Tell the user plainly: run /compact now, or write the handoff "
+        "(ctx-handoff --draft) and start a new session, before the API refuses the request."
+    )
 
 
 def test_chinese_text(project, monkeypatch, capsys):
     monkeypatch.setenv("CTX_LANG", "zh")
-    path = tr.write_transcript(project / "s.jsonl", replies(176_000, 180_000))
+    path = tr.write_transcript(project / "s.jsonl", replies(168_000, 170_000))
     assert run(monkeypatch, capsys, path, project).startswith(
-        "[CONTEXT BUDGET] ~180K/200K (90%)。自动压缩似乎已停止："
+        "[CONTEXT BUDGET] ~170K/200K (85%)。自动压缩似乎已停止："
         "上下文已连续 2 次回复超过自动压缩阈值（167K）"
     )
 
@@ -72,22 +109,32 @@ def test_chinese_text(project, monkeypatch, capsys):
 @pytest.mark.parametrize(
     "rows",
     [
-        replies(170_000, 180_000),  # the previous reply was within the margin
-        replies(180_000),  # only one reply so far
-        replies(190_000, 176_000, 180_000, boundary_after=1),  # a compaction in between
+        replies(160_000, 170_000),  # the previous reply was below the threshold
+        replies(170_000),  # only one reply so far
+        replies(190_000, 168_000, 170_000, boundary_after=1),  # a compaction in between
     ],
 )
-def test_band_text_otherwise(project, monkeypatch, capsys, rows):
+def test_one_reply_above_the_threshold_announces_the_compaction(project, monkeypatch, capsys, rows):
     path = tr.write_transcript(project / "s.jsonl", rows)
     assert run(monkeypatch, capsys, path, project).startswith(
-        "[CONTEXT BUDGET] ~180K/200K (90%). Context is nearly full"
+        COMPACTING.format(usage="170K/200K (85%)", threshold="167K")
     )
 
 
-def test_no_warning_when_auto_compaction_is_off(project, monkeypatch, capsys):
-    monkeypatch.setenv("DISABLE_AUTO_COMPACT", "1")
+def test_below_the_threshold_the_band_text(project, monkeypatch, capsys):
+    path = tr.write_transcript(project / "s.jsonl", replies(166_000, 166_999))
+    assert run(monkeypatch, capsys, path, project).startswith(
+        "[CONTEXT BUDGET] ~167K/200K (83.5%). Context is nearly full"
+    )
+
+
+@pytest.mark.parametrize("name", ["DISABLE_AUTO_COMPACT", "DISABLE_COMPACT"])
+def test_band_text_when_auto_compaction_is_off(project, monkeypatch, capsys, name):
+    monkeypatch.setenv(name, "1")
     path = tr.write_transcript(project / "s.jsonl", replies(176_000, 180_000))
-    assert "Auto-compaction seems" not in run(monkeypatch, capsys, path, project)
+    assert run(monkeypatch, capsys, path, project).startswith(
+        "[CONTEXT BUDGET] ~180K/200K (90%). Context is nearly full"
+    )
 
 
 def test_recent_reply_tokens_counts_each_reply_once_and_stops_at_a_boundary(tmp_path):

@@ -148,3 +148,19 @@ def test_a_run_that_writes_nothing_imports_no_writer(
         modules_after_run(entry, sandbox, payload)  # the first refresh records the window
     loaded = modules_after_run(entry, sandbox, payload, COMPACTION_EXTRACT_INTERVAL="0")
     assert sorted(loaded & {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY}) == []
+
+
+def test_a_prompt_at_the_compaction_threshold_reads_decisions_without_json_or_re(
+    sandbox: Sandbox,
+) -> None:
+    """At the threshold ctx-budget reads decisions.jsonl and writes what it injected: still
+    on lightjson, and its own temp-file write (fsutil's tempfile pulls in ``re``)."""
+    entry = entry_for("ctx-budget", "UserPromptSubmit")
+    for mark in sandbox.state.rglob(AUDIT_PENDING_MARK):
+        mark.unlink()  # no compaction audit waiting: that path may load json
+    assert b"168000" in sandbox.base_transcript  # above the 167,000 threshold
+    loaded = modules_after_run(entry, sandbox, sandbox.payload(entry))
+    folder = sandbox.state / "sessions" / sandbox.payload(entry)["session_id"]
+    assert (folder / "turn-start-injection.json").exists()  # the path was taken
+    heavy = {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY, "re", "json", "enum"}
+    assert sorted(loaded & heavy) == []

@@ -85,7 +85,8 @@ def test_budget_status_line_window_smaller_than_the_table(project, monkeypatch, 
     write_cache(state(project), SESSION, 160_000, "some-future-model")
     out = run_budget(monkeypatch, capsys, path, project)
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
-    assert text.startswith("[CONTEXT BUDGET] ~150K/160K (93.8%). ")
+    # Past this window's auto-compact threshold (127K): the note that it compacts now.
+    assert text.startswith("[CONTEXT BUDGET] ~150K/160K (93.8%): at the auto-compact threshold")
 
 
 # --------------------------------------------------------------------------- ctx-usage

@@ -53,6 +53,7 @@ from context_memory.transcript import (
     open_transcript,
     parse_row,
 )
+from context_memory.turn_start import record_key, take_injected
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
@@ -74,6 +75,7 @@ RECENT_COMPACTION_BYTES = 8 * 1024 * 1024
 KINDS_AUDITED = ("decided", "rejected")
 SOURCE_SUMMARY = "summary"
 SOURCE_KEPT = "kept messages"
+SOURCE_TURN_START = "turn-start injection"
 MAX_DECISION_CHARS = 500
 MAX_NAMES_CHARS = 160
 # The [COMPACT AUDIT] injection, header and pointer included, never exceeds this; the
@@ -806,12 +808,17 @@ def _audit_and_store(
 ) -> dict[str, Any] | None:
     records, _ = read_records(hook.state_dir)
     decisions = select_decisions(records, hook.session, audit_last(env), recorded_by=recorded_by)
+    # Used up by any compaction; counts only for the automatic one right after the prompt.
+    injected = take_injected(hook.folder, hook.transcript)
     if not decisions:
         return None
+    results = audit_decisions(decisions, summary, kept)
+    if trigger == "auto":
+        mark_injected_at_turn_start(results, injected)
     return build_audit(
         session=hook.session,
         source=source,
-        results=audit_decisions(decisions, summary, kept),
+        results=results,
         summary=summary,
         pointer=recovery_pointer_for(hook.state_dir, hook.cwd),
         lang=hook.lang,
@@ -820,6 +827,20 @@ def _audit_and_store(
         fingerprint=fingerprint,
         record=shown_audit_path(hook.folder),
     )
+
+
+def mark_injected_at_turn_start(results: list[dict[str, Any]], injected: set[str]) -> None:
+    """Lost decisions ctx-budget put into the context as the compaction began: survived.
+
+    That text is part of the new context (the client sends it after the compaction), so
+    injecting them again would only repeat them.
+    """
+    if not injected:
+        return
+    for item in results:
+        if item["status"] == "lost" and record_key(item) in injected:
+            item["status"] = "survived"
+            item["where"] = SOURCE_TURN_START
 
 
 def _fresh(audit: Mapping[str, Any] | None, now: float) -> bool:

@@ -22,7 +22,6 @@ from context_memory.state import UnsafeNameError, resolve_state_dir, session_dir
 from context_memory.statusline_cache import window_for_hook
 from context_memory.tables import (
     AUDIT_PENDING_MARK,
-    AUTOCOMPACT_STOPPED_MARGIN,
     AUTOCOMPACT_STOPPED_TEXTS,
     AUTOCOMPACT_STOPPED_TURNS,
     BUDGET_PREFIX,
@@ -59,42 +58,72 @@ def leave_crossed_mark(payload: dict[str, Any]) -> None:
         pass  # a read-only or full state folder must not cost the user the instruction
 
 
-def autocompact_stopped_limit(threshold: int, window: int) -> int:
-    """Tokens above which the context cannot be there if auto-compaction still worked.
+def usage_text(report: ContextReport) -> str:
+    return (
+        f"~{format_tokens(report.tokens)}/{format_tokens(report.window)} "
+        f"({format_percent(report.percent)})"
+    )
 
-    5% over the threshold, but at most half the room left between threshold and window
-    (on a 1M window 5% would lie beyond the window itself).
-    """
-    margin = min(threshold * AUTOCOMPACT_STOPPED_MARGIN, max(window - threshold, 0) / 2)
-    return int(threshold + margin)
+
+def at_autocompact_threshold(report: ContextReport) -> bool:
+    """The newest reply is at or above the threshold and auto-compaction is on."""
+    threshold = report.autocompact_threshold
+    return threshold is not None and report.source == "usage" and report.tokens >= threshold
 
 
 def autocompact_stopped_text(report: ContextReport, transcript: str, lang: str) -> str | None:
     """The plain warning when auto-compaction seems to have stopped, else None.
 
-    The client gives up after 3 failed automatic compactions and the context then grows
-    until the API refuses it. Seen as: the last replies since the last compaction (2 by
-    default) all well above the threshold. Only read when the newest reply already is.
+    The client compacts before sending once the context is above the threshold; after 3
+    failed attempts in a turn it stops trying, and the context grows until it refuses to
+    send (about window - 23,000: 177K of 200K, 977K of 1M). Seen as: the last 2 replies
+    since the last compaction both above the threshold, so a compaction was due between
+    them and did not happen. Only read when the newest reply already is above.
     """
     threshold = report.autocompact_threshold
-    if threshold is None or report.source != "usage":
-        return None
-    limit = autocompact_stopped_limit(threshold, report.window)
-    if report.tokens <= limit:
+    if threshold is None or not at_autocompact_threshold(report):
         return None
     replies = recent_reply_tokens(transcript, AUTOCOMPACT_STOPPED_TURNS)
-    if len(replies) < AUTOCOMPACT_STOPPED_TURNS or min(replies) <= limit:
+    if len(replies) < AUTOCOMPACT_STOPPED_TURNS or min(replies) < threshold:
         return None
-    usage = (
-        f"~{format_tokens(report.tokens)}/{format_tokens(report.window)} "
-        f"({format_percent(report.percent)})"
-    )
     template = AUTOCOMPACT_STOPPED_TEXTS.get(lang, AUTOCOMPACT_STOPPED_TEXTS["en"])
     return template.format(
         prefix=BUDGET_PREFIX,
-        usage=usage,
+        usage=usage_text(report),
         threshold=format_tokens(threshold),
         turns=len(replies),
+    )
+
+
+def compacting_now_text(payload: dict[str, Any], report: ContextReport, lang: str) -> str | None:
+    """At or above the threshold: the client compacts right after this hook.
+
+    Returns the note that it does, with the session's recorded decisions (they survive
+    the compaction in this text, and the audit after it leaves them out). decisions.jsonl
+    is read only here.
+    """
+    threshold = report.autocompact_threshold
+    if threshold is None or not at_autocompact_threshold(report):
+        return None
+    session = str_field(payload, "session_id")
+    state_dir: str | None
+    folder: str | None
+    try:
+        state_dir = resolve_state_dir(str_field(payload, "cwd"))
+        folder = session_dir(state_dir, session) if session else None
+    except UnsafeNameError:
+        state_dir = folder = None
+    from context_memory.turn_start import turn_start_text
+
+    return turn_start_text(
+        state_dir=state_dir if session else None,
+        folder=folder,
+        session=session or "",
+        transcript=report.transcript,
+        usage=usage_text(report),
+        threshold=format_tokens(threshold),
+        prefix=BUDGET_PREFIX,
+        lang=lang,
     )
 
 
@@ -155,8 +184,10 @@ def budget_output(payload: dict[str, Any], env: Mapping[str, str] | None = None)
     if report.percent >= band_thresholds(env)[2]:
         leave_crossed_mark(payload)
     lang = language(env)
-    text = autocompact_stopped_text(report, transcript, lang) or budget_text(
-        report.band, report.tokens, report.window, report.percent, lang
+    text = (
+        autocompact_stopped_text(report, transcript, lang)
+        or compacting_now_text(payload, report, lang)
+        or budget_text(report.band, report.tokens, report.window, report.percent, lang)
     )
     audit = pending_audit_text(payload, transcript)
     if audit:

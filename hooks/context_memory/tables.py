@@ -285,7 +285,44 @@ AUTOCOMPACT_STOPPED_TEXTS: dict[str, str] = {
         "（ctx-handoff --draft）后开启新会话，以免 API 拒绝请求。"
     ),
 }
-# How far above the threshold counts as "compaction did not happen": 5% of the threshold,
-# but never more than half the room between threshold and window (1M windows have little).
-AUTOCOMPACT_STOPPED_MARGIN = 0.05
+# Replies in a row above the threshold, with no compaction between them, that mean the
+# client has stopped compacting (it compacts before sending once one reply is above).
 AUTOCOMPACT_STOPPED_TURNS = 2
+
+# Turn-start auto-compaction (ctx-budget at or above the threshold): the client runs
+# UserPromptSubmit, then compacts, then sends the hook's text in the new, small context.
+# So the text names what must survive instead of a band that the compaction makes stale.
+TURN_START_TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "header": (
+            "{prefix} {usage}: at the auto-compact threshold ({threshold}), so the client "
+            "compacts the context now."
+        ),
+        "list": "Recorded decisions of this session, newest first; they still hold:",
+        "none": "Record decisions that must survive with ctx-decide.",
+        "decided": "- Decided: {decision}{why}",
+        "rejected": "- Rejected: {decision}{why} Do not propose it again.",
+        "why": " (why: {reason})",
+        "more": "More in {path} (ctx-decide --list).",
+    },
+    "zh": {
+        "header": "{prefix} {usage}：已达到自动压缩阈值（{threshold}），客户端正在压缩上下文。",
+        "list": "本会话已记录的决策（最新在前），依然有效：",
+        "none": "请用 ctx-decide 记录必须保留的决策。",
+        "decided": "- 已决定：{decision}{why}",
+        "rejected": "- 已否决：{decision}{why} 不要再提议。",
+        "why": "（理由：{reason}）",
+        "more": "更多见 {path}（ctx-decide --list）。",
+    },
+}
+# Bounds of that text: all decision lines together, one decision or reason, and how much
+# of the end of decisions.jsonl is read for them.
+TURN_START_MAX_CHARS = 2_000
+TURN_START_ITEM_CHARS = 300
+TURN_START_TAIL_BYTES = 256 * 1024
+# In sessions/<id>/: which records ctx-budget put into the context at a turn start, so the
+# compaction audit that follows does not inject them again.
+TURN_START_FILE = "turn-start-injection.json"
+# A turn-start compaction follows its prompt within this many seconds (summarising a
+# full context takes a minute or two); an older record belongs to no compaction.
+TURN_START_FRESH_SECONDS = 900.0

@@ -250,6 +250,7 @@ class FakeMessagesApi:
         self._turns: deque[ScriptedTurn] = deque()
         self._summary_text = DEFAULT_SUMMARY_TEXT
         self._summary_usage = SMALL_USAGE
+        self._summary_status: int | None = None
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -301,6 +302,19 @@ class FakeMessagesApi:
         with self._lock:
             self._summary_text = text
             self._summary_usage = usage
+
+    def fail_summaries(self, status: int | None = 529) -> None:
+        """Answer every summarisation request with HTTP ``status`` (None: answer normally).
+
+        With ``CLAUDE_CODE_MAX_RETRIES=0`` each one is a failed automatic compaction; after
+        3 in a turn the client's circuit breaker stops compacting.
+        """
+        with self._lock:
+            self._summary_status = status
+
+    def summary_failure(self, kind: RequestKind) -> int | None:
+        with self._lock:
+            return self._summary_status if kind == "summary" else None
 
     @property
     def pending_turns(self) -> int:
@@ -473,6 +487,11 @@ def _make_handler(api: FakeMessagesApi) -> type[BaseHTTPRequestHandler]:
                 return
             if request.route != MESSAGES_ROUTE or not isinstance(request.body, dict):
                 self._send_json({})
+                return
+            failure = api.summary_failure(request.kind)
+            if failure is not None:
+                error = {"type": "overloaded_error", "message": "Overloaded (fake API)"}
+                self._send_json({"type": "error", "error": error}, status=failure)
                 return
             turn = api._reply_for(request.kind)
             model = request.model or FALLBACK_MODEL
