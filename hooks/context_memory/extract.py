@@ -198,6 +198,19 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
     return "\n".join(lines)
 
 
+def _snapshot_digest(
+    state_dir: str, folder: str, session: str, project_dir: str, trigger: str
+) -> None:
+    """Note which decisions the pinned digest holds as this compaction starts: they reach
+    the model with every request, so the audit neither reports nor re-injects them."""
+    from context_memory.pinned import snapshot_for_compaction
+
+    try:
+        snapshot_for_compaction(state_dir, folder, project_dir, trigger)
+    except (OSError, ValueError) as exc:  # the steering text below matters more
+        log_line(state_dir, HOOK_NAME, session, f"pinned digest snapshot not written: {exc}")
+
+
 def extract_output(payload: dict[str, Any]) -> str | None:
     """The hook's stdout: the steering text on PreCompact, nothing otherwise."""
     event = str_field(payload, "hook_event_name")
@@ -223,6 +236,7 @@ def extract_output(payload: dict[str, Any]) -> str | None:
         return None
     compaction = str_field(payload, "trigger") or "manual"
     facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)
+    _snapshot_digest(state_dir, folder, session, resolve_project_dir(cwd), compaction)
     # After the compaction the context starts low again: a new crossing is a new event.
     _remove(os.path.join(folder, CROSSED_MARK))
     _remove(os.path.join(folder, CROSSED_HANDLED))

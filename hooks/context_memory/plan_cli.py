@@ -25,6 +25,7 @@ from context_memory.cli_common import (
 )
 from context_memory.fsutil import atomic_write
 from context_memory.handoff_draft import PLAN_FILE
+from context_memory.pinned import refresh
 
 
 def plan_path(state_dir: str) -> str:
@@ -42,7 +43,8 @@ def plan_path(state_dir: str) -> str:
 @click.option("--show", is_flag=True, help="Print the current plan.")
 def cli(file: str | None, show: bool) -> None:
     """Replace .working-state/current-plan.md with the Markdown on stdin (or --file)."""
-    path = plan_path(cli_state_dir())
+    state_dir = cli_state_dir()
+    path = plan_path(state_dir)
     if show:
         if file is not None:
             raise click.ClickException("--show prints the plan; drop --file")
@@ -71,6 +73,8 @@ def cli(file: str | None, show: bool) -> None:
         raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing written") from None
     lines = text.count("\n")
     click.echo(f"wrote {shown_path(path)} ({lines} line{'s' if lines != 1 else ''})")
+    for line in refresh(state_dir, shown_path):  # the plan's open items are in the digest
+        click.echo(line, err=line.startswith("warning:"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,9 @@
 
 Record: {"id", "ts" (UTC ISO 8601), "session", "kind" ("decided" | "rejected" | "risk"),
 "decision", "reason", "alternatives": [...], "keywords": [...]}. For a rejection,
-"decision" holds what was rejected. Appends are locked; a corrupt line is reported with
+"decision" holds what was rejected. ``ctx-decide --pin/--unpin`` appends
+{"id", "ts", "session", "kind": "pin" | "unpin", "target": <record id>}: pins travel with
+the log; readers of decisions skip them. Appends are locked; a corrupt line is reported with
 its path and line number and skipped by every reader, never rewritten.
 """
 
@@ -16,6 +18,7 @@ from context_memory.fsutil import append_line_locked
 
 DECISIONS_FILE = "decisions.jsonl"
 KINDS = ("decided", "rejected", "risk")
+PIN_KINDS = ("pin", "unpin")
 MAX_TEXT_LENGTH = 4000
 
 
@@ -89,10 +92,22 @@ def _valid(record: object) -> bool:
     )
 
 
+def _is_pin(record: object) -> bool:
+    return (
+        isinstance(record, dict)
+        and record.get("kind") in PIN_KINDS
+        and isinstance(record.get("target"), str)
+    )
+
+
 def read_records(
     state_dir: str | os.PathLike[str],
+    pins: list[dict[str, object]] | None = None,
 ) -> tuple[list[dict[str, object]], list[LogProblem]]:
-    """All whole, valid records in file order, and the lines that were skipped."""
+    """All whole, valid records in file order, and the lines that were skipped.
+
+    Pin records are not decisions: they go to ``pins`` when given, and are skipped
+    silently otherwise."""
     path = decisions_path(state_dir)
     records: list[dict[str, object]] = []
     problems: list[LogProblem] = []
@@ -110,6 +125,10 @@ def read_records(
                 reason = "not valid JSON" if raw.endswith(b"\n") else "half-written last line"
                 problems.append(LogProblem(path, number, reason))
                 continue
+            if _is_pin(record):
+                if pins is not None:
+                    pins.append(record)
+                continue
             if not _valid(record):
                 problems.append(LogProblem(path, number, "not a decision record"))
                 continue
@@ -119,3 +138,16 @@ def read_records(
 
 def str_list(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def make_pin_record(kind: str, target: str, *, session: str) -> dict[str, object]:
+    """A pin or unpin record for the decision ``target`` (its id)."""
+    if kind not in PIN_KINDS:
+        raise RecordError(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
+    return {
+        "id": os.urandom(6).hex(),
+        "ts": utc_now_iso(),
+        "session": session,
+        "kind": kind,
+        "target": target,
+    }

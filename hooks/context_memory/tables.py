@@ -280,3 +280,7 @@ AUTOCOMPACT_STOPPED_TEXTS: dict[str, str] = {
 # but never more than half the room between threshold and window (1M windows have little).
 AUTOCOMPACT_STOPPED_MARGIN = 0.05
 AUTOCOMPACT_STOPPED_TURNS = 2
+
+# The toolkit's token estimate for a text it writes (context_memory.pinned.estimate_tokens):
+# UTF-8 bytes / 4, the client's own offline estimate of four characters per token.
+CHARS_PER_TOKEN = 4
