@@ -517,7 +517,7 @@ def _pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) 
                       "left alone")  # fmt: skip
                 return
             if not args.dry_run:
-                for path in (digest, pinned.index_path(state_dir)):
+                for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
                     try:
                         os.unlink(path)
                     except FileNotFoundError:
