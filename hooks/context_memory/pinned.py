@@ -411,17 +411,56 @@ def generation_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+class _FlockLock:
+    """The installer's lock on ``<pinned.md>.lock`` when filelock is not importable (it runs
+    with the system python): the same flock(2) on the same file that filelock takes on
+    Unix, so the two exclude each other."""
+
+    def __init__(self, path: str, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self.fd = -1
+
+    def __enter__(self) -> _FlockLock:
+        import fcntl
+
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return self
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(self.fd)
+                    raise TimeoutError(f"{self.path} stayed locked") from None
+                time.sleep(0.05)
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)  # closing releases the lock
+
+
+def _lock(path: str):  # noqa: ANN202
+    from context_memory.fsutil import LOCK_TIMEOUT_SECONDS, lock_for
+
+    try:
+        import filelock  # noqa: F401
+    except ImportError:
+        return _FlockLock(path + ".lock", LOCK_TIMEOUT_SECONDS)
+    return lock_for(path)
+
+
 def rebuild(state_dir: str, cap: int | None = None) -> Digest:
     """Build the digest and write it: the index first, then pinned.md, each atomically,
     under pinned.md's lock (the last writer read after every append that came before it).
     Raises OSError (TimeoutError when the lock stays taken)."""
-    from context_memory.fsutil import atomic_write, lock_for
+    from context_memory.fsutil import atomic_write
 
     if cap is None:
         cap = cap_tokens()[0]
     path = digest_path(state_dir)
     os.makedirs(state_dir, exist_ok=True)
-    with lock_for(path):
+    with _lock(path):
         digest = build(state_dir, cap)
         index = {
             "version": INDEX_VERSION,
