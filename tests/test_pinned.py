@@ -483,3 +483,18 @@ def test_records_readers_skip_pins_silently(project):
     read_records(state, pins)
     assert [p["target"] for p in pins] == ["whatever"]
     assert os.path.exists(state / "decisions.jsonl")
+
+
+def test_the_installer_lock_excludes_filelock(tmp_path):
+    """Without filelock (the installer's system python) the digest is built under a flock
+    on the same sidecar file: a command holding filelock's lock keeps it out."""
+    from context_memory.fsutil import lock_for
+
+    target = str(tmp_path / "pinned.md")
+    with lock_for(target):
+        with pytest.raises(TimeoutError):
+            with pinned._FlockLock(target + ".lock", 0.2):
+                pass
+    with pinned._FlockLock(target + ".lock", 0.2):
+        with pytest.raises(TimeoutError):
+            lock_for(target, timeout=0.2).acquire()
