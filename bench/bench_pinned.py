@@ -127,7 +127,8 @@ def main() -> int:
             f"(cap {digest.cap:,}), {len(digest.text.encode()):,} bytes"
         )
         print(f"pinned.rebuild() in-process: median {seconds * 1000:.0f} ms of {args.runs} runs")
-        print(f"ctx-decide --pin-rebuild process: median {statistics.median(process) * 1000:.0f} ms")
+        whole = statistics.median(process)
+        print(f"ctx-decide --pin-rebuild process: median {whole * 1000:.0f} ms")
     typical = typical_digest()
     print(
         f"typical digest (12 decided, 6 rejected, 3 risks, 5 plan items): "

@@ -121,3 +121,20 @@ def test_the_digest_carries_a_rejection_across_compact(
     assert removed.returncode == 0, removed.stderr
     assert not (project / "CLAUDE.md").exists()
     assert not (state / "pinned.md").exists()
+
+
+def test_a_teammate_without_the_digest_file_runs_normally(
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi
+) -> None:
+    """A clone whose CLAUDE.md imports .working-state/pinned.md but that lacks the file (the
+    folder is not committed): the turn runs, and the request carries CLAUDE.md as usual."""
+    project = run_claude.project_dir
+    (project / "CLAUDE.md").write_text("# Team rules\n- be brief\n@.working-state/pinned.md\n")
+    fake_api.enqueue_text("Hello.")
+    result = run_claude("hello")
+    assert result.returncode == 0
+    (request,) = fake_api.requests_of("main")
+    blocks = [text for text in first_user_texts(request) if "- be brief" in text]
+    assert len(blocks) == 1
+    assert "Pinned decisions" not in blocks[0]
+    assert not (project / ".working-state" / "pinned.md").exists()
