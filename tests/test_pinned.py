@@ -498,3 +498,35 @@ def test_the_installer_lock_excludes_filelock(tmp_path):
     with pinned._FlockLock(target + ".lock", 0.2):
         with pytest.raises(TimeoutError):
             lock_for(target, timeout=0.2).acquire()
+
+
+def test_ctx_audit_by_hand_uses_the_snapshot_of_that_compaction(project, capsys):
+    from conftest import SAMPLE_TRANSCRIPT
+
+    sample = "ec02a1e1-95f7-4797-b360-0048899b56dd"
+    state = project / ".working-state"
+    made = [
+        make_record("decided", "use Redis Cluster with 6 nodes", session=sample),
+        make_record("rejected", "Codis", reason="unmaintained", session=sample),
+        make_record("rejected", "Redis Sentinel", reason="no sharding", session=sample),
+    ]
+    for record in made:
+        record["ts"] = "2026-11-30T09:00:00Z"
+        append_record(state, record)
+    assert audit.main([str(SAMPLE_TRANSCRIPT)]) == 1  # Redis Sentinel lost
+    capsys.readouterr()
+    folder = state / "sessions" / sample
+    folder.mkdir(parents=True)
+    compaction = pinned.parse_time("2026-11-30T09:10:52Z") or 0.0
+    snapshot = {"epoch": compaction - 30, "trigger": "manual", "active": True,
+                "ids": [made[2]["id"]]}  # fmt: skip
+    (folder / "pinned-at-compact.json").write_text(json.dumps({"snapshots": [snapshot]}))
+    assert audit.main([str(SAMPLE_TRANSCRIPT)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Compaction 1 of 1 (manual, 2026-11-30T09:10:52.214Z): 0 of 3 decisions lost"
+    assert lines[-1].split() == ["survived", "rejected", "pinned", "digest", "Redis", "Sentinel",
+                                 "redis", "sentinel"]  # fmt: skip
+    # A snapshot taken after that compaction says nothing about it.
+    snapshot["epoch"] = compaction + 600
+    (folder / "pinned-at-compact.json").write_text(json.dumps({"snapshots": [snapshot]}))
+    assert audit.main([str(SAMPLE_TRANSCRIPT)]) == 1
