@@ -198,3 +198,16 @@ def test_install_without_the_option_leaves_claude_md_alone(
     assert not (project / "CLAUDE.md").exists()
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     assert "hooks" in settings
+
+
+def test_venv_plan_refuses_a_claude_md_it_cannot_edit(
+    home: Path,  # noqa: F811
+    venv: Path,  # noqa: F811
+    project: Path,
+    capsys: Any,
+) -> None:
+    """The install script asks for the virtualenv plan first: the refusal comes before pip."""
+    (project / "CLAUDE.md").write_bytes(b"\xff\xfe")
+    code, out, err = install(capsys, venv, project, "--pin-decisions", "--venv-plan")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"{P} error: {project / 'CLAUDE.md'} is not UTF-8 text (byte 0)")

@@ -530,3 +530,18 @@ def test_ctx_audit_by_hand_uses_the_snapshot_of_that_compaction(project, capsys)
     snapshot["epoch"] = compaction + 600
     (folder / "pinned-at-compact.json").write_text(json.dumps({"snapshots": [snapshot]}))
     assert audit.main([str(SAMPLE_TRANSCRIPT)]) == 1
+
+
+def test_pinning_an_overridden_decision_says_it_is_not_in_the_digest(project):
+    opt_in(project)
+    decide("Postgres: version 15")
+    decide("Postgres: version 16")
+    old, new = log_ids(project)
+    lines = decide("--pin", old).stdout.splitlines()
+    assert lines[0] == f"pinned {old} Postgres: version 15"
+    assert lines[1].startswith("rebuilt .working-state/pinned.md: 1 of 1 entries")
+    assert lines[2] == (
+        f"note: {old} is not in the digest: a later entry on the same subject overrides it, "
+        "or the pinned entries alone fill the cap (CTX_PIN_TOKENS)"
+    )
+    assert decide("--pin", new).stdout.count("note:") == 0

@@ -26,7 +26,7 @@ from context_memory.cli_common import (
 )
 from context_memory.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.handoff_draft import record_item
-from context_memory.pinned import digest_path, enabled, pinned_ids, refresh
+from context_memory.pinned import digest_path, enabled, index_ids, pinned_ids, refresh
 from context_memory.records import (
     RecordError,
     append_record,
@@ -114,6 +114,11 @@ def change_pin(state_dir: str, kind: str, target: str, session: str) -> None:
     click.echo(f"{verb} {target} {record_item(matches[-1])}")
     if enabled(state_dir):
         echo_refresh(state_dir)
+        if kind == "pin" and target not in index_ids(state_dir):
+            click.echo(
+                f"note: {target} is not in the digest: a later entry on the same subject "
+                "overrides it, or the pinned entries alone fill the cap (CTX_PIN_TOKENS)"
+            )
     else:
         click.echo(
             f"note: this project has no pinned digest ({shown_path(digest_path(state_dir))}); "

@@ -306,6 +306,9 @@ def _run(args: argparse.Namespace) -> int:
     old = parse_settings(text, path)
 
     if args.venv_plan:
+        if getattr(args, "pin_decisions", False) and not args.uninstall:
+            # A CLAUDE.md the install could not edit is refused before pip runs.
+            claude_md_change(args.project or os.getcwd(), args)
         plan = PLAN_SKIP if args.dry_run or args.uninstall else venv_plan(venv, REPO_ROOT)
         print(plan, source_hash(REPO_ROOT))
         return EXIT_OK

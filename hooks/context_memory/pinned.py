@@ -536,6 +536,17 @@ def read_snapshots(session_folder: str) -> list[dict[str, Any]]:
     return [s for s in snapshots if isinstance(s, dict)] if isinstance(snapshots, list) else []
 
 
+def index_ids(state_dir: str) -> list[str]:
+    """The record ids pinned-index.json lists (none when it is missing or unreadable)."""
+    raw = _read_bounded(index_path(state_dir), MAX_SMALL_FILE_BYTES)
+    try:
+        index = json.loads(raw.decode("utf-8")) if raw is not None else None
+    except (UnicodeDecodeError, ValueError):
+        return []
+    ids = index.get("ids") if isinstance(index, dict) else None
+    return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+
+
 def digest_ids_now(state_dir: str, project_dir: str) -> list[str] | None:
     """The record ids the client sends with every request right now: the index's ids when
     pinned.md exists, the index describes this very file, and CLAUDE.md imports it. None
