@@ -235,8 +235,9 @@ def extract_output(payload: dict[str, Any]) -> str | None:
             _touch(os.path.join(folder, CROSSED_HANDLED))
         return None
     compaction = str_field(payload, "trigger") or "manual"
-    facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)
+    # First: an older snapshot must not stand in for this compaction if the rest fails.
     _snapshot_digest(state_dir, folder, session, resolve_project_dir(cwd), compaction)
+    facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)
     # After the compaction the context starts low again: a new crossing is a new event.
     _remove(os.path.join(folder, CROSSED_MARK))
     _remove(os.path.join(folder, CROSSED_HANDLED))
