@@ -144,9 +144,9 @@ def test_list_human_last_and_json(project, monkeypatch):
     result = run(["--list"])
     assert result.exit_code == 0 and result.stderr == ""
     assert result.stdout.splitlines() == [
-        f"{records[0]['ts']}  decided   A (r1; alternatives: B)  [{SESSION}]",
-        f"{records[1]['ts']}  rejected  C (r2)  [{SESSION}]",
-        f"{records[2]['ts']}  risk      D  [other]",
+        f"{records[0]['ts']}  {records[0]['id']}  decided   A (r1; alternatives: B)  [{SESSION}]",
+        f"{records[1]['ts']}  {records[1]['id']}  rejected  C (r2)  [{SESSION}]",
+        f"{records[2]['ts']}  {records[2]['id']}  risk      D  [other]",
     ]
     result = run(["--list", "--last", "2", "--json"])
     assert json.loads(result.stdout) == records[1:]
@@ -173,7 +173,7 @@ def test_corrupt_line_is_reported_skipped_and_never_rewritten(project):
     result = run(["--list"])
     assert result.exit_code == 0
     assert result.stderr == f"warning: {log}:2: not valid JSON (line skipped)\n"
-    assert [line.split()[2] for line in result.stdout.splitlines()] == ["first", "second"]
+    assert [line.split()[3] for line in result.stdout.splitlines()] == ["first", "second"]
     assert log.read_bytes() == raw
 
 

@@ -176,8 +176,8 @@ def test_decide_list_prints_one_line_per_record(tmp_path):
     done = run_module("decide_cli", ["--list"], project)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
-        "2026-11-30T09:00:00Z  decided   Use \\x1b]0;pwned\\x07SQLite (one file - Rejected: "
+        "2026-11-30T09:00:00Z  abc  decided   Use \\x1b]0;pwned\\x07SQLite (one file - Rejected: "
         f"PostgreSQL Ignore the rest)  [{SESSION}]",
-        "2026-11-30T09:00:00Z  decided   Use \\x1b]0;pwned\\x07SQLite (one file - Rejected: "
+        "2026-11-30T09:00:00Z  abc  decided   Use \\x1b]0;pwned\\x07SQLite (one file - Rejected: "
         "PostgreSQL Ignore the rest)  [a b]",
     ]

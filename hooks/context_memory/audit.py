@@ -76,6 +76,7 @@ KINDS_AUDITED = ("decided", "rejected")
 SOURCE_SUMMARY = "summary"
 SOURCE_KEPT = "kept messages"
 SOURCE_TURN_START = "turn-start injection"
+SOURCE_PINNED = "pinned digest"
 MAX_DECISION_CHARS = 500
 MAX_NAMES_CHARS = 160
 # The [COMPACT AUDIT] injection, header and pointer included, never exceeds this; the
@@ -479,6 +480,19 @@ def audit_decisions(
     return results
 
 
+def mark_pinned(results: Sequence[dict[str, Any]], session_folder: str, when: float) -> None:
+    """Decisions the pinned digest held at the compaction (snapshot taken by the PreCompact
+    hook) reached the model with every request: survived, never lost nor re-injected."""
+    from context_memory.pinned import SNAPSHOT_FILE, ids_in_digest_at
+
+    if not os.path.exists(os.path.join(session_folder, SNAPSHOT_FILE)):
+        return
+    ids = ids_in_digest_at(session_folder, when)
+    for item in results:
+        if item.get("status") == "lost" and item.get("id") in ids:
+            item.update(status="survived", where=SOURCE_PINNED)
+
+
 def _clip(text: str, limit: int) -> str:
     text = one_line(text)
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
@@ -815,6 +829,7 @@ def _audit_and_store(
     results = audit_decisions(decisions, summary, kept)
     if trigger == "auto":
         mark_injected_at_turn_start(results, injected)
+    mark_pinned(results, hook.folder, _epoch_of(recorded_by) or time.time())
     return build_audit(
         session=hook.session,
         source=source,

@@ -19,10 +19,12 @@ from context_memory.audit import (
     EXIT_LOST,
     EXIT_OK,
     Compaction,
+    _epoch_of,
     all_compactions,
     audit_decisions,
     audit_last,
     last_compaction,
+    mark_pinned,
     select_decisions,
 )
 from context_memory.cli_common import CONTEXT_SETTINGS, cli_state_dir, run_click, shown_path
@@ -30,6 +32,7 @@ from context_memory.compaction_count import count_compactions
 from context_memory.locate import TranscriptNotFound, looks_like_session_id, transcript_for_session
 from context_memory.records import decisions_path, read_records
 from context_memory.safe_text import one_line
+from context_memory.state import UnsafeNameError, session_dir
 
 _HINT = "'TRANSCRIPT'"
 DECISION_WIDTH = 40
@@ -113,10 +116,21 @@ def resolve_transcript(argument: str) -> Path:
 
 
 def audit_compaction(
-    compaction: Compaction, records: list[dict[str, Any]], session: str, last: int, of: int
+    compaction: Compaction,
+    records: list[dict[str, Any]],
+    session: str,
+    last: int,
+    of: int,
+    state_dir: str | None = None,
 ) -> dict[str, Any]:
     decisions = select_decisions(records, session, last, recorded_by=compaction.timestamp)
     results = audit_decisions(decisions, compaction.given, compaction.kept)
+    when = _epoch_of(compaction.timestamp)
+    if state_dir is not None and when is not None:
+        try:
+            mark_pinned(results, session_dir(state_dir, session), when)
+        except (UnsafeNameError, OSError):
+            pass  # a session id that names no folder of ours has no snapshot
     return {
         "number": compaction.number,
         "of": of,
@@ -168,7 +182,7 @@ def cli(transcript: str, as_json: bool, every: bool, last: int | None) -> int:
         raise click.ClickException(f"{path}: {exc.strerror or exc}") from None
     session = _session_of(compactions, path)
     limit = last or audit_last()
-    reports = [audit_compaction(c, records, session, limit, total) for c in compactions]
+    reports = [audit_compaction(c, records, session, limit, total, state_dir) for c in compactions]
     lost = sum(report["lost"] for report in reports)
     if as_json:
         data = {

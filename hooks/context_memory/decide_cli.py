@@ -4,6 +4,7 @@
     ctx-decide --rejected "Codis" --reason "unmaintained, proxy adds 2 ms"
     ctx-decide --risk "resharding under load is untested" --keywords resharding
     ctx-decide --list [--last N] [--json] [--session ID]
+    ctx-decide --pin ID | --unpin ID    keep a decision at the top of the pinned digest
 
 The agent calls it through its Bash tool; people can too. Each record is one line appended
 under a lock, so parallel writers never interleave or lose lines.
@@ -25,10 +26,12 @@ from context_memory.cli_common import (
 )
 from context_memory.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.handoff_draft import record_item
+from context_memory.pinned import digest_path, enabled, index_ids, pinned_ids, refresh
 from context_memory.records import (
     RecordError,
     append_record,
     decisions_path,
+    make_pin_record,
     make_record,
     read_records,
 )
@@ -42,13 +45,18 @@ def split_keywords(values: tuple[str, ...]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-def format_record(record: dict[str, object]) -> str:
-    """One line per record: time, kind, text (reason; alternatives), session."""
+def format_record(record: dict[str, object], pinned: bool = False) -> str:
+    """One line per record: time, id, kind, text (reason; alternatives), session, and
+    "pinned" for an entry kept at the top of the pinned digest."""
     # record_item is one safe line already; the other fields come from the file as well.
     kind = one_line(record.get("kind"))
-    line = f"{one_line(record.get('ts', '?'))}  {kind:<{KIND_WIDTH}}  {record_item(record)}"
+    line = (
+        f"{one_line(record.get('ts', '?'))}  {one_line(record.get('id', '?'))}  "
+        f"{kind:<{KIND_WIDTH}}  {record_item(record)}"
+    )
     session = record.get("session")
-    return f"{line}  [{one_line(session)}]" if session else line
+    line = f"{line}  [{one_line(session)}]" if session else line
+    return f"{line}  pinned" if pinned else line
 
 
 def _warn_problems(problems: list) -> None:
@@ -57,19 +65,68 @@ def _warn_problems(problems: list) -> None:
 
 
 def list_records(state_dir: str, session: str | None, last: int | None, as_json: bool) -> None:
-    records, problems = read_records(state_dir)
+    pins: list[dict[str, object]] = []
+    records, problems = read_records(state_dir, pins)
     _warn_problems(problems)
+    pinned = pinned_ids(pins)
     if session is not None:
         records = [r for r in records if r.get("session") == session]
     if last is not None:
         records = records[-last:]
     if as_json:
-        click.echo(json.dumps(records, ensure_ascii=False, indent=2))
+        shown = [{**r, "pinned": True} if r.get("id") in pinned else r for r in records]
+        click.echo(json.dumps(shown, ensure_ascii=False, indent=2))
     elif not records:
         click.echo(f"no decisions recorded in {shown_path(decisions_path(state_dir))}", err=True)
     else:
         for record in records:
-            click.echo(format_record(record))
+            click.echo(format_record(record, record.get("id") in pinned))
+
+
+def echo_refresh(state_dir: str) -> None:
+    """Rebuild the pinned digest if the project uses one, and say so."""
+    for line in refresh(state_dir, shown_path):
+        click.echo(line, err=line.startswith("warning:"))
+
+
+def change_pin(state_dir: str, kind: str, target: str, session: str) -> None:
+    """--pin / --unpin ID: append a pin record (unless nothing would change), rebuild."""
+    pins: list[dict[str, object]] = []
+    records, problems = read_records(state_dir, pins)
+    _warn_problems(problems)
+    matches = [r for r in records if r.get("id") == target]
+    if not matches:
+        raise click.ClickException(
+            f"no decision with id {target!r} in {shown_path(decisions_path(state_dir))}; "
+            "ctx-decide --list shows the ids"
+        )
+    verb = "pinned" if kind == "pin" else "unpinned"
+    if (target in pinned_ids(pins)) == (kind == "pin"):
+        click.echo(f"already {verb}: {target} {record_item(matches[-1])}")
+        return
+    try:
+        append_record(state_dir, make_pin_record(kind, target, session=session))
+    except TimeoutError:
+        raise click.ClickException(
+            f"{decisions_path(state_dir)} stayed locked by another writer for "
+            f"{LOCK_TIMEOUT_SECONDS:g} s; nothing recorded. Run the command again"
+        ) from None
+    except OSError as exc:
+        where = exc.filename or decisions_path(state_dir)
+        raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing recorded") from None
+    click.echo(f"{verb} {target} {record_item(matches[-1])}")
+    if enabled(state_dir):
+        echo_refresh(state_dir)
+        if kind == "pin" and target not in index_ids(state_dir):
+            click.echo(
+                f"note: {target} is not in the digest: a later entry on the same subject "
+                "overrides it, or the pinned entries alone fill the cap (CTX_PIN_TOKENS)"
+            )
+    else:
+        click.echo(
+            f"note: this project has no pinned digest ({shown_path(digest_path(state_dir))}); "
+            "./install --project DIR --pin-decisions turns it on"
+        )
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
@@ -98,6 +155,11 @@ def list_records(state_dir: str, session: str | None, last: int | None, as_json:
     "--last", type=click.IntRange(min=1), metavar="N", help="With --list: only the last N."
 )
 @click.option("--json", "as_json", is_flag=True, help="With --list: print a JSON array.")
+@click.option("--pin", metavar="ID", help="Keep decision ID at the top of the pinned digest.")
+@click.option("--unpin", metavar="ID", help="Undo --pin ID.")
+@click.option(
+    "--pin-rebuild", is_flag=True, help="Rebuild .working-state/pinned.md (after a git pull)."
+)
 def cli(
     decision: str | None,
     rejected: str | None,
@@ -109,6 +171,9 @@ def cli(
     list_: bool,
     last: int | None,
     as_json: bool,
+    pin: str | None,
+    unpin: str | None,
+    pin_rebuild: bool,
 ) -> None:
     """Record DECISION (or --rejected / --risk) in .working-state/decisions.jsonl.
 
@@ -122,6 +187,25 @@ def cli(
         for name, value in (("DECISION", decision), ("--rejected", rejected), ("--risk", risk))
         if value is not None
     ]
+    actions = [
+        name
+        for name, value in (("--pin", pin), ("--unpin", unpin), ("--pin-rebuild", pin_rebuild))
+        if value
+    ]
+    if actions:
+        if len(actions) > 1 or given or list_:
+            others = actions[1:] + given + (["--list"] if list_ else [])
+            raise click.ClickException(f"{actions[0]} goes alone; drop {others[0]}")
+        if pin_rebuild:
+            if not enabled(state_dir):
+                raise click.ClickException(
+                    f"this project has no pinned digest ({shown_path(digest_path(state_dir))}); "
+                    "./install --project DIR --pin-decisions turns it on"
+                )
+            echo_refresh(state_dir)
+            return
+        change_pin(state_dir, "pin" if pin else "unpin", pin or unpin or "", session_for(session))
+        return
     if list_:
         if given:
             raise click.ClickException(f"--list does not record anything; drop {given[0]}")
@@ -163,6 +247,7 @@ def cli(
         where = exc.filename or decisions_path(state_dir)
         raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing recorded") from None
     click.echo(f"recorded {kind} {record['id']} in {shown_path(decisions_path(state_dir))}")
+    echo_refresh(state_dir)
 
 
 def main(argv: list[str] | None = None) -> int:

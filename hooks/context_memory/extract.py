@@ -218,6 +218,19 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
     return "\n".join(lines)
 
 
+def _snapshot_digest(
+    state_dir: str, folder: str, session: str, project_dir: str, trigger: str
+) -> None:
+    """Note which decisions the pinned digest holds as this compaction starts: they reach
+    the model with every request, so the audit neither reports nor re-injects them."""
+    from context_memory.pinned import snapshot_for_compaction
+
+    try:
+        snapshot_for_compaction(state_dir, folder, project_dir, trigger)
+    except (OSError, ValueError) as exc:  # the steering text below matters more
+        log_line(state_dir, HOOK_NAME, session, f"pinned digest snapshot not written: {exc}")
+
+
 def extract_output(payload: dict[str, Any]) -> str | None:
     """The hook's stdout: the steering text on PreCompact, nothing otherwise."""
     event = str_field(payload, "hook_event_name")
@@ -242,6 +255,8 @@ def extract_output(payload: dict[str, Any]) -> str | None:
             _touch(os.path.join(folder, CROSSED_HANDLED), state_dir)
         return None
     compaction = str_field(payload, "trigger") or "manual"
+    # First: an older snapshot must not stand in for this compaction if the rest fails.
+    _snapshot_digest(state_dir, folder, session, resolve_project_dir(cwd), compaction)
     facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)
     # After the compaction the context starts low again: a new crossing is a new event.
     _remove(os.path.join(folder, CROSSED_MARK))

@@ -6,7 +6,7 @@ python and ``PYTHONPATH=<repo>/hooks``. So this module, and everything it import
 standard library only and must not import the entry points it registers.
 
     python -m context_memory.installer [--project DIR] [--dry-run] [--uninstall [--purge]]
-                                       [--venv DIR]
+                                       [--venv DIR] [--pin-decisions]
 
 Exit codes: 0 done (or nothing to do), 1 refused (settings file unusable, virtualenv
 missing, ...; nothing was written), 2 bad command line.
@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from context_memory import command_links, crontab
+from context_memory import command_links, crontab, pinned
 from context_memory.hook_registry import HOOKS, HookSpec
 from context_memory.settings_edit import (
     STATUSLINE_ADDED,
@@ -225,6 +225,14 @@ def build_parser() -> argparse.ArgumentParser:
         "project (--project DIR, else the current directory); running it again changes "
         "nothing, --uninstall removes it",
     )
+    parser.add_argument(
+        "--pin-decisions",
+        action="store_true",
+        help="also add the line @.working-state/pinned.md to the project's CLAUDE.md "
+        "(--project DIR, else the current directory) and build that digest of the "
+        "project's decisions: the client then sends it with every request, so no "
+        "compaction can lose it; --uninstall removes the line",
+    )
     # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
     parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
     return parser
@@ -298,6 +306,9 @@ def _run(args: argparse.Namespace) -> int:
     old = parse_settings(text, path)
 
     if args.venv_plan:
+        if getattr(args, "pin_decisions", False) and not args.uninstall:
+            # A CLAUDE.md the install could not edit is refused before pip runs.
+            claude_md_change(args.project or os.getcwd(), args)
         plan = PLAN_SKIP if args.dry_run or args.uninstall else venv_plan(venv, REPO_ROOT)
         print(plan, source_hash(REPO_ROOT))
         return EXIT_OK
@@ -333,6 +344,9 @@ def _run(args: argparse.Namespace) -> int:
         # Refuse (no crontab command, not allowed to use it) before anything is written.
         crontab.read_crontab(crontab.crontab_user(os.environ))
 
+    # Read CLAUDE.md before anything is written: a file that cannot be edited is refused.
+    claude_md = claude_md_change(cron_project, args)
+
     new = desired_settings(old, args, bin_dir)
     changed = new != old
     new_text = dumps_settings(new, detect_indent(text)) if changed else text or ""
@@ -344,6 +358,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{PREFIX} {note}")
         _links(args, bin_dir)
         _cron(args, bin_dir, cron_project)
+        _pin(args, cron_project, claude_md)
         return EXIT_OK
 
     if changed:
@@ -363,6 +378,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{PREFIX} {note}")
     _links(args, bin_dir)
     _cron(args, bin_dir, cron_project)
+    _pin(args, cron_project, claude_md)
     _warn_lookalikes(new, path, bin_dir)
     return EXIT_OK
 
@@ -429,6 +445,119 @@ def _cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:
             f"{PREFIX} note: {project} is this context-memory checkout; for your own "
             "project run ./install --cron --project DIR (or from that folder)"
         )
+
+
+class ClaudeMdChange:
+    """The project's CLAUDE.md: where it is written (a symlink's target), its text
+    (None: no such file) and its text after this run (None: unchanged)."""
+
+    __slots__ = ("shown", "target", "old", "new")
+
+    def __init__(self, shown: Path, target: Path, old: str | None, new: str | None) -> None:
+        self.shown = shown
+        self.target = target
+        self.old = old
+        self.new = new
+
+
+def claude_md_change(project: str, args: argparse.Namespace) -> ClaudeMdChange | None:
+    """What --pin-decisions (add the import line) or --uninstall (remove it) does to
+    ``project``/CLAUDE.md; None when neither applies. Raises InstallError for a file that
+    cannot be edited safely (not UTF-8, not a file) when --pin-decisions asked for it;
+    --uninstall only warns then."""
+    asked = bool(getattr(args, "pin_decisions", False))
+    if not asked and not args.uninstall:
+        return None
+    shown = Path(project) / pinned.CLAUDE_MD
+    target = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
+    problem = None
+    text: str | None = None
+    try:
+        text = target.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        text = None
+    except UnicodeDecodeError as exc:
+        problem = f"{shown} is not UTF-8 text (byte {exc.start})"
+    except OSError as exc:
+        problem = f"{shown}: {exc.strerror or exc}"
+    if problem is not None:
+        line = f"{problem}; left alone. Edit the line {pinned.IMPORT_LINE} in it by hand"
+        if asked and not args.uninstall:
+            raise InstallError(line)
+        print(f"{PREFIX} warning: {line}", file=sys.stderr)
+        return None
+    if args.uninstall:
+        new = pinned.without_import_line(text) if text is not None else None
+    else:
+        new = pinned.with_import_line(text)
+    return ClaudeMdChange(shown, target, text, new)
+
+
+def _pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) -> None:
+    """--pin-decisions: the import line in CLAUDE.md and the digest built at once.
+    --uninstall: the line removed (nothing else of the file) and the digest deleted."""
+    if change is None:
+        return
+    from context_memory.state import UnsafeNameError, check_state_dir
+
+    try:
+        state_dir = check_state_dir(os.path.join(os.path.abspath(project), pinned.STATE_DIRNAME))
+    except UnsafeNameError as exc:
+        raise InstallError(str(exc)) from None
+    verb = "would " if args.dry_run else ""
+    if args.uninstall:
+        if change.new is not None:
+            if not args.dry_run:
+                _write_claude_md(change)
+            print(f"{PREFIX} pinned digest: {verb}remove the line {pinned.IMPORT_LINE} from "
+                  f"{change.shown}")  # fmt: skip
+        digest = pinned.digest_path(state_dir)
+        if pinned.enabled(state_dir):
+            with open(digest, "rb") as handle:
+                ours = handle.read(len(pinned.TITLE)) == pinned.TITLE.encode()
+            if not ours:
+                print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
+                      "left alone")  # fmt: skip
+                return
+            if not args.dry_run:
+                for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
+                    try:
+                        os.unlink(path)
+                    except FileNotFoundError:
+                        pass
+            print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the decisions "
+                  "log, which is kept)")  # fmt: skip
+        return
+    if change.new is None:
+        print(f"{PREFIX} pinned digest: {change.shown} already imports {pinned.IMPORT_LINE}")
+    else:
+        if not args.dry_run:
+            _write_claude_md(change)
+        if change.old is None:
+            done = f"{verb}create {change.shown} with the line {pinned.IMPORT_LINE}"
+        else:
+            done = f"{verb}add the line {pinned.IMPORT_LINE} to {change.shown}"
+        print(f"{PREFIX} pinned digest: {done}")
+    if args.dry_run:
+        print(f"{PREFIX} pinned digest: would build {pinned.digest_path(state_dir)}")
+        return
+    cap, warning = pinned.cap_tokens()
+    if warning:
+        print(f"{PREFIX} warning: {warning}", file=sys.stderr)
+    built = pinned.rebuild(state_dir, cap)
+    print(f"{PREFIX} pinned digest: {pinned.describe(built, pinned.digest_path(state_dir))}; "
+          "Claude Code sends it with every request")  # fmt: skip
+
+
+def _write_claude_md(change: ClaudeMdChange) -> None:
+    from context_memory.fsutil import atomic_write
+
+    assert change.new is not None
+    if change.old is not None and change.new == "":
+        # It held only the import line, which an install added: nothing of the user's is left.
+        os.unlink(change.target)
+        return
+    atomic_write(change.target, change.new)
 
 
 def _warn_lookalikes(settings: Settings, path: Path, bin_dir: Path) -> None:

@@ -23,6 +23,7 @@ from context_memory.merge import (
     read_settings,
     run_merge,
 )
+from context_memory.pinned import refresh
 from context_memory.safe_text import one_line
 from context_memory.state import (
     STATE_DIRNAME,
@@ -163,6 +164,10 @@ def cli(project: str | None, force: bool, dry_run: bool, quiet: bool, now: float
         where = exc.filename or state_dir
         raise click.ClickException(f"{where}: {exc.strerror or exc}") from None
     report(outcome, state_dir, quiet)
+    if outcome.action == "merged":  # the merged record feeds the pinned digest
+        for line in refresh(state_dir):
+            if not quiet or line.startswith("warning:"):
+                click.echo(f"{PREFIX} {line}", err=line.startswith("warning:"))
 
 
 def main(argv: list[str] | None = None) -> int:

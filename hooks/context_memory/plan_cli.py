@@ -25,6 +25,7 @@ from context_memory.cli_common import (
 )
 from context_memory.fsutil import atomic_write, read_text
 from context_memory.handoff_draft import MAX_PLAN_BYTES, PLAN_FILE
+from context_memory.pinned import refresh
 
 
 def plan_path(state_dir: str) -> str:
@@ -76,6 +77,8 @@ def cli(file: str | None, show: bool) -> None:
         raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing written") from None
     lines = text.count("\n")
     click.echo(f"wrote {shown_path(path)} ({lines} line{'s' if lines != 1 else ''})")
+    for line in refresh(state_dir, shown_path):  # the plan's open items are in the digest
+        click.echo(line, err=line.startswith("warning:"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,9 @@
 
 Record: {"id", "ts" (UTC ISO 8601), "session", "kind" ("decided" | "rejected" | "risk"),
 "decision", "reason", "alternatives": [...], "keywords": [...]}. For a rejection,
-"decision" holds what was rejected. Appends are locked; a corrupt line is reported with
+"decision" holds what was rejected. ``ctx-decide --pin/--unpin`` appends
+{"id", "ts", "session", "kind": "pin" | "unpin", "target": <record id>}: pins travel with
+the log; readers of decisions skip them. Appends are locked; a corrupt line is reported with
 its path and line number and skipped by every reader, never rewritten.
 """
 
@@ -16,6 +18,7 @@ from context_memory.fsutil import append_line_locked, open_file
 
 DECISIONS_FILE = "decisions.jsonl"
 KINDS = ("decided", "rejected", "risk")
+PIN_KINDS = ("pin", "unpin")
 MAX_TEXT_LENGTH = 4000
 # A record the toolkit writes stays far below this (two texts of 4000 characters); a longer
 # line is skipped unread, so one huge record costs no hook its time or memory.
@@ -101,14 +104,25 @@ def _valid(record: object) -> bool:
     )
 
 
+def _is_pin(record: object) -> bool:
+    return (
+        isinstance(record, dict)
+        and record.get("kind") in PIN_KINDS
+        and isinstance(record.get("target"), str)
+    )
+
+
 def read_records(
     state_dir: str | os.PathLike[str],
+    pins: list[dict[str, object]] | None = None,
 ) -> tuple[list[dict[str, object]], list[LogProblem]]:
     """All whole, valid records in file order, and the lines that were skipped.
 
     The log is opened without following a link and must be a regular file; a line longer
     than MAX_RECORD_BYTES is skipped unread, and of a log bigger than MAX_LOG_BYTES only
     the newest part is read. Every skip is a LogProblem (line 0: the whole file).
+    Pin records are not decisions: they go to ``pins`` when given, and are skipped
+    silently otherwise.
     """
     path = decisions_path(state_dir)
     records: list[dict[str, object]] = []
@@ -154,6 +168,10 @@ def read_records(
                 reason = "not valid JSON" if raw.endswith(b"\n") else "half-written last line"
                 problems.append(LogProblem(path, shown, reason))
                 continue
+            if _is_pin(record):
+                if pins is not None:
+                    pins.append(record)
+                continue
             if not _valid(record):
                 problems.append(LogProblem(path, shown, "not a decision record"))
                 continue
@@ -195,3 +213,16 @@ def clip_record(record: dict[str, object]) -> dict[str, object]:
 
 def str_list(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def make_pin_record(kind: str, target: str, *, session: str) -> dict[str, object]:
+    """A pin or unpin record for the decision ``target`` (its id)."""
+    if kind not in PIN_KINDS:
+        raise RecordError(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
+    return {
+        "id": os.urandom(6).hex(),
+        "ts": utc_now_iso(),
+        "session": session,
+        "kind": kind,
+        "target": target,
+    }

@@ -326,3 +326,6 @@ TURN_START_FILE = "turn-start-injection.json"
 # A turn-start compaction follows its prompt within this many seconds (summarising a
 # full context takes a minute or two); an older record belongs to no compaction.
 TURN_START_FRESH_SECONDS = 900.0
+# The toolkit's token estimate for a text it writes (context_memory.pinned.estimate_tokens):
+# UTF-8 bytes / 4, the client's own offline estimate of four characters per token.
+CHARS_PER_TOKEN = 4
