@@ -3,10 +3,11 @@
     ctx-decide "Use Redis Cluster, 6 nodes" --reason "needs sharding" --alt Codis --alt Sentinel
     ctx-decide --rejected "Codis" --reason "unmaintained, proxy adds 2 ms"
     ctx-decide --risk "resharding under load is untested" --keywords resharding
-    ctx-decide --list [--last N] [--json] [--session ID]
+    ctx-decide --list [--last N] [--json] [--session ID] [--author NAME]
 
 The agent calls it through its Bash tool; people can too. Each record is one line appended
-under a lock, so parallel writers never interleave or lose lines.
+under a lock, so parallel writers never interleave or lose lines. Each record carries its
+author (git's user.name and user.email, else user@host) and an id unique across clones.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from context_memory.cli_common import (
 )
 from context_memory.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.handoff_draft import record_item
+from context_memory.identity import record_author
 from context_memory.records import (
     RecordError,
     append_record,
@@ -32,6 +34,7 @@ from context_memory.records import (
     make_record,
     read_records,
 )
+from context_memory.state import resolve_project_dir
 
 KIND_WIDTH = len("rejected")
 
@@ -42,12 +45,28 @@ def split_keywords(values: tuple[str, ...]) -> list[str]:
 
 
 def format_record(record: dict[str, object]) -> str:
-    """One line per record: time, kind, text (reason; alternatives), session."""
+    """One line per record: time, kind, text (reason; alternatives), session, author."""
     line = (
         f"{record.get('ts', '?')}  {str(record.get('kind')):<{KIND_WIDTH}}  {record_item(record)}"
     )
     session = record.get("session")
-    return f"{line}  [{session}]" if session else line
+    author = record.get("author")
+    tags = [str(session)] if session else []
+    if isinstance(author, str) and author:
+        tags.append(f"by {author}")
+    return f"{line}  [{', '.join(tags)}]" if tags else line
+
+
+def by_author(record: dict[str, object], name: str) -> bool:
+    """``--author NAME``: NAME appears in the record's author (name or e-mail), any case."""
+    author = record.get("author")
+    return isinstance(author, str) and name.casefold() in author.casefold()
+
+
+def time_order(records: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Oldest first by recorded time: after a union merge a teammate's records may sit
+    anywhere in the file. Records of one second keep their file order."""
+    return sorted(records, key=lambda record: str(record.get("ts", "")))
 
 
 def _warn_problems(problems: list) -> None:
@@ -55,11 +74,20 @@ def _warn_problems(problems: list) -> None:
         click.echo(f"warning: {problem} (line skipped)", err=True)
 
 
-def list_records(state_dir: str, session: str | None, last: int | None, as_json: bool) -> None:
+def list_records(
+    state_dir: str,
+    session: str | None,
+    last: int | None,
+    as_json: bool,
+    author: str | None = None,
+) -> None:
     records, problems = read_records(state_dir)
     _warn_problems(problems)
+    records = time_order(records)
     if session is not None:
         records = [r for r in records if r.get("session") == session]
+    if author is not None:
+        records = [r for r in records if by_author(r, author)]
     if last is not None:
         records = records[-last:]
     if as_json:
@@ -90,13 +118,20 @@ def list_records(state_dir: str, session: str | None, last: int | None, as_json:
     help="Terms a later audit should look for (repeatable, or comma-separated).",
 )
 @click.option(
-    "--session", metavar="ID", help="Session id (default: $CLAUDE_CODE_SESSION_ID, else 'unknown')."
+    "--session",
+    metavar="ID",
+    help="Session id (default: $CLAUDE_CODE_SESSION_ID, else this machine's manual-<tag>).",
 )
 @click.option("--list", "list_", is_flag=True, help="Show the recorded decisions.")
 @click.option(
     "--last", type=click.IntRange(min=1), metavar="N", help="With --list: only the last N."
 )
 @click.option("--json", "as_json", is_flag=True, help="With --list: print a JSON array.")
+@click.option(
+    "--author",
+    metavar="NAME",
+    help="With --list: only records whose author (name or e-mail) contains NAME.",
+)
 def cli(
     decision: str | None,
     rejected: str | None,
@@ -108,6 +143,7 @@ def cli(
     list_: bool,
     last: int | None,
     as_json: bool,
+    author: str | None,
 ) -> None:
     """Record DECISION (or --rejected / --risk) in .working-state/decisions.jsonl.
 
@@ -123,10 +159,10 @@ def cli(
     if list_:
         if given:
             raise click.ClickException(f"--list does not record anything; drop {given[0]}")
-        list_records(state_dir, session_for(session) if session else None, last, as_json)
+        list_records(state_dir, session_for(session) if session else None, last, as_json, author)
         return
-    if last is not None or as_json:
-        raise click.ClickException("--last and --json only go with --list")
+    if last is not None or as_json or author is not None:
+        raise click.ClickException("--last, --json and --author only go with --list")
     if len(given) != 1:
         raise click.ClickException(
             "give exactly one of DECISION, --rejected TEXT, --risk TEXT (or --list); got "
@@ -147,6 +183,7 @@ def cli(
             reason=reason,
             alternatives=alternatives,
             keywords=split_keywords(keywords),
+            author=record_author(resolve_project_dir(search_up=True), state_dir),
         )
         append_record(state_dir, record)
     except RecordError as exc:

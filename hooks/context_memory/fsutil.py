@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 LOCK_TIMEOUT_SECONDS = 10.0
 
 
@@ -66,13 +70,28 @@ def _cut_back(fd: int, size: int) -> None:
         pass
 
 
-def append_line_locked(path: str | os.PathLike[str], line: str) -> None:
+APPEND_ATTEMPTS = 5
+MAX_CONFIRM_BYTES = 256 * 1024 * 1024
+
+
+def append_line_locked(
+    path: str | os.PathLike[str],
+    line: str,
+    *,
+    settle: Callable[[], None] | None = None,
+) -> None:
     """Append one whole line to ``path`` under its sidecar lock.
 
     If an earlier writer died mid-line, the file does not end with a newline; a newline
     goes first so the new record stays a whole line (the broken one stays as it was:
     readers report and skip it). A write that fails part-way (a full disk, a file-size
     limit) is cut back off, so the file never ends in half a record.
+
+    Another program may replace the file by name without our lock (``git pull`` writes a
+    merged ``decisions.jsonl`` as a new file). So the file is opened by name for every
+    append, and afterwards, still under the lock, ``settle`` waits for such a writer to
+    finish; if the name then leads to another file that lacks the line, the line is
+    appended to that one too.
     """
     if "\n" in line.rstrip("\n"):
         raise ValueError("a record must be a single line")
@@ -80,21 +99,53 @@ def append_line_locked(path: str | os.PathLike[str], line: str) -> None:
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
     encoded = (line.rstrip("\n") + "\n").encode("utf-8")
     with lock_for(target):
-        fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        for _ in range(APPEND_ATTEMPTS):
+            written_to = _append_once(target, encoded)
+            if settle is not None:
+                settle()
+            if _line_still_there(target, written_to, encoded):
+                return
+        raise OSError(
+            f"{target} was replaced {APPEND_ATTEMPTS} times while a line was appended; "
+            "run the command again once git (or whatever rewrites the file) is done"
+        )
+
+
+def _append_once(target: str, encoded: bytes) -> tuple[int, int]:
+    """Append ``encoded`` to the file now named ``target``; its (device, inode)."""
+    fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        info = os.fstat(fd)
+        size = info.st_size
+        if size > 0 and os.pread(fd, 1, size - 1) != b"\n":
+            encoded = b"\n" + encoded
         try:
-            size = os.fstat(fd).st_size
-            if size > 0 and os.pread(fd, 1, size - 1) != b"\n":
-                encoded = b"\n" + encoded
-            try:
-                done = 0
-                while done < len(encoded):  # the retry of a short write raises the reason
-                    written = os.write(fd, encoded[done:])
-                    if written <= 0:
-                        raise OSError(f"short write to {target}: {done} of {len(encoded)} bytes")
-                    done += written
-            except BaseException:
-                _cut_back(fd, size)
-                raise
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            done = 0
+            while done < len(encoded):  # the retry of a short write raises the reason
+                written = os.write(fd, encoded[done:])
+                if written <= 0:
+                    raise OSError(f"short write to {target}: {done} of {len(encoded)} bytes")
+                done += written
+        except BaseException:
+            _cut_back(fd, size)
+            raise
+        os.fsync(fd)
+        return info.st_dev, info.st_ino
+    finally:
+        os.close(fd)
+
+
+def _line_still_there(target: str, written_to: tuple[int, int], encoded: bytes) -> bool:
+    """True when ``target`` is still the file the line went into, or holds the line as a
+    whole line (a replacement that kept it)."""
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return False
+    if (info.st_dev, info.st_ino) == written_to:
+        return True
+    if info.st_size > MAX_CONFIRM_BYTES:
+        return True  # too big to search: keep the line rather than risk a loop
+    with open(target, "rb") as handle:
+        data = handle.read(MAX_CONFIRM_BYTES)
+    return data.startswith(encoded) or (b"\n" + encoded) in data

@@ -1,9 +1,15 @@
 """The decisions log: ``<state>/decisions.jsonl``, one JSON record per line.
 
 Record: {"id", "ts" (UTC ISO 8601), "session", "kind" ("decided" | "rejected" | "risk"),
-"decision", "reason", "alternatives": [...], "keywords": [...]}. For a rejection,
+"decision", "reason", "alternatives": [...], "keywords": [...], "author"}. For a rejection,
 "decision" holds what was rejected. Appends are locked; a corrupt line is reported with
 its path and line number and skipped by every reader, never rewritten.
+
+Shared through git (``ctx-doctor --team``), the log is merged with git's union driver: both
+sides' lines are kept, so a record that reached both sides is there twice. Readers take
+each record once: the first line with a given ``id`` (ids are unique across machines, see
+identity.py), or, for a line without an id, the first identical line. Older records (12
+hex-digit ids, no ``author``) read as before.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import os
 import time
 
 from context_memory.fsutil import append_line_locked
+from context_memory.identity import git_dir, new_record_id
 
 DECISIONS_FILE = "decisions.jsonl"
 KINDS = ("decided", "rejected", "risk")
@@ -54,8 +61,9 @@ def make_record(
     alternatives: list[str] | tuple[str, ...] = (),
     keywords: list[str] | tuple[str, ...] = (),
     ts: str | None = None,
+    author: str = "",
 ) -> dict[str, object]:
-    """A validated record, ready to append."""
+    """A validated record, ready to append (``author`` is left out when empty)."""
     if kind not in KINDS:
         raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     text = " ".join(text.split())
@@ -63,8 +71,8 @@ def make_record(
         raise RecordError(f"the {kind} text is empty")
     if len(text) > MAX_TEXT_LENGTH or len(reason) > MAX_TEXT_LENGTH:
         raise RecordError(f"the {kind} text or reason is longer than {MAX_TEXT_LENGTH} characters")
-    return {
-        "id": os.urandom(6).hex(),  # 12 hex digits, as uuid4().hex[:12] gave; no uuid import
+    record: dict[str, object] = {
+        "id": new_record_id(),
         "ts": ts or utc_now_iso(),
         "session": session,
         "kind": kind,
@@ -73,11 +81,36 @@ def make_record(
         "alternatives": [" ".join(a.split()) for a in alternatives if a.strip()],
         "keywords": [" ".join(k.split()) for k in keywords if k.strip()],
     }
+    if author:
+        record["author"] = " ".join(author.split())
+    return record
 
 
 def append_record(state_dir: str | os.PathLike[str], record: dict[str, object]) -> None:
     line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    append_line_locked(decisions_path(state_dir), line)
+    path = decisions_path(state_dir)
+    append_line_locked(path, line, settle=lambda: wait_for_git(path))
+
+
+GIT_WAIT_SECONDS = 3.0
+GIT_POLL_SECONDS = 0.01
+
+
+def wait_for_git(path: str, limit: float = GIT_WAIT_SECONDS) -> None:
+    """Wait (at most ``limit`` seconds) while git holds the index lock of the work tree
+    around ``path``.
+
+    ``git pull`` holds ``.git/index.lock`` while it writes merged files; a line appended
+    after git checked the file but before it wrote the merged version would be lost. Once
+    git is done, the append checks the file by name and appends again if its line is gone.
+    """
+    found = git_dir(os.path.dirname(os.path.abspath(path)))
+    if found is None:
+        return
+    lock = os.path.join(found, "index.lock")
+    deadline = time.monotonic() + limit
+    while os.path.exists(lock) and time.monotonic() < deadline:
+        time.sleep(GIT_POLL_SECONDS)
 
 
 def _valid(record: object) -> bool:
@@ -92,10 +125,15 @@ def _valid(record: object) -> bool:
 def read_records(
     state_dir: str | os.PathLike[str],
 ) -> tuple[list[dict[str, object]], list[LogProblem]]:
-    """All whole, valid records in file order, and the lines that were skipped."""
+    """All whole, valid records in file order, each once, and the lines that were skipped.
+
+    A union merge by git leaves a record that reached both sides twice: the first line
+    with an id counts (or, without an id, the first identical line); repeats are dropped
+    silently, as they are no problem."""
     path = decisions_path(state_dir)
     records: list[dict[str, object]] = []
     problems: list[LogProblem] = []
+    seen: set[object] = set()
     try:
         handle = open(path, "rb")
     except FileNotFoundError:
@@ -113,6 +151,11 @@ def read_records(
             if not _valid(record):
                 problems.append(LogProblem(path, number, "not a decision record"))
                 continue
+            ident = record.get("id")
+            key: object = ("id", ident) if isinstance(ident, str) and ident else raw.strip()
+            if key in seen:
+                continue
+            seen.add(key)
             records.append(record)
     return records, problems
 
