@@ -152,9 +152,10 @@ def test_list_human_last_and_json(project, monkeypatch):
     records = log_lines(project)
     result = run(["--list"])
     assert result.exit_code == 0 and result.stderr == ""
+    ada = f"{SESSION}, by Ada <ada@example.com>"
     assert result.stdout.splitlines() == [
-        f"{records[0]['ts']}  decided   A (r1; alternatives: B)  [{SESSION}, by Ada <ada@example.com>]",
-        f"{records[1]['ts']}  rejected  C (r2)  [{SESSION}, by Ada <ada@example.com>]",
+        f"{records[0]['ts']}  decided   A (r1; alternatives: B)  [{ada}]",
+        f"{records[1]['ts']}  rejected  C (r2)  [{ada}]",
         f"{records[2]['ts']}  risk      D  [other, by Bob]",
     ]
     result = run(["--list", "--json", "--author", "ADA@example"])

@@ -359,10 +359,8 @@ def test_dry_run_prints_the_change_and_writes_nothing(project: Path, capsys) -> 
         line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")
     ]
     assert diff == [
-        "-Merged by ctx-merge from 10 handoffs of 5 sessions, written "
-        "2026-11-30 to 2026-11-30.",
-        "+Merged by ctx-merge from 11 handoffs of 5 sessions, written "
-        "2026-11-30 to 2026-11-30.",
+        "-Merged by ctx-merge from 10 handoffs of 5 sessions, written 2026-11-30 to 2026-11-30.",
+        "+Merged by ctx-merge from 11 handoffs of 5 sessions, written 2026-11-30 to 2026-11-30.",
         "-- Use PostgreSQL 16 (jsonb) — session s000, stage 1, 2026-11-30",
         "+- Use PostgreSQL 16 (cost) — session s001, stage 3, 2026-11-30",
         "+- Decided: Use PostgreSQL 16 (jsonb) — session s000, stage 1, 2026-11-30; reversed by "

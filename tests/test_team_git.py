@@ -111,6 +111,7 @@ def make_team(tmp_path: Path) -> list[Clone]:
     clones = [Clone(tmp_path, name) for name in NAMES]
     first = clones[0]
     first.git("clone", "-q", str(origin), str(first.path), cwd=tmp_path)
+
     # Identity and merge settings per machine, as each teammate has them.
     def configure(clone: Clone) -> None:
         clone.git("config", "user.name", clone.name.capitalize())

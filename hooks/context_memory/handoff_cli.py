@@ -67,7 +67,9 @@ def tokens_in(transcript: str | None) -> int:
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option("--draft", is_flag=True, help="Assemble the five sections instead of reading stdin.")
 @click.option(
-    "--session", metavar="ID", help="Session id (default: $CLAUDE_CODE_SESSION_ID, else this machine's manual-<tag>)."
+    "--session",
+    metavar="ID",
+    help="Session id (default: $CLAUDE_CODE_SESSION_ID, else this machine's manual-<tag>).",
 )
 @click.option(
     "--stage",
