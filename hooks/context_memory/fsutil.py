@@ -70,7 +70,7 @@ def _cut_back(fd: int, size: int) -> None:
         pass
 
 
-APPEND_ATTEMPTS = 5
+APPEND_ATTEMPTS = 20
 MAX_CONFIRM_BYTES = 256 * 1024 * 1024
 
 
@@ -89,9 +89,9 @@ def append_line_locked(
 
     Another program may replace the file by name without our lock (``git pull`` writes a
     merged ``decisions.jsonl`` as a new file). So the file is opened by name for every
-    append, and afterwards, still under the lock, ``settle`` waits for such a writer to
-    finish; if the name then leads to another file that lacks the line, the line is
-    appended to that one too.
+    append; ``settle`` (which waits for such a writer to finish) runs before the write and
+    after it, and if the name then leads to another file that lacks the line, the line is
+    appended to that one too (a repeat, should both end up kept, reads once: same id).
     """
     if "\n" in line.rstrip("\n"):
         raise ValueError("a record must be a single line")
@@ -100,23 +100,30 @@ def append_line_locked(
     encoded = (line.rstrip("\n") + "\n").encode("utf-8")
     with lock_for(target):
         for _ in range(APPEND_ATTEMPTS):
-            written_to = _append_once(target, encoded)
             if settle is not None:
-                settle()
-            if _line_still_there(target, written_to, encoded):
-                return
+                settle()  # not while git is writing it, if that can be helped
+            # The file stays open until the check: a file that is still open keeps its
+            # inode number, so a new file cannot reuse it and pass for the one we wrote.
+            fd = _append_once(target, encoded)
+            try:
+                if settle is not None:
+                    settle()
+                info = os.fstat(fd)
+                if _line_still_there(target, (info.st_dev, info.st_ino), encoded):
+                    return
+            finally:
+                os.close(fd)
         raise OSError(
             f"{target} was replaced {APPEND_ATTEMPTS} times while a line was appended; "
             "run the command again once git (or whatever rewrites the file) is done"
         )
 
 
-def _append_once(target: str, encoded: bytes) -> tuple[int, int]:
-    """Append ``encoded`` to the file now named ``target``; its (device, inode)."""
+def _append_once(target: str, encoded: bytes) -> int:
+    """Append ``encoded`` to the file now named ``target``; returns the open descriptor."""
     fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:
-        info = os.fstat(fd)
-        size = info.st_size
+        size = os.fstat(fd).st_size
         if size > 0 and os.pread(fd, 1, size - 1) != b"\n":
             encoded = b"\n" + encoded
         try:
@@ -130,9 +137,10 @@ def _append_once(target: str, encoded: bytes) -> tuple[int, int]:
             _cut_back(fd, size)
             raise
         os.fsync(fd)
-        return info.st_dev, info.st_ino
-    finally:
+    except BaseException:
         os.close(fd)
+        raise
+    return fd
 
 
 def _line_still_there(target: str, written_to: tuple[int, int], encoded: bytes) -> bool:
