@@ -141,8 +141,8 @@ def setup_team(state_dir: str) -> TeamReport:
     state_dir = os.path.abspath(state_dir)
     if os.path.islink(state_dir):
         raise TeamSetupError(f"{state_dir} is a symbolic link; make it a real folder first")
-    os.makedirs(state_dir, exist_ok=True)
     top = work_tree_of(state_dir)
+    os.makedirs(state_dir, exist_ok=True)
     real_state = os.path.realpath(state_dir)
     report = TeamReport()
     attributes = os.path.join(real_state, ATTRIBUTES_FILE)
