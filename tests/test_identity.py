@@ -112,7 +112,10 @@ def test_manual_session_is_stable_and_differs_between_machines(tmp_path, monkeyp
 
 
 def test_a_union_merge_duplicate_reads_once_and_old_records_still_read(tmp_path) -> None:
-    old = '{"id":"0123456789ab","ts":"2026-11-01T00:00:00Z","session":"s","kind":"decided","decision":"old"}'
+    old = (
+        '{"id":"0123456789ab","ts":"2026-11-01T00:00:00Z","session":"s","kind":"decided",'
+        '"decision":"old"}'
+    )
     no_id = '{"ts":"2026-11-01T00:00:01Z","kind":"rejected","decision":"no id"}'
     new = make_record("risk", "new", session="t", author="Ada <a@x>")
     new_line = json.dumps(new, separators=(",", ":"))
