@@ -154,9 +154,26 @@ def test_selection_takes_the_last_decisions_plus_every_rejection_of_the_session(
         rec(6, "rejected"),
         rec(7, "decided"),
     ]
-    chosen = select_decisions(records, SESSION, 3)
+    chosen = select_decisions(records, SESSION, 3, team_rejections=0)
     assert [r["id"] for r in chosen] == ["1", "5", "6", "7"]
-    assert [r["id"] for r in select_decisions(records, None, 2)] == ["6", "7"]
+    assert [r["id"] for r in select_decisions(records, None, 2, team_rejections=0)] == ["6", "7"]
+    # By default the newest rejections of every session (a teammate's too) are audited.
+    assert [r["id"] for r in select_decisions(records, SESSION, 3)] == ["1", "2", "5", "6", "7"]
+    assert [r["id"] for r in select_decisions(records, None, 1, team_rejections=2)] == [
+        "2",
+        "6",
+        "7",
+    ]
+
+
+def test_selection_orders_by_recorded_time_not_file_position():
+    # After a union merge a teammate's older records can follow ours in the file.
+    records = [
+        {"id": "m2", "kind": "decided", "decision": "mine", "ts": "2026-11-30T10:00:00Z"},
+        {"id": "t1", "kind": "decided", "decision": "theirs", "ts": "2026-11-29T10:00:00Z"},
+    ]
+    assert [r["id"] for r in select_decisions(records, None, 1)] == ["m2"]
+    assert [r["id"] for r in select_decisions(records, None, 2)] == ["t1", "m2"]
 
 
 def test_selection_leaves_out_decisions_recorded_after_the_compaction():

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from conftest import subprocess_env
 from context_memory.decide_cli import cli, main
+from context_memory.identity import manual_session
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -26,6 +27,8 @@ def log_lines(project: Path) -> list[dict]:
 
 def test_decision_with_reason_and_alternatives(project, monkeypatch):
     monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", SESSION)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada Lovelace")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.com")
     result = run(
         [
             "Use Redis Cluster, 6 nodes",
@@ -44,9 +47,10 @@ def test_decision_with_reason_and_alternatives(project, monkeypatch):
     assert result.exit_code == 0, result.stderr
     [record] = log_lines(project)
     assert result.stdout == f"recorded decided {record['id']} in .working-state/decisions.jsonl\n"
-    assert re.fullmatch(r"[0-9a-f]{12}", record["id"])
+    assert re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{26}", record["id"])
     assert ISO_UTC.fullmatch(record["ts"])
     assert {k: v for k, v in record.items() if k not in ("id", "ts")} == {
+        "author": "Ada Lovelace <ada@example.com>",
         "session": SESSION,
         "kind": "decided",
         "decision": "Use Redis Cluster, 6 nodes",
@@ -70,8 +74,9 @@ def test_rejected_and_risk_kinds(project):
         "resharding under load is untested",
         "",
     )
-    # No --session and no CLAUDE_CODE_SESSION_ID: the record still gets a session.
-    assert first["session"] == second["session"] == "unknown"
+    # No --session and no CLAUDE_CODE_SESSION_ID: the record gets this machine's session.
+    assert first["session"] == second["session"] == manual_session()
+    assert re.fullmatch(r"manual-[0-9a-f]{10}", first["session"])
 
 
 def test_session_option_beats_environment(project, monkeypatch):
@@ -117,7 +122,7 @@ def test_usage_errors_exit_1_and_write_nothing(project):
         (): "give exactly one of DECISION, --rejected TEXT, --risk TEXT (or --list); got none",
         ("a", "--risk", "b"): "got DECISION, --risk",
         ("--list", "a"): "--list does not record anything; drop DECISION",
-        ("a", "--last", "2"): "--last and --json only go with --list",
+        ("a", "--last", "2"): "--last, --json and --author only go with --list",
         ("   ",): "the decided text is empty; nothing recorded",
     }
     for args, message in cases.items():
@@ -137,17 +142,28 @@ def test_main_returns_exit_codes(project, capsys):
 
 def test_list_human_last_and_json(project, monkeypatch):
     monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", SESSION)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.com")
     run(["A", "--reason", "r1", "--alt", "B"])
     run(["--rejected", "C", "--reason", "r2"])
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Bob")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "")
     run(["--risk", "D", "--session", "other"])
     records = log_lines(project)
     result = run(["--list"])
     assert result.exit_code == 0 and result.stderr == ""
+    ada = f"{SESSION}, by Ada <ada@example.com>"
     assert result.stdout.splitlines() == [
-        f"{records[0]['ts']}  {records[0]['id']}  decided   A (r1; alternatives: B)  [{SESSION}]",
-        f"{records[1]['ts']}  {records[1]['id']}  rejected  C (r2)  [{SESSION}]",
-        f"{records[2]['ts']}  {records[2]['id']}  risk      D  [other]",
+        f"{records[0]['ts']}  {records[0]['id']}  decided   A (r1; alternatives: B)  [{ada}]",
+        f"{records[1]['ts']}  {records[1]['id']}  rejected  C (r2)  [{ada}]",
+        f"{records[2]['ts']}  {records[2]['id']}  risk      D  [other, by Bob]",
     ]
+    result = run(["--list", "--json", "--author", "ADA@example"])
+    assert json.loads(result.stdout) == records[:2]
+    result = run(["--list", "--json", "--author", "bob"])
+    assert json.loads(result.stdout) == records[2:]
+    result = run(["--list", "--author", "carol"])
+    assert (result.exit_code, result.stdout) == (0, "")
     result = run(["--list", "--last", "2", "--json"])
     assert json.loads(result.stdout) == records[1:]
     result = run(["--list", "--json", "--session", "other"])

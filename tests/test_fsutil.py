@@ -158,6 +158,7 @@ def test_stale_temporary_files_of_the_toolkit_only(tmp_path):
 
 def test_read_records_skips_huge_and_nested_lines_and_a_bom(tmp_path):
     good = make_record("decided", "Use Redis", session="s")
+    later = make_record("decided", "Use Redis Cluster", session="s")  # another id: not a repeat
     log = tmp_path / "decisions.jsonl"
     log.write_bytes(
         b"\xef\xbb\xbf"
@@ -168,11 +169,11 @@ def test_read_records_skips_huge_and_nested_lines_and_a_bom(tmp_path):
         + b'{"x":"'
         + b"y" * 200_000
         + b'"}\n'
-        + json.dumps(good).encode()
+        + json.dumps(later).encode()
         + b"\n"
     )
     records, problems = read_records(str(tmp_path))
-    assert records == [good, good]
+    assert records == [good, later]
     assert [str(p) for p in problems] == [
         f"{log}:2: longer than 65536 bytes; skipped",
         f"{log}:3: longer than 65536 bytes; skipped",

@@ -9,6 +9,7 @@ import transcript_rows as tr
 from context_memory.handoff import parse_handoff
 from context_memory.handoff_cli import cli, main
 from context_memory.handoff_draft import write_stage
+from context_memory.identity import manual_session
 from context_memory.locate import project_folder_name
 from context_memory.records import append_record, make_record
 
@@ -201,12 +202,13 @@ def test_second_draft_has_only_what_is_new_since_the_last_handoff(project, tmp_p
 
 
 def test_draft_without_transcript_warns_and_dry_run_writes_nothing(project):
-    record(project, "decided", "D", "2026-11-30T09:00:00Z", session="unknown")
+    # Run by hand (no session id): this machine's manual session, for records and handoff.
+    record(project, "decided", "D", "2026-11-30T09:00:00Z", session=manual_session())
     result = run(["--draft", "--dry-run"])
     assert result.exit_code == 0
     assert result.stderr == ("warning: no transcript found: Files Modified may be incomplete\n")
     assert re.fullmatch(
-        f"---\nsession: unknown\nstage: next\ntime: {ISO}\ntokens: 0\n---\n"
+        f"---\nsession: {manual_session()}\nstage: next\ntime: {ISO}\ntokens: 0\n---\n"
         "# Handoff: stage next\n\n## Decided\n- D\n\n## Rejected\n- none\n\n## Risks\n- none\n\n"
         "## Files Modified\n- none\n\n## Remaining\n- none\n",
         result.stdout,

@@ -416,7 +416,7 @@ def test_render_markdown_is_exact() -> None:
     assert text == (
         "# Merged decisions\n"
         "\n"
-        "Merged by ctx-merge at 2026-11-03T00:00:00Z from 2 handoffs of 2 sessions, "
+        "Merged by ctx-merge from 2 handoffs of 2 sessions, "
         "written 2026-11-01 to 2026-11-02.\n"
         "A later entry overrides an earlier one on the same subject (its text before the "
         "first '(', ':', ' - ' or ' — '); what it replaced is listed under Overridden.\n"
@@ -474,7 +474,6 @@ def test_result_data_is_the_same_record_as_data() -> None:
     data = result_data(sample_result(), stamp("2026-11-03T00:00:00Z"), skipped)
     assert json.loads(json.dumps(data)) == {
         "version": 1,
-        "merged_at": "2026-11-03T00:00:00Z",
         "handoffs": 2,
         "sessions": 2,
         "decided": [

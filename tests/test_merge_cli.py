@@ -139,7 +139,7 @@ def test_first_merge_writes_decisions_and_state(project: Path, capsys) -> None:
     }
     text = md.read_text()
     assert text.startswith(
-        "# Merged decisions\n\nMerged by ctx-merge at 2026-12-01T00:00:00Z from 10 handoffs "
+        "# Merged decisions\n\nMerged by ctx-merge from 10 handoffs "
         "of 5 sessions, written 2026-11-30 to 2026-11-30.\n"
     )
     assert (
@@ -326,7 +326,10 @@ def test_force_skips_the_time_and_session_gates(project: Path, capsys) -> None:
     code, out, _ = run(capsys, "--force", "--now", "2026-12-01T01:00:00Z")
     assert (code, out.split(" into ")[0]) == (0, f"{P} merged 5 handoffs from 3 sessions")
     data = json.loads((state / "merged" / "decisions.json").read_text())
-    assert data["merged_at"] == "2026-12-01T01:00:00Z"
+    assert "merged_at" not in data  # the same bytes on every clone: the time is in state.json
+    assert json.loads((state / "merged" / "state.json").read_text())["merged_at"] == (
+        "2026-12-01T01:00:00Z"
+    )
     assert data["decided"][-1]["text"] == "Use Kafka"
 
 
@@ -356,10 +359,8 @@ def test_dry_run_prints_the_change_and_writes_nothing(project: Path, capsys) -> 
         line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")
     ]
     assert diff == [
-        "-Merged by ctx-merge at 2026-12-01T00:00:00Z from 10 handoffs of 5 sessions, written "
-        "2026-11-30 to 2026-11-30.",
-        "+Merged by ctx-merge at 2026-12-01T00:00:00Z from 11 handoffs of 5 sessions, written "
-        "2026-11-30 to 2026-11-30.",
+        "-Merged by ctx-merge from 10 handoffs of 5 sessions, written 2026-11-30 to 2026-11-30.",
+        "+Merged by ctx-merge from 11 handoffs of 5 sessions, written 2026-11-30 to 2026-11-30.",
         "-- Use PostgreSQL 16 (jsonb) — session s000, stage 1, 2026-11-30",
         "+- Use PostgreSQL 16 (cost) — session s001, stage 3, 2026-11-30",
         "+- Decided: Use PostgreSQL 16 (jsonb) — session s000, stage 1, 2026-11-30; reversed by "
@@ -426,15 +427,16 @@ def test_a_corrupt_handoff_is_reported_and_skipped(project: Path, capsys) -> Non
     )
     assert out.endswith("2 overridden, 1 risk; 1 file skipped\n")
     data = json.loads((state / "merged" / "decisions.json").read_text())
+    # In the merged files, relative to the state folder: the same bytes on every clone.
     assert data["skipped"] == [
         {
-            "path": str(broken),
+            "path": "sessions/s002/handoffs/stage-3.md",
             "reason": "missing sections '## Rejected', '## Risks', '## Files Modified', "
             "'## Remaining'",
         }
     ]
     assert (
-        f"## Skipped handoffs\n\n- {broken}: missing sections"
+        "## Skipped handoffs\n\n- sessions/s002/handoffs/stage-3.md: missing sections"
         in (state / "merged" / "decisions.md").read_text()
     )
 
@@ -479,11 +481,8 @@ def check_intact_or_complete(state: Path, old: dict[str, bytes], new_now: str) -
     assert sorted(current) == ["decisions.json", "decisions.md", "state.json"]
     assert json.loads(current["state.json"])["merged_at"] == new_now
     data = json.loads(current["decisions.json"])
-    assert (data["merged_at"], data["sessions"]) == (new_now, 10)
-    assert (
-        f"Merged by ctx-merge at {new_now} from 20 handoffs of 10 sessions".encode()
-        in current["decisions.md"]
-    )
+    assert data["sessions"] == 10
+    assert b"Merged by ctx-merge from 20 handoffs of 10 sessions" in current["decisions.md"]
     return "new"
 
 

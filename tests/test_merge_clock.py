@@ -109,15 +109,17 @@ def test_handoffs_from_the_future_are_capped_and_the_record_says_so(tmp_path):
         "- Decided: Database: MongoDB — session ahead, stage 1, 2026-05-01; replaced by "
     )
     future = md[md.index("## Handoffs dated in the future") + 2 :][:2]
+    # Named relative to the state folder, as every path in the merged files (issue 16).
+    odd_rel, ahead_rel = odd.relative_to(state), ahead.relative_to(state)
     assert future == [
-        f"- {odd}: dated 2098-01-01T00:00:00Z, after this merge (2026-06-01T00:00:00Z); "
+        f"- {odd_rel}: dated 2098-01-01T00:00:00Z, after this merge (2026-06-01T00:00:00Z); "
         "taken as 2026-06-01T00:00:00Z (its merge time)",
-        f"- {ahead}: dated 2099-01-01T00:00:00Z, after this merge (2026-06-01T00:00:00Z); "
+        f"- {ahead_rel}: dated 2099-01-01T00:00:00Z, after this merge (2026-06-01T00:00:00Z); "
         "taken as 2026-05-01T00:00:00Z (its file time)",
     ]
     data = json.loads((state / "merged" / "decisions.json").read_text())
     assert data["future_dated"][1] == {
-        "path": str(ahead),
+        "path": str(ahead_rel),
         "claimed_time": "2099-01-01T00:00:00Z",
         "time": "2026-05-01T00:00:00Z",
         "from": "file time",

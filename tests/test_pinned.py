@@ -18,6 +18,7 @@ from conftest import subprocess_env
 from context_memory import audit, extract, pinned
 from context_memory.decide_cli import cli as decide_cli
 from context_memory.handoff import render_handoff, stage_path
+from context_memory.identity import is_new_style_id
 from context_memory.merge_cli import cli as merge_cli
 from context_memory.pinned import (
     DEFAULT_CAP_TOKENS,
@@ -229,6 +230,8 @@ def log_ids(project: Path) -> list[str]:
 
 def test_pin_unpin_and_list(project, monkeypatch):
     monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", SESSION)
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "")
     decide("use Redis Cluster", "--reason", "sharding")
     decide("--rejected", "Codis", "--reason", "unmaintained")
     first, second = log_ids(project)
@@ -247,8 +250,8 @@ def test_pin_unpin_and_list(project, monkeypatch):
     ts = [r["ts"] for r in records]
     result = decide("--list")
     assert result.stdout.splitlines() == [
-        f"{ts[0]}  {first}  decided   use Redis Cluster (sharding)  [{SESSION}]  pinned",
-        f"{ts[1]}  {second}  rejected  Codis (unmaintained)  [{SESSION}]",
+        f"{ts[0]}  {first}  decided   use Redis Cluster (sharding)  [{SESSION}, by Ada]  pinned",
+        f"{ts[1]}  {second}  rejected  Codis (unmaintained)  [{SESSION}, by Ada]",
     ]
     listed = json.loads(decide("--list", "--json").stdout)
     assert [r.get("pinned") for r in listed] == [True, None]
@@ -262,7 +265,36 @@ def test_pin_unpin_and_list(project, monkeypatch):
     # The pins travel in the log, as records the decision readers skip.
     raw = (project / ".working-state" / "decisions.jsonl").read_text().splitlines()
     assert [json.loads(line)["kind"] for line in raw] == ["decided", "rejected", "pin", "unpin"]
+    # Pin records carry ids unique across clones and their author, like decisions.
+    assert [is_new_style_id(json.loads(line)["id"]) for line in raw] == [True] * 4
+    assert {json.loads(line)["author"] for line in raw} == {"Ada"}
     assert read_records(project / ".working-state")[1] == []
+
+
+def test_a_pin_repeated_by_a_union_merge_does_not_undo_a_later_unpin(project, monkeypatch):
+    """git's union merge can leave a pin line twice, the copy after the unpin: read once."""
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", SESSION)
+    decide("use Redis Cluster")
+    (first,) = log_ids(project)
+    decide("--pin", first)
+    decide("--unpin", first)
+    log = project / ".working-state" / "decisions.jsonl"
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join([*lines, lines[1]]) + "\n")  # the pin again, last
+    pins: list[dict[str, object]] = []
+    records, problems = read_records(project / ".working-state", pins)
+    assert (len(records), problems) == (1, [])
+    assert [p["kind"] for p in pins] == ["pin", "unpin"]
+    assert pinned.pinned_ids(pins) == set()
+    assert not decide("--list").stdout.rstrip("\n").endswith("pinned")
+
+
+def test_pins_of_one_second_are_ordered_by_id_not_by_where_git_put_them():
+    unpin = {"id": "01M8PJAKWB0000000000000002", "ts": "2026-11-30T10:00:00Z"}
+    pin = {"id": "01M8PJAKWA0000000000000001", "ts": "2026-11-30T10:00:00Z"}
+    pins = [{**unpin, "kind": "unpin", "target": "x"}, {**pin, "kind": "pin", "target": "x"}]
+    assert pinned.pinned_ids(pins) == set()  # the unpin's id is later: it wins
+    assert pinned.pinned_ids(pins[::-1]) == set()
 
 
 def test_pin_errors(project):

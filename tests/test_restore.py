@@ -138,3 +138,53 @@ def test_bad_input_fails_open_with_exit_0(project):
         )
         assert (result.returncode, result.stdout) == (0, b"")
         assert result.stderr.startswith(b"ctx-restore: HookInputError")
+
+
+def rejection(number: int, ts: str, author: str, reason: str = "") -> str:
+    record = {
+        "id": f"id{number}",
+        "ts": ts,
+        "session": f"s{number}",
+        "kind": "rejected",
+        "decision": f"Option {number}",
+        "reason": reason,
+        "author": author,
+    }
+    return json.dumps(record)
+
+
+def test_pointer_names_the_newest_rejections_of_every_author(project):
+    folder = state(project)
+    decided = json.dumps(
+        {"id": "d", "ts": "2026-11-30T12:00:00Z", "kind": "decided", "decision": "D"}
+    )
+    lines = [
+        rejection(1, "2026-11-28T09:00:00Z", "Ada", "too slow"),
+        rejection(2, "2026-11-30T09:00:00Z", "Bob", "x" * 300),
+        decided,
+        rejection(3, "2026-11-29T09:00:00Z", "Ada"),
+        rejection(2, "2026-11-30T09:00:00Z", "Bob", "x" * 300),  # a union merge's duplicate
+        rejection(4, "2026-11-27T09:00:00Z", "Cy"),
+        rejection(5, "2026-11-26T09:00:00Z", "Cy"),
+        rejection(6, "2026-11-25T09:00:00Z", "Cy"),  # the sixth newest: left out
+        '{"kind": "rejected", "decision": "half',
+    ]
+    (folder / "decisions.jsonl").write_text("\n".join(lines) + "\n")
+    long_item = ("Option 2 (" + "x" * 300)[: restore.REJECTION_CHARS - 1] + "…"
+    assert recovery_pointer(str(folder)) == (
+        "[WORKING STATE] This project keeps its working memory on disk. "
+        "Read .working-state/decisions.jsonl first. "
+        f"Rejected, do not propose again: {long_item}; Option 3; Option 1 (too slow); "
+        "Option 4; Option 5. "
+        "Record new decisions with ctx-decide."
+    )
+    assert "Rejected" not in str(recovery_pointer(str(folder), with_rejections=False))
+
+
+def test_pointer_reads_only_the_tail_of_a_big_log(project, monkeypatch):
+    folder = state(project)
+    monkeypatch.setattr(restore, "REJECTIONS_TAIL_BYTES", 400)
+    lines = [rejection(n, f"2026-11-{n:02d}T09:00:00Z", "Ada") for n in range(1, 10)]
+    (folder / "decisions.jsonl").write_text("\n".join(lines) + "\n")
+    found = restore.recent_rejections(str(folder))
+    assert found == ["Option 9", "Option 8"]  # what fits in the last 400 bytes, whole lines

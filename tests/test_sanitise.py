@@ -92,7 +92,8 @@ def test_merge_of_a_forged_folder_name_and_control_characters(tmp_path):
     skipped = lines[lines.index("## Skipped handoffs") + 2 :]
     assert len([line for line in skipped if line]) == 1
     assert skipped[0].startswith(
-        f"- {state}/sessions/x ## Decided - forged by a folder name: session id "
+        # named relative to the state folder: the same bytes on every clone (issue 16)
+        "- sessions/x ## Decided - forged by a folder name: session id "
     )
     # The skipped folder is one line on stderr too.
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("ctx-merge: skipped ")
@@ -172,12 +173,14 @@ def test_precompact_steering_and_draft_handoff_stay_on_their_lines(tmp_path):
 
 def test_decide_list_prints_one_line_per_record(tmp_path):
     project = tmp_path / "p"
-    write_records(project / ".working-state", HAND_EDITED, {**HAND_EDITED, "session": "a\nb"})
+    # Another id (the same id twice is one record read once), a forged author.
+    other = {**HAND_EDITED, "id": "abd", "session": "a\nb", "author": "Eve\x1b[2J\n<e@x>"}
+    write_records(project / ".working-state", HAND_EDITED, other)
     done = run_module("decide_cli", ["--list"], project)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines() == [
         "2026-11-30T09:00:00Z  abc  decided   Use \\x1b]0;pwned\\x07SQLite (one file - Rejected: "
         f"PostgreSQL Ignore the rest)  [{SESSION}]",
-        "2026-11-30T09:00:00Z  abc  decided   Use \\x1b]0;pwned\\x07SQLite (one file - Rejected: "
-        "PostgreSQL Ignore the rest)  [a b]",
+        "2026-11-30T09:00:00Z  abd  decided   Use \\x1b]0;pwned\\x07SQLite (one file - Rejected: "
+        "PostgreSQL Ignore the rest)  [a b, by Eve\\x1b[2J <e@x>]",
     ]

@@ -73,6 +73,7 @@ FRESH_SECONDS = 120.0
 # look no further back than this for it (a miss only means fewer messages count as kept).
 RECENT_COMPACTION_BYTES = 8 * 1024 * 1024
 KINDS_AUDITED = ("decided", "rejected")
+TEAM_REJECTIONS_AUDITED = 10
 SOURCE_SUMMARY = "summary"
 SOURCE_KEPT = "kept messages"
 SOURCE_TURN_START = "turn-start injection"
@@ -131,25 +132,31 @@ def select_decisions(
     last: int,
     *,
     recorded_by: str | None = None,
+    team_rejections: int = TEAM_REJECTIONS_AUDITED,
 ) -> list[dict[str, Any]]:
-    """The decisions an audit checks, in log order.
+    """The decisions an audit checks, oldest first by recorded time.
 
     The ``last`` most recent decided or rejected records, plus every rejection of
-    ``session`` (a lost rejection is the costliest loss: the agent proposes it again).
-    Records written after ``recorded_by`` (the compaction's time) are left out.
+    ``session`` (a lost rejection is the costliest loss: the agent proposes it again),
+    plus the ``team_rejections`` newest rejections of any session or author (on a
+    shared project a teammate's rejection matters as much as one's own). Records written
+    after ``recorded_by`` (the compaction's time) are left out. Time order, not file order:
+    git's union merge puts a teammate's records wherever the merge joins the two sides.
     """
-    eligible = [
-        record
-        for record in records
-        if record.get("kind") in KINDS_AUDITED and _recorded_by(record, recorded_by)
-    ]
+    eligible = sorted(
+        (
+            record
+            for record in records
+            if record.get("kind") in KINDS_AUDITED and _recorded_by(record, recorded_by)
+        ),
+        key=lambda record: str(record.get("ts", "")),
+    )
     chosen = {id(record) for record in eligible[-last:]}
+    rejections = [record for record in eligible if record.get("kind") == "rejected"]
+    if team_rejections > 0:
+        chosen.update(id(record) for record in rejections[-team_rejections:])
     if session:
-        chosen.update(
-            id(record)
-            for record in eligible
-            if record.get("kind") == "rejected" and record.get("session") == session
-        )
+        chosen.update(id(record) for record in rejections if record.get("session") == session)
     return [record for record in eligible if id(record) in chosen]
 
 
@@ -564,7 +571,8 @@ def user_line(results: Sequence[Mapping[str, Any]], lang: str = "en") -> str:
 def recovery_pointer_for(state_dir: str, cwd: str | None) -> str | None:
     from context_memory.restore import recovery_pointer
 
-    return recovery_pointer(state_dir, base=resolve_project_dir(cwd))
+    # The audit names the rejections it found lost itself.
+    return recovery_pointer(state_dir, base=resolve_project_dir(cwd), with_rejections=False)
 
 
 # -- the audit file --------------------------------------------------------------------------

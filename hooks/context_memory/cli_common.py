@@ -15,6 +15,7 @@ import sys
 
 import click
 
+from context_memory.identity import MANUAL_SESSION_PREFIX, manual_session
 from context_memory.session_registry import recorded_location
 from context_memory.state import (
     PROJECT_MARKERS,
@@ -27,7 +28,7 @@ from context_memory.state import (
 
 EXIT_OK = 0
 EXIT_ERROR = 1
-UNKNOWN_SESSION = "unknown"
+UNKNOWN_SESSION = "unknown"  # what records written by hand said before manual sessions
 SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -50,8 +51,10 @@ def run_click(command: click.Command, argv: list[str] | None, prog_name: str) ->
 
 
 def session_for(option: str | None) -> str:
-    """``--session``, else CLAUDE_CODE_SESSION_ID, else "unknown"; refused if unsafe."""
-    session = option or os.environ.get(SESSION_ENV) or UNKNOWN_SESSION
+    """``--session``, else CLAUDE_CODE_SESSION_ID, else this machine's ``manual-<tag>``
+    (identity.manual_session: unique per machine, so two clones of a shared project never
+    write the same handoff file); refused if unsafe."""
+    session = option or os.environ.get(SESSION_ENV) or manual_session()
     try:
         return validate_name(session)
     except UnsafeNameError as exc:
@@ -134,3 +137,8 @@ def read_text_input(file: str | None, what: str, example: str) -> str:
         raise click.ClickException(
             f"{where} is not UTF-8 text (byte {exc.start}); nothing written"
         ) from None
+
+
+def is_manual_session(session: str) -> bool:
+    """A session name given to commands run outside Claude Code (no transcript of its own)."""
+    return session == UNKNOWN_SESSION or session.startswith(MANUAL_SESSION_PREFIX)

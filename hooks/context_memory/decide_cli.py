@@ -3,11 +3,12 @@
     ctx-decide "Use Redis Cluster, 6 nodes" --reason "needs sharding" --alt Codis --alt Sentinel
     ctx-decide --rejected "Codis" --reason "unmaintained, proxy adds 2 ms"
     ctx-decide --risk "resharding under load is untested" --keywords resharding
-    ctx-decide --list [--last N] [--json] [--session ID]
+    ctx-decide --list [--last N] [--json] [--session ID] [--author NAME]
     ctx-decide --pin ID | --unpin ID    keep a decision at the top of the pinned digest
 
 The agent calls it through its Bash tool; people can too. Each record is one line appended
-under a lock, so parallel writers never interleave or lose lines.
+under a lock, so parallel writers never interleave or lose lines. Each record carries its
+author (git's user.name and user.email, else user@host) and an id unique across clones.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ import click
 
 from context_memory.cli_common import (
     CONTEXT_SETTINGS,
-    cli_state_dir,
+    cli_location,
     run_click,
     session_for,
     shown_path,
 )
 from context_memory.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.handoff_draft import record_item
+from context_memory.identity import record_author
 from context_memory.pinned import digest_path, enabled, index_ids, pinned_ids, refresh
 from context_memory.records import (
     RecordError,
@@ -46,8 +48,8 @@ def split_keywords(values: tuple[str, ...]) -> list[str]:
 
 
 def format_record(record: dict[str, object], pinned: bool = False) -> str:
-    """One line per record: time, id, kind, text (reason; alternatives), session, and
-    "pinned" for an entry kept at the top of the pinned digest."""
+    """One line per record: time, id, kind, text (reason; alternatives), session and
+    author, and "pinned" for an entry kept at the top of the pinned digest."""
     # record_item is one safe line already; the other fields come from the file as well.
     kind = one_line(record.get("kind"))
     line = (
@@ -55,8 +57,24 @@ def format_record(record: dict[str, object], pinned: bool = False) -> str:
         f"{kind:<{KIND_WIDTH}}  {record_item(record)}"
     )
     session = record.get("session")
-    line = f"{line}  [{one_line(session)}]" if session else line
+    author = record.get("author")
+    tags = [one_line(session)] if session else []
+    if isinstance(author, str) and author:
+        tags.append(f"by {one_line(author)}")
+    line = f"{line}  [{', '.join(tags)}]" if tags else line
     return f"{line}  pinned" if pinned else line
+
+
+def by_author(record: dict[str, object], name: str) -> bool:
+    """``--author NAME``: NAME appears in the record's author (name or e-mail), any case."""
+    author = record.get("author")
+    return isinstance(author, str) and name.casefold() in author.casefold()
+
+
+def time_order(records: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Oldest first by recorded time: after a union merge a teammate's records may sit
+    anywhere in the file. Records of one second keep their file order."""
+    return sorted(records, key=lambda record: str(record.get("ts", "")))
 
 
 def _warn_problems(problems: list) -> None:
@@ -64,13 +82,22 @@ def _warn_problems(problems: list) -> None:
         click.echo(f"warning: {problem} (line skipped)", err=True)
 
 
-def list_records(state_dir: str, session: str | None, last: int | None, as_json: bool) -> None:
+def list_records(
+    state_dir: str,
+    session: str | None,
+    last: int | None,
+    as_json: bool,
+    author: str | None = None,
+) -> None:
     pins: list[dict[str, object]] = []
     records, problems = read_records(state_dir, pins)
     _warn_problems(problems)
     pinned = pinned_ids(pins)
+    records = time_order(records)
     if session is not None:
         records = [r for r in records if r.get("session") == session]
+    if author is not None:
+        records = [r for r in records if by_author(r, author)]
     if last is not None:
         records = records[-last:]
     if as_json:
@@ -89,7 +116,7 @@ def echo_refresh(state_dir: str) -> None:
         click.echo(line, err=line.startswith("warning:"))
 
 
-def change_pin(state_dir: str, kind: str, target: str, session: str) -> None:
+def change_pin(state_dir: str, kind: str, target: str, session: str, author: str = "") -> None:
     """--pin / --unpin ID: append a pin record (unless nothing would change), rebuild."""
     pins: list[dict[str, object]] = []
     records, problems = read_records(state_dir, pins)
@@ -105,7 +132,7 @@ def change_pin(state_dir: str, kind: str, target: str, session: str) -> None:
         click.echo(f"already {verb}: {target} {record_item(matches[-1])}")
         return
     try:
-        append_record(state_dir, make_pin_record(kind, target, session=session))
+        append_record(state_dir, make_pin_record(kind, target, session=session, author=author))
     except TimeoutError:
         raise click.ClickException(
             f"{decisions_path(state_dir)} stayed locked by another writer for "
@@ -148,7 +175,9 @@ def change_pin(state_dir: str, kind: str, target: str, session: str) -> None:
     help="Terms a later audit should look for (repeatable, or comma-separated).",
 )
 @click.option(
-    "--session", metavar="ID", help="Session id (default: $CLAUDE_CODE_SESSION_ID, else 'unknown')."
+    "--session",
+    metavar="ID",
+    help="Session id (default: $CLAUDE_CODE_SESSION_ID, else this machine's manual-<tag>).",
 )
 @click.option("--list", "list_", is_flag=True, help="Show the recorded decisions.")
 @click.option(
@@ -159,6 +188,11 @@ def change_pin(state_dir: str, kind: str, target: str, session: str) -> None:
 @click.option("--unpin", metavar="ID", help="Undo --pin ID.")
 @click.option(
     "--pin-rebuild", is_flag=True, help="Rebuild .working-state/pinned.md (after a git pull)."
+)
+@click.option(
+    "--author",
+    metavar="NAME",
+    help="With --list: only records whose author (name or e-mail) contains NAME.",
 )
 def cli(
     decision: str | None,
@@ -174,6 +208,7 @@ def cli(
     pin: str | None,
     unpin: str | None,
     pin_rebuild: bool,
+    author: str | None,
 ) -> None:
     """Record DECISION (or --rejected / --risk) in .working-state/decisions.jsonl.
 
@@ -181,7 +216,7 @@ def cli(
     recorded it; run by hand: the nearest folder upwards holding .working-state, .claude
     or .git). CTX_STATE_DIR overrides.
     """
-    state_dir = cli_state_dir()
+    project, state_dir = cli_location()
     given = [
         name
         for name, value in (("DECISION", decision), ("--rejected", rejected), ("--risk", risk))
@@ -204,15 +239,21 @@ def cli(
                 )
             echo_refresh(state_dir)
             return
-        change_pin(state_dir, "pin" if pin else "unpin", pin or unpin or "", session_for(session))
+        change_pin(
+            state_dir,
+            "pin" if pin else "unpin",
+            pin or unpin or "",
+            session_for(session),
+            record_author(project, state_dir),
+        )
         return
     if list_:
         if given:
             raise click.ClickException(f"--list does not record anything; drop {given[0]}")
-        list_records(state_dir, session_for(session) if session else None, last, as_json)
+        list_records(state_dir, session_for(session) if session else None, last, as_json, author)
         return
-    if last is not None or as_json:
-        raise click.ClickException("--last and --json only go with --list")
+    if last is not None or as_json or author is not None:
+        raise click.ClickException("--last, --json and --author only go with --list")
     if len(given) != 1:
         raise click.ClickException(
             "give exactly one of DECISION, --rejected TEXT, --risk TEXT (or --list); got "
@@ -233,6 +274,7 @@ def cli(
             reason=reason,
             alternatives=alternatives,
             keywords=split_keywords(keywords),
+            author=record_author(project, state_dir),
         )
         append_record(state_dir, record)
     except RecordError as exc:

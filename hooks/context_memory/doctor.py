@@ -1,6 +1,7 @@
 """ctx-doctor: does context-memory work here? One line per check, OK / WARN / FAIL, and the fix.
 
     ctx-doctor [--json] [--project DIR] [--venv DIR]
+    ctx-doctor --team [--json] [--project DIR]   set the project up for sharing through git
 
 Checks: the Python version; the virtualenv and its entry points; each hook of the
 registry (hook_registry.HOOKS): in which settings files it is registered, that the
@@ -636,7 +637,14 @@ def run_checks(
     help="The virtualenv to check (default: the one ctx-doctor runs from, else $CTX_VENV, "
     "else ~/.local/share/context-memory/venv).",
 )
-def cli(as_json: bool, project: str | None, venv: str | None) -> None:
+@click.option(
+    "--team",
+    is_flag=True,
+    help="Set the project's .working-state up for sharing through git (a .gitattributes "
+    "union merge for the decisions log, a .gitignore for per-machine files), and say what "
+    "was done.",
+)
+def cli(as_json: bool, project: str | None, venv: str | None, team: bool) -> None:
     """Check that context-memory works here: one line per check, with the fix.
 
     Exit status 1 when a check FAILs.
@@ -648,6 +656,9 @@ def cli(as_json: bool, project: str | None, venv: str | None) -> None:
             state_dir = os.path.abspath(os.environ["CTX_STATE_DIR"])
     else:
         project_dir, state_dir = cli_location(refuse_link=False)
+    if team:
+        set_up_team(state_dir, as_json)
+        return
     chosen_venv = os.path.abspath(venv or running_venv() or default_venv(os.environ))
     checks = run_checks(project_dir, state_dir, chosen_venv)
     failed = any(check.status == FAIL for check in checks)
@@ -671,6 +682,35 @@ def cli(as_json: bool, project: str | None, venv: str | None) -> None:
     if failed:
         # Exit, not a return value: click drops return values in standalone mode.
         click.get_current_context().exit(EXIT_FAIL)
+
+
+def set_up_team(state_dir: str, as_json: bool) -> None:
+    """ctx-doctor --team: write what sharing needs, then print what changed and why."""
+    from context_memory.team import TeamSetupError, explanation, setup_team
+
+    try:
+        report = setup_team(state_dir)
+    except TeamSetupError as exc:
+        raise click.ClickException(f"{exc}; nothing changed") from None
+    except OSError as exc:
+        raise click.ClickException(f"{exc.filename or state_dir}: {exc.strerror or exc}") from None
+    if as_json:
+        click.echo(json.dumps({"state_dir": state_dir, **report.as_dict()}, ensure_ascii=False))
+        return
+    if report.changed:
+        click.echo(f"Set up {state_dir} for sharing through git:")
+        for line in report.changed:
+            click.echo(f"  changed {line}")
+    else:
+        click.echo(f"{state_dir} is already set up for sharing through git: nothing changed.")
+    for line in report.notes:
+        click.echo(f"  checked {line}")
+    for line in report.warnings:
+        click.echo(f"  {WARN}: {line}")
+    for line in explanation():
+        click.echo(line)
+    if report.changed:
+        click.echo("Commit them: git add .working-state && git commit -m 'Share context-memory'")
 
 
 def main(argv: list[str] | None = None) -> int:

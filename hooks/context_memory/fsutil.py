@@ -25,6 +25,10 @@ import os
 import stat
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 LOCK_TIMEOUT_SECONDS = 10.0
 # Toolkit temporary files older than this are leftovers of a killed writer: removed.
 STALE_TEMP_SECONDS = 3600.0
@@ -421,7 +425,17 @@ def _cut_back(fd: int, size: int) -> None:
         pass
 
 
-def append_line_locked(path: str | os.PathLike[str], line: str, *, root: str | None = None) -> None:
+APPEND_ATTEMPTS = 20
+MAX_CONFIRM_BYTES = 256 * 1024 * 1024
+
+
+def append_line_locked(
+    path: str | os.PathLike[str],
+    line: str,
+    *,
+    root: str | None = None,
+    settle: Callable[[], None] | None = None,
+) -> None:
     """Append one whole line to ``path`` under its sidecar lock.
 
     If an earlier writer died mid-line, the file does not end with a newline; a newline
@@ -429,27 +443,82 @@ def append_line_locked(path: str | os.PathLike[str], line: str, *, root: str | N
     readers report and skip it). A write that fails part-way (a full disk, a file-size
     limit) is cut back off, so the file never ends in half a record. Neither the file nor
     its lock is opened through a link or as anything but a regular file.
+
+    Another program may replace the file by name without our lock (``git pull`` writes a
+    merged ``decisions.jsonl`` as a new file). So the file is opened by name for every
+    append; ``settle`` (which waits for such a writer to finish) runs before the write and
+    after it, and if the name then leads to another file that lacks the line, the line is
+    appended to that one too (a repeat, should both end up kept, reads once: same id).
     """
     if "\n" in line.rstrip("\n"):
         raise ValueError("a record must be a single line")
     target = os.fspath(path)
     encoded = (line.rstrip("\n") + "\n").encode("utf-8")
     with lock_for(target, root=root):
-        fd = open_file(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, root=root, create_dirs=True)
-        try:
-            size = os.fstat(fd).st_size
-            if size > 0 and os.pread(fd, 1, size - 1) != b"\n":
-                encoded = b"\n" + encoded
+        for _ in range(APPEND_ATTEMPTS):
+            if settle is not None:
+                settle()  # not while git is writing it, if that can be helped
+            # The file stays open until the check: a file that is still open keeps its
+            # inode number, so a new file cannot reuse it and pass for the one we wrote.
+            fd = _append_once(target, encoded, root)
             try:
-                done = 0
-                while done < len(encoded):  # the retry of a short write raises the reason
-                    written = os.write(fd, encoded[done:])
-                    if written <= 0:
-                        raise OSError(f"short write to {target}: {done} of {len(encoded)} bytes")
-                    done += written
-            except BaseException:
-                _cut_back(fd, size)
-                raise
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+                if settle is not None:
+                    settle()
+                info = os.fstat(fd)
+                if _line_still_there(target, (info.st_dev, info.st_ino), encoded, root):
+                    return
+            finally:
+                os.close(fd)
+        raise OSError(
+            f"{target} was replaced {APPEND_ATTEMPTS} times while a line was appended; "
+            "run the command again once git (or whatever rewrites the file) is done"
+        )
+
+
+def _append_once(target: str, encoded: bytes, root: str | None) -> int:
+    """Append ``encoded`` to the regular file now named ``target`` (no link followed);
+    returns the open descriptor."""
+    fd = open_file(target, os.O_RDWR | os.O_APPEND | os.O_CREAT, root=root, create_dirs=True)
+    try:
+        size = os.fstat(fd).st_size
+        if size > 0 and os.pread(fd, 1, size - 1) != b"\n":
+            encoded = b"\n" + encoded
+        try:
+            done = 0
+            while done < len(encoded):  # the retry of a short write raises the reason
+                written = os.write(fd, encoded[done:])
+                if written <= 0:
+                    raise OSError(f"short write to {target}: {done} of {len(encoded)} bytes")
+                done += written
+        except BaseException:
+            _cut_back(fd, size)
+            raise
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _line_still_there(
+    target: str, written_to: tuple[int, int], encoded: bytes, root: str | None
+) -> bool:
+    """True when ``target`` is still the file the line went into, or holds the line as a
+    whole line (a replacement that kept it). The replacement is opened like the original:
+    no link followed, regular files only (UnsafePathError otherwise)."""
+    try:
+        fd = open_file(target, root=root)
+    except FileNotFoundError:
+        return False
+    try:
+        info = os.fstat(fd)
+        if (info.st_dev, info.st_ino) == written_to:
+            return True
+        if info.st_size > MAX_CONFIRM_BYTES:
+            return True  # too big to search: keep the line rather than risk a loop
+        data = read_fd_bounded(fd, MAX_CONFIRM_BYTES, target)
+    except TooLargeError:
+        return True
+    finally:
+        os.close(fd)
+    return data.startswith(encoded) or (b"\n" + encoded) in data

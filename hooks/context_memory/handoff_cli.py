@@ -18,8 +18,8 @@ import click
 
 from context_memory.cli_common import (
     CONTEXT_SETTINGS,
-    UNKNOWN_SESSION,
     cli_location,
+    is_manual_session,
     read_text_input,
     run_click,
     session_for,
@@ -48,7 +48,7 @@ def find_transcript(option: str | None, session: str, project_dir: str) -> str |
         if not os.path.isfile(option):
             raise click.ClickException(f"--transcript {option}: no such file")
         return option
-    if session == UNKNOWN_SESSION:
+    if is_manual_session(session):
         return None
     try:
         return os.fspath(transcript_for_session(session, project_dir))
@@ -68,7 +68,9 @@ def tokens_in(transcript: str | None) -> int:
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.option("--draft", is_flag=True, help="Assemble the five sections instead of reading stdin.")
 @click.option(
-    "--session", metavar="ID", help="Session id (default: $CLAUDE_CODE_SESSION_ID, else 'unknown')."
+    "--session",
+    metavar="ID",
+    help="Session id (default: $CLAUDE_CODE_SESSION_ID, else this machine's manual-<tag>).",
 )
 @click.option(
     "--stage",
@@ -105,7 +107,8 @@ def cli(
     its last handoff, the files its transcript shows edited, and the open to-do items
     (else the unchecked items of current-plan.md).
     """
-    # Outside Claude Code this is "unknown", as for ctx-decide: people's own records.
+    # Outside Claude Code this is the machine's manual-<tag>, as for ctx-decide: people's own
+    # records, and a handoff folder no other clone writes to.
     session_id = session_for(session)
     project_dir, state_dir = cli_location()
     transcript_path = find_transcript(transcript, session_id, project_dir)

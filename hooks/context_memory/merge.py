@@ -6,6 +6,12 @@ merge lock. The merge itself reads every handoff, orders them by the time in the
 matter, and lets a later entry override an earlier one on the same subject (the text
 before the first '(', ':', ' - ' or ' — ', normalised).
 
+The two merged files are the same bytes on every clone of a shared project for the same
+handoffs: the order comes from the times written inside the handoffs (then session, then
+stage), never from file times or directory order, and they carry no time of the merge
+(that goes to state.json, which is per machine). Skipped files are named relative to the
+state folder.
+
 Outputs live in ``<state>/merged/``: decisions.md, decisions.json and state.json. They are
 published together: each merge writes a fresh generation folder ``<state>/.merged-*`` and
 then swaps the ``merged`` symlink to it in one rename, so a merge killed at any point
@@ -16,6 +22,7 @@ Standard library only at import time; filelock is imported when the lock is take
 
 from __future__ import annotations
 
+import copy
 import errno
 import json
 import os
@@ -354,8 +361,31 @@ def scan_handoffs(state_dir: str) -> tuple[list[HandoffFile], list[Problem]]:
                 continue  # removed since the folder was listed
             except OSError as exc:
                 problems.append(Problem(path, exc.strerror or str(exc)))
+    date_untimed_handoffs(handoffs)
     handoffs.sort(key=lambda handoff: handoff.order)
     return handoffs, problems
+
+
+def date_untimed_handoffs(handoffs: list[HandoffFile]) -> None:
+    """Give a handoff without a time in its front matter the time of its session's nearest
+    earlier timed stage (else the nearest later one): a file time differs from clone to
+    clone (git sets it at checkout), a sibling's recorded time does not. A session with no
+    recorded time at all keeps its file times."""
+    by_session: dict[str, list[HandoffFile]] = {}
+    for handoff in handoffs:
+        by_session.setdefault(handoff.session, []).append(handoff)
+    for stages in by_session.values():
+        stages.sort(key=lambda handoff: handoff.stage)
+        timed = [h for h in stages if h.time_source == "front matter"]
+        if not timed or len(timed) == len(stages):
+            continue
+        for handoff in stages:
+            if handoff.time_source == "front matter":
+                continue
+            earlier = [h for h in timed if h.stage < handoff.stage]
+            source = earlier[-1] if earlier else timed[0]
+            handoff.time = source.time
+            handoff.time_source = f"stage {source.stage}"
 
 
 def head_time(path: str) -> float | None:
@@ -607,7 +637,9 @@ def render_markdown(
     lines = [
         "# Merged decisions",
         "",
-        f"Merged by ctx-merge at {iso_time(merged_at)} from {result.handoffs} {handoff_noun} "
+        # No time of the merge here: every clone must render the same handoffs to the same
+        # bytes. It is in state.json.
+        f"Merged by ctx-merge from {result.handoffs} {handoff_noun} "
         f"of {len(result.sessions)} {session_noun}{when}.",
         "A later entry overrides an earlier one on the same subject (its text before the "
         "first '(', ':', ' - ' or ' — '); what it replaced is listed under Overridden.",
@@ -667,10 +699,10 @@ def result_data(
     skipped: list[Problem],
     capped: list[HandoffFile] | None = None,
 ) -> dict[str, object]:
-    """decisions.json: the same record as data."""
+    """decisions.json: the same record as data (the merge time is in state.json only, but
+    see build_outputs: a handoff dated in the future is listed with it)."""
     data: dict[str, object] = {
         "version": FORMAT_VERSION,
-        "merged_at": iso_time(merged_at),
         "handoffs": result.handoffs,
         "sessions": len(result.sessions),
         "decided": [entry.as_dict() for entry in result.decided],
@@ -1094,9 +1126,19 @@ def build_outputs(
         return None
     capped = cap_future_times(handoffs, now)
     result = merge_handoffs(handoffs)
+    # decisions.md and decisions.json are the same bytes on every clone for the same
+    # handoffs (no merge time, paths relative to the state folder), with one exception: a
+    # handoff dated after this merge is capped at its file time or at the merge time (both
+    # differ from clone to clone) and listed with the merge time. That is acceptable: the
+    # record must say a clock was ahead, and the difference lasts only until the real time
+    # passes the claimed one; then every clone takes the handoff's own time again.
+    shown = [Problem(os.path.relpath(p.path, state_dir), p.reason) for p in skipped]
+    shown_capped = [copy.copy(handoff) for handoff in capped]
+    for handoff in shown_capped:
+        handoff.path = os.path.relpath(handoff.path, state_dir)
     files = {
-        DECISIONS_MD: render_markdown(result, now, skipped, capped),
-        DECISIONS_JSON: dumps(result_data(result, now, skipped, capped)),
+        DECISIONS_MD: render_markdown(result, now, shown, shown_capped),
+        DECISIONS_JSON: dumps(result_data(result, now, shown, shown_capped)),
         STATE_JSON: dumps(state_data(result, now)),
     }
     return result, skipped, files

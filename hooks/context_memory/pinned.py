@@ -34,6 +34,7 @@ import os
 import time
 
 from context_memory.handoff_draft import RECORD_SECTIONS, plan_open_items, record_item
+from context_memory.identity import is_new_style_id
 from context_memory.merge import (
     DECISIONS_JSON,
     MERGED_DIRNAME,
@@ -140,17 +141,25 @@ class Item:
 
 
 def pinned_ids(pins: Iterable[Mapping[str, Any]]) -> set[str]:
-    """The record ids whose latest pin record (by time, then log order) is a pin."""
-    latest: dict[str, tuple[str, int, str]] = {}
+    """The record ids whose latest pin record is a pin: by time, then by id when both are
+    ULID-style (their first characters are the milliseconds: the same order on every clone,
+    whatever order git's union merge left the lines in), then by log order."""
+    latest: dict[str, tuple[str, str, int, str]] = {}
     for index, pin in enumerate(pins):
         target = pin.get("target")
         ts = pin.get("ts")
         if not isinstance(target, str):
             continue
-        key = (ts if isinstance(ts, str) else "", index, str(pin.get("kind")))
-        if target not in latest or key[:2] >= latest[target][:2]:
+        ident = pin.get("id")
+        key = (
+            ts if isinstance(ts, str) else "",
+            ident if isinstance(ident, str) and is_new_style_id(ident) else "",
+            index,
+            str(pin.get("kind")),
+        )
+        if target not in latest or key[:3] >= latest[target][:3]:
             latest[target] = key
-    return {target for target, key in latest.items() if key[2] == "pin"}
+    return {target for target, key in latest.items() if key[3] == "pin"}
 
 
 def _stamp(value: object) -> float:

@@ -1,11 +1,18 @@
 """The decisions log: ``<state>/decisions.jsonl``, one JSON record per line.
 
 Record: {"id", "ts" (UTC ISO 8601), "session", "kind" ("decided" | "rejected" | "risk"),
-"decision", "reason", "alternatives": [...], "keywords": [...]}. For a rejection,
+"decision", "reason", "alternatives": [...], "keywords": [...], "author"}. For a rejection,
 "decision" holds what was rejected. ``ctx-decide --pin/--unpin`` appends
-{"id", "ts", "session", "kind": "pin" | "unpin", "target": <record id>}: pins travel with
-the log; readers of decisions skip them. Appends are locked; a corrupt line is reported with
+{"id", "ts", "session", "kind": "pin" | "unpin", "target": <record id>, "author"}: pins
+travel with the log; readers of decisions skip them. Appends are locked; a corrupt line is
+reported with
 its path and line number and skipped by every reader, never rewritten.
+
+Shared through git (``ctx-doctor --team``), the log is merged with git's union driver: both
+sides' lines are kept, so a record that reached both sides is there twice. Readers take
+each record once: the first line with a given ``id`` (ids are unique across machines, see
+identity.py), or, for a line without an id, the first identical line. Older records (12
+hex-digit ids, no ``author``) read as before.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import os
 import time
 
 from context_memory.fsutil import append_line_locked, open_file
+from context_memory.identity import git_dir, new_record_id
 
 DECISIONS_FILE = "decisions.jsonl"
 KINDS = ("decided", "rejected", "risk")
@@ -64,8 +72,9 @@ def make_record(
     alternatives: list[str] | tuple[str, ...] = (),
     keywords: list[str] | tuple[str, ...] = (),
     ts: str | None = None,
+    author: str = "",
 ) -> dict[str, object]:
-    """A validated record, ready to append."""
+    """A validated record, ready to append (``author`` is left out when empty)."""
     if kind not in KINDS:
         raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     text = " ".join(text.split())
@@ -73,8 +82,8 @@ def make_record(
         raise RecordError(f"the {kind} text is empty")
     if len(text) > MAX_TEXT_LENGTH or len(reason) > MAX_TEXT_LENGTH:
         raise RecordError(f"the {kind} text or reason is longer than {MAX_TEXT_LENGTH} characters")
-    return {
-        "id": os.urandom(6).hex(),  # 12 hex digits, as uuid4().hex[:12] gave; no uuid import
+    record: dict[str, object] = {
+        "id": new_record_id(),
         "ts": ts or utc_now_iso(),
         "session": session,
         "kind": kind,
@@ -83,6 +92,9 @@ def make_record(
         "alternatives": [" ".join(a.split()) for a in alternatives if a.strip()],
         "keywords": [" ".join(k.split()) for k in keywords if k.strip()],
     }
+    if author:
+        record["author"] = " ".join(author.split())
+    return record
 
 
 def append_record(state_dir: str | os.PathLike[str], record: dict[str, object]) -> None:
@@ -92,7 +104,29 @@ def append_record(state_dir: str | os.PathLike[str], record: dict[str, object]) 
             f"the record is longer than {MAX_RECORD_BYTES} bytes; shorten the alternatives "
             "or keywords"
         )
-    append_line_locked(decisions_path(state_dir), line, root=os.fspath(state_dir))
+    path = decisions_path(state_dir)
+    append_line_locked(path, line, root=os.fspath(state_dir), settle=lambda: wait_for_git(path))
+
+
+GIT_WAIT_SECONDS = 3.0
+GIT_POLL_SECONDS = 0.01
+
+
+def wait_for_git(path: str, limit: float = GIT_WAIT_SECONDS) -> None:
+    """Wait (at most ``limit`` seconds) while git holds the index lock of the work tree
+    around ``path``.
+
+    ``git pull`` holds ``.git/index.lock`` while it writes merged files; a line appended
+    after git checked the file but before it wrote the merged version would be lost. Once
+    git is done, the append checks the file by name and appends again if its line is gone.
+    """
+    found = git_dir(os.path.dirname(os.path.abspath(path)))
+    if found is None:
+        return
+    lock = os.path.join(found, "index.lock")
+    deadline = time.monotonic() + limit
+    while os.path.exists(lock) and time.monotonic() < deadline:
+        time.sleep(GIT_POLL_SECONDS)
 
 
 def _valid(record: object) -> bool:
@@ -116,17 +150,23 @@ def read_records(
     state_dir: str | os.PathLike[str],
     pins: list[dict[str, object]] | None = None,
 ) -> tuple[list[dict[str, object]], list[LogProblem]]:
-    """All whole, valid records in file order, and the lines that were skipped.
+    """All whole, valid records in file order, each once, and the lines that were skipped.
 
     The log is opened without following a link and must be a regular file; a line longer
     than MAX_RECORD_BYTES is skipped unread, and of a log bigger than MAX_LOG_BYTES only
     the newest part is read. Every skip is a LogProblem (line 0: the whole file).
     Pin records are not decisions: they go to ``pins`` when given, and are skipped
     silently otherwise.
+
+    A union merge by git leaves a record that reached both sides twice: the first line
+    with an id counts (or, without an id, the first identical line); repeats are dropped
+    silently, as they are no problem. Pin records are deduplicated the same way, so a
+    repeated pin cannot undo a later unpin.
     """
     path = decisions_path(state_dir)
     records: list[dict[str, object]] = []
     problems: list[LogProblem] = []
+    seen: set[object] = set()
     try:
         fd = open_file(path, root=os.fspath(state_dir))
     except FileNotFoundError:
@@ -168,12 +208,18 @@ def read_records(
                 reason = "not valid JSON" if raw.endswith(b"\n") else "half-written last line"
                 problems.append(LogProblem(path, shown, reason))
                 continue
-            if _is_pin(record):
+            is_pin = _is_pin(record)
+            if not is_pin and not _valid(record):
+                problems.append(LogProblem(path, shown, "not a decision record"))
+                continue
+            ident = record.get("id")
+            key: object = ("id", ident) if isinstance(ident, str) and ident else raw.strip()
+            if key in seen:
+                continue
+            seen.add(key)
+            if is_pin:
                 if pins is not None:
                     pins.append(record)
-                continue
-            if not _valid(record):
-                problems.append(LogProblem(path, shown, "not a decision record"))
                 continue
             records.append(record)
     return records, problems
@@ -215,14 +261,18 @@ def str_list(value: object) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def make_pin_record(kind: str, target: str, *, session: str) -> dict[str, object]:
-    """A pin or unpin record for the decision ``target`` (its id)."""
+def make_pin_record(kind: str, target: str, *, session: str, author: str = "") -> dict[str, object]:
+    """A pin or unpin record for the decision ``target`` (its id); ``author`` as in
+    make_record (left out when empty)."""
     if kind not in PIN_KINDS:
         raise RecordError(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
-    return {
-        "id": os.urandom(6).hex(),
+    record: dict[str, object] = {
+        "id": new_record_id(),
         "ts": utc_now_iso(),
         "session": session,
         "kind": kind,
         "target": target,
     }
+    if author:
+        record["author"] = " ".join(author.split())
+    return record

@@ -15,7 +15,7 @@ import sys
 
 from context_memory.handoff import latest_handoff
 from context_memory.hookio import context_output, run_hook, str_field
-from context_memory.records import DECISIONS_FILE
+from context_memory.records import DECISIONS_FILE, KINDS
 from context_memory.safe_text import one_line
 from context_memory.state import STATE_DIRNAME, resolve_project_dir, resolve_state_dir
 
@@ -30,6 +30,11 @@ SOURCES = ("startup", "resume", "clear")
 PLAN_FILE = "current-plan.md"
 MERGED_DECISIONS = os.path.join("merged", "decisions.md")
 POINTER_PREFIX = "[WORKING STATE]"
+# The newest rejections are named in the pointer itself, whoever recorded them: on a shared
+# project (ctx-doctor --team) a teammate's rejection reaches the next session on every clone.
+REJECTIONS_SHOWN = 5
+REJECTION_CHARS = 200
+REJECTIONS_TAIL_BYTES = 1024 * 1024  # union merges append at the end: the tail holds the news
 
 
 def _has_content(path: str) -> bool:
@@ -51,7 +56,63 @@ def _shown(path: str, base: str | None) -> str:
     return path
 
 
-def recovery_pointer(state_dir: str, base: str | None = None) -> str | None:
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def recent_rejections(state_dir: str, limit: int = REJECTIONS_SHOWN) -> list[str]:
+    """The newest ``limit`` rejections of the log's last MB (any session, any author), newest
+    first, each as ``text (reason)`` cut to REJECTION_CHARS; a line seen twice (a union
+    merge) counts once."""
+    import json
+
+    from context_memory.fsutil import open_file
+
+    path = os.path.join(state_dir, DECISIONS_FILE)
+    try:  # no link followed, a regular file only: the state folder is untrusted input
+        fd = open_file(path, root=state_dir)
+    except OSError:
+        return []
+    try:
+        size = os.fstat(fd).st_size
+        start = max(0, size - REJECTIONS_TAIL_BYTES)
+        data = os.pread(fd, REJECTIONS_TAIL_BYTES, start)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+    lines = data.split(b"\n")
+    if start > 0:
+        lines = lines[1:]  # the first line is cut
+    found: dict[object, tuple[str, str]] = {}
+    for raw in lines:
+        if b'"rejected"' not in raw:
+            continue
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(record, dict) or record.get("kind") not in KINDS:
+            continue
+        text = record.get("decision")
+        if record.get("kind") != "rejected" or not isinstance(text, str) or not text.strip():
+            continue
+        reason = record.get("reason")
+        item = f"{text} ({reason})" if isinstance(reason, str) and reason.strip() else text
+        ident = record.get("id")
+        key = ident if isinstance(ident, str) and ident else raw.strip()
+        stamp = record.get("ts")
+        found.setdefault(
+            key, (stamp if isinstance(stamp, str) else "", _clip(one_line(item), REJECTION_CHARS))
+        )
+    newest = sorted(found.values(), key=lambda pair: pair[0], reverse=True)[:limit]
+    return [item for _, item in newest]
+
+
+def recovery_pointer(
+    state_dir: str, base: str | None = None, *, with_rejections: bool = True
+) -> str | None:
     """The short pointer to the working state in ``state_dir``, or None when there is none.
 
     Paths are shown relative to ``base`` (default: the project, when the state folder is
@@ -73,6 +134,9 @@ def recovery_pointer(state_dir: str, base: str | None = None) -> str | None:
     sentences = [f"{POINTER_PREFIX} This project keeps its working memory on disk."]
     if first:
         sentences.append("Read " + " and ".join(_shown(p, base) for p in first) + " first.")
+    rejected = recent_rejections(state_dir) if with_rejections else []
+    if rejected:
+        sentences.append("Rejected, do not propose again: " + "; ".join(rejected) + ".")
     if handoff:
         sentences.append(f"Latest handoff: {_shown(handoff, base)}.")
     if merged:

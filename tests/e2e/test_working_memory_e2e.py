@@ -147,6 +147,7 @@ def test_decision_and_edit_survive_compact(
     pointer = (
         "[WORKING STATE] This project keeps its working memory on disk. "
         "Read .working-state/decisions.jsonl first. "
+        "Rejected, do not propose again: Codis (unmaintained, proxy adds 2 ms). "
         f"Latest handoff: .working-state/sessions/{session}/handoffs/stage-1.md. "
         "Record new decisions with ctx-decide."
     )
