@@ -14,6 +14,7 @@ import pytest
 
 from conftest import subprocess_env
 from context_memory import installer
+from test_install import stand_in_venv
 from context_memory.command_links import LINKED_COMMANDS
 from context_memory.hook_registry import HOOKS
 from context_memory.installer import STAMP_NAME, main, source_hash
@@ -145,21 +146,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def venv(tmp_path: Path) -> Path:
     """A stand-in virtualenv whose ctx-statusline runs this checkout's module."""
-    venv = tmp_path / "v env" / "context-memory"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    (venv / "bin" / "python").symlink_to(sys.executable)
-    for spec in HOOKS:
-        program = venv / "bin" / spec.command
-        program.write_text("#!/bin/sh\nexit 0\n")
-        program.chmod(0o755)
-    program = venv / "bin" / "ctx-statusline"
-    program.write_text(
-        f"#!/bin/sh\nPYTHONPATH='{REPO / 'hooks'}' exec '{sys.executable}' "
-        '-m context_memory.statusline "$@"\n'
-    )
-    program.chmod(0o755)
-    (venv / STAMP_NAME).write_text(source_hash(REPO) + "\n")
+    venv = stand_in_venv(tmp_path / "v env" / "context-memory")
     return venv
 
 

@@ -33,7 +33,12 @@ from context_memory.cli_common import CONTEXT_SETTINGS, run_click
 from context_memory.hook_registry import HOOKS, HookSpec
 from context_memory.hookio import BREAKER_LIMIT, LOG_NAME
 from context_memory.installer import default_venv, settings_path_for
-from context_memory.settings_edit import SettingsError, parse_settings, read_settings_text
+from context_memory.settings_edit import (
+    SettingsError,
+    command_word,
+    parse_settings,
+    read_settings_text,
+)
 from context_memory.state import STATE_DIRNAME, resolve_project_dir
 
 EXIT_OK = 0
@@ -213,6 +218,10 @@ def check_settings_file(item: SettingsFile) -> Check:
 def _program_of(command: object) -> str | None:
     if not isinstance(command, str):
         return None
+    # The POSIX rules the installer quotes by (shlex keeps the backslash of \\$ and \\`).
+    word = command_word(command)
+    if word is not None:
+        return word
     try:
         words = shlex.split(command)
     except ValueError:
