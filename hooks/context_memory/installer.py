@@ -21,6 +21,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -308,6 +309,14 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.venv_plan:
         plan = PLAN_SKIP if args.dry_run or args.uninstall else venv_plan(venv, REPO_ROOT)
+        if plan in (PLAN_CREATE, PLAN_RECREATE, PLAN_UPDATE) and "$" in str(venv):
+            # setuptools expands $name in its install paths: the build fails half-way.
+            raise InstallError(
+                f"the virtualenv path {venv} contains '$', which pip's build tools "
+                "cannot install into. Set CTX_VENV to a folder without '$' (for example "
+                "CTX_VENV=/opt/context-memory/venv ./install), then run ./install again. "
+                "Nothing was changed."
+            )
         print(plan, source_hash(REPO_ROOT))
         return EXIT_OK
 
@@ -383,7 +392,8 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-MAX_WRITE_ATTEMPTS = 50
+MAX_WRITE_ATTEMPTS = 1000
+MAX_WRITE_SECONDS = 20
 VERIFY_TIMEOUT_SECONDS = 60
 
 
@@ -394,7 +404,10 @@ def write_settings(
     is at the moment of the rename: when another program changed it after it was read, the
     edit is redone on the new content (our backup of the stale content is dropped).
     Returns (settings before, settings after, whether anything was written)."""
-    for _ in range(MAX_WRITE_ATTEMPTS):
+    deadline = time.monotonic() + MAX_WRITE_SECONDS
+    for attempt in range(MAX_WRITE_ATTEMPTS):
+        if attempt:
+            time.sleep(min(0.002 * attempt, 0.05))  # let the other program finish
         new = desired_settings(old, args, bin_dir)
         if new == old:
             return old, new, False
@@ -408,9 +421,11 @@ def write_settings(
             backup.unlink()
         text = read_settings_text(path)
         old = parse_settings(text, path)
+        if time.monotonic() > deadline:
+            break
     raise InstallError(
-        f"{path} was changed by another program {MAX_WRITE_ATTEMPTS} times while ./install "
-        "was editing it, so nothing was written. Close the program that keeps writing it "
+        f"{path} kept being changed by another program while ./install was editing it "
+        f"({attempt + 1} tries in {MAX_WRITE_SECONDS} s), so nothing was written. Close the program that keeps writing it "
         "(a running Claude Code session rewrites it when you change settings there), then "
         "run ./install again."
     )
