@@ -75,7 +75,13 @@ class Check:
 
     def line(self) -> str:
         text = f"{self.status:<4}  {self.name:<{NAME_WIDTH}} {self.message}"
-        return text + (f" -- fix: {self.fix}" if self.fix else "")
+        return one_line(text + (f" -- fix: {self.fix}" if self.fix else ""))
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters (a newline in a path) shown as escapes (\\n), so
+    that each check stays one line."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _plural(count: int, noun: str) -> str:
@@ -408,7 +414,8 @@ def check_command_links(venv: str, environ: Mapping[str, str]) -> Check:
         fixes.append("run ./install")
     if not found:
         problems.append(f"{links} is not on PATH")
-        fixes.append(f'add {links} to PATH (export PATH="{links}:$PATH" in ~/.profile)')
+        quoted = "".join("\\" + ch if ch in '\\"$`' else ch for ch in str(links))
+        fixes.append(f'add {links} to PATH (export PATH="{quoted}:$PATH" in ~/.profile)')
     return Check(name, WARN, "; ".join(problems), ", then ".join(fixes))
 
 
