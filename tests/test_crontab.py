@@ -42,8 +42,6 @@ from context_memory.crontab import (
     with_line,
     without_lines,
 )
-from context_memory.hook_registry import HOOKS
-from context_memory.installer import STAMP_NAME, source_hash
 from handoff_files import write_handoff
 from test_install import stand_in_venv
 
@@ -458,7 +456,9 @@ def test_install_cron_refuses_before_writing_when_crontab_fails(
     assert not (project / ".claude").exists()
 
 
-def install_script(*args: str, home: Path, venv: Path, user: str) -> subprocess.CompletedProcess[str]:
+def install_script(
+    *args: str, home: Path, venv: Path, user: str
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in subprocess_env().items() if k != "PYTHONPATH"}
     env.update(HOME=str(home), CTX_VENV=str(venv), CTX_CRONTAB_USER=user)
     env["CTX_BIN_DIR"] = str(home / "bin")

@@ -152,7 +152,10 @@ def test_chain_timeout_holds_when_a_child_keeps_the_pipe(box: Sandbox, tmp_path:
     assert lines[0] == "theirs" and len(lines) == 2, lines
     child = int(marker.read_text())
     time.sleep(0.2)
-    assert not os.path.exists(f"/proc/{child}") or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
+    assert (
+        not os.path.exists(f"/proc/{child}")
+        or "Z" in Path(f"/proc/{child}/stat").read_text().split()[2]
+    )
 
 
 def test_an_infinite_ctx_window_is_ignored_with_a_message(tmp_path: Path) -> None:

@@ -1,3 +1,4 @@
+# ruff: noqa: F811 - the fixtures come from test_install
 """settings.json is the user's: what the installer does not change comes back as written,
 input it cannot use is refused with a message (no traceback), and another program's edit
 made while the installer works is never lost (a real concurrent writer process)."""
@@ -68,9 +69,12 @@ def test_numbers_and_strings_come_back_as_written() -> None:
 
 
 def test_output_is_json_dumps_for_plain_data() -> None:
-    data = {"a": [1, 2.5, {"b": None, "c": True}], "d": {}, "e": [], "f": "é\n\"x\""}
+    data = {"a": [1, 2.5, {"b": None, "c": True}], "d": {}, "e": [], "f": 'é\n"x"'}
     for indent in (2, 4, "\t"):
-        assert dumps_settings(data, indent) == json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+        assert (
+            dumps_settings(data, indent)
+            == json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+        )
 
 
 @pytest.mark.parametrize(
@@ -84,12 +88,18 @@ def test_output_is_json_dumps_for_plain_data() -> None:
     ],
 )
 def test_unusable_json_is_a_message_not_a_traceback(
-    home: Path, venv: Path, capsys: Any, text: str, message: str  # noqa: F811
+    home: Path,
+    venv: Path,
+    capsys: Any,
+    text: str,
+    message: str,
 ) -> None:
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(text)
-    with pytest.raises(InvalidJSONError, match="then run ./install again. The file was not changed"):
+    with pytest.raises(
+        InvalidJSONError, match="then run ./install again. The file was not changed"
+    ):
         parse_settings(text, settings)
     code, out, err = run(capsys, "--venv", str(venv))
     assert (code, out) == (1, "")
@@ -134,7 +144,10 @@ RUNS = 20
 
 
 def test_a_concurrent_writer_loses_nothing(
-    home: Path, venv: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    home: Path,
+    venv: Path,
+    capsys: Any,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Another program edits settings.json in a loop (read, change, atomic rename) while the
     installer installs and uninstalls: every one of its edits is still there at the end.

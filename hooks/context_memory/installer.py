@@ -46,9 +46,9 @@ from context_memory.settings_edit import (
     parse_own_statusline,
     parse_settings,
     read_settings_text,
-    replace_if_unchanged,
     refresh_statusline,
     register_hooks,
+    replace_if_unchanged,
     set_statusline,
     unregister_hooks,
     unset_statusline,
@@ -425,9 +425,9 @@ def write_settings(
             break
     raise InstallError(
         f"{path} kept being changed by another program while ./install was editing it "
-        f"({attempt + 1} tries in {MAX_WRITE_SECONDS} s), so nothing was written. Close the program that keeps writing it "
-        "(a running Claude Code session rewrites it when you change settings there), then "
-        "run ./install again."
+        f"({attempt + 1} tries in {MAX_WRITE_SECONDS} s), so nothing was written. Close the "
+        "program that keeps writing it (a running Claude Code session rewrites it when you "
+        "change settings there), then run ./install again."
     )
 
 

@@ -46,8 +46,12 @@ def entry_points(venv: Path | str) -> dict[str, str]:
     """``{command: "module:function"}`` from the installed package's ``entry_points.txt``
     (what pip made wrappers for), in name order."""
     pattern = os.path.join(
-        glob.escape(os.fspath(venv)), "lib", "python3*", "site-packages",
-        "context_memory-*.dist-info", "entry_points.txt",
+        glob.escape(os.fspath(venv)),
+        "lib",
+        "python3*",
+        "site-packages",
+        "context_memory-*.dist-info",
+        "entry_points.txt",
     )
     found = sorted(glob.glob(pattern))
     if len(found) != 1:
@@ -110,7 +114,7 @@ def launcher_text(python: str, command: str, target: str) -> str:
             [
                 "#!/bin/sh",
                 MARK + " (a shell script: the interpreter's path cannot go on a #! line)",
-                f"exec {sh_quote(python)} -c {sh_quote(body)} \"$0\" \"$@\"",
+                f'exec {sh_quote(python)} -c {sh_quote(body)} "$0" "$@"',
             ]
         )
         + "\n"

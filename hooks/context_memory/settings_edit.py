@@ -204,8 +204,8 @@ def loads_keeping_literals(text: str) -> Any:
     import json.scanner
 
     def parse_string(s: str, end: int, strict: bool = True) -> tuple[str, int]:
-        value, after = json.decoder.py_scanstring(s, end, strict)
-        for offset, ch in enumerate(value):
+        value, after = json.decoder.py_scanstring(s, end, strict)  # type: ignore[attr-defined]
+        for ch in value:
             if "\ud800" <= ch <= "\udfff":
                 raise json.JSONDecodeError(
                     f"a lone surrogate escape (\\u{ord(ch):04x}) in a string, which is not "
