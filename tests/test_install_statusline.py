@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -14,10 +13,8 @@ import pytest
 
 from conftest import subprocess_env
 from context_memory import installer
-from test_install import stand_in_venv
 from context_memory.command_links import LINKED_COMMANDS
-from context_memory.hook_registry import HOOKS
-from context_memory.installer import STAMP_NAME, main, source_hash
+from context_memory.installer import main
 from context_memory.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
@@ -33,6 +30,7 @@ from context_memory.settings_edit import (
     statusline_command,
     unset_statusline,
 )
+from test_install import stand_in_venv
 
 REPO = Path(__file__).resolve().parent.parent
 P = "context-memory:"
