@@ -36,6 +36,7 @@ foreign: never edited, but ``lookalike_entries`` finds it so the installer can s
 from __future__ import annotations
 
 import copy
+import errno
 import json
 import os
 import re
@@ -738,13 +739,48 @@ def replace_if_unchanged(path: Path, based_on: str | None, text: str) -> bool:
             return True
         if read_settings_text(Path(target)) != based_on:
             return False
-        os.replace(tmp, target)
-        return True
+        if not _exchange(tmp, target):
+            os.replace(tmp, target)  # no renameat2: the check above is microseconds old
+            return True
+        # Swapped: ``tmp`` now holds the file we displaced. If a write slipped in between
+        # the check and the swap, it is that write: put it back and let the caller redo.
+        if read_settings_text(Path(tmp)) == based_on:
+            return True
+        _exchange(tmp, target)
+        if read_settings_text(Path(tmp)) != text:
+            _exchange(tmp, target)  # yet another write meanwhile: the newest goes back
+        return False
     finally:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+
+
+RENAME_EXCHANGE = 2  # linux/fs.h
+AT_FDCWD = -100
+
+
+def _exchange(first: str, second: str) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE): the file a rename
+    displaces is kept, so a write that lands between a check and the rename is not lost.
+    False where the system or file system cannot do it."""
+    try:
+        import ctypes
+
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (ImportError, OSError, AttributeError):
+        return False
+    renameat2.argtypes = [
+        ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint
+    ]  # fmt: skip
+    done = renameat2(AT_FDCWD, os.fsencode(first), AT_FDCWD, os.fsencode(second), RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM):
+        return False
+    raise OSError(error, os.strerror(error), second)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
