@@ -42,9 +42,8 @@ from context_memory.crontab import (
     with_line,
     without_lines,
 )
-from context_memory.hook_registry import HOOKS
-from context_memory.installer import STAMP_NAME, source_hash
 from handoff_files import write_handoff
+from test_install import stand_in_venv
 
 P = "context-memory:"
 FOREIGN = (
@@ -305,16 +304,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def venv(tmp_path: Path) -> Path:
     """A stand-in virtualenv with every entry point the installer checks, and ctx-merge."""
-    venv = tmp_path / "v env"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    (venv / "bin" / "python").symlink_to(sys.executable)
-    for name in {spec.command for spec in HOOKS} | {"ctx-merge", "ctx-statusline"}:
-        program = venv / "bin" / name
-        program.write_text("#!/bin/sh\nexit 0\n")
-        program.chmod(0o755)
-    (venv / STAMP_NAME).write_text(source_hash(REPO) + "\n")
-    return venv
+    return stand_in_venv(tmp_path / "v env")
 
 
 def run_installer(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
@@ -464,6 +454,54 @@ def test_install_cron_refuses_before_writing_when_crontab_fails(
     assert (code, out) == (1, [])
     assert err.startswith(f"{P} error: crontab -l failed: ")
     assert not (project / ".claude").exists()
+
+
+def install_script(
+    *args: str, home: Path, venv: Path, user: str
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in subprocess_env().items() if k != "PYTHONPATH"}
+    env.update(HOME=str(home), CTX_VENV=str(venv), CTX_CRONTAB_USER=user)
+    env["CTX_BIN_DIR"] = str(home / "bin")
+    return subprocess.run(
+        [str(REPO / "install"), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_a_project_path_ending_in_a_space(user_crontab: str, venv: Path, tmp_path: Path) -> None:
+    """./install --cron twice adds one line, --uninstall removes it. Before: the tag ended
+    in the space, which the line lost, so each install added a line and none was removed."""
+    project = tmp_path / "app "
+    project.mkdir()
+    home = tmp_path / "script home"
+    home.mkdir()
+    install_text(user_crontab, FOREIGN)
+    line = cron_line(str(venv / "bin"), str(project))
+    assert line.endswith(f" # context-memory:'{project}'")
+    for _ in range(2):
+        done = install_script(
+            "--cron", "--project", str(project), home=home, venv=venv, user=user_crontab
+        )
+        assert (done.returncode, done.stderr) == (0, "")
+        assert installed(user_crontab) == FOREIGN + line + "\n"
+    assert cron_lines(done.stdout.splitlines()) == [
+        f"{P} crontab: already runs ctx-merge hourly for {project}; nothing to change"
+    ]
+    done = install_script(
+        "--uninstall", "--project", str(project), home=home, venv=venv, user=user_crontab
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert installed(user_crontab) == FOREIGN
+    # Lines an older version wrote (the tag's space lost) are found and removed too.
+    old = f"7 * * * * {merge_command(str(venv / 'bin'), str(project))} # context-memory:{project}"
+    other = cron_line(str(venv / "bin"), str(project).rstrip())
+    install_text(user_crontab, f"{old.rstrip()}\n{old.rstrip()}\n{other}\n")
+    change = remove_merge_lines(str(project), user=user_crontab)
+    assert (change.action, installed(user_crontab)) == (REMOVED, other + "\n")
 
 
 def test_the_install_script_passes_cron_through(

@@ -61,6 +61,16 @@ SYSTEM_PATH = os.environ.get("PATH") or os.defpath
 LINKS_NAME = "bin dir"
 # Every program of a real install that the tests look at: the hooks' and the linked ones.
 PROGRAMS = tuple(dict.fromkeys([*(spec.command for spec in HOOKS), *LINKED_COMMANDS]))
+# pyproject.toml's [project.scripts]: program -> module of context_memory.
+ENTRY_MODULES = {
+    line.split(" = ")[0]: line.split('"context_memory.')[1].split(":")[0]
+    for line in (REPO / "pyproject.toml")
+    .read_text()
+    .split("[project.scripts]")[1]
+    .split("\n\n")[0]
+    .splitlines()
+    if " = " in line
+}
 FOREIGN_SETTINGS: dict[str, Any] = {
     "model": "opus",
     "permissions": {"allow": ["Bash(git status:*)"]},
@@ -148,11 +158,30 @@ def links(home: Path, tmp_path: Path) -> Path:
 @pytest.fixture
 def venv(tmp_path: Path) -> Path:
     """A stand-in virtualenv: pyvenv.cfg, a working bin/python and the entry points."""
-    venv = tmp_path / "v env"
+    return stand_in_venv(tmp_path / "v env")
+
+
+def stand_in_venv(venv: Path, programs: tuple[str, ...] = PROGRAMS) -> Path:
+    """pyvenv.cfg, bin/python (the base interpreter), this checkout's package linked into
+    site-packages with an entry_points.txt as pip writes it, and stand-in programs (the
+    installer replaces them with its launchers)."""
+    base = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
     (venv / "bin").mkdir(parents=True)
-    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    (venv / "bin" / "python").symlink_to(sys.executable)
-    for name in PROGRAMS:
+    (venv / "pyvenv.cfg").write_text(f"home = {os.path.dirname(base)}\n")
+    (venv / "bin" / "python").symlink_to(base)
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    info = site / "context_memory-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (site / "context_memory").symlink_to(REPO / "hooks" / "context_memory")
+    scripts = {
+        name: f"context_memory.{module}:main"
+        for name, module in ENTRY_MODULES.items()
+        if name in programs
+    }
+    (info / "entry_points.txt").write_text(
+        "[console_scripts]\n" + "".join(f"{k} = {v}\n" for k, v in scripts.items())
+    )
+    for name in programs:
         program = venv / "bin" / name
         program.write_text("#!/bin/sh\nexit 0\n")
         program.chmod(0o755)
@@ -366,11 +395,11 @@ def test_links_go_to_xdg_bin_home(
 
 
 def test_only_the_programs_the_venv_has_are_linked(
-    home: Path, venv: Path, links: Path, capsys: Any
+    home: Path, tmp_path: Path, links: Path, capsys: Any
 ) -> None:
     """An older virtualenv without ctx-plan and ctx-doctor: the others are linked."""
-    (venv / "bin" / "ctx-plan").unlink()
-    (venv / "bin" / "ctx-doctor").unlink()
+    older = tuple(name for name in PROGRAMS if name not in ("ctx-plan", "ctx-doctor"))
+    venv = stand_in_venv(tmp_path / "old venv", older)
     code, out, err = run(capsys, "--venv", str(venv))
     assert (code, err) == (0, "")
     present = [name for name in LINKED_COMMANDS if name not in ("ctx-plan", "ctx-doctor")]
@@ -487,10 +516,10 @@ def test_options_are_not_abbreviated(home: Path, venv: Path, capsys: Any) -> Non
 def test_an_unwritable_settings_folder_is_reported(
     home: Path, venv: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(path: Path, text: str) -> None:
+    def refuse(path: Path, based_on: str | None, text: str) -> bool:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(installer, "atomic_write_text", refuse)
+    monkeypatch.setattr(installer, "replace_if_unchanged", refuse)
     code, out, err = run(capsys, "--venv", str(venv))
     settings = home / ".claude" / "settings.json"
     assert (code, out) == (1, "")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -15,8 +14,7 @@ import pytest
 from conftest import subprocess_env
 from context_memory import installer
 from context_memory.command_links import LINKED_COMMANDS
-from context_memory.hook_registry import HOOKS
-from context_memory.installer import STAMP_NAME, main, source_hash
+from context_memory.installer import main
 from context_memory.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
@@ -32,6 +30,7 @@ from context_memory.settings_edit import (
     statusline_command,
     unset_statusline,
 )
+from test_install import stand_in_venv
 
 REPO = Path(__file__).resolve().parent.parent
 P = "context-memory:"
@@ -145,21 +144,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def venv(tmp_path: Path) -> Path:
     """A stand-in virtualenv whose ctx-statusline runs this checkout's module."""
-    venv = tmp_path / "v env" / "context-memory"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    (venv / "bin" / "python").symlink_to(sys.executable)
-    for spec in HOOKS:
-        program = venv / "bin" / spec.command
-        program.write_text("#!/bin/sh\nexit 0\n")
-        program.chmod(0o755)
-    program = venv / "bin" / "ctx-statusline"
-    program.write_text(
-        f"#!/bin/sh\nPYTHONPATH='{REPO / 'hooks'}' exec '{sys.executable}' "
-        '-m context_memory.statusline "$@"\n'
-    )
-    program.chmod(0o755)
-    (venv / STAMP_NAME).write_text(source_hash(REPO) + "\n")
+    venv = stand_in_venv(tmp_path / "v env" / "context-memory")
     return venv
 
 

@@ -1005,6 +1005,14 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if not args and sys.stdin is not None and not sys.stdin.isatty():
         return run_hook(HOOK_NAME, hook_output)
+    if not args:
+        # No hook input (stdin closed or a terminal) and no TRANSCRIPT. A hook never exits
+        # 2 (the client would block on it): say how to use it, exit 0.
+        sys.stderr.write(
+            f"{HOOK_NAME}: no hook input on stdin and no TRANSCRIPT given; nothing to do "
+            "(by hand: ctx-audit TRANSCRIPT, see ctx-audit --help)\n"
+        )
+        return EXIT_OK
     from context_memory.audit_cli import run_cli
 
     return run_cli(args)

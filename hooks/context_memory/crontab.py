@@ -54,8 +54,13 @@ def _checked_project(project: str) -> str:
 
 
 def project_tag(project: str) -> str:
-    """The comment that marks (and ends) the project's line, as it appears in the crontab."""
-    return _escape_percent(TAG_PREFIX + _checked_project(project))
+    """The comment that marks (and ends) the project's line, as it appears in the crontab.
+    A project whose path ends in whitespace is quoted (``# context-memory:'/srv/app '``):
+    a line's trailing blanks do not survive editors and crontab, so the tag must not end
+    in one (or each install would add a line that no uninstall finds)."""
+    _checked_project(project)
+    shown = shlex.quote(project) if project != project.rstrip() else project
+    return _escape_percent(TAG_PREFIX + shown)
 
 
 def cron_minute(project: str) -> int:
@@ -77,8 +82,15 @@ def cron_line(bin_dir: str, project: str) -> str:
 
 
 def is_project_line(line: str, project: str) -> bool:
-    """Whether ``line`` is the tagged line of exactly this project."""
-    return line.rstrip().endswith(" " + project_tag(project))
+    """Whether ``line`` is the tagged line of exactly this project (also the lines that
+    older versions tagged with a path ending in whitespace, left without that whitespace)."""
+    text = line.rstrip()
+    if text.endswith(" " + project_tag(project)):
+        return True
+    if project == project.rstrip():
+        return False
+    old_style = f" --project {shlex.quote(project)} {TAG_PREFIX}{project}"
+    return text.endswith(_escape_percent(old_style).rstrip())
 
 
 def _join(lines: list[str]) -> str:

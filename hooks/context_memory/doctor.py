@@ -34,7 +34,12 @@ from context_memory.cli_common import CONTEXT_SETTINGS, cli_location, run_click
 from context_memory.hook_registry import HOOKS, HookSpec
 from context_memory.hookio import BREAKER_LIMIT, LOG_NAME
 from context_memory.installer import default_venv, settings_path_for
-from context_memory.settings_edit import SettingsError, parse_settings, read_settings_text
+from context_memory.settings_edit import (
+    SettingsError,
+    command_word,
+    parse_settings,
+    read_settings_text,
+)
 from context_memory.state import STATE_DIRNAME
 
 EXIT_OK = 0
@@ -71,7 +76,13 @@ class Check:
 
     def line(self) -> str:
         text = f"{self.status:<4}  {self.name:<{NAME_WIDTH}} {self.message}"
-        return text + (f" -- fix: {self.fix}" if self.fix else "")
+        return one_line(text + (f" -- fix: {self.fix}" if self.fix else ""))
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters (a newline in a path) shown as escapes (\\n), so
+    that each check stays one line."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _plural(count: int, noun: str) -> str:
@@ -214,6 +225,10 @@ def check_settings_file(item: SettingsFile) -> Check:
 def _program_of(command: object) -> str | None:
     if not isinstance(command, str):
         return None
+    # The POSIX rules the installer quotes by (shlex keeps the backslash of \\$ and \\`).
+    word = command_word(command)
+    if word is not None:
+        return word
     try:
         words = shlex.split(command)
     except ValueError:
@@ -400,7 +415,8 @@ def check_command_links(venv: str, environ: Mapping[str, str]) -> Check:
         fixes.append("run ./install")
     if not found:
         problems.append(f"{links} is not on PATH")
-        fixes.append(f'add {links} to PATH (export PATH="{links}:$PATH" in ~/.profile)')
+        quoted = "".join("\\" + ch if ch in '\\"$`' else ch for ch in str(links))
+        fixes.append(f'add {links} to PATH (export PATH="{quoted}:$PATH" in ~/.profile)')
     return Check(name, WARN, "; ".join(problems), ", then ".join(fixes))
 
 

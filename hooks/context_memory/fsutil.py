@@ -265,7 +265,9 @@ def remove(path: str | os.PathLike[str]) -> None:
         pass
 
 
-def _temp_name(name: str) -> str:
+def temp_name(name: str) -> str:
+    """The name of a toolkit temporary file for ``name``: ``.<name>.<12 hex digits>.tmp``
+    (is_toolkit_temp knows it, so what a killed writer left is swept)."""
     return f".{name}.{os.urandom(6).hex()}{TEMP_SUFFIX}"
 
 
@@ -368,7 +370,7 @@ def atomic_write(
                 umask = os.umask(0)  # read it: the only way is to set it
                 os.umask(umask)
                 mode = 0o666 & ~umask
-        tmp = _temp_name(name)
+        tmp = temp_name(name)
         fd = os.open(
             tmp,
             os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC,

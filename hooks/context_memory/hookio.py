@@ -66,6 +66,39 @@ def context_output(event: str, text: str) -> str:
     )
 
 
+def write_stdout(text: str) -> None:
+    """Write ``text`` to stdout as UTF-8 bytes (what the client reads, whatever the locale
+    or PYTHONIOENCODING says: an ASCII stdout must not drop CJK text) and flush it. When
+    the reader has gone (a broken pipe), stdout is pointed at /dev/null so that Python's
+    own flush at exit does not fail again (exit status 120); the text is dropped."""
+    stream = sys.stdout
+    if stream is None:
+        return
+    try:
+        stream.flush()
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            stream.write(text)
+            stream.flush()
+        else:
+            buffer.write(text.encode("utf-8", "backslashreplace"))
+            buffer.flush()
+    except BrokenPipeError:
+        discard_stdout()
+
+
+def discard_stdout() -> None:
+    """Point stdout's descriptor at /dev/null (after a broken pipe; see write_stdout)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def _state_dir_for(payload: dict[str, Any] | None) -> str:
     cwd = str_field(payload, "cwd") if payload else None
     return resolve_state_dir(cwd)
@@ -197,12 +230,12 @@ def run_hook(
             return EXIT_OK
         output = handler(payload)
         if output:
-            sys.stdout.write(output if output.endswith("\n") else output + "\n")
-            sys.stdout.flush()
+            write_stdout(output if output.endswith("\n") else output + "\n")
         if use_breaker and state_dir is not None and session:
             _record_success(state_dir, hook, session)
         return EXIT_OK
     except BrokenPipeError:
+        discard_stdout()
         return EXIT_OK
     except BaseException as exc:  # noqa: BLE001 - a hook must never take the session down
         if isinstance(exc, KeyboardInterrupt):

@@ -21,11 +21,12 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from context_memory import command_links, crontab, pinned
+from context_memory import command_links, crontab, launchers, pinned
 from context_memory.hook_registry import HOOKS, HookSpec
 from context_memory.settings_edit import (
     STATUSLINE_ADDED,
@@ -36,7 +37,6 @@ from context_memory.settings_edit import (
     STATUSLINE_UPDATED,
     Settings,
     SettingsError,
-    atomic_write_text,
     backup_file,
     command_for,
     detect_indent,
@@ -48,6 +48,7 @@ from context_memory.settings_edit import (
     read_settings_text,
     refresh_statusline,
     register_hooks,
+    replace_if_unchanged,
     set_statusline,
     unregister_hooks,
     unset_statusline,
@@ -299,6 +300,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.project is not None and not os.path.isdir(args.project):
         raise InstallError(f"--project {args.project}: no such directory")
     path = settings_path_for(args.project, os.environ)
+    for label, where in (("virtualenv", str(venv)), ("settings file", str(path))):
+        try:
+            where.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InstallError(
+                f"the {label} path {where!r} is not UTF-8 text, which settings.json cannot "
+                "hold. Set CTX_VENV (or CLAUDE_CONFIG_DIR) to a UTF-8 path, then run "
+                "./install again. Nothing was changed."
+            ) from None
 
     # Read and check the settings file first: an unusable file is refused before anything
     # else happens (in particular before the script spends a minute on pip).
@@ -310,6 +320,14 @@ def _run(args: argparse.Namespace) -> int:
             # A CLAUDE.md the install could not edit is refused before pip runs.
             claude_md_change(args.project or os.getcwd(), args)
         plan = PLAN_SKIP if args.dry_run or args.uninstall else venv_plan(venv, REPO_ROOT)
+        if plan in (PLAN_CREATE, PLAN_RECREATE, PLAN_UPDATE) and "$" in str(venv):
+            # setuptools expands $name in its install paths: the build fails half-way.
+            raise InstallError(
+                f"the virtualenv path {venv} contains '$', which pip's build tools "
+                "cannot install into. Set CTX_VENV to a folder without '$' (for example "
+                "CTX_VENV=/opt/context-memory/venv ./install), then run ./install again. "
+                "Nothing was changed."
+            )
         print(plan, source_hash(REPO_ROOT))
         return EXIT_OK
 
@@ -347,6 +365,16 @@ def _run(args: argparse.Namespace) -> int:
     # Read CLAUDE.md before anything is written: a file that cannot be edited is refused.
     claude_md = claude_md_change(cron_project, args)
 
+    if not args.dry_run and not args.uninstall:
+        # Our launchers, not pip's wrappers (see launchers.py); then each command that the
+        # settings will name must run through sh, as the client runs it, before anything
+        # of the user's is changed.
+        try:
+            launchers.write_launchers(venv)
+        except launchers.LauncherError as exc:
+            raise InstallError(str(exc)) from None
+        verify_commands(bin_dir, registered_programs(desired_settings(old, args, bin_dir), bin_dir))
+
     new = desired_settings(old, args, bin_dir)
     changed = new != old
     new_text = dumps_settings(new, detect_indent(text)) if changed else text or ""
@@ -362,10 +390,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     if changed:
-        if text is not None:
-            backup = backup_file(path, _now())
-            print(f"{PREFIX} backed up {path} to {backup.name}")
-        atomic_write_text(path, new_text)
+        old, new, changed = write_settings(path, args, bin_dir, text, old)
     if args.uninstall:
         _report_uninstall(old, new, path, bin_dir, changed)
         if args.purge:
@@ -381,6 +406,86 @@ def _run(args: argparse.Namespace) -> int:
     _pin(args, cron_project, claude_md)
     _warn_lookalikes(new, path, bin_dir)
     return EXIT_OK
+
+
+MAX_WRITE_ATTEMPTS = 1000
+MAX_WRITE_SECONDS = 20
+VERIFY_TIMEOUT_SECONDS = 60
+
+
+def write_settings(
+    path: Path, args: argparse.Namespace, bin_dir: Path, text: str | None, old: Settings
+) -> tuple[Settings, Settings, bool]:
+    """Back up and write this run's edit of the settings file, made against the file as it
+    is at the moment of the rename: when another program changed it after it was read, the
+    edit is redone on the new content (our backup of the stale content is dropped).
+    Returns (settings before, settings after, whether anything was written)."""
+    deadline = time.monotonic() + MAX_WRITE_SECONDS
+    for attempt in range(MAX_WRITE_ATTEMPTS):
+        if attempt:
+            time.sleep(min(0.002 * attempt, 0.05))  # let the other program finish
+        new = desired_settings(old, args, bin_dir)
+        if new == old:
+            return old, new, False
+        new_text = dumps_settings(new, detect_indent(text))
+        backup = backup_file(path, _now()) if text is not None else None
+        if replace_if_unchanged(path, text, new_text):
+            if backup is not None:
+                print(f"{PREFIX} backed up {path} to {backup.name}")
+            return old, new, True
+        if backup is not None:
+            backup.unlink()
+        text = read_settings_text(path)
+        old = parse_settings(text, path)
+        if time.monotonic() > deadline:
+            break
+    raise InstallError(
+        f"{path} kept being changed by another program while ./install was editing it "
+        f"({attempt + 1} tries in {MAX_WRITE_SECONDS} s), so nothing was written. Close the "
+        "program that keeps writing it (a running Claude Code session rewrites it when you "
+        "change settings there), then run ./install again."
+    )
+
+
+def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
+    """The programs of ``bin_dir`` that ``settings`` runs (hooks, and our status line)."""
+    names = dict.fromkeys(spec.command for spec in HOOKS)
+    own, _ = parse_own_statusline(settings.get("statusLine"), bin_dir)
+    if own:
+        names[STATUSLINE_PROGRAM] = None
+    return list(names)
+
+
+def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
+    """Run each program once as Claude Code will, ``sh -c '<command as registered>'``, with
+    ``--version`` (which our launchers answer without doing anything); raise InstallError
+    naming the first that does not run."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for name in programs:
+        command = command_for(bin_dir, name)
+        try:
+            done = subprocess.run(
+                ["/bin/sh", "-c", f"{command} {launchers.VERSION_OPTION}"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                env=environment,
+                timeout=VERIFY_TIMEOUT_SECONDS,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            problem = f"it did not finish in {VERIFY_TIMEOUT_SECONDS} s"
+        else:
+            out = done.stdout.decode("utf-8", "replace")
+            if done.returncode == 0 and out.startswith(f"{name} "):
+                continue
+            err = " ".join(done.stderr.decode("utf-8", "replace").split())[-300:]
+            problem = f"exit status {done.returncode}" + (f": {err}" if err else "")
+        raise InstallError(
+            f"the command {command} does not run through sh as Claude Code will run it "
+            f"({problem}), so the settings were not changed. Run ./install again (it "
+            "reinstalls the virtualenv); if that does not help, set CTX_VENV to a folder "
+            "whose path has only plain characters."
+        )
 
 
 def _links(args: argparse.Namespace, bin_dir: Path) -> None:
@@ -412,8 +517,14 @@ def _links(args: argparse.Namespace, bin_dir: Path) -> None:
     if new and not command_links.on_path(links, os.environ):
         print(
             f"{PREFIX} note: {links} is not on your PATH; add it (for example "
-            f'export PATH="{links}:$PATH" in ~/.profile) to run ctx-usage and ctx-decide by name'
+            f'export PATH="{_in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
+            "ctx-usage and ctx-decide by name"
         )
+
+
+def _in_double_quotes(text: str) -> str:
+    """``text`` escaped for the inside of a POSIX shell double-quoted string."""
+    return "".join("\\" + ch if ch in '\\"$`' else ch for ch in text)
 
 
 def _cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:

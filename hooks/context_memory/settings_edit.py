@@ -36,17 +36,19 @@ foreign: never edited, but ``lookalike_entries`` finds it so the installer can s
 from __future__ import annotations
 
 import copy
+import errno
 import json
 import os
 import re
 import shlex
 import shutil
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from context_memory.fsutil import atomic_write
+from context_memory.fsutil import atomic_write, temp_name
 from context_memory.hook_registry import HOOKS, HookSpec
 
 OWN_FOLDER_NAME = "context-memory"
@@ -112,12 +114,18 @@ def parse_settings(text: str | None, path: Path) -> Settings:
     if text is None or not text.strip():
         return {}
     try:
-        data = json.loads(text)
+        data = loads_keeping_literals(text)
     except json.JSONDecodeError as exc:
         raise InvalidJSONError(
             f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}). "
             f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
         ) from exc
+    except RecursionError:
+        raise InvalidJSONError(
+            f"{path} is nested too deeply to be a settings file (more than about "
+            f"{MAX_NESTING} levels of [ or {{). Fix the file by hand (or move it aside to "
+            f"start from an empty one), {_FIX_HINT}"
+        ) from None
     if not isinstance(data, dict):
         raise SettingsShapeError(
             f"{path} must hold a JSON object ({{...}}), but it holds {_kind(data)}. "
@@ -125,6 +133,117 @@ def parse_settings(text: str | None, path: Path) -> Settings:
         )
     check_hooks_shape(data, path)
     return data
+
+
+# --------------------------------------------------------------------------- literals
+#
+# The settings file is the user's: a value this module does not change must come back as the
+# user wrote it. Python's json would turn 1e400 into Infinity (which Claude Code's parser
+# rejects), 1.0 into 1.0 but 1E2 into 100.0, and "\u00e9" into "é". So numbers are kept as
+# their literal text (RawNumber) and strings remember theirs (RawString, a str), and
+# dumps_settings writes both back verbatim.
+
+MAX_NESTING = 200  # real settings nest 6 deep; the pure-Python scanner is recursive
+
+
+class RawNumber:
+    """A JSON number as written in the file; compares equal to the same number."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def value(self) -> int | float:
+        if any(ch in self.text for ch in ".eE"):
+            return float(self.text)
+        return int(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RawNumber):
+            return self.text == other.text
+        if isinstance(other, (int, float)) and not isinstance(other, bool):
+            try:
+                return self.value() == other
+            except ValueError:  # more digits than int() converts
+                return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RawNumber:
+        return self
+
+
+class RawString(str):
+    """A JSON string value that remembers its literal (escapes and all)."""
+
+    literal: str
+
+    def __new__(cls, value: str, literal: str = "") -> RawString:
+        made = super().__new__(cls, value)
+        made.literal = literal
+        return made
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RawString:
+        return self
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_keeping_literals(text: str) -> Any:
+    """json.loads, but numbers are RawNumber and string values RawString. Raises
+    JSONDecodeError (also for NaN/Infinity and lone surrogate escapes such as \\ud800,
+    which Claude Code cannot use either) and RecursionError past MAX_NESTING."""
+    import json.decoder
+    import json.scanner
+
+    def parse_string(s: str, end: int, strict: bool = True) -> tuple[str, int]:
+        value, after = json.decoder.py_scanstring(s, end, strict)  # type: ignore[attr-defined]
+        for ch in value:
+            if "\ud800" <= ch <= "\udfff":
+                raise json.JSONDecodeError(
+                    f"a lone surrogate escape (\\u{ord(ch):04x}) in a string, which is not text",
+                    s,
+                    end - 1,
+                )
+        return RawString(value, s[end - 1 : after]), after
+
+    def parse_constant(name: str) -> None:
+        raise json.JSONDecodeError(f"{name} is not JSON", text, text.find(name))
+
+    decoder = json.JSONDecoder(
+        parse_float=RawNumber, parse_int=RawNumber, parse_constant=parse_constant
+    )
+    decoder.parse_string = parse_string  # type: ignore[attr-defined]
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(limit, MAX_NESTING * 4))  # deep input: a clean RecursionError
+    try:
+        data = decoder.decode(text)
+    finally:
+        sys.setrecursionlimit(limit)
+    for key in _keys(data):
+        if any("\ud800" <= ch <= "\udfff" for ch in key):
+            raise json.JSONDecodeError("a lone surrogate escape in a key", text, 0)
+    return data
+
+
+def _keys(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            yield from item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def check_hooks_shape(settings: Settings, path: Path | str) -> None:
@@ -171,7 +290,7 @@ def _kind(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, RawNumber)):
         return "a number"
     if isinstance(value, str):
         return "a string"
@@ -242,6 +361,16 @@ def _single_word(command: str) -> str | None:
     except ValueError:
         return None
     return words[0] if len(words) == 1 else None
+
+
+def command_word(command: str) -> str | None:
+    """The program (first word) of a command whose first word is double-quoted as
+    command_for writes it, or of a one-word command; else None."""
+    text = command.strip()
+    quoted = _DOUBLE_QUOTED.match(text)
+    if quoted and (quoted.end() == len(text) or text[quoted.end()].isspace()):
+        return _UNESCAPE.sub(r"\1", quoted.group(1))
+    return _single_word(command)
 
 
 def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
@@ -518,8 +647,44 @@ def detect_indent(text: str | None) -> int | str:
 
 
 def dumps_settings(settings: Settings, indent: int | str = 2) -> str:
-    """The text written for ``settings``: indented JSON, non-ASCII kept, final newline."""
-    return json.dumps(settings, indent=indent, ensure_ascii=False) + "\n"
+    """The text written for ``settings``: indented JSON, non-ASCII kept, final newline, as
+    json.dumps(indent=...) writes it, except that RawNumber and RawString values come back
+    as their literals."""
+    unit = " " * indent if isinstance(indent, int) else indent
+    out: list[str] = []
+    _encode(settings, unit, 0, out)
+    return "".join(out) + "\n"
+
+
+def _encode(value: Any, unit: str, level: int, out: list[str]) -> None:
+    if isinstance(value, RawString) and value.literal:
+        out.append(value.literal)
+    elif isinstance(value, str):
+        out.append(json.dumps(value, ensure_ascii=False))
+    elif value is None or isinstance(value, bool):
+        out.append(json.dumps(value))
+    elif isinstance(value, RawNumber):
+        out.append(value.text)
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float):
+        out.append(json.dumps(value, allow_nan=False))
+    elif isinstance(value, (dict, list)):
+        items = value.items() if isinstance(value, dict) else value
+        if not value:
+            out.append("{}" if isinstance(value, dict) else "[]")
+            return
+        inner = "\n" + unit * (level + 1)
+        out.append("{" if isinstance(value, dict) else "[")
+        for i, item in enumerate(items):
+            out.append(("," if i else "") + inner)
+            if isinstance(value, dict):
+                key, item = item
+                out.append(json.dumps(str(key), ensure_ascii=False) + ": ")
+            _encode(item, unit, level + 1, out)
+        out.append("\n" + unit * level + ("}" if isinstance(value, dict) else "]"))
+    else:
+        raise TypeError(f"cannot write {type(value).__name__} into settings")
 
 
 def utc_timestamp(now: datetime | None = None) -> str:
@@ -539,6 +704,87 @@ def backup_file(path: Path, now: datetime | None = None) -> Path:
         backup = path.with_name(f"{base}-{n}")
     shutil.copy2(path, backup)
     return backup
+
+
+def replace_if_unchanged(path: Path, based_on: str | None, text: str) -> bool:
+    """Write ``text`` to ``path`` (a symlink is followed) if the file still holds
+    ``based_on`` (None: does not exist) at the moment of the rename; False, with nothing
+    written, when another program changed it since it was read (the caller redoes its
+    edit on the new content). The temporary file is complete and synced before the file
+    is checked, so the check and the rename are microseconds apart."""
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    os.makedirs(folder, exist_ok=True)
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    # Named and created as fsutil.atomic_write does (exclusive, no link followed, a name
+    # its sweep of stale temporary files knows), without tempfile.
+    tmp = os.path.join(folder, temp_name(os.path.basename(target)))
+    fd = os.open(
+        tmp,
+        os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC,
+        0o600,
+    )
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        if based_on is None:
+            try:
+                os.link(tmp, target)  # fails if the file appeared meanwhile
+            except FileExistsError:
+                return False
+            return True
+        if read_settings_text(Path(target)) != based_on:
+            return False
+        if not _exchange(tmp, target):
+            os.replace(tmp, target)  # no renameat2: the check above is microseconds old
+            return True
+        # Swapped: ``tmp`` now holds the file we displaced. If a write slipped in between
+        # the check and the swap, it is that write: put it back and let the caller redo.
+        if read_settings_text(Path(tmp)) == based_on:
+            return True
+        _exchange(tmp, target)
+        if read_settings_text(Path(tmp)) != text:
+            _exchange(tmp, target)  # yet another write meanwhile: the newest goes back
+        return False
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+
+
+RENAME_EXCHANGE = 2  # linux/fs.h
+AT_FDCWD = -100
+
+
+def _exchange(first: str, second: str) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE): the file a rename
+    displaces is kept, so a write that lands between a check and the rename is not lost.
+    False where the system or file system cannot do it."""
+    try:
+        import ctypes
+
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (ImportError, OSError, AttributeError):
+        return False
+    renameat2.argtypes = [
+        ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint
+    ]  # fmt: skip
+    done = renameat2(AT_FDCWD, os.fsencode(first), AT_FDCWD, os.fsencode(second), RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM):
+        return False
+    raise OSError(error, os.strerror(error), second)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -30,7 +30,7 @@ from context_memory.bands import (
     format_percent,
     format_tokens,
 )
-from context_memory.hookio import parse_hook_input
+from context_memory.hookio import parse_hook_input, write_stdout
 from context_memory.state import UnsafeNameError, resolve_state_dir
 from context_memory.statusline_cache import valid_window, write_cache
 from context_memory.tables import DEFAULT_BAND_THRESHOLDS
@@ -51,6 +51,7 @@ EMPTY_CELL = "░"
 SEPARATOR = " · "
 MAX_STDIN_BYTES = 4 * 1024 * 1024
 CHAIN_TIMEOUT_SECONDS = 5.0
+KILLED_GRACE_SECONDS = 1.0
 # Below this size the chained command's stdin fits in a pipe buffer and is written at
 # once, so their command runs while ours computes.
 PIPE_BUFFER_BYTES = 60_000
@@ -285,6 +286,9 @@ def start_chained(command: str, raw: bytes):  # noqa: ANN201 - subprocess.Popen,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            # Its own process group: on a timeout the whole group goes, including a child
+            # it left behind holding the pipe (else reading waits for that child).
+            start_new_session=True,
         )
     except (OSError, ValueError):
         return None
@@ -312,11 +316,26 @@ def finish_chained(started, timeout: float | None = None) -> str:  # noqa: ANN00
     try:
         out, _ = proc.communicate(input=pending or None, timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
+        _kill_group(proc)
+        try:  # what it printed before the timeout (a child that left the group: nothing)
+            out, _ = proc.communicate(timeout=KILLED_GRACE_SECONDS)
+        except (subprocess.TimeoutExpired, OSError, ValueError):
+            for stream in (proc.stdout, proc.stdin):
+                if stream is not None:
+                    stream.close()
+            return ""
     except (OSError, ValueError):
         return ""
     return (out or b"").decode("utf-8", errors="replace").rstrip("\r\n")
+
+
+def _kill_group(proc) -> None:  # noqa: ANN001 - subprocess.Popen
+    import signal
+
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        proc.kill()
 
 
 def read_stdin() -> bytes:
@@ -345,8 +364,7 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
         theirs = finish_chained(started)
         lines = [text for text in (theirs, ours) if text]
         if lines:
-            sys.stdout.write("\n".join(lines) + "\n")
-            sys.stdout.flush()
+            write_stdout("\n".join(lines) + "\n")
     except BaseException as exc:  # noqa: BLE001 - the status line must never break the client
         try:
             sys.stderr.write(f"{PROG}: {type(exc).__name__}: {exc}\n")

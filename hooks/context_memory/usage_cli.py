@@ -14,7 +14,7 @@ import sys
 from context_memory import lightjson
 from context_memory.compaction_count import count_compactions
 from context_memory.context_report import ContextReport, measure_context
-from context_memory.hookio import HookInputError, parse_hook_input, str_field
+from context_memory.hookio import HookInputError, parse_hook_input, str_field, write_stdout
 from context_memory.locate import (
     TranscriptNotFound,
     looks_like_session_id,
@@ -22,6 +22,7 @@ from context_memory.locate import (
     transcript_for_session,
 )
 from context_memory.statusline_cache import window_for_transcript
+from context_memory.window import env_int
 
 EXIT_OK = 0
 EXIT_ERROR = 1
@@ -198,16 +199,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.help:
         print(HELP, end="")
         return EXIT_OK
+    raw_window = os.environ.get("CTX_WINDOW", "").strip()
+    if raw_window and args.window is None and env_int(os.environ, "CTX_WINDOW") is None:
+        print(
+            f"ctx-usage: CTX_WINDOW={raw_window!r} is not a usable number of tokens "
+            "(a whole number such as 200000); ignored",
+            file=sys.stderr,
+        )
     stdin_text = sys.stdin.read() if args.transcript == "-" else None
     try:
         output = usage_output(args, stdin_text)
     except UsageError as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return EXIT_ERROR
-    try:
-        print(output)
-    except BrokenPipeError:  # ctx-usage | head
-        pass
+    write_stdout(output + "\n")  # ctx-usage | head: a broken pipe is not an error
     return EXIT_OK
 
 

@@ -56,7 +56,7 @@ def env_int(env: Mapping[str, str], name: str) -> int | None:
         return None
     try:
         value = int(float(raw)) if "." in raw else int(raw)
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: 1.0e999 is float('inf')
         return None
     return value if value > 0 else None
 
