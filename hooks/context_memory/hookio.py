@@ -140,6 +140,23 @@ def _record_success(state_dir: str, hook: str, session: str | None) -> None:
             pass
 
 
+def silence_stdout() -> None:
+    """After EPIPE (the client stopped reading): point stdout at /dev/null.
+
+    What stays in stdout's buffer is flushed again at exit; on a closed pipe that prints
+    "Exception ignored ... BrokenPipeError" and makes the exit status 120 (only hidden when
+    PYTHONUNBUFFERED is set, which the client does not do).
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass  # no file descriptor behind stdout (an in-process test): nothing is flushed at exit
+
+
 def read_stdin_bytes() -> bytes:
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None or sys.stdin.isatty():
@@ -176,6 +193,7 @@ def run_hook(
             _record_success(state_dir, hook, session)
         return EXIT_OK
     except BrokenPipeError:
+        silence_stdout()
         return EXIT_OK
     except BaseException as exc:  # noqa: BLE001 - a hook must never take the session down
         if isinstance(exc, KeyboardInterrupt):
