@@ -158,8 +158,8 @@ def test_the_scan_stops_at_an_old_clients_last_reply(
     name: str, real_files: dict[str, tuple[Path, bytes]]
 ) -> None:
     """Clients up to 2.1.114 write no requestedModel, api-request row or model attachment:
-    past their last reply (and the row before it, read to see that the reply ended) the
-    scan reads nothing. Before, it read on for 4 MB, the whole of these files."""
+    past their last reply the scan reads nothing. Before, it read on for 4 MB (the whole of
+    these files)."""
     path, data = real_files[name]
     rows = numbered_rows(data)
     reading = scan_transcript(path)
@@ -167,6 +167,5 @@ def test_the_scan_stops_at_an_old_clients_last_reply(
     if not replies:
         assert (reading.bytes_scanned, reading.source) == (len(data), "none")
         return
-    before_reply = rows[replies[-1] - 1][0]
-    assert reading.bytes_scanned == len(data) - before_reply
+    assert reading.bytes_scanned == len(data) - rows[replies[-1]][0]
     assert reading.model == rows[replies[-1]][1]["message"]["model"]  # type: ignore[index]

@@ -335,12 +335,8 @@ def scan_transcript(
         old_client = False
         for end, line in iter_lines_backwards(handle, size, max_bytes=limit):
             reading.bytes_scanned = size - (end - len(line))
-            if tokens_found_at is not None:
-                if (
-                    _model_known(reading, old_client)
-                    or tokens_found_at - end > MODEL_LOOKBACK_BYTES
-                ):
-                    break
+            if tokens_found_at is not None and tokens_found_at - end > MODEL_LOOKBACK_BYTES:
+                break
             if not may_matter(line):
                 continue
             row = parse_row(line)
@@ -348,6 +344,8 @@ def scan_transcript(
                 continue
             _note_model_sources(row, reading)
             if tokens_found_at is not None:
+                if _model_known(reading, old_client):
+                    break  # at the row that completed it: the one before may be megabytes
                 continue
             usage = eligible_assistant_usage(row)
             if usage is not None:
@@ -367,6 +365,8 @@ def scan_transcript(
                     reading.source = "compaction"
                 tokens_found_at = end
                 old_client = writes_no_model_rows(row)
+            if tokens_found_at is not None and _model_known(reading, old_client):
+                break
         reading.truncated = tokens_found_at is None and size > limit
     return reading
 
