@@ -142,7 +142,7 @@ def test_installed_entry_points_on_damaged_input(
             text = json.loads(stdout)["hookSpecificOutput"]["additionalContext"]
             assert (FIGURE in text) == (case != "only-garbage"), text
         if entry.command == "ctx-statusline":
-            figure = "0/200K 0.0%" if case == "only-garbage" else "171K/200K 85.4%"
+            figure = "0/200K 0% " if case == "only-garbage" else "171K/200K 85.4% "
             assert figure in stdout.decode(), stdout
 
     for args in ([str(sandbox.transcript)], ["--json", str(sandbox.transcript)]):
