@@ -124,7 +124,7 @@ def matrix_labels() -> list[str]:
 
 def primary_label() -> str:
     """The interpreter the single-Python fresh-process tests use: the one running pytest."""
-    version = "%d.%d" % sys.version_info[:2]
+    version = f"{sys.version_info[0]}.{sys.version_info[1]}"
     return version if version in interpreters() else next(iter(interpreters()))
 
 

@@ -27,7 +27,9 @@ FILLER_BYTES = 2 * 1024 * 1024  # between the markers and the reply: a long tool
 def old_reply(version: str, message_id: str = "msg_old", tokens: int = 50_000) -> dict:
     """An assistant row as clients up to 2.1.114 write it: no requestedModel."""
     row = tr.assistant(
-        message_id, tr.usage(3, 0, tokens, 7), model="claude-sonnet-4-5-20250929",
+        message_id,
+        tr.usage(3, 0, tokens, 7),
+        model="claude-sonnet-4-5-20250929",
         requested_model=None,
     )
     row["version"] = version
