@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -109,6 +110,17 @@ def both_ways(
     return expected, fresh()
 
 
+def test_the_matrix_has_every_supported_python() -> None:
+    """CI runs every supported Python; elsewhere a missing one is skipped, saying which."""
+    import installed
+
+    missing = [label for label in installed.SUPPORTED if label not in installed.interpreters()]
+    if missing and not installed.in_ci():
+        pytest.skip("; ".join(installed.missing_reason(label) for label in missing))
+    assert missing == []
+    assert set(installed.matrix_labels()) >= set(installed.SUPPORTED)
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_installed_entry_points_on_damaged_input(
     python_label: str, case: str, sandbox: Sandbox
@@ -159,8 +171,71 @@ def test_installed_entry_points_on_damaged_input(
         assert got == expected, f"ctx-usage {args} under Python {install.interpreter.version}"
         status, stdout, stderr = got
         assert (status, stderr) == (0, b"")
-        tokens = 0 if case == "only-garbage" else 170_805
+        # No reply, no model: the unknown-model default window.
+        tokens, window = (0, 1_000_000) if case == "only-garbage" else (170_805, 200_000)
         if args[0] == "--json":
-            assert json.loads(stdout)["tokens"] == tokens
+            assert (json.loads(stdout)["tokens"], json.loads(stdout)["window"]) == (tokens, window)
         else:
-            assert stdout.startswith(f"{tokens:,} / 200,000 tokens".encode()), stdout
+            assert stdout.startswith(f"{tokens:,} / {window:,} tokens".encode()), stdout
+
+
+# Every malformed input: lightjson first, in a process that never imported json, then the
+# standard json module on the same texts. Prints one JSON line: the two lists of results.
+LIGHTJSON_PROBE = r"""
+import sys
+from context_memory import lightjson
+texts = [
+    '{"a":1', '{"a":', 'garbage', '{"a" 1}', '[1,', '"abc', '{"a":tru}', '{"a":"\\x"}',
+    '\x00\x01', '[1 2]', '{1:2}', '"\\ud800', '-', '{"a":[{"b":', '"a\tb"', '{"a":1} x', '',
+    '{"ok": [1, 2.5, null, true, "\u00e9"]}',
+]
+def light(text):
+    try:
+        return ["ok", lightjson.loads(text)]
+    except lightjson.JSONError as exc:
+        return ["error", exc.msg, exc.pos]
+    except BaseException as exc:
+        return ["escaped", type(exc).__name__, str(exc)]
+def string_at(text):
+    try:
+        return ["ok", *lightjson.string_at(text, 0)]
+    except lightjson.JSONError as exc:
+        return ["error", exc.msg, exc.pos]
+    except BaseException as exc:
+        return ["escaped", type(exc).__name__, str(exc)]
+json_was_imported = "json" in sys.modules or "json.decoder" in sys.modules
+got = [light(text) for text in texts] + [string_at('"ab\\q"'), string_at('"ab')]
+import json
+def standard(text):
+    try:
+        return ["ok", json.loads(text)]
+    except json.JSONDecodeError as exc:
+        return ["error", exc.msg, exc.pos]
+def standard_string(text):
+    try:
+        return ["ok", *json.decoder.scanstring(text, 1)]
+    except json.JSONDecodeError as exc:
+        return ["error", exc.msg, exc.pos]
+want = [standard(text) for text in texts] + [standard_string('"ab\\q"'), standard_string('"ab')]
+print(json.dumps({"json_was_imported": json_was_imported, "got": got, "want": want}))
+"""
+
+
+def test_lightjson_errors_are_the_same_on_every_python(python_label: str) -> None:
+    """CPython 3.10/3.11 raise SystemError from _json where json.decoder was never imported;
+    lightjson must raise JSONError with json.loads' own message and position anyway."""
+    from conftest import installed_for
+
+    install = installed_for(python_label)
+    done = subprocess.run(
+        [install.python, "-c", LIGHTJSON_PROBE],
+        capture_output=True,
+        env=install.env(),
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, b""), done.stderr
+    result = json.loads(done.stdout)
+    assert result["json_was_imported"] is False
+    assert result["got"] == result["want"]
+    assert [kind for kind, *_ in result["got"]] == ["error"] * 17 + ["ok", "error", "error"]

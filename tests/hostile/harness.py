@@ -593,9 +593,12 @@ def console_command(entry: Entry, prelude: str = "") -> list[str]:
     """
     install = installed.get(installed.primary_label())
     line = install.command_for(entry.command, entry.event if entry.is_hook else None)
+    # "exec": the shell becomes the hook (dash would otherwise stay its parent, and a test
+    # that kills the process would kill only the shell).
+    script = f"exec {line}"
     if not prelude:
-        return [*_UNSET_PYTHON_VARS, "sh", "-c", line]
-    code = f"{prelude}\nimport os\nos.execv('/bin/sh', ['sh', '-c', {line!r}])"
+        return [*_UNSET_PYTHON_VARS, "sh", "-c", script]
+    code = f"{prelude}\nimport os\nos.execv('/bin/sh', ['sh', '-c', {script!r}])"
     return [*_UNSET_PYTHON_VARS, install.python, "-c", code]
 
 
