@@ -261,7 +261,6 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 _lock = threading.Lock()
 _base: Path | None = None
-_source: Path | None = None
 _installs: dict[str, Installed] = {}
 _threads: dict[str, threading.Thread] = {}
 _errors: dict[str, BaseException] = {}
@@ -275,23 +274,22 @@ def set_base(base: Path) -> None:
             _base = base
 
 
-def _snapshot_source() -> Path:
-    """A copy of the repository (pip builds in the tree, and tests edit nothing there)."""
-    global _source
-    if _source is None:
-        assert _base is not None, "installed.set_base() was not called (conftest fixture)"
-        root = _base / "source"
-        root.mkdir(parents=True)
-        for name in ("install", "pyproject.toml", "README.md", "settings.example.json"):
-            if (REPO / name).exists():
-                shutil.copy2(REPO / name, root / name)
-        shutil.copytree(
-            REPO / "hooks",
-            root / "hooks",
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
-        )
-        _source = root
-    return _source
+def _snapshot_source(label: str) -> Path:
+    """A copy of the repository for one install: pip builds in the tree (``build/``, which
+    two builds of the same wheel tag at once would share), and the checkout stays as it is
+    while tests edit it."""
+    assert _base is not None, "installed.set_base() was not called (conftest fixture)"
+    root = _base / f"source-{label}"
+    root.mkdir(parents=True)
+    for name in ("install", "pyproject.toml", "README.md", "settings.example.json"):
+        if (REPO / name).exists():
+            shutil.copy2(REPO / name, root / name)
+    shutil.copytree(
+        REPO / "hooks",
+        root / "hooks",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
+    )
+    return root
 
 
 def _install_one(label: str, interpreter: Interpreter, source: Path) -> None:
@@ -308,9 +306,9 @@ def _install_one(label: str, interpreter: Interpreter, source: Path) -> None:
 def start_all() -> None:
     """Start the install of every interpreter found, in parallel (each waits on pip)."""
     with _lock:
-        source = _snapshot_source()
         for label, interpreter in interpreters().items():
             if label not in _threads:
+                source = _snapshot_source(label)
                 thread = threading.Thread(
                     target=_install_one, args=(label, interpreter, source), daemon=True
                 )
