@@ -38,10 +38,14 @@ STATUSLINE = "ctx-statusline"
 # installed command (PYTHONPATH: this checkout; PYTHONUNBUFFERED: other stdout buffering).
 _DROPPED_PREFIXES = ("PYTHON", "CTX_", "CLAUDE", "VIRTUAL_ENV", "PIP_REQUIRE")
 INSTALL_TIMEOUT = 900
+# The environment the test run started with (this module is imported at collection): the
+# search and the installs use it, never what a test has patched (a sandbox's HOME would hide
+# pyenv, its XDG_CACHE_HOME would get pip's cache).
+_RUNNER_ENV = dict(os.environ)
 
 
 def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+    return _RUNNER_ENV.get("CI", "").strip().lower() in ("1", "true", "yes")
 
 
 class Interpreter(NamedTuple):
@@ -65,11 +69,12 @@ def _version_of(path: str) -> str | None:
 
 
 def _candidates() -> list[str]:
-    configured = os.environ.get("CTX_TEST_PYTHONS", "")
+    configured = _RUNNER_ENV.get("CTX_TEST_PYTHONS", "")
     if configured:
         return [path for path in configured.split(os.pathsep) if path]
     found = []
-    root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    home = _RUNNER_ENV.get("HOME") or os.path.expanduser("~")
+    root = _RUNNER_ENV.get("PYENV_ROOT") or os.path.join(home, ".pyenv")
     found += sorted(glob.glob(os.path.join(root, "versions", "*", "bin", "python3")))
     for minor in SUPPORTED:
         on_path = shutil.which(f"python{minor}")
@@ -252,7 +257,7 @@ def _quote(arg: str) -> str:
 
 def clean_env(**extra: str) -> dict[str, str]:
     """The runner's environment without PYTHON*, CTX_*, CLAUDE* and virtualenv variables."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(_DROPPED_PREFIXES)}
+    env = {k: v for k, v in _RUNNER_ENV.items() if not k.startswith(_DROPPED_PREFIXES)}
     env.update(extra)
     return env
 
