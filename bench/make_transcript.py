@@ -1,12 +1,18 @@
-"""Generate a transcript in the real 2.1.332 shape at a target size (not committed: bench/data/).
+"""Generate a transcript at a target size (not committed: bench/data/), in one of two shapes.
 
-Each turn writes what the client writes: the user prompt, attachments, an ~100 KB
-prompt_snapshot every few turns, an api-request row, an assistant reply streamed as
-several rows sharing one message.id (provisional usage first), a tool result, subagent
-(sidechain) rows, an occasional API-error row, bookkeeping rows, and a compaction every
-so often. The file ends with bookkeeping rows, as real ones do.
+``2.1.332`` (the default): each turn writes what the client writes: the user prompt,
+attachments, an ~100 KB prompt_snapshot every few turns, an api-request row, an assistant
+reply streamed as several rows sharing one message.id (provisional usage first), a tool
+result, subagent (sidechain) rows, an occasional API-error row, bookkeeping rows, and a
+compaction every so often. The file ends with bookkeeping rows, as real ones do.
 
-    python bench/make_transcript.py OUT.jsonl --size 100M
+``old``: what clients 1.0.x to 2.1.114 write (tests/fixtures/real-transcripts): no
+api-request rows, no requestedModel, no model attachment (the model only in
+``message.model``), rows with ``"version": "2.0.65"``, subagent rows in the main file,
+file-history-snapshot and summary rows, a 300 KB tool result every few turns, and
+compactions without ``postTokens``. The file ends with the last reply and a snapshot row.
+
+    python bench/make_transcript.py OUT.jsonl --size 100M [--shape old]
 """
 
 from __future__ import annotations
@@ -18,6 +24,9 @@ import sys
 import uuid
 
 SESSION = "b3c1f0d2-5a4e-4c6b-9f7e-1d2c3b4a5e6f"
+SHAPES = ("2.1.332", "old")
+OLD_VERSION = "2.0.65"
+OLD_MODEL = "claude-sonnet-4-5-20250929"
 
 
 def parse_size(text: str) -> int:
@@ -172,7 +181,87 @@ def compaction(pre: int) -> bytes:
     return dump(boundary) + dump(summary)
 
 
-def generate(path: str, size: int) -> int:
+# -- the old clients' shape --------------------------------------------------------------------
+
+
+def old_row(kind: str, **extra: object) -> dict:
+    row = base(kind, **extra)
+    row["version"] = OLD_VERSION
+    row["requestId"] = "req_" + uuid.uuid4().hex[:20]
+    return row
+
+
+def old_assistant(msg_id: str, use: dict, text: str, sidechain: bool = False) -> dict:
+    return old_row(
+        "assistant",
+        isSidechain=sidechain,
+        message={
+            "id": msg_id,
+            "type": "message",
+            "role": "assistant",
+            "model": OLD_MODEL,
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn",
+            "usage": use,
+        },
+    )
+
+
+BIG_TOOL_RESULT_TEXT = "a line of a big file that was read whole into the context\n" * 5200
+SNAPSHOT_ROW = dump(
+    {
+        "type": "file-history-snapshot",
+        "messageId": "m",
+        "snapshot": {"trackedFileBackups": {"src/cache.py": {"version": 3}}},
+        "isSnapshotUpdate": False,
+    }
+)
+
+
+def old_tool_result(text: str) -> bytes:
+    content = [{"type": "tool_result", "tool_use_id": "t", "content": text}]
+    return dump(old_row("user", message={"role": "user", "content": content}))
+
+
+def old_turn(index: int, tokens: int) -> bytes:
+    msg = f"msg_{index:08d}"
+    parts = [
+        dump(old_row("user", message={"role": "user", "content": f"step {index}: continue"})),
+        dump(old_assistant(msg, usage(tokens, 0, 1), "thinking...")),
+        dump(old_assistant(msg, usage(2000, tokens - 2000, 350), f"Edited file {index}.")),
+        old_tool_result(BIG_TOOL_RESULT_TEXT if index % 4 == 0 else TOOL_RESULT_TEXT),
+        SNAPSHOT_ROW,
+    ]
+    if index % 7 == 0:
+        side = old_assistant(f"side_{index}", usage(90_000, 0, 20), "subagent work", True)
+        parts.append(dump(side))
+    if index % 40 == 0:
+        parts.append(dump({"type": "summary", "summary": "Cache layer", "leafUuid": msg}))
+    return b"".join(parts)
+
+
+def old_compaction(pre: int) -> bytes:
+    boundary = old_row(
+        "system",
+        subtype="compact_boundary",
+        content="Conversation compacted",
+        compactMetadata={"trigger": "auto", "preTokens": pre},
+    )
+    summary = old_row(
+        "user",
+        isCompactSummary=True,
+        message={
+            "role": "user",
+            "content": "This session is being continued... Analysis: ... Summary: Redis Cluster.",
+        },
+    )
+    return dump(boundary) + dump(summary)
+
+
+def generate(path: str, size: int, shape: str = "2.1.332") -> int:
+    if shape not in SHAPES:
+        raise ValueError(f"unknown shape {shape!r}: one of {', '.join(SHAPES)}")
+    old = shape == "old"
     written = 0
     index = 0
     tokens = 20_000
@@ -181,15 +270,19 @@ def generate(path: str, size: int) -> int:
             index += 1
             tokens += 1_500
             if tokens > 160_000:
-                chunk = compaction(tokens)
+                chunk = old_compaction(tokens) if old else compaction(tokens)
                 tokens = 20_000
             else:
-                chunk = turn(index, tokens)
+                chunk = old_turn(index, tokens) if old else turn(index, tokens)
             out.write(chunk)
             written += len(chunk)
         # The last reply has a known figure (input 2,000 + cache 148,000 + output 350 on
-        # a 200K model: 75.2%), so every size injects the same band text.
-        final = dump(assistant("msg_final", usage(2000, 148_000, 350), "done")) + BOOKKEEPING
+        # a 200K model: 75.2%), so every size and shape injects the same band text.
+        last = usage(2000, 148_000, 350)
+        if old:
+            final = dump(old_assistant("msg_final", last, "done")) + SNAPSHOT_ROW
+        else:
+            final = dump(assistant("msg_final", last, "done")) + BOOKKEEPING
         out.write(final)
         written += len(final)
     return written
@@ -199,9 +292,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
     parser.add_argument("--size", default="1M", help="target size, e.g. 1M, 100M, 1G")
+    parser.add_argument("--shape", default="2.1.332", choices=SHAPES, help="client shape")
     args = parser.parse_args(argv)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    written = generate(args.out, parse_size(args.size))
+    written = generate(args.out, parse_size(args.size), args.shape)
     print(f"{args.out}: {written:,} bytes", file=sys.stderr)
     return 0
 

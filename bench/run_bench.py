@@ -17,7 +17,11 @@ Sections of the table:
 - ctx-decide: one append as a whole process, and the append throughput of 8 concurrent
   writers (every line checked whole afterwards);
 - import cost of each hot entry point (``python -X importtime -S``), and whether it imports
-  a module it should not.
+  a module it should not;
+- the installed commands (installed_bench.py): ctx-budget and ctx-statusline as
+  ./install registers them in settings.json, on transcripts of both shapes (2.1.332's and
+  old clients'), interleaved with `python -c pass` of the same interpreter, CPU and wall
+  time; target 1.5x in CPU time and 40 MB.
 
 Transcripts are generated into bench/data/ (git-ignored) by make_transcript.py. Every
 command runs with the same interpreter as `python -c pass`; the console scripts next to
@@ -534,8 +538,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--decide-appends", type=int, default=100, help="per writer")
     parser.add_argument("--decide-runs", type=int, default=3)
     parser.add_argument(
-        "--skip", default="", help="sections to skip: sizes,audit,merge,decide,imports"
+        "--skip", default="", help="sections to skip: sizes,audit,merge,decide,imports,installed"
     )
+    parser.add_argument(
+        "--python", default=shutil.which("python3") or sys.executable,
+        help="the python ./install uses for the installed-commands section",
+    )  # fmt: skip
     parser.add_argument("--json", dest="json_out", help="also write the rows as JSON here")
     args = parser.parse_args(argv)
     sizes = (args.sizes or ("1M,100M" if args.quick else "1M,100M,1G")).split(",")
@@ -567,9 +575,21 @@ def main(argv: list[str] | None = None) -> int:
     if "imports" not in skip:
         section_imports(table, args, env)
 
+    installed_checks: list[str] = []
+    if "installed" not in skip:
+        import installed_bench
+
+        install = installed_bench.install_with(args.python)
+        baseline, cases = installed_bench.measure(
+            install, sizes, list(installed_bench.SHAPES), max(args.runs, 5) * 2
+        )
+        rows, installed_checks = installed_bench.report(baseline, cases, install)
+
     table.print()
+    if installed_checks:
+        installed_bench.print_table(rows, [], install)
     print()
-    for line in check_targets(table):
+    for line in [*check_targets(table), *installed_checks]:
         print(line)
     print(
         f"\npython: {sys.executable} ({sys.version.split()[0]}), {os.cpu_count()} CPUs; "

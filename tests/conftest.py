@@ -60,3 +60,41 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = str(REPO / "hooks")
     env.update(extra)
     return env
+
+
+# -- the installed project, per Python (tests/installed.py) -----------------------------------
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _installs_base(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Where tests/installed.py puts this session's installs (made only when a test asks)."""
+    import installed
+
+    installed.set_base(tmp_path_factory.mktemp("installed"))
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    # ``python_label``: one case per supported Python (and the system's own build).
+    if "python_label" in metafunc.fixturenames:
+        import installed
+
+        metafunc.parametrize("python_label", installed.matrix_labels(), ids=lambda x: f"py{x}")
+
+
+def installed_for(label: str):  # noqa: ANN201 - installed.Installed
+    """The real install for ``label``; a missing Python skips, or fails in CI."""
+    import installed
+
+    try:
+        return installed.get(label)
+    except LookupError:
+        reason = installed.missing_reason(label)
+        if installed.in_ci() and label != "system":
+            pytest.fail(f"CI must run every supported Python: {reason}")
+        pytest.skip(reason)
+
+
+@pytest.fixture
+def installed_project(python_label: str):  # noqa: ANN201 - installed.Installed
+    """The project installed by ./install with the Python ``python_label``."""
+    return installed_for(python_label)

@@ -7,6 +7,14 @@ accelerator ``_json`` behind the standard ``json`` module parses and escapes wit
 so the hooks use it directly. Behaviour matches ``json.loads`` / ``json.dumps(...,
 ensure_ascii=False, separators=(",", ":"))``; where ``_json`` is missing (not CPython), the
 standard module is used.
+
+Every malformed input raises JSONError (a ValueError), on every Python: ``_json`` builds its
+error from ``json.decoder.JSONDecodeError``, and CPython 3.10 and 3.11 look that class up
+in ``sys.modules`` without importing it, so in a process that never imported ``json`` they
+raise SystemError ("returned NULL without setting an exception") instead. Then the module
+is imported (corrupt input pays for ``re``; good input never does) and the parse repeated,
+which gives json.loads' own message and position. Input nested too deeply for the
+interpreter's stack (RecursionError from json.loads) is a JSONError too.
 """
 
 from __future__ import annotations
@@ -52,6 +60,27 @@ except (ImportError, AttributeError, TypeError):  # pragma: no cover - not CPyth
     _scan = None
 
 
+def _with_decoder_errors(parse: Any, *args: Any) -> Any:
+    """``parse(*args)``, with _json's errors as JSONDecodeError on every Python.
+
+    SystemError here means _json found no ``json.decoder`` to build its error from
+    (CPython 3.10/3.11, see the module docstring): import it and parse again.
+    """
+    try:
+        return parse(*args)
+    except SystemError:
+        import json.decoder  # noqa: F401 - _json looks the module up in sys.modules
+
+    try:
+        return parse(*args)
+    except SystemError:  # pragma: no cover - json.decoder is there now
+        raise JSONError("Invalid JSON", args[-1]) from None
+
+
+def _scan_value(text: str, start: int) -> tuple[Any, int]:
+    return _with_decoder_errors(_scan, text, start)  # type: ignore[no-any-return]
+
+
 def loads(text: str) -> Any:
     """Parse one JSON document; raises JSONError (a ValueError) when it is not one."""
     if _scan is None:  # pragma: no cover - not CPython
@@ -63,14 +92,15 @@ def loads(text: str) -> Any:
             raise JSONError(exc.msg, exc.pos) from None
     start = len(text) - len(text.lstrip(_WHITESPACE))
     try:
-        value, end = _scan(text, start)
+        value, end = _scan_value(text, start)
     except StopIteration as exc:
         # No value starts here; json.loads reports the same.
         raise JSONError("Expecting value", exc.value) from None
     except ValueError as exc:
-        # Errors past the first character come as json.JSONDecodeError (its module is
-        # imported by _json only then: corrupt input pays for re, good input does not).
+        # Errors past the first character come as json.JSONDecodeError.
         raise JSONError(getattr(exc, "msg", str(exc)), getattr(exc, "pos", start)) from None
+    except RecursionError:
+        raise JSONError("Nested too deeply", start) from None
     rest = text[end:]
     if rest.strip(_WHITESPACE):
         raise JSONError("Extra data", end + len(rest) - len(rest.lstrip(_WHITESPACE)))
@@ -86,7 +116,7 @@ def string_at(text: str, quote: int) -> tuple[str, int]:
 
         return tuple(_fallback_scanstring(text, quote + 1))  # type: ignore[return-value]
     try:
-        value, end = _scanstring(text, quote + 1)
+        value, end = _with_decoder_errors(_scanstring, text, quote + 1)
     except ValueError as exc:
         raise JSONError(getattr(exc, "msg", str(exc)), getattr(exc, "pos", quote)) from None
     return str(value), int(end)

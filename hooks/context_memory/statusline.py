@@ -30,7 +30,7 @@ from context_memory.bands import (
     format_percent,
     format_tokens,
 )
-from context_memory.hookio import parse_hook_input, write_stdout
+from context_memory.hookio import discard_stdout, parse_hook_input, write_stdout
 from context_memory.state import UnsafeNameError, resolve_state_dir
 from context_memory.statusline_cache import valid_window, write_cache
 from context_memory.tables import DEFAULT_BAND_THRESHOLDS
@@ -365,6 +365,8 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
         lines = [text for text in (theirs, ours) if text]
         if lines:
             write_stdout("\n".join(lines) + "\n")
+    except BrokenPipeError:
+        discard_stdout()  # the client stopped reading: nothing to say, nothing to flush at exit
     except BaseException as exc:  # noqa: BLE001 - the status line must never break the client
         try:
             sys.stderr.write(f"{PROG}: {type(exc).__name__}: {exc}\n")

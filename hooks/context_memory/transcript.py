@@ -24,6 +24,13 @@ BLOCK_SIZE = 256 * 1024
 DEFAULT_MAX_SCAN_BYTES = 64 * 1024 * 1024
 # Once tokens are known, how much further back to look for the model and betas.
 MODEL_LOOKBACK_BYTES = 4 * 1024 * 1024
+# The newest client known to record the model only in ``message.model``: no transcript of
+# clients 1.0.17 to 2.1.114 examined (35 files, 25 versions) has a ``requestedModel``, an
+# ``api-request`` row or a model attachment, so behind a reply such a client wrote there is
+# nothing more to learn about the model and the scan stops there (it would otherwise read
+# MODEL_LOOKBACK_BYTES on every prompt). Newer clients, and rows without a version, keep
+# the lookback.
+LAST_CLIENT_WITHOUT_MODEL_ROWS = (2, 1, 114)
 # Rows past this size are never an assistant reply worth assembling (system-prompt rows
 # reach a few hundred KB); skipping them keeps the hook's memory flat.
 MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -134,6 +141,11 @@ def iter_lines_backwards(
 
 def parse_row(line: bytes) -> dict[str, Any] | None:
     """Parse one JSONL row; None for corrupt, half-written or non-object lines."""
+    stripped = line.strip()
+    if stripped[:1] != b"{" or stripped[-1:] != b"}":
+        # Not an object, or cut mid-write (the client's last row while it streams): skipped
+        # unparsed, as a parse error costs the import of json.decoder on CPython 3.10/3.11.
+        return None
     try:
         row = lightjson.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -274,7 +286,33 @@ def _note_model_sources(row: dict[str, Any], reading: ContextReading) -> None:
                     reading.betas = [b for b in betas if isinstance(b, str)]
 
 
-def _model_known(reading: ContextReading) -> bool:
+def client_version(row: dict[str, Any]) -> tuple[int, ...] | None:
+    """The client version a row records (``"version": "2.0.65"``), or None."""
+    raw = row.get("version")
+    if not isinstance(raw, str):
+        return None
+    parts: list[int] = []
+    for part in raw.split(".")[:3]:
+        digits = part[: len(part) - len(part.lstrip("0123456789"))]
+        if not digits:
+            return None
+        parts.append(int(digits))
+    return tuple(parts) if len(parts) == 3 else None
+
+
+def writes_no_model_rows(row: dict[str, Any]) -> bool:
+    """True when ``row`` comes from a client that records the model only in message.model."""
+    if "requestedModel" in row:
+        return False
+    version = client_version(row)
+    return version is not None and version <= LAST_CLIENT_WITHOUT_MODEL_ROWS
+
+
+def _model_known(reading: ContextReading, old_client: bool) -> bool:
+    if old_client:
+        # Nothing but message.model to wait for (the reply's own, or the one before a
+        # compaction boundary).
+        return reading.message_model is not None
     # The requested model (or the model attachment) names the tier; the api-request row
     # adds the betas. Both sit close to the reply, so waiting for both costs little.
     return (
@@ -296,11 +334,11 @@ def scan_transcript(
         size = os.fstat(handle.fileno()).st_size
         tokens_found_at: int | None = None
         boundary_span: tuple[int, int] | None = None  # a boundary without postTokens
+        old_client = False
         for end, line in iter_lines_backwards(handle, size, max_bytes=limit):
             reading.bytes_scanned = size - (end - len(line))
-            if tokens_found_at is not None:
-                if _model_known(reading) or tokens_found_at - end > MODEL_LOOKBACK_BYTES:
-                    break
+            if tokens_found_at is not None and tokens_found_at - end > MODEL_LOOKBACK_BYTES:
+                break
             if not may_matter(line):
                 continue
             row = parse_row(line)
@@ -308,6 +346,8 @@ def scan_transcript(
                 continue
             _note_model_sources(row, reading)
             if tokens_found_at is not None:
+                if _model_known(reading, old_client):
+                    break  # at the row that completed it: the one before may be megabytes
                 continue
             usage = eligible_assistant_usage(row)
             if usage is not None:
@@ -317,6 +357,7 @@ def scan_transcript(
                 if isinstance(message, dict) and isinstance(message.get("id"), str):
                     reading.message_id = message["id"]
                 tokens_found_at = end
+                old_client = writes_no_model_rows(row)
             elif is_compact_boundary(row):
                 reading.saw_boundary = True
                 metadata = row.get("compactMetadata")
@@ -327,6 +368,9 @@ def scan_transcript(
                 else:
                     boundary_span = (end - len(line), end)
                 tokens_found_at = end
+                old_client = writes_no_model_rows(row)
+            if tokens_found_at is not None and _model_known(reading, old_client):
+                break
         reading.truncated = tokens_found_at is None and size > limit
         if boundary_span is not None:
             # Older clients leave postTokens out: estimate rather than report 0. Loaded

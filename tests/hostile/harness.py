@@ -6,7 +6,8 @@
 - validate_hook_stdout: section 2 of the protocol file, as the client applies it.
 - Sandbox: a home, a project with seeded working state (decisions, handoffs, a plan, a
   pending compaction audit) and a transcript in the real shape, plus awkward paths.
-- run_in_process / run_console: one run of an entry point; stdout and stderr as bytes.
+- run_in_process / run_console: one run of an entry point; stdout and stderr as bytes
+  (run_console: the installed command, a fresh process; run_in_process: its main()).
 - check_invariants: what must hold after every run, whatever the input.
 """
 
@@ -28,6 +29,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import installed
 import transcript_rows as tr
 from conftest import REPO, subprocess_env
 from context_memory.handoff import parse_handoff, render_handoff
@@ -586,11 +588,29 @@ def run_in_process(entry: Entry, raw: bytes, *, hang_seconds: float = HANG_SECON
     return result
 
 
+# Variables the client does not set that change what runs (this checkout instead of the
+# installed package) or how (unbuffered stdout).
+_UNSET_PYTHON_VARS = ("env", "-u", "PYTHONPATH", "-u", "PYTHONUNBUFFERED")
+
+
 def console_command(entry: Entry, prelude: str = "") -> list[str]:
-    """What the installed console script runs: import the module, call the function."""
-    function = entry.function
-    code = f"{prelude}\nimport sys\nfrom {entry.module} import {function}\nsys.exit({function}())"
-    return [sys.executable, "-c", code]
+    """What the client runs for ``entry``: the command line ./install registered in
+    settings.json (tests/installed.py, the Python running the tests), through ``sh -c``,
+    without PYTHONPATH (the installed package, not this checkout).
+
+    ``prelude`` (Python code) runs first in the virtualenv's python, which then execs that
+    command line: what it sets for the process (resource limits, a dropped capability
+    bounding set) carries over to the hook.
+    """
+    install = installed.get(installed.primary_label())
+    line = install.command_for(entry.command, entry.event if entry.is_hook else None)
+    # "exec": the shell becomes the hook (dash would otherwise stay its parent, and a test
+    # that kills the process would kill only the shell).
+    script = f"exec {line}"
+    if not prelude:
+        return [*_UNSET_PYTHON_VARS, "sh", "-c", script]
+    code = f"{prelude}\nimport os\nos.execv('/bin/sh', ['sh', '-c', {script!r}])"
+    return [*_UNSET_PYTHON_VARS, install.python, "-c", code]
 
 
 def run_console(

@@ -28,10 +28,16 @@ from hostile.harness import (
 )
 
 # Root ignores file modes (CAP_DAC_OVERRIDE): drop those capabilities first, so a
-# read-only folder is read-only for the hook too. Any other user needs nothing.
+# read-only folder is read-only for the hook too. Any other user needs nothing. Dropped
+# from the bounding set as well, so they stay dropped across the exec of the installed
+# command (root regains every capability of the bounding set at execve).
 DROP_DAC_OVERRIDE = """
 import ctypes, os
 if os.geteuid() == 0:
+    _libc = ctypes.CDLL(None, use_errno=True)
+    for _cap in (1, 2):  # PR_CAPBSET_DROP
+        if _libc.prctl(24, _cap, 0, 0, 0) != 0:
+            raise SystemExit("prctl(PR_CAPBSET_DROP) failed: errno %d" % ctypes.get_errno())
     class _Header(ctypes.Structure):
         _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
     class _Data(ctypes.Structure):
