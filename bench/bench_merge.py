@@ -25,8 +25,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
-from context_memory import merge  # noqa: E402
-from context_memory.handoff import render_handoff  # noqa: E402
+from context_memory.memory.handoff import render_handoff  # noqa: E402
+from context_memory.merge import merge  # noqa: E402
 
 TARGET_SECONDS = 5.0
 NOW = "2026-12-31T00:00:00Z"
@@ -124,7 +124,7 @@ def main() -> int:
             f"({size / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s"
         )
 
-        command = [sys.executable, "-m", "context_memory.merge_cli", "--project", str(project)]
+        command = [sys.executable, "-m", "context_memory.commands.merge", "--project", str(project)]
         merges = [
             timed_process([*command, "--force", "--quiet", "--now", NOW], env)
             for _ in range(args.runs)

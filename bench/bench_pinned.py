@@ -29,8 +29,9 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "hooks"))
 sys.path.insert(0, str(HERE))
 
-from context_memory import merge, pinned  # noqa: E402
-from context_memory.records import make_pin_record, make_record  # noqa: E402
+from context_memory.memory import pinned  # noqa: E402
+from context_memory.memory.decisions import make_pin_record, make_record  # noqa: E402
+from context_memory.merge import merge  # noqa: E402
 
 REBUILD_TARGET_SECONDS = 0.5
 NOW = "2026-12-31T00:00:00Z"
@@ -112,7 +113,7 @@ def main() -> int:
         for _ in range(max(1, args.runs // 2)):
             started = time.perf_counter()
             subprocess.run(
-                [sys.executable, "-m", "context_memory.decide_cli", "--pin-rebuild"],
+                [sys.executable, "-m", "context_memory.commands.decide", "--pin-rebuild"],
                 cwd=project,
                 env=env,
                 check=True,

@@ -203,8 +203,8 @@ class Case:
 # The same entry points without the launcher: what the package itself costs (the part of
 # the figure a launcher that imports more, such as old pip's wrappers with ``re``, adds).
 MODULE_MAINS = {
-    "ctx-budget": "context_memory.budget",
-    "ctx-statusline": "context_memory.statusline",
+    "ctx-budget": "context_memory.handlers.budget",
+    "ctx-statusline": "context_memory.handlers.statusline",
 }
 
 

@@ -77,7 +77,7 @@ print(sum(last.get(k, 0) for k in ("input_tokens", "cache_creation_input_tokens"
 # main() in one interpreter, then prints when its first and last append finished.
 DECIDE_WRITER = """
 import os, sys, time
-from context_memory.decide_cli import main
+from context_memory.commands.decide import main
 writer, count = sys.argv[1], int(sys.argv[2])
 sys.stdout = open(os.devnull, "w")
 first = None
@@ -92,11 +92,11 @@ sys.stderr.write(f"{first} {time.time()}\\n")
 
 # Entry points on the hot path, whose import cost the table shows.
 HOT_MODULES = (
-    ("ctx-budget", "context_memory.budget"),
-    ("ctx-statusline", "context_memory.statusline"),
-    ("ctx-extract", "context_memory.extract"),
-    ("ctx-restore", "context_memory.restore"),
-    ("ctx-audit", "context_memory.audit"),
+    ("ctx-budget", "context_memory.handlers.budget"),
+    ("ctx-statusline", "context_memory.handlers.statusline"),
+    ("ctx-extract", "context_memory.handlers.extract"),
+    ("ctx-restore", "context_memory.handlers.restore"),
+    ("ctx-audit", "context_memory.audit.audit"),
 )
 # What a hot entry point must not import before it needs it (tests/test_import_cost.py).
 HEAVY = ("click", "orjson", "filelock", "typing", "dataclasses", "pathlib", "argparse",
@@ -287,17 +287,17 @@ def section_sizes(table: Table, sizes: list[str], args: argparse.Namespace, env:
                 "custom_instructions": None,
             }
         ).encode()
-        usage = entry("ctx-usage", "context_memory.usage_cli")
-        statusline = entry("ctx-statusline", "context_memory.statusline")
+        usage = entry("ctx-usage", "context_memory.commands.usage")
+        statusline = entry("ctx-statusline", "context_memory.handlers.statusline")
         cases = [
-            ("ctx-budget (hook JSON on stdin)", entry("ctx-budget", "context_memory.budget"),
-             hook_json, args.runs),
+            ("ctx-budget (hook JSON on stdin)",
+             entry("ctx-budget", "context_memory.handlers.budget"), hook_json, args.runs),
             ("ctx-statusline (status JSON)", statusline,
              status_json(path, project, used_percentage=75.2), args.runs),
             ("ctx-statusline (after compaction)", statusline,
              status_json(path, project, used_percentage=None), args.runs),
-            ("ctx-extract (PreCompact hook JSON)", entry("ctx-extract", "context_memory.extract"),
-             pre_compact, args.runs),
+            ("ctx-extract (PreCompact hook JSON)",
+             entry("ctx-extract", "context_memory.handlers.extract"), pre_compact, args.runs),
             ("ctx-usage --json PATH", [*usage, "--json", str(path)], b"", args.runs),
             ("ctx-usage --timeline --json PATH", [*usage, "--timeline", "--json", str(path)],
              b"", args.timeline_runs),
@@ -312,7 +312,7 @@ def section_sizes(table: Table, sizes: list[str], args: argparse.Namespace, env:
 def audit_project(env: dict[str, str]) -> Path:
     """A project whose decisions log the generated transcript's compactions are audited
     against (its summaries keep Redis Cluster, not the rest)."""
-    from context_memory.records import append_record, make_record
+    from context_memory.memory.decisions import append_record, make_record
 
     project = fresh_folder(DATA / "audit-project")
     state = str(project / ".working-state")
@@ -336,7 +336,7 @@ def section_audit(table: Table, args: argparse.Namespace, env: dict[str, str]) -
     path = ensure_transcript("100M")
     project = audit_project(env)
     section = "ctx-audit on the 100M transcript"
-    audit = entry("ctx-audit", "context_memory.audit")
+    audit = entry("ctx-audit", "context_memory.audit.audit")
     hook_env = {**env, "CLAUDE_PROJECT_DIR": str(project)}
     post_compact = json.dumps(
         {
@@ -366,7 +366,7 @@ def section_merge(table: Table, args: argparse.Namespace, env: dict[str, str]) -
     state = project / ".working-state"
     written = make_state(state, args.merge_sessions, 5)
     section = f"ctx-merge on {written:,} handoffs ({args.merge_sessions:,} sessions)"
-    merge = [*entry("ctx-merge", "context_memory.merge_cli"), "--project", str(project)]
+    merge = [*entry("ctx-merge", "context_memory.commands.merge"), "--project", str(project)]
     seconds, peak = measure(
         [*merge, "--force", "--quiet", "--now", NOW], b"", args.merge_runs, env, cwd=project
     )
@@ -385,16 +385,16 @@ def section_merge(table: Table, args: argparse.Namespace, env: dict[str, str]) -
             "source": "startup",
         }
     ).encode()
-    restore = entry("ctx-restore", "context_memory.restore")
+    restore = entry("ctx-restore", "context_memory.handlers.restore")
     seconds, peak = measure(restore, start, args.runs, {**env, "CLAUDE_PROJECT_DIR": str(project)})
     table.add(section, "-", "ctx-restore (SessionStart hook JSON)", seconds, peak)
 
 
 def section_decide(table: Table, args: argparse.Namespace, env: dict[str, str]) -> None:
-    from context_memory.records import read_records
+    from context_memory.memory.decisions import read_records
 
     section = "ctx-decide"
-    decide = entry("ctx-decide", "context_memory.decide_cli")
+    decide = entry("ctx-decide", "context_memory.commands.decide")
     project = fresh_folder(DATA / "decide-project")
     (project / ".git").mkdir()
     seconds, peak = measure(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from context_memory.handoff import render_handoff
-from context_memory.merge import HandoffFile, parse_time
+from context_memory.memory.handoff import render_handoff
+from context_memory.merge.merge import HandoffFile, parse_time
 
 
 def sections(

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from context_memory.hook_registry import HOOKS
+from context_memory.setup.hook_registry import HOOKS
 
 REPO = Path(__file__).resolve().parent.parent
 SUPPORTED = ("3.10", "3.11", "3.12", "3.13")

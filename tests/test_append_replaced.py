@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory.fsutil import UnsafePathError, append_line_locked
-from context_memory.records import read_records
+from context_memory.core.fsutil import UnsafePathError, append_line_locked
+from context_memory.memory.decisions import read_records
 
 APPENDERS = 3
 PER_APPENDER = 60
@@ -27,7 +27,7 @@ PER_APPENDER = 60
 APPENDER = textwrap.dedent(
     """
     import sys
-    from context_memory.records import append_record, make_record
+    from context_memory.memory.decisions import append_record, make_record
 
     state, name, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     for number in range(count):

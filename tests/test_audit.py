@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 import transcript_rows as tr
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
-from context_memory import audit, budget
-from context_memory.audit import (
+from context_memory.audit import audit
+from context_memory.audit.audit import (
     PENDING_MARK,
     all_compactions,
     audit_decisions,
@@ -26,9 +26,10 @@ from context_memory.audit import (
     summary_body,
     user_line,
 )
-from context_memory.audit_cli import cli
-from context_memory.hookio import BREAKER_LIMIT
-from context_memory.records import append_record, make_record
+from context_memory.commands.audit import cli
+from context_memory.core.hookio import BREAKER_LIMIT
+from context_memory.handlers import budget
+from context_memory.memory.decisions import append_record, make_record
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 SAMPLE_SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
@@ -764,7 +765,7 @@ def test_console_script_paths(project):
     sample_decisions(project)
     env = subprocess_env()
     hook = subprocess.run(
-        [sys.executable, "-m", "context_memory.audit"],
+        [sys.executable, "-m", "context_memory.audit.audit"],
         input=hook_payload(project, "PostCompact", compact_summary="nothing useful").encode(),
         capture_output=True,
         env=env,
@@ -773,7 +774,7 @@ def test_console_script_paths(project):
     )
     assert hook.returncode == 0 and hook.stdout.startswith(b"ctx-audit: 4 of 4 recorded")
     by_hand = subprocess.run(
-        [sys.executable, "-m", "context_memory.audit", str(SAMPLE_TRANSCRIPT)],
+        [sys.executable, "-m", "context_memory.audit.audit", str(SAMPLE_TRANSCRIPT)],
         capture_output=True,
         env=env,
         cwd=project,
@@ -784,7 +785,7 @@ def test_console_script_paths(project):
 
 def test_hook_path_imports_no_click():
     code = (
-        "import sys, io, context_memory.audit as a; "
+        "import sys, io, context_memory.audit.audit as a; "
         "sys.stdin = io.TextIOWrapper(io.BytesIO(b'{}')); a.main([]); "
         "print(sorted(m for m in ('click', 'orjson', 'filelock') if m in sys.modules))"
     )

@@ -12,10 +12,10 @@ import json
 import sys
 from pathlib import Path
 
-from context_memory import audit
-from context_memory.audit import audit_decisions, given_text, last_compaction, summary_body
-from context_memory.audit_cli import audit_compaction
-from context_memory.records import append_record, make_record
+from context_memory.audit import audit
+from context_memory.audit.audit import audit_decisions, given_text, last_compaction, summary_body
+from context_memory.commands.audit import audit_compaction
+from context_memory.memory.decisions import append_record, make_record
 from real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
 
 SESSION = "0f112eb4-a676-476d-8986-d6c78693cd5b"  # the fixture's own session id

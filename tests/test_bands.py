@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from context_memory.bands import (
+from context_memory.measure.bands import (
     BandConfigError,
     band_thresholds,
     budget_text,

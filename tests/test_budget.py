@@ -10,8 +10,8 @@ import pytest
 
 import transcript_rows as tr
 from conftest import subprocess_env
-from context_memory import budget
-from context_memory.hookio import BREAKER_LIMIT
+from context_memory.core.hookio import BREAKER_LIMIT
+from context_memory.handlers import budget
 
 
 def transcript_at(tmp_path: Path, input_tokens: int, model: str = "claude-sonnet-4-6") -> Path:
@@ -176,7 +176,7 @@ def test_whole_process_exit_codes(project):
     cases = [(payload(path, project), True), ("", False), ("{", False), ("\x00\xff", False)]
     for stdin, injects in cases:
         result = subprocess.run(
-            [sys.executable, "-m", "context_memory.budget", "--bogus-flag"],
+            [sys.executable, "-m", "context_memory.handlers.budget", "--bogus-flag"],
             input=stdin.encode("utf-8", "surrogateescape"),
             capture_output=True,
             env=subprocess_env(),

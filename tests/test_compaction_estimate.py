@@ -13,12 +13,12 @@ from pathlib import Path
 
 import transcript_rows as tr
 from conftest import subprocess_env
-from context_memory import compaction_estimate as ce
-from context_memory.budget import budget_output
-from context_memory.extract import EXTRACT_FILE, act
-from context_memory.handoff_cli import tokens_in
-from context_memory.statusline import context_numbers, format_line
-from context_memory.transcript import scan_transcript
+from context_memory.commands.handoff import tokens_in
+from context_memory.handlers.budget import budget_output
+from context_memory.handlers.extract import EXTRACT_FILE, act
+from context_memory.handlers.statusline import context_numbers, format_line
+from context_memory.transcript import compaction_estimate as ce
+from context_memory.transcript.reader import scan_transcript
 from real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
 
 SESSION = "0f112eb4-a676-476d-8986-d6c78693cd5b"
@@ -135,8 +135,8 @@ def test_ctx_usage_in_a_fresh_process(tmp_path):
     # count cache, whose temp file brings re: measured separately, before the report).
     code = (
         "import sys\n"
-        "from context_memory.context_report import measure_context\n"
-        "from context_memory.usage_cli import main\n"
+        "from context_memory.measure.report import measure_context\n"
+        "from context_memory.commands.usage import main\n"
         f"tokens = measure_context({str(path)!r}).tokens\n"
         "heavy = [m for m in ('re', 'json') if m in sys.modules]\n"
         f"status = main([{str(path)!r}])\n"

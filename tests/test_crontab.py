@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, subprocess_env
-from context_memory import crontab, installer
-from context_memory.crontab import (
+from context_memory.setup import crontab, installer
+from context_memory.setup.crontab import (
     ABSENT,
     ADDED,
     REMOVED,
@@ -261,7 +261,9 @@ def test_the_installed_line_runs_the_merge(user_crontab: str, tmp_path: Path) ->
     bin_dir = tmp_path / "v env 100%" / "bin"
     bin_dir.mkdir(parents=True)
     program = bin_dir / "ctx-merge"
-    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m context_memory.merge_cli "$@"\n')
+    program.write_text(
+        f'#!/bin/sh\nexec "{sys.executable}" -m context_memory.commands.merge "$@"\n'
+    )
     program.chmod(0o755)
     project = tmp_path / "my project 50%"
     for index in range(5):
@@ -534,7 +536,12 @@ def test_the_install_script_passes_cron_through(
 def test_crontab_module_is_standard_library_only() -> None:
     """The installer imports it with the system python (-S, no site-packages)."""
     done = subprocess.run(
-        [sys.executable, "-S", "-c", "import context_memory.crontab, context_memory.installer"],
+        [
+            sys.executable,
+            "-S",
+            "-c",
+            "import context_memory.setup.crontab, context_memory.setup.installer",
+        ],
         env=subprocess_env(),
         capture_output=True,
         text=True,

@@ -9,8 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from conftest import subprocess_env
-from context_memory.decide_cli import cli, main
-from context_memory.identity import manual_session
+from context_memory.commands.decide import cli, main
+from context_memory.memory.identity import manual_session
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -198,7 +198,7 @@ def test_eight_processes_append_1600_whole_lines(project, tmp_path):
     workers, per_worker = 8, 200
     script = (
         "import sys\n"
-        "from context_memory.decide_cli import main\n"
+        "from context_memory.commands.decide import main\n"
         "worker = sys.argv[1]\n"
         f"for i in range({per_worker}):\n"
         "    args = [f'decision {worker}-{i}', '--reason', 'r' * 300, '--session', 'w' + worker]\n"

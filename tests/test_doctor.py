@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from context_memory import crontab, doctor
-from context_memory.command_links import LINKED_COMMANDS, apply_links, plan_links
-from context_memory.doctor import (
+from context_memory.setup import crontab, doctor
+from context_memory.setup.command_links import LINKED_COMMANDS, apply_links, plan_links
+from context_memory.setup.doctor import (
     FAIL,
     OK,
     WARN,
@@ -27,8 +27,8 @@ from context_memory.doctor import (
     check_statusline,
     check_venv,
 )
-from context_memory.hook_registry import HOOKS, HookSpec
-from context_memory.settings_edit import command_for, dumps_settings, register_hooks
+from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.setup.settings_edit import command_for, dumps_settings, register_hooks
 
 # The programs of a complete install that ctx-doctor checks: every hook's and every linked
 # command's (ctx-usage and ctx-doctor among them), from the tables, in a stable order.

@@ -10,10 +10,10 @@ import pytest
 
 import transcript_rows as tr
 from conftest import subprocess_env
-from context_memory import extract
-from context_memory.handoff import parse_handoff
-from context_memory.hookio import BREAKER_LIMIT
-from context_memory.records import append_record, make_record
+from context_memory.core.hookio import BREAKER_LIMIT
+from context_memory.handlers import extract
+from context_memory.memory.decisions import append_record, make_record
+from context_memory.memory.handoff import parse_handoff
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 
@@ -266,7 +266,7 @@ def test_whole_process_never_blocks(project):
     ]
     for stdin in cases:
         result = subprocess.run(
-            [sys.executable, "-m", "context_memory.extract"],
+            [sys.executable, "-m", "context_memory.handlers.extract"],
             input=stdin.encode(),
             capture_output=True,
             env=subprocess_env(),

@@ -21,7 +21,7 @@ import pytest
 
 import transcript_rows as tr
 from cli_run import run_main
-from context_memory import usage_cli
+from context_memory.commands import usage as usage_cli
 from hostile.harness import (
     ENTRY_POINTS,
     SESSION,
@@ -94,7 +94,7 @@ def prepare(sandbox: Sandbox, case: str) -> None:
         for old in compactions.iterdir():
             old.unlink()
     if case == "cut-compaction-cache":
-        from context_memory.compaction_count import _cache_file
+        from context_memory.transcript.compaction_count import _cache_file
 
         path = Path(_cache_file(os.path.realpath(sandbox.transcript)))
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -183,7 +183,7 @@ def test_installed_entry_points_on_damaged_input(
 # standard json module on the same texts. Prints one JSON line: the two lists of results.
 LIGHTJSON_PROBE = r"""
 import sys
-from context_memory import lightjson
+from context_memory.core import lightjson
 texts = [
     '{"a":1', '{"a":', 'garbage', '{"a" 1}', '[1,', '"abc', '{"a":tru}', '{"a":"\\x"}',
     '\x00\x01', '[1 2]', '{1:2}', '"\\ud800', '-', '{"a":[{"b":', '"a\tb"', '{"a":1} x', '',

@@ -6,8 +6,8 @@ import stat
 
 import pytest
 
-from context_memory.fsutil import append_line_locked, atomic_write
-from context_memory.records import append_record, make_record, read_records
+from context_memory.core.fsutil import append_line_locked, atomic_write
+from context_memory.memory.decisions import append_record, make_record, read_records
 
 
 def test_atomic_write_replaces_and_keeps_mode(tmp_path):
@@ -81,7 +81,7 @@ def test_records_round_trip_and_corrupt_lines_reported(tmp_path):
 
 # -- the state folder as untrusted input -------------------------------------------------------
 
-from context_memory import fsutil  # noqa: E402
+from context_memory.core import fsutil  # noqa: E402
 
 
 def test_read_bytes_refuses_links_fifos_folders_and_too_much(tmp_path):

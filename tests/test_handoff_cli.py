@@ -6,12 +6,12 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import transcript_rows as tr
-from context_memory.handoff import parse_handoff
-from context_memory.handoff_cli import cli, main
-from context_memory.handoff_draft import write_stage
-from context_memory.identity import manual_session
-from context_memory.locate import project_folder_name
-from context_memory.records import append_record, make_record
+from context_memory.commands.handoff import cli, main
+from context_memory.memory.decisions import append_record, make_record
+from context_memory.memory.handoff import parse_handoff
+from context_memory.memory.handoff_draft import write_stage
+from context_memory.memory.identity import manual_session
+from context_memory.transcript.locate import project_folder_name
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 GOOD = """# whatever title

@@ -2,14 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from context_memory.handoff import (
+from context_memory.core.state import UnsafeNameError
+from context_memory.memory.handoff import (
     HandoffFormatError,
     next_free_stage,
     parse_handoff,
     render_handoff,
     stage_path,
 )
-from context_memory.state import UnsafeNameError
 
 META = {"session": "s-1", "stage": "2", "time": "2026-11-30T09:00:00Z", "tokens": "150000"}
 

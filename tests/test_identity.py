@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from context_memory import identity
-from context_memory.identity import (
+from context_memory.memory import identity
+from context_memory.memory.decisions import make_record, read_records
+from context_memory.memory.identity import (
     format_author,
     is_new_style_id,
     manual_session,
     new_record_id,
     record_author,
 )
-from context_memory.records import make_record, read_records
 
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
 needs_git = pytest.mark.skipif(

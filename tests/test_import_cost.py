@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory.tables import AUDIT_PENDING_MARK
+from context_memory.core.tables import AUDIT_PENDING_MARK
 from hostile.harness import ENTRY_POINTS, Entry, Sandbox, entry_for, seeded_sandbox
 
 # Third-party modules a hook must not pay for before it needs them.
@@ -58,7 +58,7 @@ def imported_modules(module: str, *also: str) -> dict[str, int]:
 
 def test_importtime_is_parsed() -> None:
     """The parser sees what a module really imports (so the checks below can fail)."""
-    found = imported_modules("context_memory.budget", "argparse", "json")
+    found = imported_modules("context_memory.handlers.budget", "argparse", "json")
     assert {"context_memory", "json", "argparse"} <= set(found)
     assert found["context_memory"] > 0
 
@@ -72,7 +72,7 @@ def test_hot_entry_point_imports_stay_light(module: str) -> None:
 
 # Before every prompt and every status-line refresh: not even ``re`` (which ``json``
 # imports, with ``enum``): in a clean virtualenv it costs 40% of the interpreter's start.
-PROMPT_PATH_MODULES = ("context_memory.budget", "context_memory.statusline")
+PROMPT_PATH_MODULES = ("context_memory.handlers.budget", "context_memory.handlers.statusline")
 
 
 @pytest.mark.parametrize("module", PROMPT_PATH_MODULES)

@@ -1,4 +1,4 @@
-"""./install and context_memory.installer: virtualenv, hook registration, uninstall.
+"""./install and context_memory.setup.installer: virtualenv, hook registration, uninstall.
 
 Most cases call ``installer.main`` directly with a stand-in virtualenv (fast). The cases at
 the end run the real ``install`` script from a snapshot of this repository in a folder with
@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from context_memory import installer
-from context_memory.command_links import LINKED_COMMANDS, on_path
-from context_memory.hook_registry import HOOKS
-from context_memory.installer import (
+from context_memory.setup import installer
+from context_memory.setup.command_links import LINKED_COMMANDS, on_path
+from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.installer import (
     PLAN_CREATE,
     PLAN_CURRENT,
     PLAN_RECREATE,
@@ -37,7 +37,7 @@ from context_memory.installer import (
     source_hash,
     venv_plan,
 )
-from context_memory.settings_edit import command_for, dumps_settings, register_hooks
+from context_memory.setup.settings_edit import command_for, dumps_settings, register_hooks
 
 REPO = Path(__file__).resolve().parent.parent
 P = "context-memory:"

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from conftest import subprocess_env
-from context_memory import installer
-from context_memory.command_links import LINKED_COMMANDS
-from context_memory.installer import main
-from context_memory.settings_edit import (
+from context_memory.setup import installer
+from context_memory.setup.command_links import LINKED_COMMANDS
+from context_memory.setup.installer import main
+from context_memory.setup.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
     STATUSLINE_KEPT_THEIRS,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from context_memory import lightjson
+from context_memory.core import lightjson
 
 json_values = st.recursive(
     st.none()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from context_memory.matching import (
+from context_memory.audit.matching import (
     CJK,
     CODE,
     NUMBER,

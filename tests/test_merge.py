@@ -1,4 +1,4 @@
-"""context_memory.merge: normalisation, subjects, the override rule, ordering, rendering,
+"""context_memory.merge.merge: normalisation, subjects, the override rule, ordering, rendering,
 the gates and the publishing of a merge (pure functions and the file layer)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from context_memory import merge
-from context_memory.merge import (
+from context_memory.merge import merge
+from context_memory.merge.merge import (
     GATE_SESSIONS,
     GATE_TIME,
     MergeError,

@@ -16,9 +16,9 @@ import pytest
 from filelock import FileLock
 
 from conftest import subprocess_env
-from context_memory import merge
-from context_memory.merge import dumps, parse_time, run_merge
-from context_memory.merge_cli import main
+from context_memory.commands.merge import main
+from context_memory.merge import merge
+from context_memory.merge.merge import dumps, parse_time, run_merge
 from handoff_files import write_handoff
 
 P = "ctx-merge:"
@@ -30,14 +30,14 @@ DAY_LATER = "2026-12-02T00:00:00Z"
 # while it holds the lock, or kill it at a chosen step.
 PAUSING_MERGE = """
 import sys, time
-from context_memory import merge
+from context_memory.merge import merge
 pause, where = float(sys.argv[1]), sys.argv[2]
 def checkpoint(step):
     print("checkpoint: " + step, file=sys.stderr, flush=True)
     if where in ("*", step):
         time.sleep(pause)
 merge._checkpoint = checkpoint
-from context_memory.merge_cli import main
+from context_memory.commands.merge import main
 sys.exit(main(sys.argv[3:]))
 """
 STEPS = (
@@ -269,7 +269,7 @@ def test_gates_are_checked_again_after_taking_the_lock(project: Path, capsys) ->
 
     outcome = run_merge(str(state), stamp(NOW), sleep=another_merge_finishes)
     assert (outcome.action, outcome.gate, outcome.rechecked) == ("stopped", "time", True)
-    from context_memory.merge_cli import report
+    from context_memory.commands.merge import report
 
     report(outcome, str(state), quiet=False)
     assert capsys.readouterr().out == (
@@ -549,7 +549,7 @@ def test_merges_killed_at_random_moments(project: Path, capsys) -> None:
             [
                 sys.executable,
                 "-m",
-                "context_memory.merge_cli",
+                "context_memory.commands.merge",
                 "--quiet",
                 "--force",
                 "--now",
@@ -576,7 +576,7 @@ def test_merges_killed_at_random_moments(project: Path, capsys) -> None:
 def test_restore_points_new_sessions_at_the_merged_decisions(project: Path, capsys) -> None:
     """ctx-restore (the working-memory issue's hook) finds merged/decisions.md through the
     ``merged`` link once a merge has run."""
-    from context_memory.restore import recovery_pointer
+    from context_memory.handlers.restore import recovery_pointer
 
     state = state_of(project)
     add_sessions(state, 5, "2026-11-30")

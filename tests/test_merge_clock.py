@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from conftest import subprocess_env
-from context_memory.doctor import check_logs
+from context_memory.setup.doctor import check_logs
 from handoff_files import write_handoff
 
 
@@ -26,7 +26,7 @@ def epoch(text: str) -> float:
 
 def merge(project: Path, *args: str, sessions: int = 1) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "context_memory.merge_cli", "--project", str(project), *args],
+        [sys.executable, "-m", "context_memory.commands.merge", "--project", str(project), *args],
         capture_output=True,
         text=True,
         cwd=project,

@@ -8,8 +8,8 @@ import random
 import shutil
 from pathlib import Path
 
-from context_memory import merge
-from context_memory.merge import date_untimed_handoffs, parse_time, run_merge, scan_handoffs
+from context_memory.merge import merge
+from context_memory.merge.merge import date_untimed_handoffs, parse_time, run_merge, scan_handoffs
 from handoff_files import write_handoff
 
 HANDOFFS = [

@@ -163,7 +163,7 @@ def test_an_infinite_ctx_window_is_ignored_with_a_message(tmp_path: Path) -> Non
     env = subprocess_env(CTX_WINDOW="1.0e999")
     env.pop("PYTHONUNBUFFERED", None)
     done = subprocess.run(
-        [sys.executable, "-m", "context_memory.usage_cli", str(SAMPLE_TRANSCRIPT)],
+        [sys.executable, "-m", "context_memory.commands.usage", str(SAMPLE_TRANSCRIPT)],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -172,7 +172,7 @@ def test_an_infinite_ctx_window_is_ignored_with_a_message(tmp_path: Path) -> Non
         check=False,
     )
     plain = subprocess.run(
-        [sys.executable, "-m", "context_memory.usage_cli", str(SAMPLE_TRANSCRIPT)],
+        [sys.executable, "-m", "context_memory.commands.usage", str(SAMPLE_TRANSCRIPT)],
         cwd=tmp_path,
         env={k: v for k, v in env.items() if k != "CTX_WINDOW"},
         capture_output=True,

@@ -15,12 +15,21 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import subprocess_env
-from context_memory import audit, extract, pinned
-from context_memory.decide_cli import cli as decide_cli
-from context_memory.handoff import render_handoff, stage_path
-from context_memory.identity import is_new_style_id
-from context_memory.merge_cli import cli as merge_cli
-from context_memory.pinned import (
+from context_memory.audit import audit
+from context_memory.commands.decide import cli as decide_cli
+from context_memory.commands.merge import cli as merge_cli
+from context_memory.commands.plan import cli as plan_cli
+from context_memory.handlers import extract
+from context_memory.memory import pinned
+from context_memory.memory.decisions import (
+    append_record,
+    make_pin_record,
+    make_record,
+    read_records,
+)
+from context_memory.memory.handoff import render_handoff, stage_path
+from context_memory.memory.identity import is_new_style_id
+from context_memory.memory.pinned import (
     DEFAULT_CAP_TOKENS,
     IMPORT_LINE,
     cap_tokens,
@@ -30,8 +39,6 @@ from context_memory.pinned import (
     with_import_line,
     without_import_line,
 )
-from context_memory.plan_cli import cli as plan_cli
-from context_memory.records import append_record, make_pin_record, make_record, read_records
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 HEAD = (
@@ -380,7 +387,7 @@ def test_the_prompt_hook_never_touches_the_digest(project):
         }
     )
     result = subprocess.run(
-        [sys.executable, "-m", "context_memory.budget"],
+        [sys.executable, "-m", "context_memory.handlers.budget"],
         input=payload,
         capture_output=True,
         text=True,
@@ -521,7 +528,7 @@ def test_records_readers_skip_pins_silently(project):
 def test_the_installer_lock_excludes_filelock(tmp_path):
     """Without filelock (the installer's system python) the digest is built under a flock
     on the same sidecar file: a command holding filelock's lock keeps it out."""
-    from context_memory.fsutil import lock_for
+    from context_memory.core.fsutil import lock_for
 
     target = str(tmp_path / "pinned.md")
     with lock_for(target):

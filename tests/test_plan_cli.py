@@ -4,7 +4,7 @@ import os
 
 from click.testing import CliRunner
 
-from context_memory.plan_cli import cli, main
+from context_memory.commands.plan import cli, main
 
 PLAN = "# Plan\n- [x] design\n- [ ] implement the cache\n"
 

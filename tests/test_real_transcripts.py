@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from cli_run import run_main
-from context_memory import usage_cli
-from context_memory.bands import classify
-from context_memory.tables import DEFAULT_BAND_THRESHOLDS
-from context_memory.transcript import scan_transcript
+from context_memory.commands import usage as usage_cli
+from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
+from context_memory.measure.bands import classify
+from context_memory.transcript.reader import scan_transcript
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
 REAL = sorted(FIXTURES.glob("*.jsonl.gz"))

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory import restore
-from context_memory.restore import recovery_pointer
+from context_memory.handlers import restore
+from context_memory.handlers.restore import recovery_pointer
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 
@@ -129,7 +129,7 @@ def test_claude_project_dir_wins_over_cwd(project, tmp_path, monkeypatch, capsys
 def test_bad_input_fails_open_with_exit_0(project):
     for stdin in [b"", b"{", b"[]", b"\xff"]:
         result = subprocess.run(
-            [sys.executable, "-m", "context_memory.restore"],
+            [sys.executable, "-m", "context_memory.handlers.restore"],
             input=stdin,
             capture_output=True,
             env=subprocess_env(),

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from context_memory.hook_registry import HOOKS, HookSpec
-from context_memory.settings_edit import (
+from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.setup.settings_edit import (
     EXAMPLE_VENV,
     InvalidJSONError,
     SettingsError,
@@ -566,7 +566,7 @@ def test_settings_example_matches_what_install_writes() -> None:
     text = (REPO / "settings.example.json").read_text(encoding="utf-8")
     assert text == example_settings_text(), (
         "settings.example.json is out of date; regenerate it with\n"
-        "PYTHONPATH=hooks python -c 'import sys; from context_memory.settings_edit import "
+        "PYTHONPATH=hooks python -c 'import sys; from context_memory.setup.settings_edit import "
         "example_settings_text as t; sys.stdout.write(t())' > settings.example.json"
     )
     assert json.loads(text) == register_hooks({}, HOOKS, f"{EXAMPLE_VENV}/bin")

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from context_memory import installer
-from context_memory.hook_registry import HOOKS
-from context_memory.settings_edit import (
+from context_memory.setup import installer
+from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.settings_edit import (
     InvalidJSONError,
     dumps_settings,
     parse_settings,

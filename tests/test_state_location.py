@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory import session_registry
-from context_memory.state import find_project_root, search_project_root
+from context_memory.core import session_registry
+from context_memory.core.state import find_project_root, search_project_root
 
 SESSION = "aaaaaaaa-1111-2222-3333-444444444444"
 
@@ -50,7 +50,7 @@ def session_start(project: Path, home: Path, tmp_path: Path) -> None:
         "source": "startup",
     }
     done = run_module(
-        "restore",
+        "handlers.restore",
         [],
         project,
         home,
@@ -63,7 +63,7 @@ def session_start(project: Path, home: Path, tmp_path: Path) -> None:
 
 def agent_decides(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """ctx-decide as the agent runs it: the session id, no CLAUDE_PROJECT_DIR."""
-    return run_module("decide_cli", list(args), cwd, home, CLAUDE_CODE_SESSION_ID=SESSION)
+    return run_module("commands.decide", list(args), cwd, home, CLAUDE_CODE_SESSION_ID=SESSION)
 
 
 def decisions_in(state: Path) -> list[str]:
@@ -103,7 +103,9 @@ def test_project_without_git_under_home_keeps_its_own_state(home, tmp_path):
             "transcript_path": "",
         }
     )
-    restored = run_module("restore", [], project, home, payload, CLAUDE_PROJECT_DIR=str(project))
+    restored = run_module(
+        "handlers.restore", [], project, home, payload, CLAUDE_PROJECT_DIR=str(project)
+    )
     context = json.loads(restored.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Read .working-state/decisions.jsonl first." in context
 
@@ -111,7 +113,7 @@ def test_project_without_git_under_home_keeps_its_own_state(home, tmp_path):
 def test_by_hand_outside_a_session_home_claude_is_no_marker(home, tmp_path):
     project = home / "notes"
     (project / "docs").mkdir(parents=True)
-    done = run_module("decide_cli", ["by hand"], project / "docs", home)
+    done = run_module("commands.decide", ["by hand"], project / "docs", home)
     assert (done.returncode, done.stderr) == (0, "")
     assert decisions_in(project / "docs" / ".working-state") == ["by hand"]
     assert not (home / ".working-state").exists()
@@ -119,7 +121,7 @@ def test_by_hand_outside_a_session_home_claude_is_no_marker(home, tmp_path):
     # A .claude folder of the project itself still marks it, and the command says so.
     (project / ".claude").mkdir()
     (project / "src").mkdir()
-    done = run_module("decide_cli", ["second"], project / "src", home)
+    done = run_module("commands.decide", ["second"], project / "src", home)
     state = project / ".working-state"
     assert done.returncode == 0
     assert done.stderr == (
@@ -155,7 +157,7 @@ def test_the_agent_in_a_submodule(home, tmp_path):
     assert not (lib / ".working-state").exists()
 
     # By hand, outside any session: the submodule's .git file is no project root either.
-    done = run_module("decide_cli", ["by hand in the submodule"], lib, home)
+    done = run_module("commands.decide", ["by hand in the submodule"], lib, home)
     assert done.returncode == 0 and f"using {app / '.working-state'} " in done.stderr
     assert decisions_in(app / ".working-state")[-1] == "by hand in the submodule"
 
@@ -163,10 +165,10 @@ def test_the_agent_in_a_submodule(home, tmp_path):
 @pytest.mark.parametrize(
     ("module", "event"),
     [
-        ("budget", "UserPromptSubmit"),
-        ("extract", "PreCompact"),
-        ("restore", "SessionStart"),
-        ("audit", "PostCompact"),
+        ("handlers.budget", "UserPromptSubmit"),
+        ("handlers.extract", "PreCompact"),
+        ("handlers.restore", "SessionStart"),
+        ("audit.audit", "PostCompact"),
     ],
 )
 def test_a_failing_hook_without_cwd_creates_no_state_folder(home, tmp_path, module, event):
@@ -178,7 +180,7 @@ def test_a_failing_hook_without_cwd_creates_no_state_folder(home, tmp_path, modu
         json.dumps({"session_id": SESSION, "hook_event_name": event, "transcript_path": 7}),
         "not json",
     )
-    for stdin in payloads if module == "budget" else (payloads[0], payloads[2]):
+    for stdin in payloads if module == "handlers.budget" else (payloads[0], payloads[2]):
         done = run_module(module, [], somewhere, home, stdin)
         assert done.returncode == 0 and done.stdout == ""
         assert done.stderr.count("\n") <= 1
@@ -190,7 +192,7 @@ def test_a_failing_hook_without_cwd_creates_no_state_folder(home, tmp_path, modu
 def test_a_failing_hook_logs_into_an_existing_state_folder(home, tmp_path):
     project = tmp_path / "project"
     (project / ".working-state").mkdir(parents=True)
-    done = run_module("budget", [], project, home, "not json")
+    done = run_module("handlers.budget", [], project, home, "not json")
     assert done.returncode == 0 and done.stderr.startswith("ctx-budget: HookInputError")
     log = (project / ".working-state" / "logs" / "hooks.log").read_text()
     assert log.count("\n") == 1 and "\tctx-budget\t-\tHookInputError: stdin is not JSON" in log
@@ -202,14 +204,16 @@ def test_handoff_and_plan_follow_the_session(home, tmp_path):
     frontend = app / "frontend"
     frontend.mkdir()
     session_start(frontend, home, tmp_path)
-    done = run_module("plan_cli", [], app, home, "- [ ] ship\n", CLAUDE_CODE_SESSION_ID=SESSION)
+    done = run_module(
+        "commands.plan", [], app, home, "- [ ] ship\n", CLAUDE_CODE_SESSION_ID=SESSION
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "wrote frontend/.working-state/current-plan.md (1 line)\n"
     handoff = (
         "## Decided\n- none\n## Rejected\n- none\n## Risks\n- none\n"
         "## Files Modified\n- none\n## Remaining\n- ship\n"
     )
-    done = run_module("handoff_cli", [], app, home, handoff, CLAUDE_CODE_SESSION_ID=SESSION)
+    done = run_module("commands.handoff", [], app, home, handoff, CLAUDE_CODE_SESSION_ID=SESSION)
     assert done.returncode == 0, done.stderr
     stage = f"frontend/.working-state/sessions/{SESSION}/handoffs/stage-1.md"
     assert done.stdout == f"wrote {stage}\n"

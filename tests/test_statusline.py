@@ -11,8 +11,9 @@ import pytest
 
 import transcript_rows as tr
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
-from context_memory import statusline, statusline_cache
-from context_memory.statusline import bar, color_enabled, main
+from context_memory.handlers import statusline
+from context_memory.handlers.statusline import bar, color_enabled, main
+from context_memory.measure import window_cache as statusline_cache
 
 SESSION = "2f0c5d1e-7a3b-4c9d-8e1f-0a1b2c3d4e5f"
 PLAIN = {"NO_COLOR": "1"}
@@ -214,7 +215,7 @@ def test_records_the_window_for_the_session(project, monkeypatch, capsys):
 
 def test_refreshes_write_only_when_the_window_changes(project, monkeypatch, capsys):
     writes: list[str] = []
-    import context_memory.fsutil as fsutil
+    import context_memory.core.fsutil as fsutil
 
     real = fsutil.atomic_write
 
@@ -330,7 +331,7 @@ def test_chain_still_shows_their_line_when_ours_fails(project, monkeypatch, caps
 def test_runs_as_a_process(project):
     env = subprocess_env(NO_COLOR="1")
     done = subprocess.run(
-        [sys.executable, "-m", "context_memory.statusline"],
+        [sys.executable, "-m", "context_memory.handlers.statusline"],
         input=json.dumps(status_json(project)).encode(),
         capture_output=True,
         env=env,
@@ -346,7 +347,7 @@ def test_import_stays_on_the_standard_library():
     # Compared with a bare interpreter: site-packages may import pathlib or typing already.
     code = (
         "import sys; before = set(sys.modules);"
-        "import context_memory.statusline, context_memory.statusline_cache;"
+        "import context_memory.handlers.statusline, context_memory.measure.window_cache;"
         "print(sorted(m for m in ('click', 'orjson', 'filelock', 'typing', 'dataclasses',"
         " 'pathlib', 'subprocess', 'argparse') if m in sys.modules and m not in before))"
     )

@@ -11,15 +11,15 @@ import pytest
 
 import transcript_rows as tr
 from cli_run import run_main
-from context_memory import budget
-from context_memory.statusline_cache import (
+from context_memory.commands.usage import main as usage_main
+from context_memory.handlers import budget
+from context_memory.measure.window_cache import (
     cache_path,
     transcript_cwd,
     window_for_hook,
     window_for_transcript,
     write_cache,
 )
-from context_memory.usage_cli import main as usage_main
 
 SESSION = "7d3e2a10-4b5c-4d6e-9f80-112233445566"
 

@@ -17,12 +17,12 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import transcript_rows as tr
-from context_memory import transcript_facts as tf
-from context_memory.extract import EXTRACT_FILE, act
-from context_memory.handoff import parse_handoff
-from context_memory.handoff_cli import cli
-from context_memory.handoff_draft import draft_sections, session_facts
-from context_memory.transcript_facts import files_touched, scan_facts, subagent_transcripts
+from context_memory.commands.handoff import cli
+from context_memory.handlers.extract import EXTRACT_FILE, act
+from context_memory.memory.handoff import parse_handoff
+from context_memory.memory.handoff_draft import draft_sections, session_facts
+from context_memory.transcript import facts as tf
+from context_memory.transcript.facts import files_touched, scan_facts, subagent_transcripts
 from real_fixture import CODERABBIT_AGENT, CODERABBIT_PARENT, real_lines, write_lines
 
 REAL_PROJECT = "/Users/dain/workspace/coderabbit-review-helper"

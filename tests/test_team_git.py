@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory.records import read_records
+from context_memory.memory.decisions import read_records
 
 NAMES = ("alice", "bob", "carol")
 
@@ -85,7 +85,7 @@ class Clone:
 
     def decide(self, *args: str) -> None:
         text = args[1] if args[0] in ("--rejected", "--risk") else args[0]
-        self.tool("decide_cli", *args)
+        self.tool("commands.decide", *args)
         self.recorded.append(text)
 
     def handoff(self, decided: str, rejected: str, remaining: str, **env: str) -> None:
@@ -93,7 +93,7 @@ class Clone:
             f"## Decided\n- {decided}\n## Rejected\n- {rejected}\n## Risks\n- none\n"
             f"## Files Modified\n- {self.name}.py\n## Remaining\n- {remaining}\n"
         )
-        self.tool("handoff_cli", stdin=body, **env)
+        self.tool("commands.handoff", stdin=body, **env)
 
     def commit(self, message: str) -> None:
         self.git("add", "-A")
@@ -121,7 +121,7 @@ def make_team(tmp_path: Path) -> list[Clone]:
 
     configure(first)
     (first.path / "README.md").write_text("a project\n")
-    out = first.tool("doctor", "--team")
+    out = first.tool("setup.doctor", "--team")
     assert "added 'decisions.jsonl merge=union'" in out, out
     first.commit("Share context-memory")
     first.git("push", "-q", "origin", "main")
@@ -129,7 +129,7 @@ def make_team(tmp_path: Path) -> list[Clone]:
         clone.git("clone", "-q", str(origin), str(clone.path), cwd=tmp_path)
         configure(clone)
         # Set up already: a second --team run there changes nothing.
-        assert "nothing changed" in clone.tool("doctor", "--team")
+        assert "nothing changed" in clone.tool("setup.doctor", "--team")
     return clones
 
 
@@ -195,7 +195,7 @@ def test_three_clones_share_records_and_handoffs_without_conflicts(tmp_path: Pat
                 assert authors[text] == f"{other.name.capitalize()} <{other.name}@example.com>"
 
     # --author filters the shared log.
-    listed = json.loads(carol.tool("decide_cli", "--list", "--json", "--author", "alice"))
+    listed = json.loads(carol.tool("commands.decide", "--list", "--json", "--author", "alice"))
     assert sorted(r["decision"] for r in listed) == sorted(alice.recorded)
 
     # Handoffs: one folder per session, nothing written twice.
@@ -214,7 +214,7 @@ def test_three_clones_share_records_and_handoffs_without_conflicts(tmp_path: Pat
         for path in clone.state.rglob("*"):
             stamp = 1_700_000_000 + chooser.randrange(10**8)
             os.utime(path, (stamp, stamp), follow_symlinks=False)
-        out = clone.tool("merge_cli", "--force", "--now", f"2026-12-0{index + 1}T00:00:00Z")
+        out = clone.tool("commands.merge", "--force", "--now", f"2026-12-0{index + 1}T00:00:00Z")
         assert "merged 9 handoffs from 3 sessions" in out, out
     for name in ("decisions.md", "decisions.json"):
         contents = {(clone.state / "merged" / name).read_bytes() for clone in clones}
@@ -243,10 +243,10 @@ def test_three_clones_share_records_and_handoffs_without_conflicts(tmp_path: Pat
             "source": "startup",
         }
     )
-    before = json.loads(bob.tool("restore", stdin=payload))
+    before = json.loads(bob.tool("handlers.restore", stdin=payload))
     assert "Kafka" not in before["hookSpecificOutput"]["additionalContext"]
     bob.git("pull", "--no-edit", "origin", "main")
-    after = json.loads(bob.tool("restore", stdin=payload))
+    after = json.loads(bob.tool("handlers.restore", stdin=payload))
     context = after["hookSpecificOutput"]["additionalContext"]
     assert "Rejected, do not propose again: Kafka for the cache bus (too heavy for 3 services)" in (
         context

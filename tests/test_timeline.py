@@ -8,15 +8,15 @@ import pytest
 import transcript_rows as tr
 from cli_run import run_main
 from conftest import SAMPLE_TRANSCRIPT
-from context_memory.tables import DEFAULT_BAND_THRESHOLDS
-from context_memory.timeline import (
+from context_memory.commands.usage import main as usage_main
+from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
+from context_memory.measure.timeline import (
     biggest_jumps,
     build_timeline,
     candidate_lines,
     format_timeline,
     render_timeline,
 )
-from context_memory.usage_cli import main as usage_main
 
 
 def reply(message_id: str, tokens: int, *blocks: dict) -> list[dict]:

@@ -8,8 +8,8 @@ import pytest
 
 import transcript_rows as tr
 from conftest import SAMPLE_TRANSCRIPT
-from context_memory.compaction_count import count_compactions
-from context_memory.transcript import (
+from context_memory.transcript.compaction_count import count_compactions
+from context_memory.transcript.reader import (
     iter_lines_backwards,
     scan_transcript,
     usage_tokens,
@@ -219,7 +219,7 @@ def test_scan_gives_up_past_the_byte_budget(tmp_path: Path):
 
 
 def test_oversized_line_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    import context_memory.transcript as transcript
+    import context_memory.transcript.reader as transcript
 
     monkeypatch.setattr(transcript, "MAX_LINE_BYTES", 100_000)
     big = tr.assistant("big", tr.usage(777), text="x" * 600_000)
@@ -254,7 +254,7 @@ def test_boundary_text_inside_a_message_is_not_a_compaction(tmp_path: Path):
 def test_compaction_count_is_cached_and_incremental(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    import context_memory.compaction_count as compaction_count
+    import context_memory.transcript.compaction_count as compaction_count
 
     path = tr.write_transcript(
         tmp_path / "t.jsonl",
@@ -281,7 +281,7 @@ def test_compaction_count_is_cached_and_incremental(
 
 
 def test_count_straddling_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    import context_memory.transcript as transcript
+    import context_memory.transcript.reader as transcript
 
     monkeypatch.setattr(transcript, "_COUNT_CHUNK", 7)
     rows = [tr.compact_boundary(9, 1), tr.user("x"), tr.compact_boundary(9, 1)]

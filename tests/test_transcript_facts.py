@@ -6,7 +6,7 @@ import pytest
 
 import transcript_rows as tr
 from conftest import SAMPLE_TRANSCRIPT
-from context_memory.transcript_facts import files_touched, open_todos, scan_facts
+from context_memory.transcript.facts import files_touched, open_todos, scan_facts
 
 PROJECT = "/home/dev/cache-service"
 

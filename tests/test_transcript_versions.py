@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import transcript_rows as tr
-from context_memory.transcript import (
+from context_memory.transcript.reader import (
     LAST_CLIENT_WITHOUT_MODEL_ROWS,
     MODEL_LOOKBACK_BYTES,
     client_version,

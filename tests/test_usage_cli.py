@@ -11,8 +11,8 @@ import pytest
 import transcript_rows as tr
 from cli_run import run_main
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
-from context_memory.locate import project_folder_name
-from context_memory.usage_cli import main
+from context_memory.commands.usage import main
+from context_memory.transcript.locate import project_folder_name
 
 
 def run(args: list[str], stdin: str = ""):
@@ -129,7 +129,7 @@ def test_directory_is_one_line_exit_1(tmp_path: Path):
 
 
 def test_unreadable_file_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    import context_memory.usage_cli as usage_cli
+    import context_memory.commands.usage as usage_cli
 
     def refuse(*_args, **_kwargs):
         raise PermissionError(13, "Permission denied")
@@ -201,7 +201,7 @@ def test_main_returns_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture):
 
 def test_console_script_no_traceback(tmp_path: Path):
     result = subprocess.run(
-        [sys.executable, "-m", "context_memory.usage_cli", str(tmp_path / "missing.jsonl")],
+        [sys.executable, "-m", "context_memory.commands.usage", str(tmp_path / "missing.jsonl")],
         capture_output=True,
         text=True,
         env=subprocess_env(),

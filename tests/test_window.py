@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from context_memory.window import autocompact_threshold, canonical_model_key, resolve_window
+from context_memory.measure.window import autocompact_threshold, canonical_model_key, resolve_window
 
 
 @pytest.mark.parametrize(

@@ -32,11 +32,11 @@ from typing import Any, NamedTuple
 import installed
 import transcript_rows as tr
 from conftest import REPO, subprocess_env
-from context_memory.handoff import parse_handoff, render_handoff
-from context_memory.hook_registry import HOOKS
-from context_memory.locate import project_folder_name
-from context_memory.records import append_record, make_record, read_records
-from context_memory.tables import AUDIT_PENDING_MARK
+from context_memory.core.tables import AUDIT_PENDING_MARK
+from context_memory.memory.decisions import append_record, make_record, read_records
+from context_memory.memory.handoff import parse_handoff, render_handoff
+from context_memory.setup.hook_registry import HOOKS
+from context_memory.transcript.locate import project_folder_name
 
 SESSION = tr.SESSION
 OTHER_SESSION = "0f0e0d0c-1111-4222-8333-944445555666"

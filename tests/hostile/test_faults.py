@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory.records import read_records
+from context_memory.memory.decisions import read_records
 from hostile.harness import (
     ENTRY_POINTS,
     SESSION,
@@ -115,7 +115,7 @@ def test_read_only_state_folder(entry: Entry, sandbox: Sandbox) -> None:
 def test_read_only_state_folder_ctx_decide(sandbox: Sandbox) -> None:
     make_read_only(sandbox.state)
     before = snapshot(sandbox.root)
-    done = run_cli("context_memory.decide_cli", ["Use Redis"], sandbox, DROP_DAC_OVERRIDE)
+    done = run_cli("context_memory.commands.decide", ["Use Redis"], sandbox, DROP_DAC_OVERRIDE)
     assert done.returncode == 1, done.stderr
     assert done.stdout == b""
     assert done.stderr.startswith(b"Error: ") and done.stderr.count(b"\n") == 1, done.stderr
@@ -144,13 +144,13 @@ def test_full_disk_ctx_decide_leaves_no_half_record(sandbox: Sandbox) -> None:
     log = sandbox.state / "decisions.jsonl"
     old = log.read_bytes()
     prelude = file_size_limit(len(old) + 10)
-    done = run_cli("context_memory.decide_cli", ["Use Redis Cluster"], sandbox, prelude)
+    done = run_cli("context_memory.commands.decide", ["Use Redis Cluster"], sandbox, prelude)
     assert done.returncode == 1, done.stderr
     assert done.stderr.startswith(b"Error: ") and done.stderr.count(b"\n") == 1, done.stderr
     assert b"File too large; nothing recorded" in done.stderr
     assert log.read_bytes() == old
     # With room again, the next record lands whole after the old ones.
-    done = run_cli("context_memory.decide_cli", ["Use Redis Cluster"], sandbox, "")
+    done = run_cli("context_memory.commands.decide", ["Use Redis Cluster"], sandbox, "")
     assert done.returncode == 0, done.stderr
     records, problems = read_records(str(sandbox.state))
     assert problems == [] and records[-1]["decision"] == "Use Redis Cluster"
@@ -164,7 +164,7 @@ def test_full_disk_ctx_handoff_writes_nothing(sandbox: Sandbox) -> None:
     )
     before = snapshot(sandbox.root)
     done = run_cli(
-        "context_memory.handoff_cli",
+        "context_memory.commands.handoff",
         ["--session", SESSION],
         sandbox,
         file_size_limit(50),
@@ -212,10 +212,10 @@ def test_symlinked_state_folder(entry: Entry, sandbox: Sandbox) -> None:
 @pytest.mark.parametrize(
     ("module", "args"),
     [
-        ("context_memory.decide_cli", ["Use Redis"]),
-        ("context_memory.decide_cli", ["--list"]),
-        ("context_memory.handoff_cli", ["--draft"]),
-        ("context_memory.merge_cli", ["--force"]),
+        ("context_memory.commands.decide", ["Use Redis"]),
+        ("context_memory.commands.decide", ["--list"]),
+        ("context_memory.commands.handoff", ["--draft"]),
+        ("context_memory.commands.merge", ["--force"]),
     ],
 )
 def test_symlinked_state_folder_commands(sandbox: Sandbox, module: str, args: list[str]):
@@ -233,7 +233,7 @@ def test_ctx_state_dir_may_point_anywhere(sandbox: Sandbox) -> None:
     elsewhere = link_state_elsewhere(sandbox)
     sandbox.state.unlink()
     env_prelude = f"import os\nos.environ['CTX_STATE_DIR'] = {str(elsewhere)!r}\n"
-    done = run_cli("context_memory.decide_cli", ["Use Redis"], sandbox, env_prelude)
+    done = run_cli("context_memory.commands.decide", ["Use Redis"], sandbox, env_prelude)
     assert done.returncode == 0, done.stderr
     records, _ = read_records(str(elsewhere))
     assert records[-1]["decision"] == "Use Redis"

@@ -15,9 +15,9 @@ import sys
 import time
 
 from conftest import subprocess_env
-from context_memory.handoff import parse_handoff
-from context_memory.handoff_draft import write_stage
-from context_memory.records import read_records
+from context_memory.memory.decisions import read_records
+from context_memory.memory.handoff import parse_handoff
+from context_memory.memory.handoff_draft import write_stage
 from hostile.harness import (
     Sandbox,
     check_state_files_whole,
@@ -31,7 +31,7 @@ APPENDS = 40
 
 DECIDE_WRITER = """
 import sys
-from context_memory.decide_cli import main
+from context_memory.commands.decide import main
 writer, count = sys.argv[1], int(sys.argv[2])
 for number in range(count):
     args = [f"writer {writer} decision {number}", "--session", f"w{writer}", "--reason", "r" * 300]
@@ -88,7 +88,7 @@ def test_decide_writers_killed_at_random_leave_whole_lines(sandbox: Sandbox) -> 
 FILLER = [f"item {i} " + "z" * 200 for i in range(2000)]  # ~420 KB per file
 HANDOFF_WRITER = """
 import sys
-from context_memory.handoff_draft import write_stage
+from context_memory.memory.handoff_draft import write_stage
 state, session = sys.argv[1], sys.argv[2]
 filler = [f"item {i} " + "z" * 200 for i in range(2000)]
 versions = [{"Decided": ["version A", *filler]}, {"Decided": ["version B", *filler]}]

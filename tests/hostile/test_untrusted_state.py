@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory import audit as audit_module
-from context_memory.records import append_record, make_record
+from context_memory.audit import audit as audit_module
+from context_memory.memory.decisions import append_record, make_record
 from hostile.harness import (
     SESSION,
     Run,
@@ -61,7 +61,7 @@ def command(
 
 
 def merge(sandbox: Sandbox, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return command(sandbox, "context_memory.merge_cli", ["--force", *args])
+    return command(sandbox, "context_memory.commands.merge", ["--force", *args])
 
 
 def handoff_path(sandbox: Sandbox, session: str = SESSION, stage: int = 1) -> Path:
@@ -98,11 +98,11 @@ def test_links_to_dev_zero_are_not_read(sandbox: Sandbox, name: str) -> None:
     if name == "handoff":
         assert f"skipped {path}: a symbolic link: not followed".encode() in done.stderr
     if name == "current-plan.md":
-        shown = command(sandbox, "context_memory.plan_cli", ["--show"])
+        shown = command(sandbox, "context_memory.commands.plan", ["--show"])
         assert (shown.returncode, shown.stdout) == (1, b"")
         assert shown.stderr.startswith(b"Error: ") and b"a symbolic link" in shown.stderr
     if name == "decisions.jsonl":
-        listed = command(sandbox, "context_memory.decide_cli", ["--list"])
+        listed = command(sandbox, "context_memory.commands.decide", ["--list"])
         assert listed.returncode == 0 and listed.stdout == b"", listed.stderr
         assert listed.stderr.startswith(f"warning: {path}: a symbolic link: not followed".encode())
 
@@ -118,9 +118,9 @@ def test_fifos_block_nothing(sandbox: Sandbox, name: str) -> None:
     for entry in (POST_COMPACT, PRE_COMPACT, STOP, RESTORE):
         assert_ok(hook(sandbox, entry))
     if name == "plan":
-        shown = command(sandbox, "context_memory.plan_cli", ["--show"])
+        shown = command(sandbox, "context_memory.commands.plan", ["--show"])
         assert shown.returncode == 1 and b"a FIFO: not followed" in shown.stderr
-    done = command(sandbox, "context_memory.merge_cli", ["--quiet"])
+    done = command(sandbox, "context_memory.commands.merge", ["--quiet"])
     assert done.returncode == 0, done.stderr
     done = merge(sandbox)
     assert done.returncode == 0, done.stderr
@@ -133,7 +133,7 @@ def test_ctx_decide_never_appends_through_a_link(sandbox: Sandbox, tmp_path: Pat
     rc.write_text("export PATH=/usr/bin\n")
     log = sandbox.state / "decisions.jsonl"
     replace_with_link(log, rc)
-    done = command(sandbox, "context_memory.decide_cli", ["run $(touch /tmp/pwned)"])
+    done = command(sandbox, "context_memory.commands.decide", ["run $(touch /tmp/pwned)"])
     assert done.returncode == 1
     assert (
         done.stderr
@@ -194,11 +194,11 @@ def test_a_linked_lock_file_is_never_truncated(sandbox: Sandbox, tmp_path: Path)
         lock.unlink(missing_ok=True)
         lock.symlink_to(precious)
     old_filelock = {"prelude": FILELOCK_3_12_0}
-    decided = command(sandbox, "context_memory.decide_cli", ["Use Redis"], **old_filelock)
+    decided = command(sandbox, "context_memory.commands.decide", ["Use Redis"], **old_filelock)
     assert decided.returncode == 1 and b"a symbolic link: not followed" in decided.stderr
-    merged = command(sandbox, "context_memory.merge_cli", ["--force"], **old_filelock)
+    merged = command(sandbox, "context_memory.commands.merge", ["--force"], **old_filelock)
     assert merged.returncode == 1 and b"a symbolic link: not followed" in merged.stderr
-    drafted = command(sandbox, "context_memory.handoff_cli", ["--draft"], **old_filelock)
+    drafted = command(sandbox, "context_memory.commands.handoff", ["--draft"], **old_filelock)
     assert drafted.returncode == 1 and b"a symbolic link: not followed" in drafted.stderr
     raw = json.dumps(sandbox.payload(PRE_COMPACT)).encode()
     run = run_console(PRE_COMPACT, raw, sandbox, prelude=FILELOCK_3_12_0, timeout=LIMIT_SECONDS)
@@ -214,8 +214,8 @@ def test_a_linked_sessions_folder_is_not_written_through(sandbox: Sandbox, tmp_p
     for entry in (BUDGET, STOP, PRE_COMPACT, POST_COMPACT, RESTORE):
         assert_ok(hook(sandbox, entry))
     for module, args in (
-        ("context_memory.handoff_cli", ["--draft"]),
-        ("context_memory.merge_cli", ["--force"]),
+        ("context_memory.commands.handoff", ["--draft"]),
+        ("context_memory.commands.merge", ["--force"]),
     ):
         command(sandbox, module, args)
     assert snapshot(outside) == before
@@ -227,13 +227,13 @@ def test_a_linked_sessions_folder_is_not_written_through(sandbox: Sandbox, tmp_p
 def test_deeply_nested_line_and_a_bom(sandbox: Sandbox) -> None:
     log = sandbox.state / "decisions.jsonl"
     log.write_bytes(b"\xef\xbb\xbf" + log.read_bytes() + b"[" * 100_000 + b"\n")
-    listed = command(sandbox, "context_memory.decide_cli", ["--list", "--json"])
+    listed = command(sandbox, "context_memory.commands.decide", ["--list", "--json"])
     assert listed.returncode == 0, listed.stderr
     assert len(json.loads(listed.stdout)) == 5  # the first record survives its BOM
     assert listed.stderr == (
         f"warning: {log}:6: longer than 65536 bytes; skipped (line skipped)\n".encode()
     )
-    done = command(sandbox, "context_memory.handoff_cli", ["--draft"])
+    done = command(sandbox, "context_memory.commands.handoff", ["--draft"])
     assert done.returncode == 0, done.stderr
     for entry in (PRE_COMPACT, POST_COMPACT):
         run = hook(sandbox, entry)
@@ -243,7 +243,7 @@ def test_deeply_nested_line_and_a_bom(sandbox: Sandbox) -> None:
 
 def test_stage_numbers_are_bounded(sandbox: Sandbox) -> None:
     text = handoff_path(sandbox).read_bytes()
-    done = command(sandbox, "context_memory.handoff_cli", ["--stage", "100000"], text)
+    done = command(sandbox, "context_memory.commands.handoff", ["--stage", "100000"], text)
     assert done.returncode == 1
     assert (
         done.stderr
@@ -252,11 +252,11 @@ def test_stage_numbers_are_bounded(sandbox: Sandbox) -> None:
             "(at most 10 past it may be given); nothing written\n"
         ).encode()
     )
-    done = command(sandbox, "context_memory.handoff_cli", ["--stage", "100001"], text)
+    done = command(sandbox, "context_memory.commands.handoff", ["--stage", "100001"], text)
     assert done.returncode == 2
-    done = command(sandbox, "context_memory.handoff_cli", ["--stage", "5"], text)
+    done = command(sandbox, "context_memory.commands.handoff", ["--stage", "5"], text)
     assert done.returncode == 0, done.stderr
-    done = command(sandbox, "context_memory.handoff_cli", [], text)
+    done = command(sandbox, "context_memory.commands.handoff", [], text)
     assert done.returncode == 0 and done.stdout.endswith(b"stage-6.md\n"), done.stderr
     # A last stage made by hand (or by an older version) at the end of the range: the
     # PreCompact extraction still writes its extract and steers the summary.
@@ -281,7 +281,9 @@ def test_damaged_merge_state_and_stray_files(sandbox: Sandbox) -> None:
     (sandbox.state / "sessions" / "desktop.ini").write_text("[.ShellClassInfo]\n")
     (sandbox.state / "sessions" / "README").write_text("session folders\n")
     env_hours = {"CTX_MERGE_MIN_HOURS": "0", "CTX_MERGE_MIN_SESSIONS": "0"}
-    code = "import sys\nfrom context_memory.merge_cli import main\nsys.exit(main(sys.argv[1:]))"
+    code = (
+        "import sys\nfrom context_memory.commands.merge import main\nsys.exit(main(sys.argv[1:]))"
+    )
     done = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -326,7 +328,7 @@ def test_leftover_temporary_files_are_swept(sandbox: Sandbox) -> None:
     assert merge(sandbox).returncode == 0
     assert [p.exists() for p in stale] == [False, False, False]
     assert fresh.exists() and mine.exists()
-    done = command(sandbox, "context_memory.plan_cli", [], b"# Plan\n")
+    done = command(sandbox, "context_memory.commands.plan", [], b"# Plan\n")
     assert done.returncode == 0, done.stderr
 
 

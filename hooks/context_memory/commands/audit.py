@@ -1,0 +1,221 @@
+"""ctx-audit TRANSCRIPT: audit a session's compactions against the decisions log, by hand.
+
+The click layer of ctx-audit (context_memory.audit.audit:main hands over to it when it is given
+arguments). Exit 0 when nothing was lost, 1 when something was (it can gate scripts), 2
+for a usage error such as a transcript that does not exist.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import click
+
+from context_memory.audit.audit import (
+    EXIT_LOST,
+    EXIT_OK,
+    Compaction,
+    _epoch_of,
+    all_compactions,
+    audit_decisions,
+    audit_last,
+    last_compaction,
+    mark_pinned,
+    select_decisions,
+)
+from context_memory.commands.common import CONTEXT_SETTINGS, cli_state_dir, run_click, shown_path
+from context_memory.core.safe_text import one_line
+from context_memory.core.state import UnsafeNameError, session_dir
+from context_memory.memory.decisions import decisions_path, read_records
+from context_memory.transcript.compaction_count import count_compactions
+from context_memory.transcript.locate import (
+    TranscriptNotFound,
+    looks_like_session_id,
+    transcript_for_session,
+)
+
+_HINT = "'TRANSCRIPT'"
+DECISION_WIDTH = 40
+TERMS_WIDTH = 28
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut and padded to ``width`` terminal columns (CJK characters take two)."""
+    text = one_line(text)
+    if _width(text) > width:
+        while _width(text) > width - 3:
+            text = text[:-1]
+        text += "..."
+    return text + " " * (width - _width(text))
+
+
+def _terms(terms: list[str]) -> str:
+    return ", ".join(terms) if terms else "-"
+
+
+def format_compaction(report: dict[str, Any]) -> str:
+    """One compaction's table: a heading, then one row per decision."""
+    when = report["timestamp"] or "time unknown"
+    heading = (
+        f"Compaction {report['number']} of {report['of']} ({report['trigger'] or 'unknown'}, "
+        f"{when}): {report['lost']} of {len(report['decisions'])} decisions lost"
+    )
+    if not report["summary_found"]:
+        heading += " (no summary row in the transcript: nothing of the summary survives)"
+    lines = [
+        heading,
+        "  "
+        + "  ".join(
+            [
+                _fit("STATUS", 8),
+                _fit("KIND", 8),
+                _fit("FOUND IN", 13),
+                _fit("DECISION", DECISION_WIDTH),
+                _fit("TERMS FOUND", TERMS_WIDTH),
+                "TERMS MISSING",
+            ]
+        ),
+    ]
+    for item in report["decisions"]:
+        lines.append(
+            "  "
+            + "  ".join(
+                [
+                    _fit(item["status"], 8),
+                    _fit(str(item["kind"]), 8),
+                    _fit(item["where"] or "-", 13),
+                    _fit(str(item["decision"]), DECISION_WIDTH),
+                    _fit(_terms(item["found"]), TERMS_WIDTH),
+                    _terms(item["missing"]),
+                ]
+            ).rstrip()
+        )
+    return "\n".join(lines)
+
+
+def resolve_transcript(argument: str) -> Path:
+    candidate = Path(argument).expanduser()
+    if candidate.is_file():
+        return candidate
+    if candidate.is_dir():
+        raise click.BadParameter(
+            f"{argument} is a directory, not a transcript file", param_hint=_HINT
+        )
+    if looks_like_session_id(argument):
+        try:
+            return Path(transcript_for_session(argument, os.getcwd()))
+        except TranscriptNotFound as exc:
+            raise click.BadParameter(str(exc), param_hint=_HINT) from None
+    raise click.BadParameter(
+        f"{argument}: no such file (give a transcript path or a session id)", param_hint=_HINT
+    )
+
+
+def audit_compaction(
+    compaction: Compaction,
+    records: list[dict[str, Any]],
+    session: str,
+    last: int,
+    of: int,
+    state_dir: str | None = None,
+) -> dict[str, Any]:
+    decisions = select_decisions(records, session, last, recorded_by=compaction.timestamp)
+    results = audit_decisions(decisions, compaction.given, compaction.kept)
+    when = _epoch_of(compaction.timestamp)
+    if state_dir is not None and when is not None:
+        try:
+            mark_pinned(results, session_dir(state_dir, session), when)
+        except (UnsafeNameError, OSError):
+            pass  # a session id that names no folder of ours has no snapshot
+    return {
+        "number": compaction.number,
+        "of": of,
+        "boundary_uuid": compaction.boundary_uuid,
+        "timestamp": compaction.timestamp,
+        "trigger": compaction.trigger,
+        "summary_found": compaction.summary is not None,
+        "lost": sum(1 for item in results if item["status"] == "lost"),
+        "survived": sum(1 for item in results if item["status"] == "survived"),
+        "decisions": results,
+    }
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("transcript")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--all", "every", is_flag=True, help="Audit every compaction, not only the last.")
+@click.option(
+    "--last",
+    type=click.IntRange(min=1),
+    help="How many of the most recent decisions to check (default: CTX_AUDIT_LAST, else 5).",
+)
+def cli(transcript: str, as_json: bool, every: bool, last: int | None) -> int:
+    """Check what a compaction kept of the recorded decisions.
+
+    TRANSCRIPT is a transcript path or a session id. The most recent decisions and every
+    rejection of the session are looked up in what survived the compaction: the summary
+    and the messages the client kept verbatim. Exit 0 when nothing was lost, 1 when
+    something was.
+    """
+    path = resolve_transcript(transcript)
+    state_dir = cli_state_dir()
+    records, problems = read_records(state_dir)
+    for problem in problems:
+        click.echo(f"Warning: {problem} (skipped)", err=True)
+    try:
+        total = count_compactions(path, use_cache=False)
+        if every:
+            compactions = all_compactions(os.fspath(path))
+        else:
+            # By hand the whole file may be read: no byte bound.
+            found = last_compaction(os.fspath(path), max_bytes=max(os.path.getsize(path), 1))
+            compactions = [found] if found is not None else []
+            if found is not None:
+                found.number = total
+    except PermissionError:
+        raise click.ClickException(f"{path}: permission denied") from None
+    except OSError as exc:
+        raise click.ClickException(f"{path}: {exc.strerror or exc}") from None
+    session = _session_of(compactions, path)
+    limit = last or audit_last()
+    reports = [audit_compaction(c, records, session, limit, total, state_dir) for c in compactions]
+    lost = sum(report["lost"] for report in reports)
+    if as_json:
+        data = {
+            "transcript": os.fspath(path),
+            "decisions_log": decisions_path(state_dir),
+            "session": session,
+            "compactions": reports,
+            "lost": lost,
+        }
+        click.echo(json.dumps(data, ensure_ascii=False))
+    elif not compactions:
+        click.echo(f"No compaction in {shown_path(os.fspath(path))}: nothing to audit.")
+    elif not any(report["decisions"] for report in reports):
+        click.echo(
+            f"No recorded decisions to audit in {shown_path(decisions_path(state_dir))} "
+            "(record them with ctx-decide)."
+        )
+    else:
+        click.echo("\n\n".join(format_compaction(report) for report in reports))
+    return EXIT_LOST if lost else EXIT_OK
+
+
+def _session_of(compactions: list[Compaction], path: Path) -> str:
+    for compaction in compactions:
+        if compaction.session:
+            return compaction.session
+    return path.stem
+
+
+def run_cli(argv: list[str]) -> int:
+    """Run the command; its result (0 nothing lost, 1 lost) is the exit status."""
+    return run_click(cli, argv, "ctx-audit")

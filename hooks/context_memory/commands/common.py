@@ -1,0 +1,144 @@
+"""What the click commands (ctx-usage, ctx-decide, ctx-plan, ctx-handoff, ctx-audit, ...)
+share: the main() wrapper around a click command, the session they act for, and how they
+show paths.
+
+They are run by people and by the agent through its Bash tool. Those commands get
+CLAUDE_CODE_SESSION_ID but no CLAUDE_PROJECT_DIR, and the agent may have changed
+directory: the state folder is the one the session's hooks recorded (session_registry),
+and only without one is it found by searching upwards (then the command says which).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from context_memory.core.session_registry import recorded_location
+from context_memory.core.state import (
+    PROJECT_MARKERS,
+    STATE_DIRNAME,
+    UnsafeNameError,
+    check_state_dir,
+    search_project_root,
+    validate_name,
+)
+from context_memory.memory.identity import MANUAL_SESSION_PREFIX, manual_session
+
+EXIT_OK = 0
+EXIT_ERROR = 1
+UNKNOWN_SESSION = "unknown"  # what records written by hand said before manual sessions
+SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def run_click(command: click.Command, argv: list[str] | None, prog_name: str) -> int:
+    """Run ``command`` and return its exit status: what its callback returns when that is
+    an int (ctx-audit's 0/1), else 0; ClickException exits 1 with one ``Error:`` line, and
+    click's own usage errors stay at 2."""
+    try:
+        result = command.main(args=argv, prog_name=prog_name, standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return EXIT_ERROR
+    return result if isinstance(result, int) and not isinstance(result, bool) else EXIT_OK
+
+
+def session_for(option: str | None) -> str:
+    """``--session``, else CLAUDE_CODE_SESSION_ID, else this machine's ``manual-<tag>``
+    (identity.manual_session: unique per machine, so two clones of a shared project never
+    write the same handoff file); refused if unsafe."""
+    session = option or os.environ.get(SESSION_ENV) or manual_session()
+    try:
+        return validate_name(session)
+    except UnsafeNameError as exc:
+        source = "--session" if option else SESSION_ENV
+        raise click.ClickException(f"{source}: {exc}") from None
+
+
+def _say(note: str) -> None:
+    context = click.get_current_context(silent=True)
+    prog = context.find_root().info_name if context is not None else None
+    click.echo(f"{prog or 'context-memory'}: {note}", err=True)
+
+
+def cli_location(*, refuse_link: bool = True) -> tuple[str, str]:
+    """(project folder, state folder) for a command, first found of:
+
+    CLAUDE_PROJECT_DIR; the project the hooks of this session (CLAUDE_CODE_SESSION_ID)
+    recorded; the nearest folder at or above the current one holding .working-state,
+    .claude (not ~/.claude) or .git (not a submodule's), said on stderr when it is above;
+    else the current folder. CTX_STATE_DIR overrides the state folder in every case. A state
+    folder that is a symbolic link is refused (unless ``refuse_link`` is False: ctx-doctor
+    reports it itself).
+    """
+    env_dir = os.environ.get("CLAUDE_PROJECT_DIR")
+    override = os.environ.get("CTX_STATE_DIR")
+    recorded = None if env_dir else recorded_location(os.environ.get(SESSION_ENV))
+    if env_dir:
+        project = os.path.abspath(env_dir)
+        state_dir = os.path.join(project, STATE_DIRNAME)
+    elif recorded is not None:
+        project, state_dir = recorded
+    else:
+        here = os.getcwd()
+        found = search_project_root(here)
+        project = found or here
+        state_dir = os.path.join(project, STATE_DIRNAME)
+        if found is not None and found != here and not override:
+            # Not the folder the user is in: say which one, so a stray marker shows.
+            markers = "/".join(PROJECT_MARKERS)
+            _say(f"using {state_dir} (the nearest folder above with {markers})")
+    if override:
+        return project, os.path.abspath(override)
+    if not refuse_link:
+        return project, state_dir
+    try:
+        return project, check_state_dir(state_dir)
+    except UnsafeNameError as exc:  # a symlinked state folder
+        raise click.ClickException(str(exc)) from None
+
+
+def cli_state_dir() -> str:
+    """The state folder a command reads and writes (see cli_location)."""
+    return cli_location()[1]
+
+
+def shown_path(path: str) -> str:
+    """``path`` relative to the current directory when below it, else absolute."""
+    path = os.path.abspath(path)
+    here = os.getcwd()
+    return os.path.relpath(path, here) if path.startswith(here + os.sep) else path
+
+
+def read_text_input(file: str | None, what: str, example: str) -> str:
+    """UTF-8 text from ``file`` or stdin; refuses an interactive stdin and non-UTF-8 bytes."""
+    if file is None:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise click.ClickException(f"give the {what} on stdin ({example}) or with --file PATH")
+        raw = sys.stdin.buffer.read()
+        where = "stdin"
+    else:
+        try:
+            with open(file, "rb") as handle:
+                raw = handle.read()
+        except OSError as exc:
+            raise click.ClickException(f"{file}: {exc.strerror or exc}") from None
+        where = file
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise click.ClickException(
+            f"{where} is not UTF-8 text (byte {exc.start}); nothing written"
+        ) from None
+
+
+def is_manual_session(session: str) -> bool:
+    """A session name given to commands run outside Claude Code (no transcript of its own)."""
+    return session == UNKNOWN_SESSION or session.startswith(MANUAL_SESSION_PREFIX)

@@ -1,0 +1,300 @@
+"""ctx-decide: record a decision, a rejected option or a risk in ``decisions.jsonl``, or list them.
+
+    ctx-decide "Use Redis Cluster, 6 nodes" --reason "needs sharding" --alt Codis --alt Sentinel
+    ctx-decide --rejected "Codis" --reason "unmaintained, proxy adds 2 ms"
+    ctx-decide --risk "resharding under load is untested" --keywords resharding
+    ctx-decide --list [--last N] [--json] [--session ID] [--author NAME]
+    ctx-decide --pin ID | --unpin ID    keep a decision at the top of the pinned digest
+
+The agent calls it through its Bash tool; people can too. Each record is one line appended
+under a lock, so parallel writers never interleave or lose lines. Each record carries its
+author (git's user.name and user.email, else user@host) and an id unique across clones.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from context_memory.commands.common import (
+    CONTEXT_SETTINGS,
+    cli_location,
+    run_click,
+    session_for,
+    shown_path,
+)
+from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS
+from context_memory.core.safe_text import one_line
+from context_memory.memory.decisions import (
+    RecordError,
+    append_record,
+    decisions_path,
+    make_pin_record,
+    make_record,
+    read_records,
+)
+from context_memory.memory.handoff_draft import record_item
+from context_memory.memory.identity import record_author
+from context_memory.memory.pinned import digest_path, enabled, index_ids, pinned_ids, refresh
+
+KIND_WIDTH = len("rejected")
+
+
+def split_keywords(values: tuple[str, ...]) -> list[str]:
+    """``--keywords a,b --keywords c`` -> ["a", "b", "c"]."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def format_record(record: dict[str, object], pinned: bool = False) -> str:
+    """One line per record: time, id, kind, text (reason; alternatives), session and
+    author, and "pinned" for an entry kept at the top of the pinned digest."""
+    # record_item is one safe line already; the other fields come from the file as well.
+    kind = one_line(record.get("kind"))
+    line = (
+        f"{one_line(record.get('ts', '?'))}  {one_line(record.get('id', '?'))}  "
+        f"{kind:<{KIND_WIDTH}}  {record_item(record)}"
+    )
+    session = record.get("session")
+    author = record.get("author")
+    tags = [one_line(session)] if session else []
+    if isinstance(author, str) and author:
+        tags.append(f"by {one_line(author)}")
+    line = f"{line}  [{', '.join(tags)}]" if tags else line
+    return f"{line}  pinned" if pinned else line
+
+
+def by_author(record: dict[str, object], name: str) -> bool:
+    """``--author NAME``: NAME appears in the record's author (name or e-mail), any case."""
+    author = record.get("author")
+    return isinstance(author, str) and name.casefold() in author.casefold()
+
+
+def time_order(records: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Oldest first by recorded time: after a union merge a teammate's records may sit
+    anywhere in the file. Records of one second keep their file order."""
+    return sorted(records, key=lambda record: str(record.get("ts", "")))
+
+
+def _warn_problems(problems: list) -> None:
+    for problem in problems:
+        click.echo(f"warning: {problem} (line skipped)", err=True)
+
+
+def list_records(
+    state_dir: str,
+    session: str | None,
+    last: int | None,
+    as_json: bool,
+    author: str | None = None,
+) -> None:
+    pins: list[dict[str, object]] = []
+    records, problems = read_records(state_dir, pins)
+    _warn_problems(problems)
+    pinned = pinned_ids(pins)
+    records = time_order(records)
+    if session is not None:
+        records = [r for r in records if r.get("session") == session]
+    if author is not None:
+        records = [r for r in records if by_author(r, author)]
+    if last is not None:
+        records = records[-last:]
+    if as_json:
+        shown = [{**r, "pinned": True} if r.get("id") in pinned else r for r in records]
+        click.echo(json.dumps(shown, ensure_ascii=False, indent=2))
+    elif not records:
+        click.echo(f"no decisions recorded in {shown_path(decisions_path(state_dir))}", err=True)
+    else:
+        for record in records:
+            click.echo(format_record(record, record.get("id") in pinned))
+
+
+def echo_refresh(state_dir: str) -> None:
+    """Rebuild the pinned digest if the project uses one, and say so."""
+    for line in refresh(state_dir, shown_path):
+        click.echo(line, err=line.startswith("warning:"))
+
+
+def change_pin(state_dir: str, kind: str, target: str, session: str, author: str = "") -> None:
+    """--pin / --unpin ID: append a pin record (unless nothing would change), rebuild."""
+    pins: list[dict[str, object]] = []
+    records, problems = read_records(state_dir, pins)
+    _warn_problems(problems)
+    matches = [r for r in records if r.get("id") == target]
+    if not matches:
+        raise click.ClickException(
+            f"no decision with id {target!r} in {shown_path(decisions_path(state_dir))}; "
+            "ctx-decide --list shows the ids"
+        )
+    verb = "pinned" if kind == "pin" else "unpinned"
+    if (target in pinned_ids(pins)) == (kind == "pin"):
+        click.echo(f"already {verb}: {target} {record_item(matches[-1])}")
+        return
+    try:
+        append_record(state_dir, make_pin_record(kind, target, session=session, author=author))
+    except TimeoutError:
+        raise click.ClickException(
+            f"{decisions_path(state_dir)} stayed locked by another writer for "
+            f"{LOCK_TIMEOUT_SECONDS:g} s; nothing recorded. Run the command again"
+        ) from None
+    except OSError as exc:
+        where = exc.filename or decisions_path(state_dir)
+        raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing recorded") from None
+    click.echo(f"{verb} {target} {record_item(matches[-1])}")
+    if enabled(state_dir):
+        echo_refresh(state_dir)
+        if kind == "pin" and target not in index_ids(state_dir):
+            click.echo(
+                f"note: {target} is not in the digest: a later entry on the same subject "
+                "overrides it, or the pinned entries alone fill the cap (CTX_PIN_TOKENS)"
+            )
+    else:
+        click.echo(
+            f"note: this project has no pinned digest ({shown_path(digest_path(state_dir))}); "
+            "./install --project DIR --pin-decisions turns it on"
+        )
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("decision", required=False)
+@click.option("--rejected", metavar="TEXT", help="Record an option that was rejected.")
+@click.option("--risk", metavar="TEXT", help="Record a risk.")
+@click.option("--reason", default="", metavar="TEXT", help="Why (for any kind).")
+@click.option(
+    "--alt",
+    "alternatives",
+    multiple=True,
+    metavar="TEXT",
+    help="An alternative considered (repeatable).",
+)
+@click.option(
+    "--keywords",
+    multiple=True,
+    metavar="WORDS",
+    help="Terms a later audit should look for (repeatable, or comma-separated).",
+)
+@click.option(
+    "--session",
+    metavar="ID",
+    help="Session id (default: $CLAUDE_CODE_SESSION_ID, else this machine's manual-<tag>).",
+)
+@click.option("--list", "list_", is_flag=True, help="Show the recorded decisions.")
+@click.option(
+    "--last", type=click.IntRange(min=1), metavar="N", help="With --list: only the last N."
+)
+@click.option("--json", "as_json", is_flag=True, help="With --list: print a JSON array.")
+@click.option("--pin", metavar="ID", help="Keep decision ID at the top of the pinned digest.")
+@click.option("--unpin", metavar="ID", help="Undo --pin ID.")
+@click.option(
+    "--pin-rebuild", is_flag=True, help="Rebuild .working-state/pinned.md (after a git pull)."
+)
+@click.option(
+    "--author",
+    metavar="NAME",
+    help="With --list: only records whose author (name or e-mail) contains NAME.",
+)
+def cli(
+    decision: str | None,
+    rejected: str | None,
+    risk: str | None,
+    reason: str,
+    alternatives: tuple[str, ...],
+    keywords: tuple[str, ...],
+    session: str | None,
+    list_: bool,
+    last: int | None,
+    as_json: bool,
+    pin: str | None,
+    unpin: str | None,
+    pin_rebuild: bool,
+    author: str | None,
+) -> None:
+    """Record DECISION (or --rejected / --risk) in .working-state/decisions.jsonl.
+
+    The log lives in the .working-state folder of this session's project (as its hooks
+    recorded it; run by hand: the nearest folder upwards holding .working-state, .claude
+    or .git). CTX_STATE_DIR overrides.
+    """
+    project, state_dir = cli_location()
+    given = [
+        name
+        for name, value in (("DECISION", decision), ("--rejected", rejected), ("--risk", risk))
+        if value is not None
+    ]
+    actions = [
+        name
+        for name, value in (("--pin", pin), ("--unpin", unpin), ("--pin-rebuild", pin_rebuild))
+        if value
+    ]
+    if actions:
+        if len(actions) > 1 or given or list_:
+            others = actions[1:] + given + (["--list"] if list_ else [])
+            raise click.ClickException(f"{actions[0]} goes alone; drop {others[0]}")
+        if pin_rebuild:
+            if not enabled(state_dir):
+                raise click.ClickException(
+                    f"this project has no pinned digest ({shown_path(digest_path(state_dir))}); "
+                    "./install --project DIR --pin-decisions turns it on"
+                )
+            echo_refresh(state_dir)
+            return
+        change_pin(
+            state_dir,
+            "pin" if pin else "unpin",
+            pin or unpin or "",
+            session_for(session),
+            record_author(project, state_dir),
+        )
+        return
+    if list_:
+        if given:
+            raise click.ClickException(f"--list does not record anything; drop {given[0]}")
+        list_records(state_dir, session_for(session) if session else None, last, as_json, author)
+        return
+    if last is not None or as_json or author is not None:
+        raise click.ClickException("--last, --json and --author only go with --list")
+    if len(given) != 1:
+        raise click.ClickException(
+            "give exactly one of DECISION, --rejected TEXT, --risk TEXT (or --list); got "
+            + (", ".join(given) if given else "none")
+        )
+    kind, text = (
+        ("decided", decision)
+        if decision is not None
+        else ("rejected", rejected)
+        if rejected is not None
+        else ("risk", risk)
+    )
+    try:
+        record = make_record(
+            kind,
+            text or "",
+            session=session_for(session),
+            reason=reason,
+            alternatives=alternatives,
+            keywords=split_keywords(keywords),
+            author=record_author(project, state_dir),
+        )
+        append_record(state_dir, record)
+    except RecordError as exc:
+        raise click.ClickException(f"{exc}; nothing recorded") from None
+    # Before OSError: filelock's Timeout is a TimeoutError, which is an OSError.
+    except TimeoutError:
+        raise click.ClickException(
+            f"{decisions_path(state_dir)} stayed locked by another writer for "
+            f"{LOCK_TIMEOUT_SECONDS:g} s; nothing recorded. Run the command again"
+        ) from None
+    except OSError as exc:
+        where = exc.filename or decisions_path(state_dir)
+        raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing recorded") from None
+    click.echo(f"recorded {kind} {record['id']} in {shown_path(decisions_path(state_dir))}")
+    echo_refresh(state_dir)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_click(cli, argv, "ctx-decide")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""ctx-merge: merge every session's handoffs into ``<state>/merged/decisions.md``.
+
+A thin click layer over context_memory.merge.merge. Cron runs ``ctx-merge --quiet`` hourly; the
+gates make most of those runs stop at once (exit 0, one line saying which gate and why).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+import time
+
+import click
+
+from context_memory.commands.common import cli_state_dir, run_click
+from context_memory.core.hookio import log_line
+from context_memory.core.safe_text import one_line
+from context_memory.core.state import (
+    STATE_DIRNAME,
+    UnsafeNameError,
+    check_state_dir,
+)
+from context_memory.memory.pinned import refresh
+from context_memory.merge.merge import (
+    MergeError,
+    Outcome,
+    decisions_md_path,
+    parse_time,
+    read_settings,
+    run_merge,
+)
+
+PREFIX = "ctx-merge:"
+
+
+def state_dir_for(project: str | None) -> str:
+    """CTX_STATE_DIR, else ``DIR/.working-state`` for ``--project DIR``, else the state
+    folder of the project around the current directory."""
+    override = os.environ.get("CTX_STATE_DIR")
+    if override:
+        return os.path.abspath(override)
+    if project is None:
+        return cli_state_dir()
+    try:
+        return check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
+    except UnsafeNameError as exc:  # a symlinked state folder
+        raise click.ClickException(str(exc)) from None
+
+
+def _parse_now(ctx: click.Context, param: click.Parameter, value: str | None) -> float | None:
+    if value is None:
+        return None
+    stamp = parse_time(value)
+    if stamp is None:
+        raise click.BadParameter(
+            f"{value!r} is not an ISO 8601 time; write it like 2026-11-30T09:00:00Z"
+        )
+    return stamp
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def counts(outcome: Outcome) -> str:
+    result = outcome.result
+    assert result is not None
+    text = (
+        f"{len(result.decided)} decided, {len(result.rejected)} rejected, "
+        f"{len(result.overridden)} overridden, {_plural(len(result.risks), 'risk')}"
+    )
+    if outcome.skipped:
+        text += f"; {_plural(len(outcome.skipped), 'file')} skipped"
+    return text
+
+
+def sources(outcome: Outcome) -> str:
+    result = outcome.result
+    assert result is not None
+    return f"{_plural(result.handoffs, 'handoff')} from {_plural(len(result.sessions), 'session')}"
+
+
+def raise_alerts(outcome: Outcome, state_dir: str) -> None:
+    """What even a quiet cron run must not keep to itself (a last merge dated in the
+    future): one line on stderr (cron mails it) and one in logs/hooks.log (ctx-doctor)."""
+    for alert in outcome.alerts:
+        line = one_line(f"{PREFIX} warning: {alert}")
+        click.echo(line, err=True)
+        log_line(state_dir, "ctx-merge", "-", line[len(PREFIX) + 1 :])
+
+
+def report(outcome: Outcome, state_dir: str, quiet: bool) -> None:
+    """Print what the run did: one line on stdout; skipped handoffs on stderr."""
+    raise_alerts(outcome, state_dir)
+    if quiet:
+        return
+    for note in outcome.notes:
+        click.echo(one_line(f"{PREFIX} warning: {note}"), err=True)
+    for problem in outcome.skipped:
+        click.echo(one_line(f"{PREFIX} skipped {problem}"), err=True)
+    md_path = decisions_md_path(state_dir)
+    if outcome.action == "stopped":
+        where = " (after taking the lock)" if outcome.rechecked else ""
+        click.echo(f"{PREFIX} stopped at the {outcome.gate} gate{where}: {outcome.reason}")
+    elif outcome.action == "nothing":
+        click.echo(f"{PREFIX} nothing to merge: {outcome.reason}")
+    elif outcome.action == "merged":
+        click.echo(f"{PREFIX} merged {sources(outcome)} into {md_path}: {counts(outcome)}")
+    else:
+        click.echo(
+            f"{PREFIX} dry run, nothing written: would merge {sources(outcome)}: {counts(outcome)}"
+        )
+        if outcome.old_markdown == outcome.new_markdown:
+            click.echo(f"{PREFIX} {md_path} would not change")
+            return
+        click.echo(f"{PREFIX} changes to {md_path}:")
+        old = outcome.old_markdown
+        diff = difflib.unified_diff(
+            (old or "").splitlines(True),
+            outcome.new_markdown.splitlines(True),
+            fromfile="/dev/null" if old is None else md_path,
+            tofile=md_path,
+        )
+        click.echo("".join(line if line.endswith("\n") else line + "\n" for line in diff), nl=False)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--project",
+    type=click.Path(exists=True, file_okay=False),
+    help="The project whose handoffs to merge (default: the one around the current directory).",
+)
+@click.option("--force", is_flag=True, help="Skip the time and session gates (never the lock).")
+@click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing unless it fails (for cron).")
+@click.option(
+    "--now",
+    metavar="ISO-TIME",
+    callback=_parse_now,
+    help="Take this as the current time (for the time gate and the merge time).",
+)
+def cli(project: str | None, force: bool, dry_run: bool, quiet: bool, now: float | None) -> None:
+    """Merge the handoffs of every session into merged/decisions.md and decisions.json.
+
+    Runs only past three gates, cheapest first: CTX_MERGE_MIN_HOURS (default 24) since
+    the last merge; handoffs from CTX_MERGE_MIN_SESSIONS (default 5) sessions newer than
+    it; and the merge lock. A run a gate stops exits 0 and says which gate and why.
+    """
+    state_dir = state_dir_for(project)
+    try:
+        min_hours, min_sessions = read_settings(os.environ)
+        outcome = run_merge(
+            state_dir,
+            time.time() if now is None else now,
+            min_hours=min_hours,
+            min_sessions=min_sessions,
+            force=force,
+            dry_run=dry_run,
+        )
+    except MergeError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        where = exc.filename or state_dir
+        raise click.ClickException(f"{where}: {exc.strerror or exc}") from None
+    report(outcome, state_dir, quiet)
+    if outcome.action == "merged":  # the merged record feeds the pinned digest
+        for line in refresh(state_dir):
+            if not quiet or line.startswith("warning:"):
+                click.echo(f"{PREFIX} {line}", err=line.startswith("warning:"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the exit status (click's own usage errors stay at 2)."""
+    return run_click(cli, argv, "ctx-merge")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

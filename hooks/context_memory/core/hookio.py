@@ -1,0 +1,263 @@
+"""Hook plumbing shared by every hook entry point: stdin, stdout, fail-open, circuit breaker.
+
+A hook runs inside someone else's session. Whatever goes wrong, it exits 0 with nothing
+on stdout, one line on stderr and one line in ``.working-state/logs/hooks.log`` (if that
+folder exists: a failing hook never creates one); it never
+exits 2 (that erases the user's prompt or blocks a compaction). Standard library only:
+this module is on the prompt path.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from context_memory.core import lightjson
+from context_memory.core.session_registry import remember_session
+from context_memory.core.state import (
+    UnsafeNameError,
+    resolve_project_dir,
+    resolve_state_dir,
+    session_dir,
+)
+
+TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+EXIT_OK = 0
+# Hook JSON is small; anything past this is not a hook payload and is not worth reading.
+MAX_STDIN_BYTES = 16 * 1024 * 1024
+BREAKER_LIMIT = 3
+LOG_NAME = "hooks.log"
+
+
+class HookInputError(ValueError):
+    """The hook's stdin is not a usable hook payload."""
+
+
+def parse_hook_input(raw: bytes) -> dict[str, Any]:
+    """Decode the hook's stdin into a dict, or raise HookInputError saying what is wrong."""
+    if not raw.strip():
+        raise HookInputError("empty stdin: expected the hook JSON from Claude Code")
+    try:
+        payload = lightjson.loads(raw.decode("utf-8", errors="replace"))
+    except lightjson.JSONError as exc:
+        raise HookInputError(f"stdin is not JSON ({exc})") from None
+    except RecursionError:
+        raise HookInputError("stdin JSON is nested too deeply") from None
+    if not isinstance(payload, dict):
+        raise HookInputError(f"stdin JSON is a {type(payload).__name__}, expected an object")
+    return payload
+
+
+def str_field(payload: dict[str, Any], key: str) -> str | None:
+    """A string field of the payload, or None when it is absent or of another type."""
+    value = payload.get(key)
+    return value if isinstance(value, str) else None
+
+
+def context_output(event: str, text: str) -> str:
+    """The one JSON document that injects ``text`` as additionalContext for ``event``."""
+    return lightjson.dumps(
+        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    )
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` to stdout as UTF-8 bytes (what the client reads, whatever the locale
+    or PYTHONIOENCODING says: an ASCII stdout must not drop CJK text) and flush it. When
+    the reader has gone (a broken pipe), stdout is pointed at /dev/null so that Python's
+    own flush at exit does not fail again (exit status 120); the text is dropped."""
+    stream = sys.stdout
+    if stream is None:
+        return
+    try:
+        stream.flush()
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            stream.write(text)
+            stream.flush()
+        else:
+            buffer.write(text.encode("utf-8", "backslashreplace"))
+            buffer.flush()
+    except BrokenPipeError:
+        discard_stdout()
+
+
+def discard_stdout() -> None:
+    """Point stdout's descriptor at /dev/null (after a broken pipe; see write_stdout)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _state_dir_for(payload: dict[str, Any] | None) -> str:
+    cwd = str_field(payload, "cwd") if payload else None
+    return resolve_state_dir(cwd)
+
+
+def _remember_project(payload: dict[str, Any], session: str | None, state_dir: str) -> None:
+    """Record this session's project for the commands the agent runs (session_registry).
+
+    Only when the hook knows the project (CLAUDE_PROJECT_DIR or the payload's cwd): the
+    process's own directory is a guess, and a guess must not steer the commands.
+    """
+    cwd = str_field(payload, "cwd")
+    if cwd or os.environ.get("CLAUDE_PROJECT_DIR"):
+        remember_session(session, resolve_project_dir(cwd), state_dir)
+
+
+def _one_line(text: str, limit: int = 400) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def log_line(state_dir: str, hook: str, session: str, message: str) -> None:
+    """Append one tab-separated line to the hooks log; never raises.
+
+    Only into a state folder that exists: a hook run from an unexpected directory (no cwd
+    in its input) must not leave a ``.working-state`` there, which would then capture
+    every project below it that has no ``.git``.
+    """
+    try:
+        if not os.path.isdir(state_dir):
+            return
+        from context_memory.core.fsutil import open_file
+
+        logs = os.path.join(state_dir, "logs")
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        line = f"{stamp}\t{hook}\t{session or '-'}\t{_one_line(message)}\n"
+        # One write on an O_APPEND descriptor: short lines from concurrent hooks do not
+        # interleave. Neither logs/ nor the log is written through a link or into a FIFO.
+        fd = open_file(
+            os.path.join(logs, LOG_NAME),
+            os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+            root=state_dir,
+            create_dirs=True,
+        )
+        try:
+            os.write(fd, line.encode("utf-8", errors="replace"))
+        finally:
+            os.close(fd)
+    except (OSError, ValueError):
+        pass
+
+
+def _breaker_path(state_dir: str, hook: str, session: str | None) -> str | None:
+    if not session:
+        return None
+    try:
+        folder = session_dir(state_dir, session)
+    except (UnsafeNameError, OSError):  # an unsafe id; a linked session folder
+        return None
+    return os.path.join(folder, f".{hook}.failures")
+
+
+def breaker_failures(state_dir: str, hook: str, session: str | None) -> int:
+    """Consecutive failures recorded for this hook in this session (0 when none)."""
+    path = _breaker_path(state_dir, hook, session)
+    if path is None:
+        return 0
+    try:
+        from context_memory.core.fsutil import read_bytes
+
+        return int(read_bytes(path, 64, root=state_dir).strip() or b"0")
+    except (OSError, ValueError):
+        return 0
+
+
+def _record_failure(state_dir: str, hook: str, session: str | None) -> int:
+    path = _breaker_path(state_dir, hook, session)
+    if path is None:
+        return 0
+    if not os.path.isdir(state_dir):
+        return 0  # a failing hook never creates a state folder
+    count = breaker_failures(state_dir, hook, session) + 1
+    try:
+        from context_memory.core.fsutil import atomic_write
+
+        atomic_write(path, str(count), root=state_dir)  # removes its temporary file on error
+    except OSError:
+        pass
+    return count
+
+
+def _record_success(state_dir: str, hook: str, session: str | None) -> None:
+    path = _breaker_path(state_dir, hook, session)
+    if path is not None and os.path.lexists(path):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def read_stdin_bytes() -> bytes:
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None or sys.stdin.isatty():
+        return b""
+    return bytes(stream.read(MAX_STDIN_BYTES))
+
+
+def run_hook(
+    hook: str,
+    handler: Callable[[dict[str, Any]], str | None],
+    *,
+    use_breaker: bool = True,
+    read_input: Callable[[], bytes] = read_stdin_bytes,
+) -> int:
+    """Run ``handler`` on the hook payload and print what it returns; fail open on any error.
+
+    The handler returns the exact stdout text (a JSON document or plain text) or None
+    for no output. Returns the process exit status, which is always 0.
+    """
+    payload: dict[str, Any] | None = None
+    session: str | None = None
+    state_dir: str | None = None
+    try:
+        payload = parse_hook_input(read_input())
+        session = str_field(payload, "session_id")
+        state_dir = _state_dir_for(payload)
+        _remember_project(payload, session, state_dir)
+        if use_breaker and breaker_failures(state_dir, hook, session) >= BREAKER_LIMIT:
+            return EXIT_OK
+        output = handler(payload)
+        if output:
+            write_stdout(output if output.endswith("\n") else output + "\n")
+        if use_breaker and state_dir is not None and session:
+            _record_success(state_dir, hook, session)
+        return EXIT_OK
+    except BrokenPipeError:
+        discard_stdout()
+        return EXIT_OK
+    except BaseException as exc:  # noqa: BLE001 - a hook must never take the session down
+        if isinstance(exc, KeyboardInterrupt):
+            return EXIT_OK
+        message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        try:
+            sys.stderr.write(f"{hook}: {_one_line(message, 300)}\n")
+        except (OSError, ValueError):
+            pass
+        if state_dir is None:
+            try:
+                state_dir = _state_dir_for(payload)
+            except Exception:  # noqa: BLE001
+                return EXIT_OK
+        log_line(state_dir, hook, session or "-", message)
+        if use_breaker and session:
+            if _record_failure(state_dir, hook, session) == BREAKER_LIMIT:
+                log_line(
+                    state_dir,
+                    hook,
+                    session,
+                    f"circuit breaker open after {BREAKER_LIMIT} consecutive failures; "
+                    "skipping this hook for the rest of the session",
+                )
+        return EXIT_OK

@@ -1,0 +1,129 @@
+"""Which project each Claude Code session works in, recorded where hooks and commands both
+find it.
+
+Hooks know the project (CLAUDE_PROJECT_DIR, the payload's cwd). Commands the agent runs
+through its Bash tool know only CLAUDE_CODE_SESSION_ID, and the agent may have changed
+directory. So every hook records ``<cache>/sessions/<session id>`` (one small JSON
+object: the project and its state folder) and the commands read it first: they write
+where that session's hooks read. The cache is ``$CTX_CACHE_DIR``, else
+``${XDG_CACHE_HOME:-~/.cache}/context-memory``, outside every project. An entry is
+rewritten only when it is missing or names another folder: one small read per hook.
+
+Standard library only: this module is on the prompt path.
+"""
+
+from __future__ import annotations
+
+import os
+import stat  # os imports it already: free
+
+from context_memory.core import lightjson
+from context_memory.core.state import UnsafeNameError, validate_name
+
+# An entry is two paths; anything bigger is not ours.
+MAX_ENTRY_BYTES = 16 * 1024
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def cache_dir() -> str:
+    """``$CTX_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/context-memory``."""
+    configured = os.environ.get("CTX_CACHE_DIR")
+    if configured:
+        return configured
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "context-memory")
+
+
+def entry_path(session: str) -> str:
+    """Where the entry of ``session`` lives; raises UnsafeNameError for an unsafe id."""
+    return os.path.join(cache_dir(), "sessions", validate_name(session))
+
+
+def _entry_bytes(project: str, state_dir: str) -> bytes:
+    return (lightjson.dumps({"project": project, "state_dir": state_dir}) + "\n").encode(
+        "utf-8", "surrogateescape"
+    )
+
+
+def _read_entry(path: str) -> bytes | None:
+    """The entry's bytes: a regular file, not a link, at most MAX_ENTRY_BYTES; else None."""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, MAX_ENTRY_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= MAX_ENTRY_BYTES else None
+
+
+def remember_session(session: str | None, project: str, state_dir: str) -> None:
+    """Record that ``session`` works in ``project`` (state in ``state_dir``); never raises.
+
+    Written only when the entry is missing or different, through a temporary file and a
+    rename, so a command never reads half an entry.
+    """
+    if not session:
+        return
+    try:
+        path = entry_path(session)
+    except UnsafeNameError:
+        return
+    wanted = _entry_bytes(os.path.abspath(project), os.path.abspath(state_dir))
+    if _read_entry(path) == wanted:
+        return
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(tmp, flags, 0o600)
+        try:
+            os.write(fd, wanted)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _usable_path(value: object) -> str | None:
+    if not isinstance(value, str) or not os.path.isabs(value):
+        return None
+    if any(char in value for char in "\x00\n\r"):
+        return None
+    return os.path.normpath(value)
+
+
+def recorded_location(session: str | None) -> tuple[str, str] | None:
+    """(project, state folder) the hooks of ``session`` recorded, or None.
+
+    None too when the entry is unreadable or the project folder no longer exists (the
+    caller then searches as if run by hand).
+    """
+    if not session:
+        return None
+    try:
+        raw = _read_entry(entry_path(session))
+    except UnsafeNameError:
+        return None
+    if raw is None:
+        return None
+    try:
+        data = lightjson.loads(raw.decode("utf-8", "surrogateescape"))
+    except (lightjson.JSONError, RecursionError, UnicodeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    project = _usable_path(data.get("project"))
+    state_dir = _usable_path(data.get("state_dir"))
+    if project is None or state_dir is None or not os.path.isdir(project):
+        return None
+    return project, state_dir

@@ -1,0 +1,175 @@
+"""Where the toolkit keeps its files, and the guards that keep writes inside that folder.
+
+Paths are plain strings here: this module is on the prompt path, and pathlib costs more
+to import than the hook's own work. Callers off that path wrap them in Path freely.
+"""
+
+from __future__ import annotations
+
+import os
+
+STATE_DIRNAME = ".working-state"
+PROJECT_MARKERS = (STATE_DIRNAME, ".claude", ".git")
+MAX_NAME_LENGTH = 128
+
+# Session ids written by the client are UUIDs; people pass shorter names by hand.
+# Anything that could name another folder is refused rather than cleaned up.
+# Checked by hand rather than with a regular expression: ``re`` costs more to import than
+# the hook's work.
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_NAME_CHARS = _ALNUM | frozenset("._-")
+
+
+def _is_safe_name(value: str) -> bool:
+    return value[0] in _ALNUM and all(char in _NAME_CHARS for char in value)
+
+
+class UnsafeNameError(ValueError):
+    """A session id or stage name that could leave the state folder."""
+
+
+class UnsafeStateDirError(UnsafeNameError):
+    """The project's state folder is a symbolic link: writes would land somewhere else."""
+
+
+def validate_name(value: object, what: str = "session id") -> str:
+    """Return ``value`` if it is one safe path component, else raise UnsafeNameError."""
+    if not isinstance(value, str) or not value:
+        raise UnsafeNameError(f"{what} is empty")
+    if "\x00" in value:
+        raise UnsafeNameError(f"{what} contains a NUL byte")
+    if len(value) > MAX_NAME_LENGTH:
+        raise UnsafeNameError(f"{what} is longer than {MAX_NAME_LENGTH} characters")
+    if ".." in value or not _is_safe_name(value):
+        raise UnsafeNameError(
+            f"{what} {value!r} is not allowed: use letters, digits, '.', '_' or '-' "
+            "(no '/', no '..', not starting with '.')"
+        )
+    return value
+
+
+def _home_or_above(folder: str) -> bool:
+    """True for the home folder and every folder above it (``/home``, ``/``)."""
+    home = os.path.expanduser("~")
+    for candidate_home in {os.path.abspath(home), os.path.realpath(home)}:
+        if candidate_home == folder or candidate_home.startswith(folder.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def _is_submodule_git_file(path: str) -> bool:
+    """True when ``path`` is the ``.git`` file of a submodule (``gitdir: .../.git/modules/...``).
+
+    A git worktree also has a ``.git`` file (``gitdir: .../.git/worktrees/...``): that one
+    is a checkout of its own and stays a project root.
+    """
+    try:
+        if not os.path.isfile(path) or os.path.islink(path):
+            return False
+        with open(path, "rb") as handle:
+            head = handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    if not head.startswith("gitdir:"):
+        return False
+    gitdir = head[len("gitdir:") :].strip().replace("\\", "/")
+    return "/.git/modules/" in "/" + gitdir + "/" or gitdir.startswith(".git/modules/")
+
+
+def is_project_marker(folder: str, marker: str) -> bool:
+    """Whether ``folder/marker`` makes ``folder`` a project root.
+
+    Two look-alikes do not: ``~/.claude`` (the client's own config folder, there for every
+    user) at the home folder or above, and the ``.git`` file of a submodule, which belongs
+    to the repository around it.
+    """
+    path = os.path.join(folder, marker)
+    if not os.path.exists(path):
+        return False
+    if marker == ".claude" and _home_or_above(folder):
+        return False
+    if marker == ".git" and _is_submodule_git_file(path):
+        return False
+    return True
+
+
+def search_project_root(start: str) -> str | None:
+    """The nearest ancestor of ``start`` (itself included) holding a project marker, or None.
+
+    Commands run by hand have no session to ask, so the root has to be found rather
+    than assumed (commands the agent runs ask the session registry first).
+    """
+    candidate = os.path.abspath(start)
+    while True:
+        for marker in PROJECT_MARKERS:
+            if is_project_marker(candidate, marker):
+                return candidate
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return None
+        candidate = parent
+
+
+def find_project_root(start: str) -> str:
+    """The nearest ancestor of ``start`` holding a project marker, else ``start`` itself."""
+    return search_project_root(start) or os.path.abspath(start)
+
+
+def resolve_project_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
+    """The project folder: CLAUDE_PROJECT_DIR, else the hook's cwd, else the current directory.
+
+    ``search_up`` (for commands run by hand or through Bash) looks for the nearest
+    ancestor with a project marker instead of taking the directory as it is.
+    """
+    env_dir = os.environ.get("CLAUDE_PROJECT_DIR")
+    if env_dir:
+        return os.path.abspath(env_dir)
+    base = cwd if cwd else os.getcwd()
+    return find_project_root(base) if search_up else os.path.abspath(base)
+
+
+def resolve_state_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
+    """The state folder: CTX_STATE_DIR, else ``<project>/.working-state``.
+
+    Raises UnsafeStateDirError when ``<project>/.working-state`` is a symbolic link.
+    """
+    override = os.environ.get("CTX_STATE_DIR")
+    if override:
+        return os.path.abspath(override)
+    return check_state_dir(
+        os.path.join(resolve_project_dir(cwd, search_up=search_up), STATE_DIRNAME)
+    )
+
+
+def check_state_dir(path: str) -> str:
+    """Return ``path`` unless it is a symbolic link (then raise UnsafeStateDirError).
+
+    A ``.working-state`` link (say, in a cloned repository) would send every write of
+    the hooks somewhere else. Keeping the state elsewhere is what CTX_STATE_DIR is for.
+    """
+    if os.path.islink(path):
+        target = os.path.realpath(path)
+        raise UnsafeStateDirError(
+            f"{path} is a symbolic link: nothing is written through it. Set "
+            f"CTX_STATE_DIR={target} to keep the state there, or make it a real folder"
+        )
+    return path
+
+
+def ensure_inside(root: str, path: str) -> str:
+    """Return ``path`` if it resolves inside ``root``; raise UnsafeNameError otherwise."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        raise UnsafeNameError(f"{path} is outside the state folder {root}")
+    return path
+
+
+def session_dir(state_dir: str, session_id: str) -> str:
+    """``<state>/sessions/<id>``; raises UnsafeNameError for an unsafe id and
+    fsutil.UnsafePathError when ``sessions`` or the session's folder is a link or a file
+    (nothing in it is then read or written)."""
+    from context_memory.core.fsutil import check_no_links
+
+    path = os.path.join(state_dir, "sessions", validate_name(session_id))
+    return check_no_links(state_dir, path)

@@ -1,0 +1,331 @@
+"""Data tables, kept in one place: model windows, output limits, budget bands and their texts.
+
+Windows and output limits are those of the Claude Code client 2.1.332
+(see shared/reference/claude-code-protocol.md, section 4).
+"""
+
+from __future__ import annotations
+
+WINDOW_200K = 200_000
+WINDOW_1M = 1_000_000
+BETA_1M = "context-1m-2025-08-07"
+
+# Keyed by "<family>-<major>-<minor>" as canonical_model_key() spells it.
+MODEL_WINDOWS: dict[str, int] = {
+    "sonnet-3-5": WINDOW_200K,
+    "haiku-3-5": WINDOW_200K,
+    "opus-3-5": WINDOW_200K,
+    "sonnet-3-7": WINDOW_200K,
+    "haiku-4-5": WINDOW_200K,
+    "sonnet-4-0": WINDOW_200K,
+    "sonnet-4-5": WINDOW_200K,
+    "sonnet-4-6": WINDOW_200K,
+    "opus-4-0": WINDOW_200K,
+    "opus-4-1": WINDOW_200K,
+    "opus-4-5": WINDOW_200K,
+    "opus-4-6": WINDOW_200K,
+    "opus-4-7": WINDOW_1M,
+    "opus-4-8": WINDOW_1M,
+    "opus-5-0": WINDOW_1M,
+    "opus-5-5": WINDOW_1M,
+    "sonnet-5-0": WINDOW_1M,
+    "sonnet-5-5": WINDOW_1M,
+    "haiku-5-5": WINDOW_1M,
+}
+
+# Max output tokens; only values below 20,000 change the auto-compact threshold.
+MODEL_MAX_OUTPUT: dict[str, int] = {
+    "sonnet-3-5": 8_192,
+    "haiku-3-5": 8_192,
+    "opus-3-5": 8_192,
+    "opus-4-6": 64_000,
+    "opus-5-5": 128_000,
+    "sonnet-5-5": 128_000,
+    "haiku-5-5": 128_000,
+}
+DEFAULT_MAX_OUTPUT = 32_000
+
+# The client's auto-compaction arithmetic.
+OUTPUT_RESERVE_CAP = 20_000
+AUTOCOMPACT_BUFFER = 13_000
+
+# Budget bands: (lower bound in percent, band name), ascending.
+BAND_NAMES = ("free", "warn", "prefer-subagent", "must-subagent", "stop")
+DEFAULT_BAND_THRESHOLDS = (40.0, 60.0, 80.0, 95.0)
+
+BUDGET_PREFIX = "[CONTEXT BUDGET]"
+
+# {usage} is "~150K/200K (75%)". "free" injects nothing, so it has no text.
+BAND_TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "warn": (
+            "{prefix} {usage}. Context is filling up: prefer Grep and targeted reads "
+            "(offset/limit) over reading whole files."
+        ),
+        "prefer-subagent": (
+            "{prefix} {usage}. Context is getting tight: prefer Grep and subagents (Task) for "
+            "exploration; avoid reading large files directly. Record decisions with ctx-decide."
+        ),
+        "must-subagent": (
+            "{prefix} {usage}. Context is nearly full: you MUST delegate all file reading and "
+            "searching to subagents (Task); do not read files directly. Record decisions with "
+            "ctx-decide and keep answers short."
+        ),
+        "stop": (
+            "{prefix} {usage}. Context is about to run out: wrap up now. Write the stage "
+            "handoff (ctx-handoff --draft), record open decisions with ctx-decide, tell the "
+            "user what remains, and stop."
+        ),
+    },
+    "zh": {
+        "warn": (
+            "{prefix} {usage}。上下文开始变满：优先使用 Grep 和定位读取（offset/limit），"
+            "不要整文件读取。"
+        ),
+        "prefer-subagent": (
+            "{prefix} {usage}。上下文已偏紧：优先使用 Grep 和子代理（Task）做探索，"
+            "避免直接读取大文件。用 ctx-decide 记录决策。"
+        ),
+        "must-subagent": (
+            "{prefix} {usage}。上下文接近满：必须把所有文件读取和搜索委派给子代理（Task），"
+            "不要直接读文件。用 ctx-decide 记录决策，回答保持简短。"
+        ),
+        "stop": (
+            "{prefix} {usage}。上下文即将耗尽：立即收尾。写阶段交接（ctx-handoff --draft），"
+            "用 ctx-decide 记录未落盘的决策，告诉用户剩余工作，然后停止。"
+        ),
+    },
+}
+
+# Rows whose only text is one of these are interruptions, not model replies.
+INTERRUPTION_TEXTS = frozenset(
+    {
+        "[Request interrupted by user]",
+        "[Request interrupted by user for tool use]",
+        "No response requested.",
+    }
+)
+
+# --- Compaction audit (ctx-audit): term extraction and the texts it injects -----------------
+
+# Words that say nothing about WHICH decision was taken: English function words plus the
+# vocabulary every decision record uses to frame itself ("decided to use", "rejected").
+AUDIT_STOP_WORDS = frozenset(
+    """
+    a about above after again against all also although am an and any are aren around as at
+    be because been before being below between both but by can cannot could did didn do does
+    doesn doing don done down during each either else even ever every few for from further
+    get gets got had hadn has hasn have haven having he her here hers herself him himself his
+    how however i if in into is isn it its itself just least less let like made make makes
+    many may me might more most much must mustn my myself need needs neither no nor not now of
+    off on once one only onto or other ought our ours ourselves out over own per rather same
+    shall shan she should shouldn since so some still such than that the their theirs them
+    themselves then there these they this those though through thus to too under until up
+    upon us very via was wasn we were weren what when where whether which while who whom whose
+    why will with within without won would wouldn yet you your yours yourself yourselves
+    e.g i.e etc vs ok
+    use used uses using usage adopt adopted adopting choose chose chosen choosing choice
+    decide decided decides deciding decision decisions reject rejected rejecting rejection
+    prefer preferred prefers instead option options alternative alternatives approach
+    go going goes went keep keeps kept stay stays stick sticks switch switched set
+    want wanted agree agreed agreement settle settled pick picked picking favor favour
+    consider considered considering ruled rule over run runs
+    """.split()
+)
+
+# Two-character CJK pieces that frame a decision rather than name it (Chinese and Japanese).
+AUDIT_CJK_STOP_BIGRAMS = frozenset(
+    """
+    否决 决定 确定 采用 使用 选用 选择 不用 放弃 弃用 改用 继续 保持 方案 因为 由于 所以 但是
+    如果 我们 你们 他们 这个 那个 一个 以及 或者 还是 可以 需要 应该 不要 没有 已经 进行 理由
+    原因 鉴于 考虑 同意 拒绝 不再 决策 结论 最终 目前 当前 暂时 作为 设为 定为 改为
+    必须 一律 所有 全部 一定 总是 尽量
+    採用 使用 決定 却下 選択 理由 原因 方針 検討 今回
+    """.split()
+)
+
+# Single characters that glue Chinese words together; a run of CJK text is cut at them (and
+# at the stop bigrams) before it is split into bigrams, so no bigram straddles them.
+AUDIT_CJK_STOP_CHARS = frozenset("的了是在和与及或把被将做走只都也就而又并让给着吗呢吧啊以")
+
+# Units that make a number a distinctive term ("+2ms", "64 GB", "3 nodes", "2毫秒").
+AUDIT_UNITS = tuple(
+    """
+    ms us µs ns s sec secs second seconds min mins minute minutes h hr hrs hour hours
+    d day days week weeks month months b kb mb gb tb kib mib gib tib k m x
+    qps rps tps ops rpm px nodes node replicas replica shards shard threads workers cores
+    retries partitions
+    毫秒 微秒 秒 分钟 小时 天 周 个月 个 台 节点 副本 分片 次 倍 万 亿 点 点钟
+    ミリ秒 分 時間 日 時 件
+    """.split()
+)
+
+# Spellings of one unit: "300 s", "300 sec" and "300 seconds" are the same term.
+AUDIT_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
+    "ms": ("ms", "msec", "millisecond", "milliseconds", "毫秒", "ミリ秒"),
+    "s": ("s", "sec", "secs", "second", "seconds", "秒"),
+    "min": ("min", "mins", "minute", "minutes", "分钟"),
+    "h": ("h", "hr", "hrs", "hour", "hours", "小时", "時間"),
+    "d": ("d", "day", "days", "天", "日"),
+    "week": ("week", "weeks", "周"),
+    "month": ("month", "months", "个月"),
+    "node": ("node", "nodes", "节点"),
+    "replica": ("replica", "replicas", "副本"),
+    "shard": ("shard", "shards", "分片"),
+}
+
+# Where the name of a decision ends and its justification starts. Only the name is matched
+# when it has terms enough: a summary keeps "rejected Codis" far more often than the reason.
+AUDIT_REASON_MARKERS = (
+    "(",
+    "[",
+    " because ",
+    " since ",
+    " due to ",
+    " so that ",
+    " as it ",
+    " — ",
+    " – ",
+    " -- ",
+    "因为",
+    "由于",
+    "鉴于",
+    "理由",
+    "原因",
+    "，因",
+    "ため",
+    "ので",
+)
+
+# A decision counts as present when at least this share of its terms is.
+AUDIT_PRESENT_FRACTION = 0.6
+# How many of the most recent decisions an audit checks (CTX_AUDIT_LAST overrides).
+AUDIT_DEFAULT_LAST = 5
+
+AUDIT_PREFIX = "[COMPACT AUDIT]"
+# In sessions/<id>/ while an audit with lost decisions waits to be injected (ctx-budget
+# stats it before every prompt; ctx-audit writes it).
+AUDIT_PENDING_MARK = ".compact-audit.pending"
+# Left in the session folder by ctx-budget the first time the context reaches the
+# must-subagent band; ctx-extract acts on the next Stop.
+CROSSED_MARK = ".crossed-80"
+
+AUDIT_TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "header": (
+            "{prefix} Decisions lost in compaction: the summary no longer mentions these "
+            "recorded decisions, and they still hold."
+        ),
+        "decided": "- Decided: {decision}{why}",
+        "rejected": "- Rejected: {decision}{why} Do not propose it again.",
+        "why": " (why: {reason})",
+        "fallback_pointer": "Full record: .working-state/decisions.jsonl.",
+        "more": (
+            "- ... and {more} more lost decisions, not shown (this text is capped at {cap} "
+            "characters): all of them are in {record}."
+        ),
+        "user_lost": (
+            "ctx-audit: {lost} of {total} recorded decisions lost in compaction ({names}); "
+            "they will be put back into the agent's context."
+        ),
+        "user_ok": "ctx-audit: all {total} recorded decisions survived compaction.",
+    },
+    "zh": {
+        "header": "{prefix} 压缩后丢失的决策：摘要中不再提到以下已记录的决策，它们依然有效。",
+        "decided": "- 已决定：{decision}{why}",
+        "rejected": "- 已否决：{decision}{why} 不要再提议。",
+        "why": "（理由：{reason}）",
+        "fallback_pointer": "完整记录：.working-state/decisions.jsonl。",
+        "more": "- ……另有 {more} 条丢失的决策未列出（本文上限 {cap} 个字符）：全部见 {record}。",
+        "user_lost": (
+            "ctx-audit: 压缩丢失了 {total} 条已记录决策中的 {lost} 条（{names}），"
+            "将重新注入到上下文。"
+        ),
+        "user_ok": "ctx-audit: {total} 条已记录决策全部在压缩后保留。",
+    },
+}
+
+# Rows the client writes for a slash command (/compact) rather than for the conversation:
+# they echo the command and its hooks' output, ctx-audit's own "Codis lost" line included,
+# so they never count as keeping a decision.
+COMMAND_ECHO_PREFIXES = (
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "<command-name>",
+    "<command-message>",
+)
+
+# How the client frames the summary row it writes to the transcript (2.1.332); only the
+# text between these is the summary itself. Without them the whole text is used.
+SUMMARY_START_MARKER = "Summary:\n"
+SUMMARY_END_MARKERS = (
+    "\n\nIf you need specific details from before compaction",
+    "\nIf you need specific details from before compaction",
+    "\n\nContinue the conversation from where it left off",
+    "\n\nThe messages after this summary are the most recent messages",
+    # Clients 2.0.x close the row with this line instead.
+    "\nPlease continue the conversation from where we left it off",
+)
+# The first line of the summary row; the client's framing, not part of what was summarised.
+SUMMARY_ROW_INTRO = "This session is being continued from a previous conversation"
+
+# Auto-compaction stopped (the client gives up after 3 failed attempts): replaces the band
+# text. {usage} as for the bands, {threshold} like "167K".
+AUTOCOMPACT_STOPPED_TEXTS: dict[str, str] = {
+    "en": (
+        "{prefix} {usage}. Auto-compaction seems to have stopped: the context has been above "
+        "the auto-compact threshold ({threshold}) for {turns} replies in a row with no "
+        "compaction. Tell the user plainly: run /compact now, or write the handoff "
+        "(ctx-handoff --draft) and start a new session, before the API refuses the request."
+    ),
+    "zh": (
+        "{prefix} {usage}。自动压缩似乎已停止：上下文已连续 {turns} 次回复超过自动压缩阈值"
+        "（{threshold}）且没有发生压缩。请直接告诉用户：立即运行 /compact，或写好交接"
+        "（ctx-handoff --draft）后开启新会话，以免 API 拒绝请求。"
+    ),
+}
+# Replies in a row above the threshold, with no compaction between them, that mean the
+# client has stopped compacting (it compacts before sending once one reply is above).
+AUTOCOMPACT_STOPPED_TURNS = 2
+
+# Turn-start auto-compaction (ctx-budget at or above the threshold): the client runs
+# UserPromptSubmit, then compacts, then sends the hook's text in the new, small context.
+# So the text names what must survive instead of a band that the compaction makes stale.
+TURN_START_TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "header": (
+            "{prefix} {usage}: at the auto-compact threshold ({threshold}), so the client "
+            "compacts the context now."
+        ),
+        "list": "Recorded decisions of this session, newest first; they still hold:",
+        "none": "Record decisions that must survive with ctx-decide.",
+        "decided": "- Decided: {decision}{why}",
+        "rejected": "- Rejected: {decision}{why} Do not propose it again.",
+        "why": " (why: {reason})",
+        "more": "More in {path} (ctx-decide --list).",
+    },
+    "zh": {
+        "header": "{prefix} {usage}：已达到自动压缩阈值（{threshold}），客户端正在压缩上下文。",
+        "list": "本会话已记录的决策（最新在前），依然有效：",
+        "none": "请用 ctx-decide 记录必须保留的决策。",
+        "decided": "- 已决定：{decision}{why}",
+        "rejected": "- 已否决：{decision}{why} 不要再提议。",
+        "why": "（理由：{reason}）",
+        "more": "更多见 {path}（ctx-decide --list）。",
+    },
+}
+# Bounds of that text: all decision lines together, one decision or reason, and how much
+# of the end of decisions.jsonl is read for them.
+TURN_START_MAX_CHARS = 2_000
+TURN_START_ITEM_CHARS = 300
+TURN_START_TAIL_BYTES = 256 * 1024
+# In sessions/<id>/: which records ctx-budget put into the context at a turn start, so the
+# compaction audit that follows does not inject them again.
+TURN_START_FILE = "turn-start-injection.json"
+# A turn-start compaction follows its prompt within this many seconds (summarising a
+# full context takes a minute or two); an older record belongs to no compaction.
+TURN_START_FRESH_SECONDS = 900.0
+# The toolkit's token estimate for a text it writes (context_memory.memory.pinned.estimate_tokens):
+# UTF-8 bytes / 4, the client's own offline estimate of four characters per token.
+CHARS_PER_TOKEN = 4

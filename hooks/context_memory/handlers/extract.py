@@ -1,0 +1,273 @@
+"""ctx-extract: the Stop and PreCompact hook that saves the session's key facts to disk.
+
+A compaction summary keeps what the summariser decides to keep; the state folder keeps
+everything. When it acts, this hook writes ``sessions/<id>/compaction-extract.json``
+(decisions, rejections, risks, files modified, pending items, tokens, trigger, time) and,
+when something is new since the last handoff, a draft handoff stage.
+
+- ``PreCompact``: always acts, and prints the session's decisions and rejections as plain
+  text, which the client appends to the compaction instructions: the one moment the
+  summary can still be steered.
+- ``Stop``: acts on every Nth stop of the session (COMPACTION_EXTRACT_INTERVAL, default 15)
+  and at the first stop after ctx-budget marked the 80% crossing. Other stops cost one
+  counter update. Subagent stops and re-entered stops are skipped.
+
+It never blocks: no exit 2, no ``"decision": "block"`` (a blocked automatic compaction can
+deadlock a session); errors fail open through hookio.run_hook, whose circuit breaker stops
+trying for a session after 3 consecutive failures. Standard library only at import; the
+acting path imports the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from context_memory.core.hookio import HookInputError, log_line, run_hook, str_field
+from context_memory.core.safe_text import one_line
+from context_memory.core.state import resolve_project_dir, resolve_state_dir, session_dir
+from context_memory.core.tables import CROSSED_MARK
+
+TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from context_memory.memory.handoff_draft import SessionFacts
+
+HOOK_NAME = "ctx-extract"
+EXTRACT_FILE = "compaction-extract.json"
+STOP_COUNTER = ".stop-count"
+# Next to ctx-budget's mark: the crossing it records has been acted on. The mark itself
+# stays (ctx-budget would only leave it again on the next prompt).
+CROSSED_HANDLED = CROSSED_MARK + ".handled"
+INTERVAL_ENV = "COMPACTION_EXTRACT_INTERVAL"
+DEFAULT_INTERVAL = 15
+# The PreCompact list is added to every compaction request: newest first, bounded.
+MAX_STEERING_ITEMS = 20
+MAX_STEERING_ITEM_CHARS = 300
+# Records of each kind copied into compaction-extract.json (the newest; the log has all).
+MAX_EXTRACT_RECORDS = 200
+
+TRIGGER_INTERVAL = "stop-interval"
+TRIGGER_CROSSED = "stop-crossed-80"
+TRIGGER_PRECOMPACT = "pre-compact-"  # + "manual" or "auto"
+
+
+def extract_interval(env: Mapping[str, str] | None = None) -> int:
+    """Stops between extractions; 0 turns the periodic extraction off. Bad values: default."""
+    raw = (os.environ if env is None else env).get(INTERVAL_ENV, "").strip()
+    if not raw:
+        return DEFAULT_INTERVAL
+    try:
+        value = int(raw)
+    except ValueError:
+        return DEFAULT_INTERVAL
+    return max(value, 0)
+
+
+def bump_stop_counter(folder: str, state_dir: str) -> int:
+    """Add one to the session's stop counter and return the new count.
+
+    Stops of one session run one after another, so a plain replace is enough.
+    """
+    from context_memory.core.fsutil import atomic_write, read_bytes
+
+    path = os.path.join(folder, STOP_COUNTER)
+    try:
+        count = int(read_bytes(path, 64, root=state_dir).strip() or b"0")
+    except (OSError, ValueError):  # missing, damaged, a link or a FIFO: counting restarts
+        count = 0
+    count += 1
+    atomic_write(path, str(count), root=state_dir)  # removes its temporary file on error
+    return count
+
+
+def stop_trigger(folder: str, count: int, interval: int) -> str | None:
+    """Why this stop acts (TRIGGER_CROSSED first), or None."""
+    if os.path.lexists(os.path.join(folder, CROSSED_MARK)) and not os.path.lexists(
+        os.path.join(folder, CROSSED_HANDLED)
+    ):
+        return TRIGGER_CROSSED
+    if interval and count % interval == 0:
+        return TRIGGER_INTERVAL
+    return None
+
+
+def _touch(path: str, state_dir: str) -> None:
+    from context_memory.core.fsutil import touch
+
+    touch(path, root=state_dir)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> SessionFacts:
+    """Write the extract and, when there is news, a draft handoff stage; return the facts."""
+    import json
+
+    from context_memory.core.fsutil import atomic_write
+    from context_memory.measure.report import measure_context
+    from context_memory.memory.decisions import utc_now_iso
+    from context_memory.memory.handoff_draft import (
+        StageRangeError,
+        draft_sections,
+        has_news,
+        pending_items,
+        session_facts,
+        write_stage,
+    )
+    from context_memory.transcript.facts import files_touched
+
+    cwd = str_field(payload, "cwd")
+    project_dir = resolve_project_dir(cwd)
+    transcript = str_field(payload, "transcript_path") or None
+    tokens = 0
+    tokens_source = "none"
+    if transcript:
+        try:
+            report = measure_context(transcript)
+            tokens, tokens_source = report.tokens, report.source
+        except OSError:
+            tokens = 0
+    facts = session_facts(state_dir, session, transcript)
+    if facts.problems:
+        shown = ", ".join(str(p) for p in facts.problems[:5])
+        more = f" and {len(facts.problems) - 5} more" if len(facts.problems) > 5 else ""
+        log_line(state_dir, HOOK_NAME, session, f"skipped unreadable lines: {shown}{more}")
+    now = utc_now_iso()
+    sections = draft_sections(facts, state_dir, session, project_dir)
+    handoff = None
+    if has_news(sections):
+        try:
+            handoff = write_stage(state_dir, session, sections, tokens=tokens, now=now)
+        except StageRangeError as exc:
+            # A stage file numbered at the end of the range (made by hand or by an older
+            # version): no draft, but the extract and the steering still go out.
+            log_line(state_dir, HOOK_NAME, session, f"no draft handoff: {exc}")
+    pending, pending_source = pending_items(facts, state_dir)
+    extract = {
+        "session": session,
+        "trigger": trigger,
+        "time": now,
+        "tokens": tokens,
+        "tokens_source": tokens_source,
+        "decisions": copied_records(facts.records, "decided"),
+        "rejections": copied_records(facts.records, "rejected"),
+        "risks": copied_records(facts.records, "risk"),
+        "files_modified": files_touched(
+            facts.edits, project_dir, subagent_edits=facts.subagent_edits
+        ),
+        "pending": pending,
+        "pending_source": pending_source,
+        "handoff": os.path.relpath(handoff, state_dir) if handoff else None,
+        "transcript": transcript,
+        "transcript_note": facts.transcript_note,
+    }
+    folder = session_dir(state_dir, session)
+    atomic_write(
+        os.path.join(folder, EXTRACT_FILE),
+        json.dumps(extract, ensure_ascii=False, indent=2) + "\n",
+        root=state_dir,
+    )
+    return facts
+
+
+def copied_records(records: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    """The newest MAX_EXTRACT_RECORDS records of ``kind``, each cut to its known fields
+    and their bounds (records.clip_record): the extract stays small whatever the log holds."""
+    from context_memory.memory.decisions import clip_record
+
+    chosen = [r for r in records if r.get("kind") == kind][-MAX_EXTRACT_RECORDS:]
+    return [clip_record(record) for record in chosen]
+
+
+def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:
+    """The PreCompact stdout: the decisions and rejections the summary must keep."""
+    from context_memory.memory.decisions import decisions_path
+    from context_memory.memory.handoff_draft import record_item
+
+    kept = [r for r in facts.records if r.get("kind") in ("decided", "rejected")]
+    if not kept:
+        return None
+    shown = kept[-MAX_STEERING_ITEMS:]
+    lines = [
+        "Keep these recorded decisions and rejections, with their reasons, in the summary "
+        "(they are also on disk):"
+    ]
+    for record in shown:
+        label = "Decided" if record.get("kind") == "decided" else "Rejected"
+        item = record_item(record)
+        if len(item) > MAX_STEERING_ITEM_CHARS:
+            item = item[: MAX_STEERING_ITEM_CHARS - 3] + "..."
+        lines.append(f"- {label}: {item}")
+    log = decisions_path(state_dir)
+    base = os.path.abspath(project_dir)
+    if log.startswith(base + os.sep):
+        log = os.path.relpath(log, base)
+    earlier = len(kept) - len(shown)
+    older = f"; {earlier} older ones are only there" if earlier else ""
+    lines.append(
+        one_line(f"Also state that the full decision log is {log} (ctx-decide --list){older}.")
+    )
+    return "\n".join(lines)
+
+
+def _snapshot_digest(
+    state_dir: str, folder: str, session: str, project_dir: str, trigger: str
+) -> None:
+    """Note which decisions the pinned digest holds as this compaction starts: they reach
+    the model with every request, so the audit neither reports nor re-injects them."""
+    from context_memory.memory.pinned import snapshot_for_compaction
+
+    try:
+        snapshot_for_compaction(state_dir, folder, project_dir, trigger)
+    except (OSError, ValueError) as exc:  # the steering text below matters more
+        log_line(state_dir, HOOK_NAME, session, f"pinned digest snapshot not written: {exc}")
+
+
+def extract_output(payload: dict[str, Any]) -> str | None:
+    """The hook's stdout: the steering text on PreCompact, nothing otherwise."""
+    event = str_field(payload, "hook_event_name")
+    if event not in ("Stop", "PreCompact"):
+        return None  # SubagentStop, or registered for an event it does not handle
+    if event == "Stop" and (
+        payload.get("agent_id") is not None or payload.get("stop_hook_active") is True
+    ):
+        return None
+    session = str_field(payload, "session_id")
+    if not session:
+        raise HookInputError("the hook input has no session_id")
+    cwd = str_field(payload, "cwd")
+    state_dir = resolve_state_dir(cwd)
+    folder = session_dir(state_dir, session)  # refuses an unsafe session id
+    if event == "Stop":
+        trigger = stop_trigger(folder, bump_stop_counter(folder, state_dir), extract_interval())
+        if trigger is None:
+            return None
+        act(payload, state_dir, session, trigger)
+        if trigger == TRIGGER_CROSSED:
+            _touch(os.path.join(folder, CROSSED_HANDLED), state_dir)
+        return None
+    compaction = str_field(payload, "trigger") or "manual"
+    # First: an older snapshot must not stand in for this compaction if the rest fails.
+    _snapshot_digest(state_dir, folder, session, resolve_project_dir(cwd), compaction)
+    facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)
+    # After the compaction the context starts low again: a new crossing is a new event.
+    _remove(os.path.join(folder, CROSSED_MARK))
+    _remove(os.path.join(folder, CROSSED_HANDLED))
+    return steering_text(facts, state_dir, resolve_project_dir(cwd))
+
+
+def main(argv: list[str] | None = None) -> int:
+    del argv  # a hook takes no arguments; everything comes on stdin
+    return run_hook(HOOK_NAME, extract_output)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,216 @@
+"""Stage handoffs: ``sessions/<id>/handoffs/stage-N.md``, five sections in a fixed order.
+
+    ---
+    session: <id>
+    stage: 3
+    time: 2026-11-30T09:10:51Z
+    tokens: 150000
+    ---
+    # Handoff: stage 3
+
+    ## Decided
+    - Use Redis Cluster, 6 nodes (needs sharding)
+    ## Rejected
+    - Codis (unmaintained)
+    ## Risks
+    - none
+    ## Files Modified
+    - config/redis.yaml
+    ## Remaining
+    - none
+
+Parsing is strict about section names and order (a handoff the merge cannot read is
+worse than none) and lenient about bullets and blank lines.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+
+from context_memory.core.fsutil import list_dir
+from context_memory.core.safe_text import one_line
+from context_memory.core.state import session_dir, validate_name
+
+# Stage numbers run from 1 to MAX_STAGE. A stage given by hand may run at most
+# MAX_STAGE_GAP past the next free one, so no command can push a session to the end of
+# the range (after which no handoff could be written).
+MAX_STAGE = 100_000
+MAX_STAGE_GAP = 10
+# A handoff is a page of Markdown; a bigger file is not one to read whole.
+MAX_HANDOFF_BYTES = 4 * 1024 * 1024
+
+SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified", "Remaining")
+EMPTY_ITEM = "none"
+FRONT_MATTER_KEYS = ("session", "stage", "time", "tokens")
+_STAGE_FILE = re.compile(r"stage-(\d+)\.md")
+_HEADING = re.compile(r"^##\s+(.*?)\s*$")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$")
+
+
+class HandoffFormatError(ValueError):
+    """The handoff text lacks, misspells or misorders one of the five sections."""
+
+
+class Handoff:
+    __slots__ = ("meta", "sections")
+
+    def __init__(self, meta: dict[str, str], sections: dict[str, list[str]]) -> None:
+        self.meta = meta
+        self.sections = sections
+
+    @property
+    def session(self) -> str:
+        return self.meta.get("session", "")
+
+    @property
+    def stage(self) -> int:
+        try:
+            return int(self.meta.get("stage", "0"))
+        except ValueError:
+            return 0
+
+
+def split_front_matter(text: str) -> tuple[dict[str, str], str]:
+    """(front-matter fields, body). Text without a leading '---' block has no fields."""
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return {}, text
+    for index in range(1, len(lines)):
+        if lines[index].strip() == "---":
+            meta: dict[str, str] = {}
+            for line in lines[1:index]:
+                key, sep, value = line.partition(":")
+                if sep:
+                    meta[key.strip()] = value.strip()
+            return meta, "\n".join(lines[index + 1 :])
+    raise HandoffFormatError("front matter opened with '---' is never closed")
+
+
+def parse_sections(body: str) -> dict[str, list[str]]:
+    """The five sections' items, in order; raises HandoffFormatError naming what is wrong."""
+    sections: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in body.splitlines():
+        heading = _HEADING.match(line)
+        if heading:
+            name = heading.group(1)
+            if name not in SECTIONS:
+                import difflib  # only for this error message: hooks import this module
+
+                guess = difflib.get_close_matches(name, SECTIONS, n=1, cutoff=0.5)
+                hint = f"; did you mean '## {guess[0]}'?" if guess else ""
+                raise HandoffFormatError(
+                    f"unknown section '## {name}'{hint} "
+                    f"(expected: {', '.join('## ' + s for s in SECTIONS)})"
+                )
+            if name in sections:
+                raise HandoffFormatError(f"section '## {name}' appears twice")
+            sections[name] = []
+            current = name
+            continue
+        if current is None or not line.strip():
+            continue
+        bullet = _BULLET.match(line)
+        if bullet:
+            sections[current].append(bullet.group(1).strip())
+        elif line.startswith((" ", "\t")) and sections[current]:
+            sections[current][-1] += " " + line.strip()
+        else:
+            sections[current].append(line.strip())
+    missing = [name for name in SECTIONS if name not in sections]
+    if missing:
+        raise HandoffFormatError(
+            "missing section"
+            + ("s " if len(missing) > 1 else " ")
+            + ", ".join(f"'## {name}'" for name in missing)
+        )
+    order = list(sections)
+    if order != list(SECTIONS):
+        raise HandoffFormatError(
+            "sections out of order: expected " + ", ".join(SECTIONS) + "; got " + ", ".join(order)
+        )
+    return {
+        name: [item for item in items if item.lower().rstrip(".") != EMPTY_ITEM]
+        for name, items in sections.items()
+    }
+
+
+def parse_handoff(text: str) -> Handoff:
+    meta, body = split_front_matter(text)
+    return Handoff(meta, parse_sections(body))
+
+
+def render_handoff(meta: dict[str, str], sections: dict[str, list[str]]) -> str:
+    """The Markdown file: front matter, title, then the five sections ('- none' when empty)."""
+    lines = ["---"]
+    for key in FRONT_MATTER_KEYS:
+        if key in meta:
+            lines.append(f"{key}: {one_line(meta[key])}")
+    lines += ["---", f"# Handoff: stage {meta.get('stage', '?')}", ""]
+    for name in SECTIONS:
+        lines.append(f"## {name}")
+        items = [one_line(item) for item in sections.get(name, []) if item.strip()]
+        lines += [f"- {item}" for item in items] or [f"- {EMPTY_ITEM}"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def handoffs_dir(state_dir: str, session: str) -> str:
+    return os.path.join(session_dir(state_dir, session), "handoffs")
+
+
+def stage_path(state_dir: str, session: str, stage: int) -> str:
+    if not isinstance(stage, int) or stage < 1 or stage > MAX_STAGE:
+        raise HandoffFormatError(
+            f"stage must be a whole number from 1 to {MAX_STAGE}, not {stage!r}"
+        )
+    validate_name(f"stage-{stage}", "stage")
+    return os.path.join(handoffs_dir(state_dir, session), f"stage-{stage}.md")
+
+
+def existing_stages(state_dir: str, session: str) -> list[int]:
+    """The stage numbers (1 to MAX_STAGE) of the session's handoff files. Raises
+    UnsafePathError when the handoffs folder, or one above it, is a link or a file."""
+    names = list_dir(handoffs_dir(state_dir, session), root=state_dir)
+    stages = (int(m.group(1)) for m in map(_STAGE_FILE.fullmatch, names) if m)
+    return sorted(stage for stage in stages if 1 <= stage <= MAX_STAGE)
+
+
+def next_free_stage(state_dir: str, session: str) -> int:
+    stages = existing_stages(state_dir, session)
+    return stages[-1] + 1 if stages else 1
+
+
+def latest_handoff(state_dir: str) -> str | None:
+    """The most recently written handoff file of any session, or None."""
+    root = os.path.join(state_dir, "sessions")
+    newest: tuple[float, str] | None = None
+    try:
+        sessions = list_dir(root, root=state_dir)
+    except OSError:
+        return None
+    for session in sessions:
+        try:
+            validate_name(session)
+        except ValueError:
+            continue  # no writer makes such a folder: never point the model into it
+        folder = os.path.join(root, session, "handoffs")
+        try:
+            names = list_dir(folder, root=state_dir)
+        except OSError:
+            continue
+        for name in names:
+            if _STAGE_FILE.fullmatch(name):
+                path = os.path.join(folder, name)
+                try:
+                    info = os.lstat(path)
+                except OSError:
+                    continue
+                if not stat.S_ISREG(info.st_mode):
+                    continue  # a link or a FIFO is never pointed at
+                stamp = info.st_mtime
+                if newest is None or (stamp, path) > newest:
+                    newest = (stamp, path)
+    return newest[1] if newest else None
