@@ -81,7 +81,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("python_label", installed.matrix_labels(), ids=lambda x: f"py{x}")
 
 
-def installed_for(label: str):  # noqa: ANN201 - installed.Installed
+def installed_for(label: str):
     """The real install for ``label``; a missing Python skips, or fails in CI."""
     import installed
 
@@ -95,6 +95,6 @@ def installed_for(label: str):  # noqa: ANN201 - installed.Installed
 
 
 @pytest.fixture
-def installed_project(python_label: str):  # noqa: ANN201 - installed.Installed
+def installed_project(python_label: str):
     """The project installed by ./install with the Python ``python_label``."""
     return installed_for(python_label)

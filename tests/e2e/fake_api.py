@@ -435,7 +435,7 @@ def _make_handler(api: FakeMessagesApi) -> type[BaseHTTPRequestHandler]:
     class MessagesApiHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - base signature
+        def log_message(self, format: str, *args: Any) -> None:
             pass  # keep test output clean; the recorded requests are the log
 
         def _read_body(self) -> Any:
@@ -469,18 +469,18 @@ def _make_handler(api: FakeMessagesApi) -> type[BaseHTTPRequestHandler]:
             if self.command != "HEAD":
                 self.wfile.write(data)
 
-        def do_HEAD(self) -> None:  # noqa: N802 - http.server's naming
+        def do_HEAD(self) -> None:
             self._record(None)
             self._send_json({})
 
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             request = self._record(None)
             if request.route.startswith("/v1/models"):
                 self._send_json({"data": [], "has_more": False, "first_id": None, "last_id": None})
             else:
                 self._send_json({})
 
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             request = self._record(self._read_body())
             if request.route == COUNT_TOKENS_ROUTE:
                 self._send_json({"input_tokens": _rough_token_count(request.body)})

@@ -40,7 +40,7 @@ BUDGET = entry_for("ctx-budget", "UserPromptSubmit")
 RESTORE = entry_for("ctx-restore", "SessionStart")
 
 
-def hook(sandbox: Sandbox, entry, **changes: object) -> Run:  # noqa: ANN001
+def hook(sandbox: Sandbox, entry, **changes: object) -> Run:
     raw = json.dumps(sandbox.payload(entry, **changes)).encode()
     return run_console(entry, raw, sandbox, prelude=MEMORY_LIMIT, timeout=LIMIT_SECONDS)
 

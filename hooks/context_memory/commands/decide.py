@@ -28,6 +28,7 @@ from context_memory.commands.common import (
 from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.core.safe_text import one_line
 from context_memory.memory.decisions import (
+    LogProblem,
     RecordError,
     append_record,
     decisions_path,
@@ -77,7 +78,7 @@ def time_order(records: list[dict[str, object]]) -> list[dict[str, object]]:
     return sorted(records, key=lambda record: str(record.get("ts", "")))
 
 
-def _warn_problems(problems: list) -> None:
+def _warn_problems(problems: list[LogProblem]) -> None:
     for problem in problems:
         click.echo(f"warning: {problem} (line skipped)", err=True)
 

@@ -29,6 +29,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from filelock import FileLock
+
 LOCK_TIMEOUT_SECONDS = 10.0
 # Toolkit temporary files older than this are leftovers of a killed writer: removed.
 STALE_TEMP_SECONDS = 3600.0
@@ -411,7 +413,7 @@ def lock_for(
     timeout: float = LOCK_TIMEOUT_SECONDS,
     *,
     root: str | None = None,
-):  # noqa: ANN201
+) -> FileLock:
     """A FileLock on the sidecar ``<path>.lock`` (checked by prepare_lock_file first)."""
     from filelock import FileLock
 

@@ -114,7 +114,7 @@ def string_at(text: str, quote: int) -> tuple[str, int]:
     if _scan is None:  # pragma: no cover - not CPython
         from json.decoder import scanstring as _fallback_scanstring  # type: ignore[attr-defined]
 
-        return tuple(_fallback_scanstring(text, quote + 1))  # type: ignore[return-value]
+        return tuple(_fallback_scanstring(text, quote + 1))
     try:
         value, end = _with_decoder_errors(_scanstring, text, quote + 1)
     except ValueError as exc:

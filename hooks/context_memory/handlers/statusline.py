@@ -39,7 +39,10 @@ from context_memory.measure.window_cache import valid_window, write_cache
 TYPE_CHECKING = False  # typing costs an import on every refresh; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from subprocess import Popen
     from typing import Any
+
+    Chained = tuple[Popen[bytes], bytes]
 
 EXIT_OK = 0
 PROG = "ctx-statusline"
@@ -275,7 +278,7 @@ def statusline_text(raw: bytes, env: Mapping[str, str], color: bool) -> str:
     return format_line(context_numbers(payload, env), color)
 
 
-def start_chained(command: str, raw: bytes):  # noqa: ANN201 - subprocess.Popen, imported lazily
+def start_chained(command: str, raw: bytes) -> Chained | None:
     """Start the user's own status line command with the same stdin; None if it cannot run."""
     import subprocess
 
@@ -304,7 +307,7 @@ def start_chained(command: str, raw: bytes):  # noqa: ANN201 - subprocess.Popen,
     return proc, raw
 
 
-def finish_chained(started, timeout: float | None = None) -> str:  # noqa: ANN001
+def finish_chained(started: Chained | None, timeout: float | None = None) -> str:
     """The chained command's stdout without its final newline ('' on any problem)."""
     if started is None:
         return ""
@@ -329,7 +332,7 @@ def finish_chained(started, timeout: float | None = None) -> str:  # noqa: ANN00
     return (out or b"").decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def _kill_group(proc) -> None:  # noqa: ANN001 - subprocess.Popen
+def _kill_group(proc: Popen[bytes]) -> None:
     import signal
 
     try:

@@ -51,6 +51,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any
 
+    from filelock import FileLock
+
 PINNED_FILE = "pinned.md"
 INDEX_FILE = "pinned-index.json"
 SNAPSHOT_FILE = "pinned-at-compact.json"
@@ -453,7 +455,7 @@ class _FlockLock:
         os.close(self.fd)  # closing releases the lock
 
 
-def _lock(path: str, root: str):  # noqa: ANN202
+def _lock(path: str, root: str) -> FileLock | _FlockLock:
     from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS, lock_for
 
     try:

@@ -56,6 +56,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
 
+    from filelock import FileLock
+
 FORMAT_VERSION = 1
 MERGED_DIRNAME = "merged"
 DECISIONS_MD = "decisions.md"
@@ -923,7 +925,7 @@ def backoff_delays(
     return delays
 
 
-def take_lock(state_dir: str, sleep: Callable[[float], None] = time.sleep):  # noqa: ANN201
+def take_lock(state_dir: str, sleep: Callable[[float], None] = time.sleep) -> FileLock | None:
     """The held merge lock, or None when another merge kept it through every attempt."""
     from filelock import FileLock, Timeout
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from context_memory.core.state import STATE_DIRNAME
 from context_memory.memory import pinned
 from context_memory.setup import command_links, crontab, launchers
 from context_memory.setup.hook_registry import HOOKS, HookSpec
@@ -613,7 +614,7 @@ def _pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) 
     from context_memory.core.state import UnsafeNameError, check_state_dir
 
     try:
-        state_dir = check_state_dir(os.path.join(os.path.abspath(project), pinned.STATE_DIRNAME))
+        state_dir = check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
     except UnsafeNameError as exc:
         raise InstallError(str(exc)) from None
     verb = "would " if args.dry_run else ""
