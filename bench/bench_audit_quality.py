@@ -6,7 +6,7 @@ Each case is one compaction of one session (a project of bench/audit_quality_cas
 4 to 7 of its recorded decisions, each one kept word for word, kept in a light paraphrase,
 or dropped from the summary; the summary also holds the session's other sentences, in
 random order, sometimes upper-cased or in full-width characters. The audit runs on the
-summary exactly as the hook does (context_memory.audit.audit.audit_decisions).
+summary exactly as the hook does (context_memory.audit.check.audit_decisions).
 
 Reported: recall on dropped decisions (share reported lost; target 100%) and the
 false-alarm rate on kept ones (share reported lost although the summary kept them;
@@ -28,7 +28,7 @@ sys.path.insert(0, str(HERE))
 
 from audit_quality_cases import HELD_OUT, PROJECTS, VERBATIM  # noqa: E402
 
-from context_memory.audit.audit import audit_decisions  # noqa: E402
+from context_memory.audit.check import audit_decisions  # noqa: E402
 from context_memory.core.tables import AUDIT_PRESENT_FRACTION  # noqa: E402
 
 TARGET_RECALL = 1.0

@@ -96,7 +96,7 @@ HOT_MODULES = (
     ("ctx-statusline", "context_memory.handlers.statusline"),
     ("ctx-extract", "context_memory.handlers.extract"),
     ("ctx-restore", "context_memory.handlers.restore"),
-    ("ctx-audit", "context_memory.audit.audit"),
+    ("ctx-audit", "context_memory.handlers.audit"),
 )
 # What a hot entry point must not import before it needs it (tests/test_import_cost.py).
 HEAVY = ("click", "orjson", "filelock", "typing", "dataclasses", "pathlib", "argparse",
@@ -336,7 +336,7 @@ def section_audit(table: Table, args: argparse.Namespace, env: dict[str, str]) -
     path = ensure_transcript("100M")
     project = audit_project(env)
     section = "ctx-audit on the 100M transcript"
-    audit = entry("ctx-audit", "context_memory.audit.audit")
+    audit = entry("ctx-audit", "context_memory.handlers.audit")
     hook_env = {**env, "CLAUDE_PROJECT_DIR": str(project)}
     post_compact = json.dumps(
         {

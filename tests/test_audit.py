@@ -14,21 +14,13 @@ from click.testing import CliRunner
 
 import transcript_rows as tr
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
-from context_memory.audit import audit
-from context_memory.audit.audit import (
-    PENDING_MARK,
-    all_compactions,
-    audit_decisions,
-    audit_last,
-    injection_text,
-    last_compaction,
-    select_decisions,
-    summary_body,
-    user_line,
-)
+from context_memory.audit import store
+from context_memory.audit.check import audit_decisions, injection_text, select_decisions, user_line
+from context_memory.audit.compactions import all_compactions, last_compaction, summary_body
+from context_memory.audit.config import PENDING_MARK, audit_last
 from context_memory.commands.audit import cli
 from context_memory.core.hookio import BREAKER_LIMIT
-from context_memory.handlers import budget
+from context_memory.handlers import audit, budget
 from context_memory.memory.decisions import append_record, make_record
 
 SESSION = "11111111-2222-3333-4444-555555555555"
@@ -637,7 +629,7 @@ def test_claim_is_given_back_when_injection_fails(project, monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(audit, "write_audit", broken)
+    monkeypatch.setattr(store, "write_audit", broken)
     prompt = hook_payload(project, "UserPromptSubmit", plain_transcript(project), prompt="next")
     status, out, err = run_hook_main(monkeypatch, capsys, budget, prompt)
     # The budget itself still answers (here: the free band, nothing); the failure is logged.
@@ -765,7 +757,7 @@ def test_console_script_paths(project):
     sample_decisions(project)
     env = subprocess_env()
     hook = subprocess.run(
-        [sys.executable, "-m", "context_memory.audit.audit"],
+        [sys.executable, "-m", "context_memory.handlers.audit"],
         input=hook_payload(project, "PostCompact", compact_summary="nothing useful").encode(),
         capture_output=True,
         env=env,
@@ -774,7 +766,7 @@ def test_console_script_paths(project):
     )
     assert hook.returncode == 0 and hook.stdout.startswith(b"ctx-audit: 4 of 4 recorded")
     by_hand = subprocess.run(
-        [sys.executable, "-m", "context_memory.audit.audit", str(SAMPLE_TRANSCRIPT)],
+        [sys.executable, "-m", "context_memory.handlers.audit", str(SAMPLE_TRANSCRIPT)],
         capture_output=True,
         env=env,
         cwd=project,
@@ -785,7 +777,7 @@ def test_console_script_paths(project):
 
 def test_hook_path_imports_no_click():
     code = (
-        "import sys, io, context_memory.audit.audit as a; "
+        "import sys, io, context_memory.handlers.audit as a; "
         "sys.stdin = io.TextIOWrapper(io.BytesIO(b'{}')); a.main([]); "
         "print(sorted(m for m in ('click', 'orjson', 'filelock') if m in sys.modules))"
     )

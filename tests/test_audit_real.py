@@ -12,9 +12,11 @@ import json
 import sys
 from pathlib import Path
 
-from context_memory.audit import audit
-from context_memory.audit.audit import audit_decisions, given_text, last_compaction, summary_body
+from context_memory.audit import store
+from context_memory.audit.check import audit_decisions
+from context_memory.audit.compactions import given_text, last_compaction, summary_body
 from context_memory.commands.audit import audit_compaction
+from context_memory.handlers import audit
 from context_memory.memory.decisions import append_record, make_record
 from real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
 
@@ -147,6 +149,6 @@ def test_next_prompt_refines_with_the_row_the_model_got(project, monkeypatch, ca
     write_lines(before, lines[: row_index(lines, b'"subtype":"compact_boundary"')])
     _status, out, _err, written = run_post_compact(monkeypatch, capsys, project, before, raw)
     assert out.startswith("ctx-audit: 1 of 1 recorded decisions lost in compaction")
-    audit.refine_with_transcript(written, str(transcript))
+    store.refine_with_transcript(written, str(transcript))
     assert (written["lost"], written["survived"]) == (0, 1)
     assert written["decisions"][0]["status"] == "survived"

@@ -8,25 +8,25 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from context_memory.setup import crontab, doctor
-from context_memory.setup.command_links import LINKED_COMMANDS, apply_links, plan_links
-from context_memory.setup.doctor import (
-    FAIL,
-    OK,
-    WARN,
-    Check,
+from context_memory.commands import doctor as doctor_cli
+from context_memory.setup import checks_install, crontab, doctor
+from context_memory.setup.check import FAIL, OK, WARN, Check
+from context_memory.setup.checks_install import (
     SettingsFile,
-    check_breakers,
     check_command_links,
-    check_cron,
     check_hook,
-    check_logs,
     check_python,
     check_settings_file,
-    check_state_dir,
     check_statusline,
     check_venv,
 )
+from context_memory.setup.checks_state import (
+    check_breakers,
+    check_cron,
+    check_logs,
+    check_state_dir,
+)
+from context_memory.setup.command_links import LINKED_COMMANDS, apply_links, plan_links
 from context_memory.setup.hook_registry import HOOKS, HookSpec
 from context_memory.setup.settings_edit import command_for, dumps_settings, register_hooks
 
@@ -468,7 +468,7 @@ def healthy(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> P
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(doctor.cli, list(args))
+    return CliRunner().invoke(doctor_cli.cli, list(args))
 
 
 def test_cli_all_ok(healthy, project):
@@ -483,7 +483,7 @@ def test_cli_all_ok(healthy, project):
     assert lines[len(CHECK_NAMES) - 5] == (
         f"OK    command links            {len(LINKED_COMMANDS)} commands linked in {links}, on PATH"
     )
-    assert doctor.main(["--venv", str(healthy)]) == 0
+    assert doctor_cli.main(["--venv", str(healthy)]) == 0
 
 
 def test_cli_fail_exits_1(healthy, project):
@@ -493,7 +493,7 @@ def test_cli_fail_exits_1(healthy, project):
     assert result.stdout.splitlines()[-1] == (
         f"{len(CHECK_NAMES) - 2} ok, 0 warnings, 2 failed -- context-memory is not working here"
     )
-    assert doctor.main(["--venv", str(healthy)]) == 1
+    assert doctor_cli.main(["--venv", str(healthy)]) == 1
 
 
 def test_cli_json(healthy, project):
@@ -527,13 +527,13 @@ def test_check_line_format():
 
 
 def test_usage_error_exits_2():
-    assert doctor.main(["--bogus"]) == 2
+    assert doctor_cli.main(["--bogus"]) == 2
 
 
 def test_running_venv_is_none_outside_a_venv(monkeypatch):
-    monkeypatch.setattr(doctor.sys, "prefix", "/usr")
-    monkeypatch.setattr(doctor.sys, "base_prefix", "/usr")
-    assert doctor.running_venv() is None
+    monkeypatch.setattr(checks_install.sys, "prefix", "/usr")
+    monkeypatch.setattr(checks_install.sys, "base_prefix", "/usr")
+    assert checks_install.running_venv() is None
 
 
 def test_expected_programs_falls_back_to_the_registry(monkeypatch):
@@ -543,10 +543,10 @@ def test_expected_programs_falls_back_to_the_registry(monkeypatch):
         raise importlib.metadata.PackageNotFoundError(name)
 
     monkeypatch.setattr(importlib.metadata, "distribution", not_installed)
-    assert doctor.expected_programs() == sorted(
-        {*doctor.BASE_PROGRAMS, *LINKED_COMMANDS, *(spec.command for spec in HOOKS)}
+    assert checks_install.expected_programs() == sorted(
+        {*checks_install.BASE_PROGRAMS, *LINKED_COMMANDS, *(spec.command for spec in HOOKS)}
     )
-    assert set(doctor.expected_programs()) == set(PROGRAMS) | {"ctx-budget"}
+    assert set(checks_install.expected_programs()) == set(PROGRAMS) | {"ctx-budget"}
 
 
 def test_project_without_settings_reports_each_hook(project, tmp_path, monkeypatch):

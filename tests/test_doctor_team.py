@@ -13,8 +13,8 @@ import pytest
 
 from cli_run import run_main
 from conftest import subprocess_env
+from context_memory.commands.doctor import main
 from context_memory.memory.team import ATTRIBUTE_LINES, IGNORE_LINES
-from context_memory.setup.doctor import main
 
 if shutil.which("git") is None:
     if os.environ.get("CI"):
@@ -150,7 +150,7 @@ def test_refuses_outside_git_and_files_it_cannot_read(project: Path) -> None:
 
 def test_fresh_process(repo: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "context_memory.setup.doctor", "--team"],
+        [sys.executable, "-m", "context_memory.commands.doctor", "--team"],
         cwd=repo,
         capture_output=True,
         text=True,

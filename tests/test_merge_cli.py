@@ -576,7 +576,7 @@ def test_merges_killed_at_random_moments(project: Path, capsys) -> None:
 def test_restore_points_new_sessions_at_the_merged_decisions(project: Path, capsys) -> None:
     """ctx-restore (the working-memory issue's hook) finds merged/decisions.md through the
     ``merged`` link once a merge has run."""
-    from context_memory.handlers.restore import recovery_pointer
+    from context_memory.memory.pointer import recovery_pointer
 
     state = state_of(project)
     add_sessions(state, 5, "2026-11-30")

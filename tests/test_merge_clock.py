@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from conftest import subprocess_env
-from context_memory.setup.doctor import check_logs
+from context_memory.setup.checks_state import check_logs
 from handoff_files import write_handoff
 
 

@@ -15,11 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import subprocess_env
-from context_memory.audit import audit
 from context_memory.commands.decide import cli as decide_cli
 from context_memory.commands.merge import cli as merge_cli
 from context_memory.commands.plan import cli as plan_cli
-from context_memory.handlers import extract
+from context_memory.handlers import audit, extract
 from context_memory.memory import pinned
 from context_memory.memory.decisions import (
     append_record,

@@ -12,7 +12,8 @@ import pytest
 
 from conftest import subprocess_env
 from context_memory.handlers import restore
-from context_memory.handlers.restore import recovery_pointer
+from context_memory.memory import pointer
+from context_memory.memory.pointer import recovery_pointer
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 
@@ -170,7 +171,7 @@ def test_pointer_names_the_newest_rejections_of_every_author(project):
         '{"kind": "rejected", "decision": "half',
     ]
     (folder / "decisions.jsonl").write_text("\n".join(lines) + "\n")
-    long_item = ("Option 2 (" + "x" * 300)[: restore.REJECTION_CHARS - 1] + "…"
+    long_item = ("Option 2 (" + "x" * 300)[: pointer.REJECTION_CHARS - 1] + "…"
     assert recovery_pointer(str(folder)) == (
         "[WORKING STATE] This project keeps its working memory on disk. "
         "Read .working-state/decisions.jsonl first. "
@@ -183,8 +184,8 @@ def test_pointer_names_the_newest_rejections_of_every_author(project):
 
 def test_pointer_reads_only_the_tail_of_a_big_log(project, monkeypatch):
     folder = state(project)
-    monkeypatch.setattr(restore, "REJECTIONS_TAIL_BYTES", 400)
+    monkeypatch.setattr(pointer, "REJECTIONS_TAIL_BYTES", 400)
     lines = [rejection(n, f"2026-11-{n:02d}T09:00:00Z", "Ada") for n in range(1, 10)]
     (folder / "decisions.jsonl").write_text("\n".join(lines) + "\n")
-    found = restore.recent_rejections(str(folder))
+    found = pointer.recent_rejections(str(folder))
     assert found == ["Option 9", "Option 8"]  # what fits in the last 400 bytes, whole lines

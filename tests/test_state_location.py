@@ -168,7 +168,7 @@ def test_the_agent_in_a_submodule(home, tmp_path):
         ("handlers.budget", "UserPromptSubmit"),
         ("handlers.extract", "PreCompact"),
         ("handlers.restore", "SessionStart"),
-        ("audit.audit", "PostCompact"),
+        ("handlers.audit", "PostCompact"),
     ],
 )
 def test_a_failing_hook_without_cwd_creates_no_state_folder(home, tmp_path, module, event):

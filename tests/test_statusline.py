@@ -12,8 +12,9 @@ import pytest
 import transcript_rows as tr
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory.handlers import statusline
-from context_memory.handlers.statusline import bar, color_enabled, main
+from context_memory.handlers.statusline import bar, main
 from context_memory.measure import window_cache as statusline_cache
+from context_memory.measure.bands import color_enabled
 
 SESSION = "2f0c5d1e-7a3b-4c9d-8e1f-0a1b2c3d4e5f"
 PLAIN = {"NO_COLOR": "1"}

@@ -121,7 +121,7 @@ def make_team(tmp_path: Path) -> list[Clone]:
 
     configure(first)
     (first.path / "README.md").write_text("a project\n")
-    out = first.tool("setup.doctor", "--team")
+    out = first.tool("commands.doctor", "--team")
     assert "added 'decisions.jsonl merge=union'" in out, out
     first.commit("Share context-memory")
     first.git("push", "-q", "origin", "main")
@@ -129,7 +129,7 @@ def make_team(tmp_path: Path) -> list[Clone]:
         clone.git("clone", "-q", str(origin), str(clone.path), cwd=tmp_path)
         configure(clone)
         # Set up already: a second --team run there changes nothing.
-        assert "nothing changed" in clone.tool("setup.doctor", "--team")
+        assert "nothing changed" in clone.tool("commands.doctor", "--team")
     return clones
 
 

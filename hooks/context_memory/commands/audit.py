@@ -1,8 +1,9 @@
 """ctx-audit TRANSCRIPT: audit a session's compactions against the decisions log, by hand.
 
-The click layer of ctx-audit (context_memory.audit.audit:main hands over to it when it is given
-arguments). Exit 0 when nothing was lost, 1 when something was (it can gate scripts), 2
-for a usage error such as a transcript that does not exist.
+The click layer of ctx-audit (context_memory.handlers.audit:main hands over to it when it
+is given arguments). Exit 0 when nothing was lost, 1 when something was (it can gate scripts), 2
+when it could not tell: a usage error such as a transcript that does not exist, or a file
+it could not read (core/exit_codes.py).
 """
 
 from __future__ import annotations
@@ -15,19 +16,11 @@ from typing import Any
 
 import click
 
-from context_memory.audit.audit import (
-    EXIT_LOST,
-    EXIT_OK,
-    Compaction,
-    _epoch_of,
-    all_compactions,
-    audit_decisions,
-    audit_last,
-    last_compaction,
-    mark_pinned,
-    select_decisions,
-)
+from context_memory.audit.check import audit_decisions, epoch_of, mark_pinned, select_decisions
+from context_memory.audit.compactions import Compaction, all_compactions, last_compaction
+from context_memory.audit.config import audit_last
 from context_memory.commands.common import CONTEXT_SETTINGS, cli_state_dir, run_click, shown_path
+from context_memory.core import exit_codes
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import UnsafeNameError, session_dir
 from context_memory.memory.decisions import decisions_path, read_records
@@ -129,7 +122,7 @@ def audit_compaction(
 ) -> dict[str, Any]:
     decisions = select_decisions(records, session, last, recorded_by=compaction.timestamp)
     results = audit_decisions(decisions, compaction.given, compaction.kept)
-    when = _epoch_of(compaction.timestamp)
+    when = epoch_of(compaction.timestamp)
     if state_dir is not None and when is not None:
         try:
             mark_pinned(results, session_dir(state_dir, session), when)
@@ -163,7 +156,7 @@ def cli(transcript: str, as_json: bool, every: bool, last: int | None) -> int:
     TRANSCRIPT is a transcript path or a session id. The most recent decisions and every
     rejection of the session are looked up in what survived the compaction: the summary
     and the messages the client kept verbatim. Exit 0 when nothing was lost, 1 when
-    something was.
+    something was, 2 when it could not tell.
     """
     path = resolve_transcript(transcript)
     state_dir = cli_state_dir()
@@ -206,7 +199,7 @@ def cli(transcript: str, as_json: bool, every: bool, last: int | None) -> int:
         )
     else:
         click.echo("\n\n".join(format_compaction(report) for report in reports))
-    return EXIT_LOST if lost else EXIT_OK
+    return exit_codes.AUDIT_LOST if lost else exit_codes.AUDIT_NOTHING_LOST
 
 
 def _session_of(compactions: list[Compaction], path: Path) -> str:
@@ -217,5 +210,6 @@ def _session_of(compactions: list[Compaction], path: Path) -> str:
 
 
 def run_cli(argv: list[str]) -> int:
-    """Run the command; its result (0 nothing lost, 1 lost) is the exit status."""
-    return run_click(cli, argv, "ctx-audit")
+    """Run the command; the exit status says 0 nothing lost, 1 lost, 2 could not run
+    (exit_codes.AUDIT_*)."""
+    return run_click(cli, argv, "ctx-audit", failure=exit_codes.AUDIT_COULD_NOT_RUN)

@@ -15,6 +15,8 @@ import sys
 
 import click
 
+from context_memory import __version__
+from context_memory.core import exit_codes
 from context_memory.core.session_registry import recorded_location
 from context_memory.core.state import (
     PROJECT_MARKERS,
@@ -26,28 +28,40 @@ from context_memory.core.state import (
 )
 from context_memory.memory.identity import MANUAL_SESSION_PREFIX, manual_session
 
-EXIT_OK = 0
-EXIT_ERROR = 1
 UNKNOWN_SESSION = "unknown"  # what records written by hand said before manual sessions
 SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
 
 
-def run_click(command: click.Command, argv: list[str] | None, prog_name: str) -> int:
+def run_click(
+    command: click.Command,
+    argv: list[str] | None,
+    prog_name: str,
+    *,
+    failure: int = exit_codes.FAILURE,
+) -> int:
     """Run ``command`` and return its exit status: what its callback returns when that is
-    an int (ctx-audit's 0/1), else 0; ClickException exits 1 with one ``Error:`` line, and
-    click's own usage errors stay at 2."""
+    an int (ctx-audit's 0/1), else 0; ClickException exits ``failure`` (1, ctx-audit's
+    "could not run" 2) with one ``Error:`` line, and click's own usage errors stay at 2.
+    ``--version`` prints ``<prog_name> <version>``, as the installed launchers do."""
+    add_version_option(command)
     try:
         result = command.main(args=argv, prog_name=prog_name, standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
-        return exc.exit_code
+        return failure if exc.exit_code == exit_codes.FAILURE else exc.exit_code
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        return EXIT_ERROR
-    return result if isinstance(result, int) and not isinstance(result, bool) else EXIT_OK
+        return failure
+    return result if isinstance(result, int) and not isinstance(result, bool) else exit_codes.OK
+
+
+def add_version_option(command: click.Command) -> None:
+    """Give ``command`` a ``--version`` option (once: main() may run many times in-process)."""
+    if not any(param.name == "version" for param in command.params):
+        click.version_option(__version__, "--version", message="%(prog)s %(version)s")(command)
 
 
 def session_for(option: str | None) -> str:

@@ -59,7 +59,7 @@ def _parse_now(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return stamp
 
 
-def _plural(count: int, noun: str) -> str:
+def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
@@ -68,17 +68,17 @@ def counts(outcome: Outcome) -> str:
     assert result is not None
     text = (
         f"{len(result.decided)} decided, {len(result.rejected)} rejected, "
-        f"{len(result.overridden)} overridden, {_plural(len(result.risks), 'risk')}"
+        f"{len(result.overridden)} overridden, {plural(len(result.risks), 'risk')}"
     )
     if outcome.skipped:
-        text += f"; {_plural(len(outcome.skipped), 'file')} skipped"
+        text += f"; {plural(len(outcome.skipped), 'file')} skipped"
     return text
 
 
 def sources(outcome: Outcome) -> str:
     result = outcome.result
     assert result is not None
-    return f"{_plural(result.handoffs, 'handoff')} from {_plural(len(result.sessions), 'session')}"
+    return f"{plural(result.handoffs, 'handoff')} from {plural(len(result.sessions), 'session')}"
 
 
 def raise_alerts(outcome: Outcome, state_dir: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from context_memory.core import lightjson
+from context_memory.core import exit_codes, lightjson
 from context_memory.core.hookio import HookInputError, parse_hook_input, str_field, write_stdout
 from context_memory.measure.report import ContextReport, measure_context
 from context_memory.measure.window import env_int
@@ -23,10 +23,6 @@ from context_memory.transcript.locate import (
     newest_transcript,
     transcript_for_session,
 )
-
-EXIT_OK = 0
-EXIT_ERROR = 1
-EXIT_USAGE = 2
 
 SOURCE_NOTES = {
     "usage": "from the last assistant reply",
@@ -96,6 +92,7 @@ positional arguments:
 
 options:
   -h, --help   show this help message and exit
+  --version    print the version and exit
   --json       print one JSON object
   --window N   context window in tokens (overrides every other rule; env
                CTX_WINDOW likewise)
@@ -106,7 +103,7 @@ USAGE_LINE = HELP.splitlines()[0]
 
 
 class Options:
-    __slots__ = ("transcript", "as_json", "window", "timeline", "help")
+    __slots__ = ("transcript", "as_json", "window", "timeline", "help", "version")
 
     def __init__(self) -> None:
         self.transcript: str | None = None
@@ -114,6 +111,7 @@ class Options:
         self.window: int | None = None
         self.timeline = False
         self.help = False
+        self.version = False
 
 
 class ArgumentError(ValueError):
@@ -143,6 +141,8 @@ def parse_args(argv: list[str]) -> Options:
             only_positional = True
         elif arg in ("-h", "--help"):
             options.help = True
+        elif arg == "--version":
+            options.version = True
         elif arg == "--json":
             options.as_json = True
         elif arg == "--timeline":
@@ -197,10 +197,15 @@ def main(argv: list[str] | None = None) -> int:
         args = parse_args(sys.argv[1:] if argv is None else argv)
     except ArgumentError as exc:
         print(f"{USAGE_LINE}\nctx-usage: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return exit_codes.USAGE
     if args.help:
         print(HELP, end="")
-        return EXIT_OK
+        return exit_codes.OK
+    if args.version:
+        from context_memory import __version__
+
+        print(f"ctx-usage {__version__}")
+        return exit_codes.OK
     raw_window = os.environ.get("CTX_WINDOW", "").strip()
     if raw_window and args.window is None and env_int(os.environ, "CTX_WINDOW") is None:
         print(
@@ -213,9 +218,9 @@ def main(argv: list[str] | None = None) -> int:
         output = usage_output(args, stdin_text)
     except UsageError as exc:
         print(f"Error: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        return exit_codes.FAILURE
     write_stdout(output + "\n")  # ctx-usage | head: a broken pipe is not an error
-    return EXIT_OK
+    return exit_codes.OK
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from context_memory.core import lightjson
+from context_memory.core import exit_codes, lightjson
 from context_memory.core.session_registry import remember_session
 from context_memory.core.state import (
     UnsafeNameError,
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-EXIT_OK = 0
 # Hook JSON is small; anything past this is not a hook payload and is not worth reading.
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 BREAKER_LIMIT = 3
@@ -206,40 +205,79 @@ def read_stdin_bytes() -> bytes:
     return bytes(stream.read(MAX_STDIN_BYTES))
 
 
+HELP_OPTIONS = ("-h", "--help")
+VERSION_OPTION = "--version"
+
+
+def hook_help(hook: str, doc: str | None) -> str:
+    """What ``<hook> --help`` prints: the module's summary line and how the hook is run."""
+    summary = (doc or "").strip().split("\n\n", 1)[0].replace("\n", " ")
+    summary = summary.split(": ", 1)[1] if summary.startswith(hook + ":") else summary
+    summary = summary[:1].upper() + summary[1:]
+    return (
+        f"usage: {hook} < HOOK_JSON\n\n{summary}\n\n"
+        "Claude Code runs it (./install registers it) with the event's JSON on stdin. It\n"
+        "always exits 0; a failure is one line on stderr and one in\n"
+        ".working-state/logs/hooks.log. ctx-doctor checks the setup.\n"
+        "  -h, --help  print this help and exit\n"
+        "  --version   print the version and exit\n"
+    )
+
+
+def answer_option(hook: str, argv: list[str], doc: str | None) -> bool:
+    """``--help`` or ``--version`` typed by hand: answered on stdout, True. Not a run of the
+    hook, so not a failure to log (Claude Code never passes arguments; others are ignored)."""
+    if argv == [VERSION_OPTION]:
+        from context_memory import __version__
+
+        write_stdout(f"{hook} {__version__}\n")
+        return True
+    if len(argv) == 1 and argv[0] in HELP_OPTIONS:
+        write_stdout(hook_help(hook, doc))
+        return True
+    return False
+
+
 def run_hook(
     hook: str,
     handler: Callable[[dict[str, Any]], str | None],
     *,
     use_breaker: bool = True,
     read_input: Callable[[], bytes] = read_stdin_bytes,
+    argv: list[str] | None = None,
+    doc: str | None = None,
 ) -> int:
     """Run ``handler`` on the hook payload and print what it returns; fail open on any error.
 
     The handler returns the exact stdout text (a JSON document or plain text) or None
-    for no output. Returns the process exit status, which is always 0.
+    for no output. Returns the process exit status, which is always 0. ``argv`` (default
+    sys.argv[1:]) is only looked at for --help and --version (answer_option); ``doc`` is
+    the hook module's docstring, for --help.
     """
     payload: dict[str, Any] | None = None
     session: str | None = None
     state_dir: str | None = None
     try:
+        if answer_option(hook, sys.argv[1:] if argv is None else argv, doc):
+            return exit_codes.OK
         payload = parse_hook_input(read_input())
         session = str_field(payload, "session_id")
         state_dir = _state_dir_for(payload)
         _remember_project(payload, session, state_dir)
         if use_breaker and breaker_failures(state_dir, hook, session) >= BREAKER_LIMIT:
-            return EXIT_OK
+            return exit_codes.OK
         output = handler(payload)
         if output:
             write_stdout(output if output.endswith("\n") else output + "\n")
         if use_breaker and state_dir is not None and session:
             _record_success(state_dir, hook, session)
-        return EXIT_OK
+        return exit_codes.OK
     except BrokenPipeError:
         discard_stdout()
-        return EXIT_OK
+        return exit_codes.OK
     except BaseException as exc:  # noqa: BLE001 - a hook must never take the session down
         if isinstance(exc, KeyboardInterrupt):
-            return EXIT_OK
+            return exit_codes.OK
         message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         try:
             sys.stderr.write(f"{hook}: {_one_line(message, 300)}\n")
@@ -249,7 +287,7 @@ def run_hook(
             try:
                 state_dir = _state_dir_for(payload)
             except Exception:  # noqa: BLE001
-                return EXIT_OK
+                return exit_codes.OK
         log_line(state_dir, hook, session or "-", message)
         if use_breaker and session:
             if _record_failure(state_dir, hook, session) == BREAKER_LIMIT:
@@ -260,4 +298,4 @@ def run_hook(
                     f"circuit breaker open after {BREAKER_LIMIT} consecutive failures; "
                     "skipping this hook for the rest of the session",
                 )
-        return EXIT_OK
+        return exit_codes.OK

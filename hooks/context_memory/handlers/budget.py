@@ -144,7 +144,7 @@ def pending_audit_text(payload: dict[str, Any], transcript: str) -> str | None:
         return None
     if not os.path.exists(os.path.join(folder, AUDIT_PENDING_MARK)):
         return None
-    from context_memory.audit.audit import take_pending_injection
+    from context_memory.audit.store import take_pending_injection
 
     try:
         return take_pending_injection(state_dir, session, transcript, HOOK_NAME)
@@ -196,8 +196,8 @@ def budget_output(payload: dict[str, Any], env: Mapping[str, str] | None = None)
 
 
 def main(argv: list[str] | None = None) -> int:
-    del argv  # a hook takes no arguments; everything comes on stdin
-    return run_hook(HOOK_NAME, budget_output)
+    # A hook takes no arguments (everything comes on stdin) but answers --help, --version.
+    return run_hook(HOOK_NAME, budget_output, argv=argv, doc=__doc__)
 
 
 if __name__ == "__main__":

@@ -265,8 +265,8 @@ def extract_output(payload: dict[str, Any]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    del argv  # a hook takes no arguments; everything comes on stdin
-    return run_hook(HOOK_NAME, extract_output)
+    # A hook takes no arguments (everything comes on stdin) but answers --help, --version.
+    return run_hook(HOOK_NAME, extract_output, argv=argv, doc=__doc__)
 
 
 if __name__ == "__main__":

@@ -23,13 +23,16 @@ from __future__ import annotations
 import os
 import sys
 
+from context_memory.core import exit_codes
 from context_memory.core.hookio import discard_stdout, parse_hook_input, write_stdout
 from context_memory.core.state import UnsafeNameError, resolve_state_dir
 from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.bands import (
+    BAND_COLORS,
     BandConfigError,
     band_thresholds,
     classify,
+    color_enabled,
     format_percent,
     format_tokens,
 )
@@ -44,7 +47,6 @@ if TYPE_CHECKING:
 
     Chained = tuple[Popen[bytes], bytes]
 
-EXIT_OK = 0
 PROG = "ctx-statusline"
 BAR_CELLS = 10
 # Eighths of a cell, so a 10-cell bar still moves every 1.25%.
@@ -59,14 +61,6 @@ KILLED_GRACE_SECONDS = 1.0
 # once, so their command runs while ours computes.
 PIPE_BUFFER_BYTES = 60_000
 
-# SGR colours per band: green, yellow, bold yellow, red, bold red.
-BAND_COLORS = {
-    "free": "32",
-    "warn": "33",
-    "prefer-subagent": "1;33",
-    "must-subagent": "31",
-    "stop": "1;31",
-}
 DIM = "2"
 
 USAGE = """\
@@ -78,16 +72,18 @@ Claude Code statusLine command: reads the status line JSON on stdin and prints o
                         or TERM is dumb or unset)
   --chain COMMAND       run your own status line COMMAND with the same stdin and print
                         its output first
+  --version             print the version and exit
 """
 
 
 class Options:
-    __slots__ = ("chain", "color", "help")
+    __slots__ = ("chain", "color", "help", "version")
 
     def __init__(self) -> None:
         self.chain: str | None = None
         self.color: bool | None = None
         self.help = False
+        self.version = False
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -97,6 +93,8 @@ def parse_args(argv: list[str]) -> Options:
     for arg in args:
         if arg in ("-h", "--help"):
             options.help = True
+        elif arg == "--version":
+            options.version = True
         elif arg == "--color":
             options.color = True
         elif arg == "--no-color":
@@ -106,21 +104,6 @@ def parse_args(argv: list[str]) -> Options:
         elif arg.startswith("--chain="):
             options.chain = arg[len("--chain=") :]
     return options
-
-
-def color_enabled(env: Mapping[str, str]) -> bool:
-    """Colours unless NO_COLOR (https://no-color.org) or a terminal that has none.
-
-    stdout is a pipe to the client, never a tty, so the terminal's TERM decides.
-    FORCE_COLOR turns colours on whatever TERM says.
-    """
-    if env.get("NO_COLOR", ""):
-        return False
-    force = env.get("FORCE_COLOR", "")
-    if force and force not in ("0", "false"):
-        return True
-    term = env.get("TERM", "")
-    return bool(term) and term != "dumb"
 
 
 def paint(text: str, sgr: str, color: bool) -> str:
@@ -355,7 +338,12 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
         options = parse_args(sys.argv[1:] if argv is None else argv)
         if options.help:
             sys.stdout.write(USAGE)
-            return EXIT_OK
+            return exit_codes.OK
+        if options.version:
+            from context_memory import __version__
+
+            sys.stdout.write(f"{PROG} {__version__}\n")
+            return exit_codes.OK
         raw = read_stdin()
         started = start_chained(options.chain, raw) if options.chain else None
         color = color_enabled(env) if options.color is None else options.color
@@ -375,7 +363,7 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
             sys.stderr.write(f"{PROG}: {type(exc).__name__}: {exc}\n")
         except (OSError, ValueError):
             pass
-    return EXIT_OK
+    return exit_codes.OK
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Budget bands: which band a percentage falls in, and the instruction for it.
+"""Budget bands: which band a percentage falls in, the instruction for it, and its colour
+in a terminal (the status line and ctx-usage --timeline).
 
 Standard library only: on the prompt path.
 """
@@ -82,3 +83,28 @@ def budget_text(
         return None
     usage = f"~{format_tokens(tokens)}/{format_tokens(window)} ({format_percent(percent)})"
     return template.format(prefix=BUDGET_PREFIX, usage=usage)
+
+
+# SGR colours per band: green, yellow, bold yellow, red, bold red.
+BAND_COLORS = {
+    "free": "32",
+    "warn": "33",
+    "prefer-subagent": "1;33",
+    "must-subagent": "31",
+    "stop": "1;31",
+}
+
+
+def color_enabled(env: Mapping[str, str]) -> bool:
+    """Colours unless NO_COLOR (https://no-color.org) or a terminal that has none.
+
+    stdout is a pipe to the client, never a tty, so the terminal's TERM decides.
+    FORCE_COLOR turns colours on whatever TERM says.
+    """
+    if env.get("NO_COLOR", ""):
+        return False
+    force = env.get("FORCE_COLOR", "")
+    if force and force not in ("0", "false"):
+        return True
+    term = env.get("TERM", "")
+    return bool(term) and term != "dumb"

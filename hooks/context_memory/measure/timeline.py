@@ -590,7 +590,7 @@ def timeline_report(
         return json.dumps(data, ensure_ascii=False)
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns
-    from context_memory.handlers.statusline import BAND_COLORS, color_enabled
+    from context_memory.measure.bands import BAND_COLORS, color_enabled
 
     if color is None:
         color = color_enabled(env) and (sys.stdout.isatty() or bool(env.get("FORCE_COLOR")))

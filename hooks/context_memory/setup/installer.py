@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from context_memory import __version__
+from context_memory.core import exit_codes
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.memory import pinned
 from context_memory.setup import command_links, crontab, launchers
@@ -55,10 +57,6 @@ from context_memory.setup.settings_edit import (
     unregister_hooks,
     unset_statusline,
 )
-
-EXIT_OK = 0
-EXIT_FAILURE = 1
-EXIT_USAGE = 2  # argparse's own code
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
@@ -186,6 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
+        "--version", action="version", version=f"%(prog)s (context-memory) {__version__}"
+    )
+    parser.add_argument(
         "--project",
         metavar="DIR",
         help="register in DIR/.claude/settings.json instead of the user settings "
@@ -250,11 +251,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     except (SettingsError, InstallError, crontab.CrontabError) as exc:
         print(f"{PREFIX} error: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
+        return exit_codes.FAILURE
     except OSError as exc:
         where = f" {exc.filename}:" if exc.filename else ""
         print(f"{PREFIX} error:{where} {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_FAILURE
+        return exit_codes.FAILURE
 
 
 def desired_settings(settings: Settings, args: argparse.Namespace, bin_dir: Path) -> Settings:
@@ -331,7 +332,7 @@ def _run(args: argparse.Namespace) -> int:
                 "Nothing was changed."
             )
         print(plan, source_hash(REPO_ROOT))
-        return EXIT_OK
+        return exit_codes.OK
 
     if args.purge and venv.exists() and not (venv / STAMP_NAME).is_file():
         raise InstallError(
@@ -389,7 +390,7 @@ def _run(args: argparse.Namespace) -> int:
         _links(args, bin_dir)
         _cron(args, bin_dir, cron_project)
         _pin(args, cron_project, claude_md)
-        return EXIT_OK
+        return exit_codes.OK
 
     if changed:
         old, new, changed = write_settings(path, args, bin_dir, text, old)
@@ -407,7 +408,7 @@ def _run(args: argparse.Namespace) -> int:
     _cron(args, bin_dir, cron_project)
     _pin(args, cron_project, claude_md)
     _warn_lookalikes(new, path, bin_dir)
-    return EXIT_OK
+    return exit_codes.OK
 
 
 MAX_WRITE_ATTEMPTS = 1000

@@ -1,0 +1,25 @@
+"""Every exit status the toolkit's commands use, by name: one meaning per name.
+
+Hooks (ctx-budget, ctx-extract, ctx-restore, ctx-audit as a hook, ctx-statusline) always
+exit OK: they fail open, and 2 would make the client block on them. Commands run by hand:
+
+- OK: done.
+- FAILURE: could not do what was asked (an unreadable file, refused input, a FAILed check
+  of ctx-doctor); one line on stderr says why and how to fix it.
+- USAGE: the command line was wrong (click's and argparse's own code).
+
+ctx-audit by hand answers a question, as diff(1) and grep(1) do: AUDIT_NOTHING_LOST,
+AUDIT_LOST (at least one recorded decision did not survive a compaction), or
+AUDIT_COULD_NOT_RUN (the transcript or the log could not be read, or a usage error): a
+script tells "lost" from "could not tell" by the code alone.
+
+Standard library only, no imports: the hooks on the prompt path import it.
+"""
+
+OK = 0
+FAILURE = 1
+USAGE = 2
+
+AUDIT_NOTHING_LOST = 0
+AUDIT_LOST = 1
+AUDIT_COULD_NOT_RUN = 2

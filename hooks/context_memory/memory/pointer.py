@@ -1,0 +1,139 @@
+"""The [WORKING STATE] pointer: a few lines naming the plan, the decisions log, the latest
+handoff, the merged decisions and the newest rejections, so the agent reads them itself.
+
+ctx-restore injects it into a new session; the compaction audit adds it to what it puts
+back. It is paid for in every session, so it stays short, and a project without working
+state gets nothing at all. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from context_memory.core.safe_text import one_line
+from context_memory.core.state import STATE_DIRNAME
+from context_memory.memory.decisions import DECISIONS_FILE, KINDS
+from context_memory.memory.handoff import latest_handoff
+
+TYPE_CHECKING = False  # typing costs an import; mypy still reads the block
+if TYPE_CHECKING:
+    pass
+
+PLAN_FILE = "current-plan.md"
+MERGED_DECISIONS = os.path.join("merged", "decisions.md")
+POINTER_PREFIX = "[WORKING STATE]"
+# The newest rejections are named in the pointer itself, whoever recorded them: on a shared
+# project (ctx-doctor --team) a teammate's rejection reaches the next session on every clone.
+REJECTIONS_SHOWN = 5
+REJECTION_CHARS = 200
+REJECTIONS_TAIL_BYTES = 1024 * 1024  # union merges append at the end: the tail holds the news
+
+
+def _has_content(path: str) -> bool:
+    """A regular file (not a link: the agent is never pointed through one) with content."""
+    try:
+        info = os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size > 0
+
+
+def _shown(path: str, base: str | None) -> str:
+    """``path`` relative to ``base`` when it lies inside it (shorter), else absolute."""
+    path = os.path.abspath(path)
+    if base:
+        base = os.path.abspath(base)
+        if path.startswith(base + os.sep):
+            return os.path.relpath(path, base)
+    return path
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def recent_rejections(state_dir: str, limit: int = REJECTIONS_SHOWN) -> list[str]:
+    """The newest ``limit`` rejections of the log's last MB (any session, any author), newest
+    first, each as ``text (reason)`` cut to REJECTION_CHARS; a line seen twice (a union
+    merge) counts once."""
+    import json
+
+    from context_memory.core.fsutil import open_file
+
+    path = os.path.join(state_dir, DECISIONS_FILE)
+    try:  # no link followed, a regular file only: the state folder is untrusted input
+        fd = open_file(path, root=state_dir)
+    except OSError:
+        return []
+    try:
+        size = os.fstat(fd).st_size
+        start = max(0, size - REJECTIONS_TAIL_BYTES)
+        data = os.pread(fd, REJECTIONS_TAIL_BYTES, start)
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
+    lines = data.split(b"\n")
+    if start > 0:
+        lines = lines[1:]  # the first line is cut
+    found: dict[object, tuple[str, str]] = {}
+    for raw in lines:
+        if b'"rejected"' not in raw:
+            continue
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(record, dict) or record.get("kind") not in KINDS:
+            continue
+        text = record.get("decision")
+        if record.get("kind") != "rejected" or not isinstance(text, str) or not text.strip():
+            continue
+        reason = record.get("reason")
+        item = f"{text} ({reason})" if isinstance(reason, str) and reason.strip() else text
+        ident = record.get("id")
+        key = ident if isinstance(ident, str) and ident else raw.strip()
+        stamp = record.get("ts")
+        found.setdefault(
+            key, (stamp if isinstance(stamp, str) else "", _clip(one_line(item), REJECTION_CHARS))
+        )
+    newest = sorted(found.values(), key=lambda pair: pair[0], reverse=True)[:limit]
+    return [item for _, item in newest]
+
+
+def recovery_pointer(
+    state_dir: str, base: str | None = None, *, with_rejections: bool = True
+) -> str | None:
+    """The short pointer to the working state in ``state_dir``, or None when there is none.
+
+    Paths are shown relative to ``base`` (default: the project, when the state folder is
+    the usual ``<project>/.working-state``) and absolute otherwise.
+    """
+    if base is None and os.path.basename(os.path.normpath(state_dir)) == STATE_DIRNAME:
+        base = os.path.dirname(os.path.abspath(state_dir))
+    first = [
+        path
+        for path in (os.path.join(state_dir, PLAN_FILE), os.path.join(state_dir, DECISIONS_FILE))
+        if _has_content(path)
+    ]
+    handoff = latest_handoff(state_dir)
+    merged = os.path.join(state_dir, MERGED_DECISIONS)
+    if not _has_content(merged):
+        merged = ""
+    if not first and not handoff and not merged:
+        return None
+    sentences = [f"{POINTER_PREFIX} This project keeps its working memory on disk."]
+    if first:
+        sentences.append("Read " + " and ".join(_shown(p, base) for p in first) + " first.")
+    rejected = recent_rejections(state_dir) if with_rejections else []
+    if rejected:
+        sentences.append("Rejected, do not propose again: " + "; ".join(rejected) + ".")
+    if handoff:
+        sentences.append(f"Latest handoff: {_shown(handoff, base)}.")
+    if merged:
+        sentences.append(f"Merged decisions: {_shown(merged, base)}.")
+    sentences.append("Record new decisions with ctx-decide.")
+    # Paths hold folder names nobody checked: one line, no control characters.
+    return one_line(" ".join(sentences))

@@ -1,0 +1,45 @@
+"""One line of ctx-doctor's report: a check's name, OK / WARN / FAIL, what was found and the fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+OK = "OK"
+WARN = "WARN"
+FAIL = "FAIL"
+SHOWN_ITEMS = 3
+NAME_WIDTH = 24
+
+
+class Check:
+    """One line of the report."""
+
+    __slots__ = ("name", "status", "message", "fix")
+
+    def __init__(self, name: str, status: str, message: str, fix: str | None = None) -> None:
+        self.name = name
+        self.status = status
+        self.message = message
+        self.fix = fix
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"check": self.name, "status": self.status, "message": self.message, "fix": self.fix}
+
+    def line(self) -> str:
+        text = f"{self.status:<4}  {self.name:<{NAME_WIDTH}} {self.message}"
+        return one_line(text + (f" -- fix: {self.fix}" if self.fix else ""))
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters (a newline in a path) shown as escapes (\\n), so
+    that each check stays one line."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def shortlist(items: list[str]) -> str:
+    shown = ", ".join(items[:SHOWN_ITEMS])
+    return shown + (f" and {len(items) - SHOWN_ITEMS} more" if len(items) > SHOWN_ITEMS else "")

@@ -1,0 +1,355 @@
+"""ctx-doctor's checks of the install: the Python version, the virtualenv and its entry
+points, each settings file, each hook of the registry (hook_registry.HOOKS) and the status
+line as registered there, and the command links on PATH.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from context_memory.setup import command_links
+from context_memory.setup.check import FAIL, OK, WARN, Check, plural, shortlist
+from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.setup.installer import settings_path_for
+from context_memory.setup.settings_edit import (
+    SettingsError,
+    command_word,
+    parse_settings,
+    read_settings_text,
+)
+
+MIN_PYTHON = (3, 10)
+STATUSLINE_PROGRAM = "ctx-statusline"
+# Entry points every install has; the installed distribution's own list is used when found.
+BASE_PROGRAMS = ("ctx-usage", "ctx-budget", "ctx-doctor")
+DISTRIBUTION = "context-memory"
+# --------------------------------------------------------------------------- python, venv
+
+
+def check_python(version: tuple[int, ...] | None = None, executable: str | None = None) -> Check:
+    version = tuple(sys.version_info[:3]) if version is None else version
+    executable = sys.executable if executable is None else executable
+    text = ".".join(str(part) for part in version)
+    if version[:2] < MIN_PYTHON:
+        return Check(
+            "python",
+            FAIL,
+            f"Python {text} at {executable} is older than 3.10",
+            "install Python 3.10 or newer, then run ./install again",
+        )
+    return Check("python", OK, f"Python {text} at {executable}")
+
+
+def expected_programs() -> list[str]:
+    """The entry points an install provides: the installed distribution's, else the hooks'."""
+    names: list[str] = []
+    try:
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        try:
+            names = [ep.name for ep in distribution(DISTRIBUTION).entry_points]
+        except PackageNotFoundError:
+            names = []
+    except ImportError:  # pragma: no cover - importlib.metadata is in 3.8+
+        names = []
+    if not names:
+        names = [
+            *BASE_PROGRAMS,
+            *command_links.LINKED_COMMANDS,
+            *(spec.command for spec in HOOKS),
+        ]
+    return sorted(set(names))
+
+
+def running_venv() -> str | None:
+    """The virtualenv this ctx-doctor runs from, when it is one with our entry points."""
+    if sys.prefix == getattr(sys, "base_prefix", sys.prefix):
+        return None
+    if os.path.exists(os.path.join(sys.prefix, "bin", "ctx-budget")):
+        return sys.prefix
+    return None
+
+
+def check_venv(venv: str, programs: Iterable[str]) -> Check:
+    name = "virtualenv"
+    if not os.path.isdir(venv):
+        return Check(name, FAIL, f"{venv} does not exist", "run ./install (it creates it)")
+    if not os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
+        return Check(
+            name,
+            FAIL,
+            f"{venv} is not a virtualenv (no pyvenv.cfg)",
+            "remove it or set CTX_VENV to another folder, then run ./install",
+        )
+    bin_dir = os.path.join(venv, "bin")
+    missing = [
+        program
+        for program in programs
+        if not os.access(os.path.join(bin_dir, program), os.X_OK)
+        or not os.path.isfile(os.path.join(bin_dir, program))
+    ]
+    if missing:
+        return Check(
+            name,
+            FAIL,
+            f"{venv}: missing or not executable: {shortlist(missing)}",
+            "run ./install (it reinstalls the package)",
+        )
+    wanted = list(programs)
+    return Check(name, OK, f"{venv} has all {plural(len(wanted), 'entry point')}")
+
+
+# --------------------------------------------------------------------------- settings, hooks
+
+
+class SettingsFile:
+    """One settings file Claude Code reads: its label, path, and parsed content or error."""
+
+    __slots__ = ("label", "path", "exists", "settings", "error")
+
+    def __init__(self, label: str, path: Path) -> None:
+        self.label = label
+        self.path = path
+        self.exists = False
+        self.settings: dict[str, Any] = {}
+        self.error: str | None = None
+
+    def load(self) -> SettingsFile:
+        try:
+            text = read_settings_text(self.path)
+            self.exists = text is not None
+            self.settings = parse_settings(text, self.path)
+        except SettingsError as exc:
+            self.exists = self.path.exists()
+            self.error = str(exc)
+        return self
+
+
+def settings_files(project: str, environ: Mapping[str, str]) -> list[SettingsFile]:
+    """The user, project and local settings files, loaded."""
+    claude = Path(project) / ".claude"
+    return [
+        SettingsFile("user", settings_path_for(None, environ)).load(),
+        SettingsFile("project", claude / "settings.json").load(),
+        SettingsFile("local", claude / "settings.local.json").load(),
+    ]
+
+
+def check_settings_file(item: SettingsFile) -> Check:
+    name = f"settings ({item.label})"
+    if item.error is not None:
+        # Claude Code ignores a settings file it cannot parse: every hook in it is off.
+        message = item.error.replace("then run ./install again. The file was not changed.", "")
+        return Check(
+            name,
+            FAIL,
+            message.strip().rstrip(","),
+            f"repair {item.path} (its backups are next to it: {item.path.name}.bak-*)",
+        )
+    if not item.exists:
+        return Check(name, OK, f"{item.path} does not exist (nothing to check)")
+    return Check(name, OK, f"{item.path} is valid JSON")
+
+
+def program_of(command: object) -> str | None:
+    if not isinstance(command, str):
+        return None
+    # The POSIX rules the installer quotes by (shlex keeps the backslash of \\$ and \\`).
+    word = command_word(command)
+    if word is not None:
+        return word
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    return words[0] if words else None
+
+
+class Registration:
+    __slots__ = ("file", "event", "matcher", "program", "command")
+
+    def __init__(
+        self, file: SettingsFile, event: str, matcher: str | None, program: str, command: str
+    ) -> None:
+        self.file = file
+        self.event = event
+        self.matcher = matcher
+        self.program = program
+        self.command = command
+
+
+def registrations(files: list[SettingsFile], program_name: str) -> list[Registration]:
+    """Every command hook, in every readable settings file, whose program is ``program_name``."""
+    found: list[Registration] = []
+    for item in files:
+        hooks = item.settings.get("hooks") if item.error is None else None
+        if not isinstance(hooks, dict):
+            continue
+        for event, groups in hooks.items():
+            for group in groups if isinstance(groups, list) else ():
+                entries = group.get("hooks") if isinstance(group, dict) else None
+                for entry in entries if isinstance(entries, list) else ():
+                    if not isinstance(entry, dict) or entry.get("type") != "command":
+                        continue
+                    program = program_of(entry.get("command"))
+                    if program and os.path.basename(program) == program_name:
+                        matcher = group.get("matcher")
+                        found.append(
+                            Registration(
+                                item,
+                                event,
+                                matcher if isinstance(matcher, str) else None,
+                                program,
+                                str(entry.get("command")),
+                            )
+                        )
+    return found
+
+
+def program_problem(program: str) -> str | None:
+    """Why ``program`` cannot run, or None when it can."""
+    if not os.path.isabs(program):
+        return None if shutil.which(program) else f"{program} is not on PATH"
+    if not os.path.exists(program):
+        return f"{program} does not exist"
+    if not os.path.isfile(program) or not os.access(program, os.X_OK):
+        return f"{program} is not executable"
+    return None
+
+
+def check_hook(spec: HookSpec, files: list[SettingsFile]) -> Check:
+    label = spec.event if spec.matcher is None else f"{spec.event}[{spec.matcher}]"
+    name = f"hook {spec.command}"
+    found = [reg for reg in registrations(files, spec.command) if reg.event == spec.event]
+    if not found:
+        unreadable = [item.label for item in files if item.error is not None]
+        note = f" (unreadable: {', '.join(unreadable)} settings)" if unreadable else ""
+        return Check(
+            name,
+            FAIL,
+            f"not registered for {label} in any settings file{note}",
+            "run ./install (user settings) or ./install --project DIR",
+        )
+    where = ", ".join(f"{reg.file.label} settings" for reg in found)
+    for reg in found:
+        problem = program_problem(reg.program)
+        if problem:
+            return Check(
+                name,
+                FAIL,
+                f"{label} in {reg.file.label} settings: {problem}",
+                "run ./install again (it recreates the virtualenv and rewrites the path)",
+            )
+    if len(found) > 1:
+        return Check(
+            name,
+            WARN,
+            f"registered {len(found)} times for {label} ({where}): it runs {len(found)} times",
+            "keep one: ./install --uninstall in the other scope "
+            "(or ./install --uninstall --project DIR)",
+        )
+    reg = found[0]
+    if spec.matcher is not None and reg.matcher != spec.matcher:
+        return Check(
+            name,
+            WARN,
+            f"{spec.event} in {reg.file.label} settings with matcher {reg.matcher!r}, "
+            f"expected {spec.matcher!r}",
+            "run ./install again to update the registration",
+        )
+    return Check(name, OK, f"{label} in {where}: {reg.program}")
+
+
+def check_statusline(files: list[SettingsFile]) -> Check:
+    name = "status line"
+    for item in reversed(files):  # local overrides project overrides user
+        value = item.settings.get("statusLine") if item.error is None else None
+        if not isinstance(value, dict):
+            continue
+        command = value.get("command")
+        program = program_of(command)
+        if not program or os.path.basename(program) != STATUSLINE_PROGRAM:
+            return Check(
+                name,
+                OK,
+                f"your own status line ({item.label} settings); the window comes from the "
+                "model table",
+                None,
+            )
+        problem = program_problem(program)
+        if problem:
+            return Check(
+                name, FAIL, f"{item.label} settings: {problem}", "run ./install --statusline"
+            )
+        chained = " --chain " in f" {command} "
+        return Check(
+            name,
+            OK,
+            f"{STATUSLINE_PROGRAM} in {item.label} settings"
+            + (" (after your own status line)" if chained else ""),
+        )
+    return Check(
+        name,
+        OK,
+        "not installed; hooks use the model table for the window",
+        None,
+    )
+
+
+# --------------------------------------------------------------------------- command links
+
+
+def check_command_links(venv: str, environ: Mapping[str, str]) -> Check:
+    """ctx-usage, ctx-decide, ... linked into the links folder (./install does it) and that
+    folder on PATH: else people and the agent's Bash tool cannot run them by name."""
+    name = "command links"
+    links = command_links.link_dir(environ)
+    plan = command_links.plan_links(Path(venv) / "bin", links)
+    # Programs the virtualenv lacks are the virtualenv check's business.
+    wanted = [command for command, action in plan if action != command_links.LINK_MISSING_TARGET]
+    if not wanted:
+        return Check(name, OK, f"nothing to check: {venv}/bin has none of the linked commands")
+    unlinked = [
+        command
+        for command, action in plan
+        if action in (command_links.LINK_CREATE, command_links.LINK_UPDATE)
+    ]
+    foreign = [command for command, action in plan if action == command_links.LINK_CONFLICT]
+    found = command_links.on_path(links, environ)
+    if not unlinked and not foreign and found:
+        # An earlier PATH entry can still hold a program of the same name.
+        path = environ.get("PATH", "")
+        shadowed = [
+            f"{command} is {which}"
+            for command in wanted
+            for which in [shutil.which(command, path=path)]
+            if which and os.path.dirname(os.path.abspath(which)) != str(links)
+        ]
+        if shadowed:
+            return Check(
+                name,
+                WARN,
+                f"linked in {links}, but on PATH {shortlist(shadowed)}",
+                f"put {links} earlier in PATH, or remove the other programs",
+            )
+        return Check(name, OK, f"{plural(len(wanted), 'command')} linked in {links}, on PATH")
+    problems: list[str] = []
+    fixes: list[str] = []
+    if foreign:
+        problems.append(f"not this install's: {shortlist([str(links / c) for c in foreign])}")
+        fixes.append("move them aside if they are left over")
+    if unlinked:
+        problems.append(f"not linked in {links}: {shortlist(unlinked)}")
+    if foreign or unlinked:
+        fixes.append("run ./install")
+    if not found:
+        problems.append(f"{links} is not on PATH")
+        quoted = "".join("\\" + ch if ch in '\\"$`' else ch for ch in str(links))
+        fixes.append(f'add {links} to PATH (export PATH="{quoted}:$PATH" in ~/.profile)')
+    return Check(name, WARN, "; ".join(problems), ", then ".join(fixes))

@@ -1,0 +1,214 @@
+"""ctx-doctor's checks of a project's working state: the state folder is writable, the
+hourly ctx-merge crontab line, the errors in ``.working-state/logs/`` over the last day
+(per hook) and the circuit breakers that are open.
+"""
+
+from __future__ import annotations
+
+import calendar
+import os
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from context_memory.core.hookio import BREAKER_LIMIT, LOG_NAME
+from context_memory.setup.check import FAIL, OK, WARN, Check, plural, shortlist
+from context_memory.setup.checks_install import program_of, program_problem
+
+LOG_TAIL_BYTES = 1024 * 1024
+ERROR_WINDOW_SECONDS = 24 * 3600
+# --------------------------------------------------------------------------- state folder
+
+
+def check_state_dir(state_dir: str) -> Check:
+    name = "state folder"
+    if os.path.isdir(state_dir):
+        try:
+            fd, probe = tempfile.mkstemp(prefix=".doctor-", dir=state_dir)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            return Check(
+                name,
+                FAIL,
+                f"{state_dir} is not writable ({exc.strerror or exc})",
+                f"chmod u+w {state_dir}, or set CTX_STATE_DIR to a writable folder",
+            )
+        return Check(name, OK, f"{state_dir} is writable")
+    if os.path.exists(state_dir):
+        return Check(
+            name,
+            FAIL,
+            f"{state_dir} exists but is not a folder",
+            "move that file away (the hooks keep their files in a folder of that name)",
+        )
+    parent = os.path.dirname(state_dir)
+    while parent and not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if parent and os.access(parent, os.W_OK | os.X_OK):
+        return Check(name, OK, f"{state_dir} does not exist yet; it will be created on first use")
+    return Check(
+        name,
+        FAIL,
+        f"{state_dir} does not exist and {parent or '/'} is not writable",
+        "set CTX_STATE_DIR to a writable folder",
+    )
+
+
+# --------------------------------------------------------------------------- cron
+
+
+def check_cron(project: str, read_crontab: Callable[[], str] | None = None) -> Check:
+    """The hourly ctx-merge line ``./install --cron`` adds for this project."""
+    name = "cron (ctx-merge)"
+    try:
+        from context_memory.setup import crontab
+    except ImportError:
+        return Check(name, OK, "this version has no --cron")
+    if read_crontab is None:
+        if shutil.which("crontab") is None:
+            return Check(name, OK, "no crontab command here (./install --cron needs cron)")
+        user = crontab.crontab_user(os.environ)
+        reader: Callable[[], str] = lambda: crontab.read_crontab(user)  # noqa: E731
+    else:
+        reader = read_crontab
+    try:
+        text = reader()
+    except crontab.CrontabError as exc:
+        return Check(
+            name, WARN, f"cannot read the crontab: {exc}", "check that cron works: crontab -l"
+        )
+    ours = [line for line in text.splitlines() if crontab.is_project_line(line, project)]
+    if not ours:
+        return Check(name, OK, f"no hourly ctx-merge for {project} (./install --cron adds it)")
+    if len(ours) > 1:
+        return Check(
+            name,
+            WARN,
+            f"{len(ours)} ctx-merge lines for {project}: the merge runs several times",
+            "run ./install --cron again (it keeps exactly one)",
+        )
+    fields = ours[0].split(None, 5)
+    program = program_of(fields[5]) if len(fields) == 6 else None
+    problem = program_problem(program) if program else "the line has no command"
+    if problem:
+        return Check(
+            name, FAIL, f"the crontab line for {project}: {problem}", "run ./install --cron"
+        )
+    when = f"hourly at :{int(fields[0]):02d}" if fields[0].isdigit() else f"at '{fields[0]}'"
+    return Check(name, OK, f"{when} for {project}: {program}")
+
+
+# --------------------------------------------------------------------------- logs, breakers
+
+
+def _read_tail(path: str, limit: int = LOG_TAIL_BYTES) -> list[str]:
+    from context_memory.core.fsutil import open_file
+
+    with open(open_file(path), "rb") as handle:  # no link followed, no FIFO waited on
+        size = os.fstat(handle.fileno()).st_size
+        handle.seek(max(0, size - limit))
+        data = handle.read(limit)
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    return lines[1:] if size > limit else lines  # the first line may be cut
+
+
+def _parse_stamp(text: str) -> float | None:
+    try:
+        return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
+    except (ValueError, OverflowError):
+        return None
+
+
+def log_files(state_dir: str) -> list[str]:
+    """Every ``*.log`` in ``<state>/logs`` (hooks.log first)."""
+    folder = os.path.join(state_dir, "logs")
+    try:
+        names = [name for name in os.listdir(folder) if name.endswith(".log")]
+    except OSError:
+        return []
+    names.sort(key=lambda name: (name != LOG_NAME, name))
+    return [os.path.join(folder, name) for name in names]
+
+
+def check_logs(state_dir: str, now: float | None = None) -> Check:
+    """Errors logged in the last day, per hook. Lines are hookio.log_line's: UTC stamp,
+    hook, session, message, tab-separated; other lines are passed over."""
+    name = "hook errors (24 h)"
+    now = time.time() if now is None else now
+    paths = log_files(state_dir)
+    if not paths:
+        return Check(name, OK, "no hook has logged an error")
+    per_hook: Counter[str] = Counter()
+    last: tuple[str, str, str] | None = None
+    for path in paths:
+        try:
+            lines = _read_tail(path)
+        except OSError as exc:
+            return Check(name, WARN, f"cannot read {path}: {exc.strerror or exc}", None)
+        for line in lines:
+            parts = line.split("\t", 3)
+            if len(parts) != 4:
+                continue
+            stamp = _parse_stamp(parts[0])
+            if stamp is None or now - stamp > ERROR_WINDOW_SECONDS:
+                continue
+            per_hook[parts[1]] += 1
+            if last is None or parts[0] >= last[0]:
+                last = (parts[0], parts[1], parts[3])
+    if not per_hook or last is None:
+        return Check(name, OK, "none in the last day")
+    counts = ", ".join(f"{hook} {count}" for hook, count in sorted(per_hook.items()))
+    total = sum(per_hook.values())
+    return Check(
+        name,
+        WARN,
+        f"{plural(total, 'error')} ({counts}); last at {last[0]}, {last[1]}: {last[2]}",
+        f"read {' and '.join(paths) if len(paths) <= 2 else os.path.dirname(paths[0])}",
+    )
+
+
+def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
+    """(session, hook, failures) of every breaker at or past the limit."""
+    from context_memory.core.fsutil import list_dir, read_bytes
+
+    sessions = os.path.join(state_dir, "sessions")
+    found: list[tuple[str, str, int]] = []
+    try:
+        names = sorted(list_dir(sessions, root=state_dir))
+    except OSError:
+        return found
+    for session in names:
+        folder = os.path.join(sessions, session)
+        try:
+            files = sorted(list_dir(folder, root=state_dir))
+        except OSError:
+            continue
+        for file_name in files:
+            if not (file_name.startswith(".") and file_name.endswith(".failures")):
+                continue
+            try:
+                count = int(read_bytes(os.path.join(folder, file_name), 64).strip() or b"0")
+            except (OSError, ValueError):
+                continue
+            if count >= BREAKER_LIMIT:
+                found.append((session, file_name[1 : -len(".failures")], count))
+    return found
+
+
+def check_breakers(state_dir: str) -> Check:
+    name = "circuit breakers"
+    found = open_breakers(state_dir)
+    if not found:
+        return Check(name, OK, "none open")
+    items = [f"{hook} in session {session}" for session, hook, _ in found]
+    return Check(
+        name,
+        WARN,
+        f"{plural(len(found), 'hook')} switched off after {BREAKER_LIMIT} failures: "
+        f"{shortlist(items)}",
+        "fix the error in logs/hooks.log, then delete "
+        f"{os.path.join(state_dir, 'sessions', '<session>', '.<hook>.failures')}",
+    )
