@@ -9,11 +9,8 @@ import pytest
 import transcript_rows as tr
 from conftest import SAMPLE_TRANSCRIPT
 from context_memory.transcript.compaction_count import count_compactions
-from context_memory.transcript.reader import (
-    iter_lines_backwards,
-    scan_transcript,
-    usage_tokens,
-)
+from context_memory.transcript.reader import scan_transcript
+from context_memory.transcript.rows import iter_lines_backwards, usage_tokens
 
 
 def test_usage_sums_all_four_fields():
@@ -219,7 +216,7 @@ def test_scan_gives_up_past_the_byte_budget(tmp_path: Path):
 
 
 def test_oversized_line_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    import context_memory.transcript.reader as transcript
+    import context_memory.transcript.rows as transcript
 
     monkeypatch.setattr(transcript, "MAX_LINE_BYTES", 100_000)
     big = tr.assistant("big", tr.usage(777), text="x" * 600_000)

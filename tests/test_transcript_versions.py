@@ -16,10 +16,10 @@ from context_memory.transcript.reader import (
     LAST_CLIENT_WITHOUT_MODEL_ROWS,
     MODEL_LOOKBACK_BYTES,
     client_version,
-    parse_row,
     scan_transcript,
     writes_no_model_rows,
 )
+from context_memory.transcript.rows import parse_row
 
 FILLER_BYTES = 2 * 1024 * 1024  # between the markers and the reply: a long tool result
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import transcript_rows as tr
-from context_memory.transcript.reader import BLOCK_SIZE, MAX_LINE_BYTES
+from context_memory.transcript.rows import BLOCK_SIZE, MAX_LINE_BYTES
 from hostile.harness import (
     ENTRY_POINTS,
     Entry,

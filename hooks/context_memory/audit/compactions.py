@@ -17,7 +17,7 @@ from context_memory.core.tables import (
     SUMMARY_START_MARKER,
 )
 from context_memory.memory.decisions import str_list
-from context_memory.transcript.reader import (
+from context_memory.transcript.rows import (
     is_compact_boundary,
     iter_lines_backwards,
     max_scan_bytes,

@@ -23,7 +23,7 @@ from typing import Any
 from context_memory.core.tables import BAND_NAMES
 from context_memory.measure.bands import band_thresholds, format_tokens
 from context_memory.measure.report import ContextReport
-from context_memory.transcript.reader import (
+from context_memory.transcript.rows import (
     eligible_assistant_usage,
     is_compact_boundary,
     open_transcript,

@@ -25,7 +25,7 @@ from context_memory.core.tables import (
     TURN_START_TAIL_BYTES,
     TURN_START_TEXTS,
 )
-from context_memory.transcript.reader import (
+from context_memory.transcript.rows import (
     eligible_assistant_usage,
     iter_lines_backwards,
     max_scan_bytes,

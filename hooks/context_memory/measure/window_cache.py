@@ -103,7 +103,7 @@ def window_for_hook(payload: dict[str, object]) -> int | None:
 def transcript_cwd(transcript: str) -> str | None:
     """The ``cwd`` the client recorded near the start of ``transcript``, or None."""
     try:
-        from context_memory.transcript.reader import open_transcript
+        from context_memory.transcript.rows import open_transcript
 
         with open_transcript(transcript) as handle:
             head = handle.read(CWD_LOOKAHEAD_BYTES)

@@ -20,7 +20,7 @@ Standard library only, no ``re``/``json`` (it runs inside ctx-budget and ctx-sta
 
 from __future__ import annotations
 
-from context_memory.transcript.reader import (
+from context_memory.transcript.rows import (
     BOUNDARY_NEEDLES,
     eligible_assistant_usage,
     iter_lines_backwards,

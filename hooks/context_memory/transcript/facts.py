@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 
-from context_memory.transcript.reader import (
+from context_memory.transcript.rows import (
     iter_lines_backwards,
     max_scan_bytes,
     open_transcript,
