@@ -26,7 +26,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
 from context_memory.memory.handoff import render_handoff  # noqa: E402
+from context_memory.merge import layout as merge_layout  # noqa: E402
 from context_memory.merge import merge  # noqa: E402
+from context_memory.merge import publish as merge_publish  # noqa: E402
+from context_memory.merge import render as merge_render  # noqa: E402
+from context_memory.merge import rules as merge_rules  # noqa: E402
+from context_memory.merge import sources as merge_sources  # noqa: E402
 
 TARGET_SECONDS = 5.0
 NOW = "2026-12-31T00:00:00Z"
@@ -134,22 +139,24 @@ def main() -> int:
         session_gate = [timed_process([*command, "--quiet", "--now", later], env) for _ in range(3)]
         python_alone = [timed_process([sys.executable, "-c", "pass"], env) for _ in range(3)]
 
-        now = merge.parse_time(NOW)
+        now = merge_rules.parse_time(NOW)
         assert now is not None
         phases: dict[str, list[float]] = {"scan": [], "merge": [], "render": [], "publish": []}
         for _ in range(args.runs):
             t0 = time.perf_counter()
-            handoffs, skipped = merge.scan_handoffs(str(state))
+            handoffs, skipped = merge_sources.scan_handoffs(str(state))
             t1 = time.perf_counter()
             result = merge.merge_handoffs(handoffs)
             t2 = time.perf_counter()
             files = {
-                merge.DECISIONS_MD: merge.render_markdown(result, now, skipped),
-                merge.DECISIONS_JSON: merge.dumps(merge.result_data(result, now, skipped)),
-                merge.STATE_JSON: merge.dumps(merge.state_data(result, now)),
+                merge_layout.DECISIONS_MD: merge_render.render_markdown(result, now, skipped),
+                merge_layout.DECISIONS_JSON: merge_render.dumps(
+                    merge_render.result_data(result, now, skipped)
+                ),
+                merge_layout.STATE_JSON: merge_render.dumps(merge_render.state_data(result, now)),
             }
             t3 = time.perf_counter()
-            merge.publish(str(state), files, now)
+            merge_publish.publish(str(state), files, now)
             t4 = time.perf_counter()
             for name, seconds in zip(phases, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
                 phases[name].append(seconds)
@@ -158,7 +165,7 @@ def main() -> int:
             f"merged: {result.handoffs:,} handoffs, {len(result.sessions):,} sessions -> "
             f"{len(result.decided):,} decided, {len(result.rejected):,} rejected, "
             f"{len(result.overridden):,} overridden, {len(result.risks):,} risks; "
-            f"decisions.md {len(files[merge.DECISIONS_MD]) / 1e6:.2f} MB"
+            f"decisions.md {len(files[merge_layout.DECISIONS_MD]) / 1e6:.2f} MB"
         )
         print()
         print(f"{'what':<46}{'median':>10}{'best':>10}")

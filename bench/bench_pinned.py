@@ -31,7 +31,8 @@ sys.path.insert(0, str(HERE))
 
 from context_memory.memory import pinned  # noqa: E402
 from context_memory.memory.decisions import make_pin_record, make_record  # noqa: E402
-from context_memory.merge import merge  # noqa: E402
+from context_memory.merge import rules as merge_rules  # noqa: E402
+from context_memory.merge import run as merge_run  # noqa: E402
 
 REBUILD_TARGET_SECONDS = 0.5
 NOW = "2026-12-31T00:00:00Z"
@@ -95,7 +96,7 @@ def main() -> int:
             from bench_merge import make_state
 
             make_state(state, args.sessions, 5)
-            merge.run_merge(str(state), merge.parse_time(NOW) or 0.0, force=True)
+            merge_run.run_merge(str(state), merge_rules.parse_time(NOW) or 0.0, force=True)
         (project / "CLAUDE.md").write_text(pinned.IMPORT_LINE + "\n")
 
         times = []

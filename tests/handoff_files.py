@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from context_memory.memory.handoff import render_handoff
-from context_memory.merge.merge import HandoffFile, parse_time
+from context_memory.merge.rules import parse_time
+from context_memory.merge.sources import HandoffFile
 
 
 def sections(

@@ -11,27 +11,20 @@ import pytest
 from filelock import FileLock
 
 from context_memory.merge import merge
-from context_memory.merge.merge import (
-    GATE_SESSIONS,
-    GATE_TIME,
-    MergeError,
-    Problem,
+from context_memory.merge import publish as merge_publish
+from context_memory.merge.gates import (
     backoff_delays,
     check_gates,
-    count_new_sessions,
-    merge_handoffs,
-    normalise,
-    parse_time,
     read_settings,
-    reason_of,
-    render_markdown,
-    result_data,
-    scan_handoffs,
     session_gate,
-    subject_of,
     take_lock,
     time_gate,
 )
+from context_memory.merge.layout import GATE_SESSIONS, GATE_TIME, MergeError, Problem
+from context_memory.merge.merge import merge_handoffs
+from context_memory.merge.render import render_markdown, result_data
+from context_memory.merge.rules import normalise, parse_time, reason_of, subject_of
+from context_memory.merge.sources import count_new_sessions, scan_handoffs
 from handoff_files import handoff, write_handoff
 
 HOUR = 3600.0
@@ -679,17 +672,17 @@ def test_publish_swaps_all_files_at_once_and_keeps_one_previous_generation(
     state = tmp_path / "state"
     state.mkdir()
     now = stamp(T0)
-    merge.publish(str(state), {"a.md": "one\n", "state.json": "{}\n"}, now)
-    first = merge.current_generation(str(state))
+    merge_publish.publish(str(state), {"a.md": "one\n", "state.json": "{}\n"}, now)
+    first = merge_publish.current_generation(str(state))
     assert (state / "merged").is_symlink()
     assert (state / "merged" / "a.md").read_text() == "one\n"
-    merge.publish(str(state), {"a.md": "two\n", "state.json": "{}\n"}, now)
-    second = merge.current_generation(str(state))
+    merge_publish.publish(str(state), {"a.md": "two\n", "state.json": "{}\n"}, now)
+    second = merge_publish.current_generation(str(state))
     assert (state / "merged" / "a.md").read_text() == "two\n"
     assert generations(state) == sorted([first, second])
     (state / ".merged-leftover-of-a-killed-merge").mkdir()
-    merge.publish(str(state), {"a.md": "three\n"}, now)
-    third = merge.current_generation(str(state))
+    merge_publish.publish(str(state), {"a.md": "three\n"}, now)
+    third = merge_publish.current_generation(str(state))
     assert generations(state) == sorted([second, third])
     assert sorted(os.listdir(state / "merged")) == ["a.md"]
 
@@ -701,7 +694,7 @@ def test_publish_moves_a_real_merged_folder_aside_once_and_never_deletes_it(
     (state / "merged").mkdir(parents=True)
     (state / "merged" / "decisions.md").write_text("made by hand\n")
     (state / ".merged-legacy-20260101T000000Z-1-abcdef").mkdir()  # moved by an older version
-    notes = merge.publish(str(state), {"decisions.md": "merged\n"}, stamp(T0))
+    notes = merge_publish.publish(str(state), {"decisions.md": "merged\n"}, stamp(T0))
     assert (state / "merged" / "decisions.md").read_text() == "merged\n"
     aside = [name for name in os.listdir(state) if name.startswith("merged.moved-aside-")]
     assert len(aside) == 1
@@ -712,6 +705,8 @@ def test_publish_moves_a_real_merged_folder_aside_once_and_never_deletes_it(
     ]
     # Later merges clean their own generations and never touch what was moved aside.
     for hours in (1, 2, 3):
-        assert merge.publish(str(state), {"decisions.md": "again\n"}, stamp(T0) + hours) == []
+        assert (
+            merge_publish.publish(str(state), {"decisions.md": "again\n"}, stamp(T0) + hours) == []
+        )
     assert (state / aside[0] / "decisions.md").read_text() == "made by hand\n"
     assert (state / ".merged-legacy-20260101T000000Z-1-abcdef").is_dir()

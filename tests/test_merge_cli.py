@@ -17,8 +17,11 @@ from filelock import FileLock
 
 from conftest import subprocess_env
 from context_memory.commands.merge import main
-from context_memory.merge import merge
-from context_memory.merge.merge import dumps, parse_time, run_merge
+from context_memory.merge import publish as merge_publish
+from context_memory.merge import rules as merge_rules
+from context_memory.merge.render import dumps
+from context_memory.merge.rules import parse_time
+from context_memory.merge.run import run_merge
 from handoff_files import write_handoff
 
 P = "ctx-merge:"
@@ -30,13 +33,13 @@ DAY_LATER = "2026-12-02T00:00:00Z"
 # while it holds the lock, or kill it at a chosen step.
 PAUSING_MERGE = """
 import sys, time
-from context_memory.merge import merge
+from context_memory.merge import publish as merge_publish
 pause, where = float(sys.argv[1]), sys.argv[2]
 def checkpoint(step):
     print("checkpoint: " + step, file=sys.stderr, flush=True)
     if where in ("*", step):
         time.sleep(pause)
-merge._checkpoint = checkpoint
+merge_publish.checkpoint = checkpoint
 from context_memory.commands.merge import main
 sys.exit(main(sys.argv[3:]))
 """
@@ -262,8 +265,10 @@ def test_gates_are_checked_again_after_taking_the_lock(project: Path, capsys) ->
     def another_merge_finishes(delay: float) -> None:
         # While this run waits for the lock, the merge holding it publishes and lets go.
         if held.is_locked:
-            merge.publish(
-                str(state), {"state.json": dumps({"merged_at": merge.iso_time(finished)})}, finished
+            merge_publish.publish(
+                str(state),
+                {"state.json": dumps({"merged_at": merge_rules.iso_time(finished)})},
+                finished,
             )
             held.release()
 

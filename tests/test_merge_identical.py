@@ -8,8 +8,11 @@ import random
 import shutil
 from pathlib import Path
 
-from context_memory.merge import merge
-from context_memory.merge.merge import date_untimed_handoffs, parse_time, run_merge, scan_handoffs
+from context_memory.merge import rules as merge_rules
+from context_memory.merge import sources as merge_sources
+from context_memory.merge.rules import parse_time
+from context_memory.merge.run import run_merge
+from context_memory.merge.sources import date_untimed_handoffs, scan_handoffs
 from handoff_files import write_handoff
 
 HANDOFFS = [
@@ -70,7 +73,9 @@ def test_an_untimed_stage_takes_its_sessions_recorded_time_not_its_file_time(
     clone(state, [0, 1, 2, 3, 4], random.Random(5))
     handoffs, problems = scan_handoffs(str(state))
     assert problems == []
-    assert [(h.session, h.stage, h.time_source, merge.iso_time(h.time)) for h in handoffs] == [
+    assert [
+        (h.session, h.stage, h.time_source, merge_rules.iso_time(h.time)) for h in handoffs
+    ] == [
         ("a1b2", 1, "front matter", "2026-11-30T09:00:00Z"),
         ("a1b2", 2, "stage 1", "2026-11-30T09:00:00Z"),
         ("c3d4", 1, "front matter", "2026-11-30T09:00:00Z"),
@@ -80,9 +85,9 @@ def test_an_untimed_stage_takes_its_sessions_recorded_time_not_its_file_time(
 
 
 def test_an_untimed_first_stage_takes_the_next_recorded_time() -> None:
-    def handoff(stage: int, time: float | None) -> merge.HandoffFile:
+    def handoff(stage: int, time: float | None) -> merge_sources.HandoffFile:
         source = "front matter" if time is not None else "file time"
-        return merge.HandoffFile("p", "s", stage, time or 123.0, source, {})
+        return merge_sources.HandoffFile("p", "s", stage, time or 123.0, source, {})
 
     handoffs = [handoff(1, None), handoff(2, 500.0), handoff(3, None), handoff(4, 900.0)]
     date_untimed_handoffs(handoffs)

@@ -22,14 +22,10 @@ from context_memory.core.state import (
     check_state_dir,
 )
 from context_memory.memory.pinned import refresh
-from context_memory.merge.merge import (
-    MergeError,
-    Outcome,
-    decisions_md_path,
-    parse_time,
-    read_settings,
-    run_merge,
-)
+from context_memory.merge.gates import read_settings
+from context_memory.merge.layout import MergeError, decisions_md_path
+from context_memory.merge.rules import parse_time
+from context_memory.merge.run import Outcome, run_merge
 
 PREFIX = "ctx-merge:"
 

@@ -38,13 +38,10 @@ from context_memory.core.tables import CHARS_PER_TOKEN
 from context_memory.memory.decisions import DECISIONS_FILE, read_records
 from context_memory.memory.handoff_draft import RECORD_SECTIONS, plan_open_items, record_item
 from context_memory.memory.identity import is_new_style_id
-from context_memory.merge.merge import (
-    DECISIONS_JSON,
-    MERGED_DIRNAME,
-    HandoffFile,
-    merge_handoffs,
-    parse_time,
-)
+from context_memory.merge.layout import DECISIONS_JSON, MERGED_DIRNAME
+from context_memory.merge.merge import merge_handoffs
+from context_memory.merge.rules import parse_time
+from context_memory.merge.sources import HandoffFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

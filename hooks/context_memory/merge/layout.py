@@ -1,0 +1,75 @@
+"""Where the merged record lives (``<state>/merged/`` and its generations), the merge's
+settings and gate names, and the two small types every part of the merge shares.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    pass
+
+FORMAT_VERSION = 1
+MERGED_DIRNAME = "merged"
+DECISIONS_MD = "decisions.md"
+DECISIONS_JSON = "decisions.json"
+STATE_JSON = "state.json"
+LOCK_NAME = "merge.lock"
+GENERATION_PREFIX = ".merged-"
+# Where a ``merged`` that is not the toolkit's link (a folder or file made by hand) is moved
+# the first time a merge meets it. Never removed by the toolkit.
+MOVED_ASIDE_PREFIX = "merged.moved-aside-"
+# Earlier versions moved such a folder to ".merged-legacy-*": those are never removed either.
+LEGACY_PREFIX = GENERATION_PREFIX + "legacy-"
+# state.json and decisions.md of a merge: far below this; a bigger one is not ours.
+MAX_STATE_BYTES = 1024 * 1024
+MAX_MARKDOWN_BYTES = 64 * 1024 * 1024
+
+MIN_HOURS_VAR = "CTX_MERGE_MIN_HOURS"
+MIN_SESSIONS_VAR = "CTX_MERGE_MIN_SESSIONS"
+DEFAULT_MIN_HOURS = 24.0
+DEFAULT_MIN_SESSIONS = 5
+
+LOCK_ATTEMPTS = 10
+LOCK_FIRST_DELAY = 0.005
+LOCK_MAX_DELAY = 0.1
+
+GATE_TIME = "time"
+GATE_SESSIONS = "session"
+GATE_LOCK = "lock"
+
+
+class MergeError(Exception):
+    """The merge cannot run as asked; ``str()`` says why and how to fix it."""
+
+
+class Problem:
+    """A handoff (or the merge state) that was skipped, and why."""
+
+    __slots__ = ("path", "reason")
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "reason": self.reason}
+
+
+# --------------------------------------------------------------------------- locations
+
+
+def merged_dir(state_dir: str) -> str:
+    return os.path.join(state_dir, MERGED_DIRNAME)
+
+
+def decisions_md_path(state_dir: str) -> str:
+    return os.path.join(state_dir, MERGED_DIRNAME, DECISIONS_MD)
+
+
+def lock_path(state_dir: str) -> str:
+    return os.path.join(state_dir, LOCK_NAME)

@@ -1,0 +1,181 @@
+"""One ctx-merge run: the gates, the lock, the gates again under it, the merge, the
+files, publishing; and its outcome, for the command to report.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import time
+
+from context_memory.core.fsutil import (
+    sweep_stale_temps,
+)
+from context_memory.merge import publish as publishing
+from context_memory.merge.gates import (
+    GateResult,
+    MergeState,
+    check_gates,
+    lock_gate_reason,
+    read_merged,
+    take_lock,
+)
+from context_memory.merge.layout import (
+    DECISIONS_JSON,
+    DECISIONS_MD,
+    DEFAULT_MIN_HOURS,
+    DEFAULT_MIN_SESSIONS,
+    GATE_LOCK,
+    MAX_MARKDOWN_BYTES,
+    STATE_JSON,
+    Problem,
+)
+from context_memory.merge.merge import MergeResult, merge_handoffs
+from context_memory.merge.publish import clean_generations, current_generation, publish
+from context_memory.merge.render import dumps, render_markdown, result_data, state_data
+from context_memory.merge.sources import cap_future_times, scan_handoffs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+# --------------------------------------------------------------------------- a run
+
+
+class Outcome:
+    """What a run did: ``action`` is 'merged', 'stopped', 'nothing' or 'dry-run'."""
+
+    __slots__ = (
+        "action",
+        "gate",
+        "reason",
+        "result",
+        "skipped",
+        "notes",
+        "alerts",
+        "rechecked",
+        "old_markdown",
+        "new_markdown",
+    )
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        self.gate = ""
+        self.reason = ""
+        self.result: MergeResult | None = None
+        self.skipped: list[Problem] = []
+        self.notes: list[Problem] = []
+        # Problems even a quiet (cron) run reports on stderr and in logs/hooks.log.
+        self.alerts: list[Problem] = []
+        self.rechecked = False
+        self.old_markdown: str | None = None
+        self.new_markdown = ""
+
+
+def _stopped(gate: GateResult, state: MergeState, rechecked: bool = False) -> Outcome:
+    outcome = Outcome("stopped")
+    outcome.gate = gate.gate
+    outcome.reason = gate.reason
+    outcome.rechecked = rechecked
+    if state.problem:
+        outcome.notes.append(state.problem)
+    if state.clock:
+        outcome.alerts.append(state.clock)
+    return outcome
+
+
+def build_outputs(
+    state_dir: str, now: float
+) -> tuple[MergeResult, list[Problem], dict[str, str]] | None:
+    """Read, merge and render; None when there is no readable handoff at all."""
+    handoffs, skipped = scan_handoffs(state_dir)
+    if not handoffs:
+        return None
+    capped = cap_future_times(handoffs, now)
+    result = merge_handoffs(handoffs)
+    # decisions.md and decisions.json are the same bytes on every clone for the same
+    # handoffs (no merge time, paths relative to the state folder), with one exception: a
+    # handoff dated after this merge is capped at its file time or at the merge time (both
+    # differ from clone to clone) and listed with the merge time. That is acceptable: the
+    # record must say a clock was ahead, and the difference lasts only until the real time
+    # passes the claimed one; then every clone takes the handoff's own time again.
+    shown = [Problem(os.path.relpath(p.path, state_dir), p.reason) for p in skipped]
+    shown_capped = [copy.copy(handoff) for handoff in capped]
+    for handoff in shown_capped:
+        handoff.path = os.path.relpath(handoff.path, state_dir)
+    files = {
+        DECISIONS_MD: render_markdown(result, now, shown, shown_capped),
+        DECISIONS_JSON: dumps(result_data(result, now, shown, shown_capped)),
+        STATE_JSON: dumps(state_data(result, now)),
+    }
+    return result, skipped, files
+
+
+def _nothing(state_dir: str, skipped: list[Problem]) -> Outcome:
+    outcome = Outcome("nothing")
+    outcome.reason = f"no readable handoffs under {os.path.join(state_dir, 'sessions')}"
+    outcome.skipped = skipped
+    return outcome
+
+
+def run_merge(
+    state_dir: str,
+    now: float,
+    *,
+    min_hours: float = DEFAULT_MIN_HOURS,
+    min_sessions: int = DEFAULT_MIN_SESSIONS,
+    force: bool = False,
+    dry_run: bool = False,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Outcome:
+    """One ctx-merge run: the gates, then (unless stopped) the merge under the lock."""
+    state = MergeState(None)
+    if not force:
+        gate, state = check_gates(state_dir, now, min_hours, min_sessions)
+        if not gate.passed:
+            return _stopped(gate, state)
+
+    if dry_run:
+        built = build_outputs(state_dir, now)
+        if built is None:
+            return _nothing(state_dir, scan_handoffs(state_dir)[1])
+        outcome = Outcome("dry-run")
+        outcome.result, outcome.skipped, files = built
+        if state.clock:
+            outcome.alerts.append(state.clock)
+        outcome.new_markdown = files[DECISIONS_MD]
+        try:
+            old = read_merged(state_dir, DECISIONS_MD, MAX_MARKDOWN_BYTES)
+            outcome.old_markdown = old.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            outcome.old_markdown = None
+        return outcome
+
+    if not os.path.isdir(os.path.join(state_dir, "sessions")):
+        return _nothing(state_dir, [])
+    lock = take_lock(state_dir, sleep=sleep)
+    if lock is None:
+        return _stopped(GateResult(GATE_LOCK, False, lock_gate_reason(state_dir)), state)
+    try:
+        publishing.checkpoint("lock taken")
+        if not force:
+            # Another merge may have finished while this one waited for the lock.
+            gate, state = check_gates(state_dir, now, min_hours, min_sessions)
+            if not gate.passed:
+                return _stopped(gate, state, rechecked=True)
+        clean_generations(state_dir, (current_generation(state_dir),))
+        sweep_stale_temps(state_dir)  # what killed writers (ctx-plan, hooks) left behind
+        built = build_outputs(state_dir, now)
+        if built is None:
+            return _nothing(state_dir, scan_handoffs(state_dir)[1])
+        outcome = Outcome("merged")
+        outcome.result, outcome.skipped, files = built
+        if state.problem:
+            outcome.notes.append(state.problem)
+        if state.clock:
+            outcome.alerts.append(state.clock)
+        outcome.notes.extend(publish(state_dir, files, now))
+        return outcome
+    finally:
+        lock.release()
