@@ -28,7 +28,8 @@ from context_memory.setup.checks_state import (
 )
 from context_memory.setup.command_links import LINKED_COMMANDS, apply_links, plan_links
 from context_memory.setup.hook_registry import HOOKS, HookSpec
-from context_memory.setup.settings_edit import command_for, dumps_settings, register_hooks
+from context_memory.setup.settings_edit import command_for, register_hooks
+from context_memory.setup.settings_file import dumps_settings
 
 # The programs of a complete install that ctx-doctor checks: every hook's and every linked
 # command's (ctx-usage and ctx-doctor among them), from the tables, in a stable order.

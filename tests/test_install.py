@@ -37,7 +37,8 @@ from context_memory.setup.installer import (
     source_hash,
     venv_plan,
 )
-from context_memory.setup.settings_edit import command_for, dumps_settings, register_hooks
+from context_memory.setup.settings_edit import command_for, register_hooks
+from context_memory.setup.settings_file import dumps_settings
 
 REPO = Path(__file__).resolve().parent.parent
 P = "context-memory:"

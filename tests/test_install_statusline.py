@@ -23,13 +23,13 @@ from context_memory.setup.settings_edit import (
     STATUSLINE_UNCHANGED,
     STATUSLINE_UPDATED,
     command_for,
-    dumps_settings,
     parse_own_statusline,
     refresh_statusline,
     set_statusline,
     statusline_command,
     unset_statusline,
 )
+from context_memory.setup.settings_file import dumps_settings
 from test_install import stand_in_venv
 
 REPO = Path(__file__).resolve().parent.parent

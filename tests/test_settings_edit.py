@@ -16,21 +16,23 @@ import pytest
 from context_memory.setup.hook_registry import HOOKS, HookSpec
 from context_memory.setup.settings_edit import (
     EXAMPLE_VENV,
+    command_for,
+    example_settings_text,
+    is_own_entry,
+    lookalike_entries,
+    own_entries,
+    register_hooks,
+    unregister_hooks,
+)
+from context_memory.setup.settings_file import (
     InvalidJSONError,
     SettingsError,
     SettingsShapeError,
     atomic_write_text,
     backup_file,
-    command_for,
     detect_indent,
     dumps_settings,
-    example_settings_text,
-    is_own_entry,
     load_settings,
-    lookalike_entries,
-    own_entries,
-    register_hooks,
-    unregister_hooks,
 )
 
 REPO = Path(__file__).resolve().parent.parent

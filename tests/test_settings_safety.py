@@ -16,13 +16,12 @@ import pytest
 
 from context_memory.setup import installer
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.settings_edit import (
+from context_memory.setup.settings_edit import register_hooks, unregister_hooks
+from context_memory.setup.settings_file import (
     InvalidJSONError,
     dumps_settings,
     parse_settings,
-    register_hooks,
     replace_if_unchanged,
-    unregister_hooks,
 )
 from test_install import home, links, run, venv  # noqa: F401 - fixtures
 

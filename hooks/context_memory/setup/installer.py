@@ -39,23 +39,25 @@ from context_memory.setup.settings_edit import (
     STATUSLINE_NOT_CHAINABLE,
     STATUSLINE_PROGRAM,
     STATUSLINE_UPDATED,
-    Settings,
-    SettingsError,
-    backup_file,
     command_for,
-    detect_indent,
-    dumps_settings,
     lookalike_entries,
     own_entries,
     parse_own_statusline,
-    parse_settings,
-    read_settings_text,
     refresh_statusline,
     register_hooks,
-    replace_if_unchanged,
     set_statusline,
     unregister_hooks,
     unset_statusline,
+)
+from context_memory.setup.settings_file import (
+    Settings,
+    SettingsError,
+    backup_file,
+    detect_indent,
+    dumps_settings,
+    parse_settings,
+    read_settings_text,
+    replace_if_unchanged,
 )
 
 PREFIX = "context-memory:"
@@ -184,9 +186,6 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument(
-        "--version", action="version", version=f"%(prog)s (context-memory) {__version__}"
-    )
-    parser.add_argument(
         "--project",
         metavar="DIR",
         help="register in DIR/.claude/settings.json instead of the user settings "
@@ -239,6 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
     parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s (context-memory) {__version__}"
+    )
     return parser
 
 

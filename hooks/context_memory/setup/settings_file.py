@@ -1,0 +1,422 @@
+"""Claude Code's settings.json as a file: a careful load (errors that say what is wrong,
+where, and how to fix it), the literals of the user's file kept as written when it is
+serialised again, and the write (a backup, a temp file, os.replace).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from context_memory.core.fsutil import atomic_write, temp_name
+
+BACKUP_INFIX = ".bak-"
+Settings = dict[str, Any]
+
+
+class SettingsError(Exception):
+    """The settings file cannot be used as it is. ``str()`` is a complete message for people:
+    what is wrong, where, how to fix it, and that nothing was changed."""
+
+
+class InvalidJSONError(SettingsError):
+    """The settings file is not valid JSON."""
+
+
+class SettingsShapeError(SettingsError):
+    """The settings file is JSON, but not the shape Claude Code reads (e.g. ``hooks`` is a list)."""
+
+
+_FIX_HINT = "then run ./install again. The file was not changed."
+# --------------------------------------------------------------------------- reading
+
+
+def load_settings(path: Path) -> Settings:
+    """Parse the settings file at ``path``; a missing or empty file is ``{}``.
+
+    Raises InvalidJSONError for text that is not JSON, SettingsShapeError when the top level
+    is not an object or ``hooks`` has the wrong shape, and SettingsError when the file
+    cannot be read.
+    """
+    text = read_settings_text(path)
+    return parse_settings(text, path)
+
+
+def read_settings_text(path: Path) -> str | None:
+    """The file's text, or None when it does not exist."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InvalidJSONError(
+            f"{path} is not valid JSON: it is not UTF-8 text (byte {exc.start}). "
+            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+        ) from exc
+
+
+def parse_settings(text: str | None, path: Path) -> Settings:
+    """Parse settings text read from ``path`` (used in messages only)."""
+    if text is None or not text.strip():
+        return {}
+    try:
+        data = loads_keeping_literals(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidJSONError(
+            f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}). "
+            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+        ) from exc
+    except RecursionError:
+        raise InvalidJSONError(
+            f"{path} is nested too deeply to be a settings file (more than about "
+            f"{MAX_NESTING} levels of [ or {{). Fix the file by hand (or move it aside to "
+            f"start from an empty one), {_FIX_HINT}"
+        ) from None
+    if not isinstance(data, dict):
+        raise SettingsShapeError(
+            f"{path} must hold a JSON object ({{...}}), but it holds {_kind(data)}. "
+            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+        )
+    check_hooks_shape(data, path)
+    return data
+
+
+# --------------------------------------------------------------------------- literals
+#
+# The settings file is the user's: a value this module does not change must come back as the
+# user wrote it. Python's json would turn 1e400 into Infinity (which Claude Code's parser
+# rejects), 1.0 into 1.0 but 1E2 into 100.0, and "\u00e9" into "é". So numbers are kept as
+# their literal text (RawNumber) and strings remember theirs (RawString, a str), and
+# dumps_settings writes both back verbatim.
+
+MAX_NESTING = 200  # real settings nest 6 deep; the pure-Python scanner is recursive
+
+
+class RawNumber:
+    """A JSON number as written in the file; compares equal to the same number."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def value(self) -> int | float:
+        if any(ch in self.text for ch in ".eE"):
+            return float(self.text)
+        return int(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RawNumber):
+            return self.text == other.text
+        if isinstance(other, (int, float)) and not isinstance(other, bool):
+            try:
+                return self.value() == other
+            except ValueError:  # more digits than int() converts
+                return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RawNumber:
+        return self
+
+
+class RawString(str):
+    """A JSON string value that remembers its literal (escapes and all)."""
+
+    literal: str
+
+    def __new__(cls, value: str, literal: str = "") -> RawString:
+        made = super().__new__(cls, value)
+        made.literal = literal
+        return made
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RawString:
+        return self
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_keeping_literals(text: str) -> Any:
+    """json.loads, but numbers are RawNumber and string values RawString. Raises
+    JSONDecodeError (also for NaN/Infinity and lone surrogate escapes such as \\ud800,
+    which Claude Code cannot use either) and RecursionError past MAX_NESTING."""
+    import json.decoder
+    import json.scanner
+
+    def parse_string(s: str, end: int, strict: bool = True) -> tuple[str, int]:
+        value, after = json.decoder.py_scanstring(s, end, strict)  # type: ignore[attr-defined]
+        for ch in value:
+            if "\ud800" <= ch <= "\udfff":
+                raise json.JSONDecodeError(
+                    f"a lone surrogate escape (\\u{ord(ch):04x}) in a string, which is not text",
+                    s,
+                    end - 1,
+                )
+        return RawString(value, s[end - 1 : after]), after
+
+    def parse_constant(name: str) -> None:
+        raise json.JSONDecodeError(f"{name} is not JSON", text, text.find(name))
+
+    decoder = json.JSONDecoder(
+        parse_float=RawNumber, parse_int=RawNumber, parse_constant=parse_constant
+    )
+    decoder.parse_string = parse_string  # type: ignore[attr-defined]
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(limit, MAX_NESTING * 4))  # deep input: a clean RecursionError
+    try:
+        data = decoder.decode(text)
+    finally:
+        sys.setrecursionlimit(limit)
+    for key in _keys(data):
+        if any("\ud800" <= ch <= "\udfff" for ch in key):
+            raise json.JSONDecodeError("a lone surrogate escape in a key", text, 0)
+    return data
+
+
+def _keys(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            yield from item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def check_hooks_shape(settings: Settings, path: Path | str) -> None:
+    """Raise SettingsShapeError unless ``settings["hooks"]`` (if present) has the shape
+    ``{"Event": [{"matcher"?: str, "hooks": [{...}, ...]}, ...]}``."""
+    if "hooks" not in settings:
+        return
+
+    def refuse(where: str, expected: str, found: object) -> SettingsShapeError:
+        return SettingsShapeError(
+            f"{path}: {where} must be {expected}, but it is {_kind(found)}. Fix that part "
+            f"of the file by hand (settings.example.json shows the expected shape), "
+            f"{_FIX_HINT}"
+        )
+
+    hooks = settings["hooks"]
+    if not isinstance(hooks, dict):
+        raise refuse('"hooks"', 'an object ({"EventName": [...]})', hooks)
+    for event, groups in hooks.items():
+        where = f"hooks.{event}"
+        if not isinstance(groups, list):
+            raise refuse(where, "a list of matcher groups", groups)
+        for i, group in enumerate(groups):
+            if not isinstance(group, dict):
+                raise refuse(f"{where}[{i}]", 'an object ({"matcher": ..., "hooks": [...]})', group)
+            if "matcher" in group and not isinstance(group["matcher"], str):
+                raise refuse(f"{where}[{i}].matcher", "a string", group["matcher"])
+            if "hooks" not in group:
+                continue
+            entries = group["hooks"]
+            if not isinstance(entries, list):
+                raise refuse(f"{where}[{i}].hooks", "a list of hook objects", entries)
+            for j, entry in enumerate(entries):
+                if not isinstance(entry, dict):
+                    raise refuse(
+                        f"{where}[{i}].hooks[{j}]",
+                        'an object ({"type": "command", "command": ...})',
+                        entry,
+                    )
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float, RawNumber)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def detect_indent(text: str | None) -> int | str:
+    """The indentation of an existing settings file (2 for a new or one-line file)."""
+    for line in (text or "").splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and len(stripped) < len(line):
+            lead = line[: len(line) - len(stripped)]
+            if set(lead) == {" "}:
+                return len(lead)
+            if set(lead) == {"\t"}:
+                return "\t"
+            return 2
+    return 2
+
+
+def dumps_settings(settings: Settings, indent: int | str = 2) -> str:
+    """The text written for ``settings``: indented JSON, non-ASCII kept, final newline, as
+    json.dumps(indent=...) writes it, except that RawNumber and RawString values come back
+    as their literals."""
+    unit = " " * indent if isinstance(indent, int) else indent
+    out: list[str] = []
+    _encode(settings, unit, 0, out)
+    return "".join(out) + "\n"
+
+
+def _encode(value: Any, unit: str, level: int, out: list[str]) -> None:
+    if isinstance(value, RawString) and value.literal:
+        out.append(value.literal)
+    elif isinstance(value, str):
+        out.append(json.dumps(value, ensure_ascii=False))
+    elif value is None or isinstance(value, bool):
+        out.append(json.dumps(value))
+    elif isinstance(value, RawNumber):
+        out.append(value.text)
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float):
+        out.append(json.dumps(value, allow_nan=False))
+    elif isinstance(value, (dict, list)):
+        items = value.items() if isinstance(value, dict) else value
+        if not value:
+            out.append("{}" if isinstance(value, dict) else "[]")
+            return
+        inner = "\n" + unit * (level + 1)
+        out.append("{" if isinstance(value, dict) else "[")
+        for i, item in enumerate(items):
+            out.append(("," if i else "") + inner)
+            if isinstance(value, dict):
+                key, item = item
+                out.append(json.dumps(str(key), ensure_ascii=False) + ": ")
+            _encode(item, unit, level + 1, out)
+        out.append("\n" + unit * level + ("}" if isinstance(value, dict) else "]"))
+    else:
+        raise TypeError(f"cannot write {type(value).__name__} into settings")
+
+
+def utc_timestamp(now: datetime | None = None) -> str:
+    """``20250131T235959Z``: the suffix of backup names."""
+    now = now or datetime.now(timezone.utc)
+    return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def backup_file(path: Path, now: datetime | None = None) -> Path:
+    """Copy ``path`` to ``<path>.bak-<UTC timestamp>`` (``-1``, ``-2``... if taken), keeping
+    its mode and times, and return the backup's path."""
+    base = f"{path.name}{BACKUP_INFIX}{utc_timestamp(now)}"
+    backup = path.with_name(base)
+    n = 0
+    while backup.exists():
+        n += 1
+        backup = path.with_name(f"{base}-{n}")
+    shutil.copy2(path, backup)
+    return backup
+
+
+def replace_if_unchanged(path: Path, based_on: str | None, text: str) -> bool:
+    """Write ``text`` to ``path`` (a symlink is followed) if the file still holds
+    ``based_on`` (None: does not exist) at the moment of the rename; False, with nothing
+    written, when another program changed it since it was read (the caller redoes its
+    edit on the new content). The temporary file is complete and synced before the file
+    is checked, so the check and the rename are microseconds apart."""
+    target = os.path.realpath(path)
+    folder = os.path.dirname(target)
+    os.makedirs(folder, exist_ok=True)
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    # Named and created as fsutil.atomic_write does (exclusive, no link followed, a name
+    # its sweep of stale temporary files knows), without tempfile.
+    tmp = os.path.join(folder, temp_name(os.path.basename(target)))
+    fd = os.open(
+        tmp,
+        os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC,
+        0o600,
+    )
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        if based_on is None:
+            try:
+                os.link(tmp, target)  # fails if the file appeared meanwhile
+            except FileExistsError:
+                return False
+            return True
+        if read_settings_text(Path(target)) != based_on:
+            return False
+        if not _exchange(tmp, target):
+            os.replace(tmp, target)  # no renameat2: the check above is microseconds old
+            return True
+        # Swapped: ``tmp`` now holds the file we displaced. If a write slipped in between
+        # the check and the swap, it is that write: put it back and let the caller redo.
+        if read_settings_text(Path(tmp)) == based_on:
+            return True
+        _exchange(tmp, target)
+        if read_settings_text(Path(tmp)) != text:
+            _exchange(tmp, target)  # yet another write meanwhile: the newest goes back
+        return False
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+
+
+RENAME_EXCHANGE = 2  # linux/fs.h
+AT_FDCWD = -100
+
+
+def _exchange(first: str, second: str) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE): the file a rename
+    displaces is kept, so a write that lands between a check and the rename is not lost.
+    False where the system or file system cannot do it."""
+    try:
+        import ctypes
+
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (ImportError, OSError, AttributeError):
+        return False
+    renameat2.argtypes = [
+        ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint
+    ]  # fmt: skip
+    done = renameat2(AT_FDCWD, os.fsencode(first), AT_FDCWD, os.fsencode(second), RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM):
+        return False
+    raise OSError(error, os.strerror(error), second)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically (fsutil.atomic_write), keeping its permission
+    bits; a symlink is followed, so the link's target is what gets replaced."""
+    atomic_write(os.path.realpath(path), text)
