@@ -10,13 +10,8 @@ from cli_run import run_main
 from conftest import SAMPLE_TRANSCRIPT
 from context_memory.commands.usage import main as usage_main
 from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
-from context_memory.measure.timeline import (
-    biggest_jumps,
-    build_timeline,
-    candidate_lines,
-    format_timeline,
-    render_timeline,
-)
+from context_memory.measure.timeline import biggest_jumps, build_timeline, candidate_lines
+from context_memory.measure.timeline_chart import format_timeline, render_timeline
 
 
 def reply(message_id: str, tokens: int, *blocks: dict) -> list[dict]:

@@ -168,9 +168,8 @@ def usage_output(args: Options, stdin_text: str | None) -> str:
         cached = window_for_transcript(path)
         report = measure_context(path, window_override=args.window, statusline_window=cached)
         if args.timeline:
-            from context_memory.measure.timeline import (
-                timeline_report,  # reads the whole file anyway
-            )
+            # reads the whole file anyway
+            from context_memory.measure.timeline_chart import timeline_report
 
             return timeline_report(path, report, as_json=args.as_json)
         compactions = count_compactions(path)
