@@ -29,7 +29,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "hooks"))
 sys.path.insert(0, str(HERE))
 
-from context_memory.memory import pinned  # noqa: E402
+from context_memory.memory import pinned, pinned_digest  # noqa: E402
 from context_memory.memory.decisions import make_pin_record, make_record  # noqa: E402
 from context_memory.merge import rules as merge_rules  # noqa: E402
 from context_memory.merge import run as merge_run  # noqa: E402
@@ -57,7 +57,7 @@ def write_records(state: Path, count: int) -> list[dict[str, object]]:
     return records
 
 
-def typical_digest() -> pinned.Digest:
+def typical_digest() -> pinned_digest.Digest:
     """A working project's digest: 12 decisions, 6 rejections, 3 risks, 5 open plan items."""
     records = []
     for n in range(12):
@@ -76,7 +76,7 @@ def typical_digest() -> pinned.Digest:
     for n in range(3):
         records.append(make_record("risk", f"failover {n} is untested under load", session="s"))
     plan = [f"migrate service {n} to the new cache" for n in range(5)]
-    return pinned.render_digest(records, (), plan)
+    return pinned_digest.render_digest(records, (), plan)
 
 
 def main() -> int:

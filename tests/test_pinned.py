@@ -19,7 +19,8 @@ from context_memory.commands.decide import cli as decide_cli
 from context_memory.commands.merge import cli as merge_cli
 from context_memory.commands.plan import cli as plan_cli
 from context_memory.handlers import audit, extract
-from context_memory.memory import pinned
+from context_memory.memory import pinned, pinned_digest, pinned_snapshots
+from context_memory.memory.claude_md import with_import_line, without_import_line
 from context_memory.memory.decisions import (
     append_record,
     make_pin_record,
@@ -28,16 +29,14 @@ from context_memory.memory.decisions import (
 )
 from context_memory.memory.handoff import render_handoff, stage_path
 from context_memory.memory.identity import is_new_style_id
-from context_memory.memory.pinned import (
+from context_memory.memory.pinned import IMPORT_LINE, cap_tokens
+from context_memory.memory.pinned_digest import (
     DEFAULT_CAP_TOKENS,
-    IMPORT_LINE,
-    cap_tokens,
     estimate_tokens,
     pinned_ids,
     render_digest,
-    with_import_line,
-    without_import_line,
 )
+from context_memory.merge.rules import parse_time
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 HEAD = (
@@ -291,7 +290,7 @@ def test_a_pin_repeated_by_a_union_merge_does_not_undo_a_later_unpin(project, mo
     records, problems = read_records(project / ".working-state", pins)
     assert (len(records), problems) == (1, [])
     assert [p["kind"] for p in pins] == ["pin", "unpin"]
-    assert pinned.pinned_ids(pins) == set()
+    assert pinned_digest.pinned_ids(pins) == set()
     assert not decide("--list").stdout.rstrip("\n").endswith("pinned")
 
 
@@ -299,8 +298,8 @@ def test_pins_of_one_second_are_ordered_by_id_not_by_where_git_put_them():
     unpin = {"id": "01M8PJAKWB0000000000000002", "ts": "2026-11-30T10:00:00Z"}
     pin = {"id": "01M8PJAKWA0000000000000001", "ts": "2026-11-30T10:00:00Z"}
     pins = [{**unpin, "kind": "unpin", "target": "x"}, {**pin, "kind": "pin", "target": "x"}]
-    assert pinned.pinned_ids(pins) == set()  # the unpin's id is later: it wins
-    assert pinned.pinned_ids(pins[::-1]) == set()
+    assert pinned_digest.pinned_ids(pins) == set()  # the unpin's id is later: it wins
+    assert pinned_digest.pinned_ids(pins[::-1]) == set()
 
 
 def test_pin_errors(project):
@@ -491,18 +490,24 @@ def test_a_stale_or_mismatched_snapshot_does_not_count(project):
     folder = state / "sessions" / SESSION
     folder.mkdir(parents=True)
     now = time.time()
-    ids = pinned.snapshot_for_compaction(str(state), str(folder), str(project), "auto", now - 3600)
+    ids = pinned_snapshots.snapshot_for_compaction(
+        str(state), str(folder), str(project), "auto", now - 3600
+    )
     assert codis["id"] in (ids or [])
-    assert pinned.ids_in_digest_at(str(folder), now) == set()  # an hour old: not this one
-    assert codis["id"] in pinned.ids_in_digest_at(str(folder), now - 3500)
+    assert pinned_snapshots.ids_in_digest_at(str(folder), now) == set()  # an hour old: not this one
+    assert codis["id"] in pinned_snapshots.ids_in_digest_at(str(folder), now - 3500)
     # A rebuild interrupted between the index and the digest: cannot tell, so nothing counts.
     (state / "pinned.md").write_text("# Pinned decisions\n\nedited\n")
-    assert pinned.digest_ids_now(str(state), str(project)) is None
+    assert pinned_snapshots.digest_ids_now(str(state), str(project)) is None
     # Only the last SNAPSHOTS_KEPT snapshots are kept.
-    for number in range(pinned.SNAPSHOTS_KEPT + 3):
-        pinned.snapshot_for_compaction(str(state), str(folder), str(project), f"t{number}", now)
-    kept = pinned.read_snapshots(str(folder))
-    assert [s["trigger"] for s in kept] == [f"t{n}" for n in range(3, pinned.SNAPSHOTS_KEPT + 3)]
+    for number in range(pinned_snapshots.SNAPSHOTS_KEPT + 3):
+        pinned_snapshots.snapshot_for_compaction(
+            str(state), str(folder), str(project), f"t{number}", now
+        )
+    kept = pinned_snapshots.read_snapshots(str(folder))
+    assert [s["trigger"] for s in kept] == [
+        f"t{n}" for n in range(3, pinned_snapshots.SNAPSHOTS_KEPT + 3)
+    ]
 
 
 def test_no_snapshot_without_a_digest(project, monkeypatch, capsys):
@@ -556,7 +561,7 @@ def test_ctx_audit_by_hand_uses_the_snapshot_of_that_compaction(project, capsys)
     capsys.readouterr()
     folder = state / "sessions" / sample
     folder.mkdir(parents=True)
-    compaction = pinned.parse_time("2026-11-30T09:10:52Z") or 0.0
+    compaction = parse_time("2026-11-30T09:10:52Z") or 0.0
     snapshot = {"epoch": compaction - 30, "trigger": "manual", "active": True,
                 "ids": [made[2]["id"]]}  # fmt: skip
     (folder / "pinned-at-compact.json").write_text(json.dumps({"snapshots": [snapshot]}))

@@ -38,7 +38,9 @@ from context_memory.memory.decisions import (
 )
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author
-from context_memory.memory.pinned import digest_path, enabled, index_ids, pinned_ids, refresh
+from context_memory.memory.pinned import digest_path, enabled, refresh
+from context_memory.memory.pinned_digest import pinned_ids
+from context_memory.memory.pinned_snapshots import index_ids
 
 KIND_WIDTH = len("rejected")
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from context_memory import __version__
 from context_memory.core import exit_codes
 from context_memory.core.state import STATE_DIRNAME
-from context_memory.memory import pinned
+from context_memory.memory import claude_md, pinned, pinned_digest
 from context_memory.setup import command_links, crontab, launchers
 from context_memory.setup.hook_registry import HOOKS, HookSpec
 from context_memory.setup.settings_edit import (
@@ -603,9 +603,9 @@ def claude_md_change(project: str, args: argparse.Namespace) -> ClaudeMdChange |
         print(f"{PREFIX} warning: {line}", file=sys.stderr)
         return None
     if args.uninstall:
-        new = pinned.without_import_line(text) if text is not None else None
+        new = claude_md.without_import_line(text) if text is not None else None
     else:
-        new = pinned.with_import_line(text)
+        new = claude_md.with_import_line(text)
     return ClaudeMdChange(shown, target, text, new)
 
 
@@ -630,7 +630,7 @@ def _pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) 
         digest = pinned.digest_path(state_dir)
         if pinned.enabled(state_dir):
             with open(digest, "rb") as handle:
-                ours = handle.read(len(pinned.TITLE)) == pinned.TITLE.encode()
+                ours = handle.read(len(pinned_digest.TITLE)) == pinned_digest.TITLE.encode()
             if not ours:
                 print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
                       "left alone")  # fmt: skip
