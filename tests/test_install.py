@@ -24,7 +24,10 @@ import pytest
 from context_memory.setup import installer
 from context_memory.setup.command_links import LINKED_COMMANDS, on_path
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.installer import (
+from context_memory.setup.installer import main
+from context_memory.setup.settings_edit import command_for, register_hooks
+from context_memory.setup.settings_file import dumps_settings
+from context_memory.setup.venv import (
     PLAN_CREATE,
     PLAN_CURRENT,
     PLAN_RECREATE,
@@ -32,13 +35,10 @@ from context_memory.setup.installer import (
     STAMP_NAME,
     InstallError,
     default_venv,
-    main,
     settings_path_for,
     source_hash,
     venv_plan,
 )
-from context_memory.setup.settings_edit import command_for, register_hooks
-from context_memory.setup.settings_file import dumps_settings
 
 REPO = Path(__file__).resolve().parent.parent
 P = "context-memory:"

@@ -27,7 +27,7 @@ from context_memory.core.state import STATE_DIRNAME
 from context_memory.setup.check import FAIL, OK, WARN, plural
 from context_memory.setup.checks_install import running_venv
 from context_memory.setup.doctor import run_checks
-from context_memory.setup.installer import default_venv
+from context_memory.setup.venv import default_venv
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

@@ -15,23 +15,26 @@ missing, ...; nothing was written), 2 bad command line.
 from __future__ import annotations
 
 import argparse
-import difflib
-import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from context_memory import __version__
 from context_memory.core import exit_codes
-from context_memory.core.state import STATE_DIRNAME
-from context_memory.memory import claude_md, pinned, pinned_digest
 from context_memory.setup import command_links, crontab, launchers
-from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.install_pin import claude_md_change, pin
+from context_memory.setup.install_report import (
+    purge,
+    report_dry_run,
+    report_install,
+    report_uninstall,
+    warn_lookalikes,
+)
 from context_memory.setup.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
@@ -40,8 +43,6 @@ from context_memory.setup.settings_edit import (
     STATUSLINE_PROGRAM,
     STATUSLINE_UPDATED,
     command_for,
-    lookalike_entries,
-    own_entries,
     parse_own_statusline,
     refresh_statusline,
     register_hooks,
@@ -59,117 +60,21 @@ from context_memory.setup.settings_file import (
     read_settings_text,
     replace_if_unchanged,
 )
-
-PREFIX = "context-memory:"
-STAMP_NAME = "context-memory.stamp"
-# The source tree this module was loaded from (``<repo>/hooks/context_memory/setup/installer.py``).
-REPO_ROOT = Path(__file__).resolve().parents[3]
-
-# Venv states, as printed by ``--venv-plan`` for the install script.
-PLAN_SKIP = "skip"  # --dry-run / --uninstall: the script must not touch the virtualenv
-PLAN_CURRENT = "current"  # holds this exact source: no pip
-PLAN_CREATE = "create"  # missing or empty folder
-PLAN_RECREATE = "recreate"  # a virtualenv whose python no longer runs
-PLAN_UPDATE = "update"  # a working virtualenv without this source: pip install
-
-
-class InstallError(Exception):
-    """Refused; ``str()`` is the whole message for people."""
-
-
-# --------------------------------------------------------------------------- locations
-
-
-def default_venv(environ: Mapping[str, str]) -> str:
-    """``$CTX_VENV``, else ``${XDG_DATA_HOME:-$HOME/.local/share}/context-memory/venv``."""
-    if environ.get("CTX_VENV"):
-        return environ["CTX_VENV"]
-    data_home = environ.get("XDG_DATA_HOME") or os.path.join(
-        environ.get("HOME") or os.path.expanduser("~"), ".local", "share"
-    )
-    return os.path.join(data_home, "context-memory", "venv")
-
-
-def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
-    """``DIR/.claude/settings.json`` for ``--project DIR``; else the user settings file,
-    ``$CLAUDE_CONFIG_DIR/settings.json`` or ``~/.claude/settings.json``."""
-    if project is not None:
-        return Path(os.path.abspath(project)) / ".claude" / "settings.json"
-    config_dir = environ.get("CLAUDE_CONFIG_DIR")
-    if not config_dir:
-        config_dir = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".claude")
-    return Path(os.path.abspath(os.path.expanduser(config_dir))) / "settings.json"
-
-
-# --------------------------------------------------------------------------- virtualenv
-
-
-def source_hash(repo: Path) -> str:
-    """sha256 over ``pyproject.toml`` and the ``hooks/`` tree (paths and contents), leaving
-    out build and bytecode litter (``__pycache__``, ``*.pyc``, ``*.egg-info``) that pip
-    and Python write there themselves."""
-    files = [repo / "pyproject.toml"]
-    for folder, dirnames, filenames in os.walk(repo / "hooks"):
-        dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.endswith(".egg-info")]
-        files.extend(
-            Path(folder, name) for name in filenames if not name.endswith((".pyc", ".pyo"))
-        )
-    digest = hashlib.sha256()
-    for path in sorted(files, key=lambda p: p.relative_to(repo).as_posix()):
-        digest.update(path.relative_to(repo).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
-
-
-def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
-    """What the install script must do to ``venv`` so it holds the source in ``repo``:
-    PLAN_CURRENT, PLAN_CREATE, PLAN_RECREATE or PLAN_UPDATE. Raises InstallError for a
-    folder that is not a virtualenv, and for a broken virtualenv that has no stamp (only
-    ones made by ./install are ever recreated)."""
-    if not venv.exists() or (venv.is_dir() and not any(venv.iterdir())):
-        return PLAN_CREATE
-    if not (venv / "pyvenv.cfg").is_file():
-        raise InstallError(
-            f"{venv} exists but is not a virtualenv (no pyvenv.cfg), so it is left alone. "
-            "Set CTX_VENV to another folder, or remove that one, then run ./install again."
-        )
-    python = venv / "bin" / "python"
-    try:
-        works = (
-            subprocess.run(
-                [str(python), "-c", ""], stdin=subprocess.DEVNULL, timeout=60, check=False
-            ).returncode
-            == 0
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        works = False
-    if not works:
-        if not (venv / STAMP_NAME).is_file():
-            raise InstallError(
-                f"{venv} is a virtualenv whose python does not run, and not one that ./install "
-                "made, so it is left alone. Remove it or set CTX_VENV to another folder, then "
-                "run ./install again."
-            )
-        return PLAN_RECREATE
-    try:
-        stamp = (venv / STAMP_NAME).read_text(encoding="utf-8").strip()
-    except OSError:
-        stamp = ""
-    if stamp != source_hash(repo) or missing_entry_points(venv / "bin", specs):
-        return PLAN_UPDATE
-    return PLAN_CURRENT
-
-
-def missing_entry_points(bin_dir: Path, specs: Sequence[HookSpec] = HOOKS) -> list[Path]:
-    """The registry's programs that ``bin_dir`` lacks (or cannot execute)."""
-    wanted = dict.fromkeys(spec.command for spec in specs)
-    return [
-        bin_dir / name
-        for name in wanted
-        if not ((bin_dir / name).is_file() and os.access(bin_dir / name, os.X_OK))
-    ]
-
+from context_memory.setup.venv import (
+    PLAN_CREATE,
+    PLAN_RECREATE,
+    PLAN_SKIP,
+    PLAN_UPDATE,
+    PREFIX,
+    REPO_ROOT,
+    STAMP_NAME,
+    InstallError,
+    default_venv,
+    missing_entry_points,
+    settings_path_for,
+    source_hash,
+    venv_plan,
+)
 
 # --------------------------------------------------------------------------- command line
 
@@ -386,30 +291,30 @@ def _run(args: argparse.Namespace) -> int:
 
     note = statusline_note(old, args, bin_dir)
     if args.dry_run:
-        _report_dry_run(args, venv, path, text, new_text, changed)
+        report_dry_run(args, venv, path, text, new_text, changed)
         if note:
             print(f"{PREFIX} {note}")
         _links(args, bin_dir)
         _cron(args, bin_dir, cron_project)
-        _pin(args, cron_project, claude_md)
+        pin(args, cron_project, claude_md)
         return exit_codes.OK
 
     if changed:
         old, new, changed = write_settings(path, args, bin_dir, text, old)
     if args.uninstall:
-        _report_uninstall(old, new, path, bin_dir, changed)
+        report_uninstall(old, new, path, bin_dir, changed)
         if args.purge:
-            _purge(venv)
+            purge(venv)
         else:
             print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
     else:
-        _report_install(path, bin_dir, changed)
+        report_install(path, bin_dir, changed)
     if note:
         print(f"{PREFIX} {note}")
     _links(args, bin_dir)
     _cron(args, bin_dir, cron_project)
-    _pin(args, cron_project, claude_md)
-    _warn_lookalikes(new, path, bin_dir)
+    pin(args, cron_project, claude_md)
+    warn_lookalikes(new, path, bin_dir)
     return exit_codes.OK
 
 
@@ -563,224 +468,9 @@ def _cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:
         )
 
 
-class ClaudeMdChange:
-    """The project's CLAUDE.md: where it is written (a symlink's target), its text
-    (None: no such file) and its text after this run (None: unchanged)."""
-
-    __slots__ = ("shown", "target", "old", "new")
-
-    def __init__(self, shown: Path, target: Path, old: str | None, new: str | None) -> None:
-        self.shown = shown
-        self.target = target
-        self.old = old
-        self.new = new
-
-
-def claude_md_change(project: str, args: argparse.Namespace) -> ClaudeMdChange | None:
-    """What --pin-decisions (add the import line) or --uninstall (remove it) does to
-    ``project``/CLAUDE.md; None when neither applies. Raises InstallError for a file that
-    cannot be edited safely (not UTF-8, not a file) when --pin-decisions asked for it;
-    --uninstall only warns then."""
-    asked = bool(getattr(args, "pin_decisions", False))
-    if not asked and not args.uninstall:
-        return None
-    shown = Path(project) / pinned.CLAUDE_MD
-    target = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
-    problem = None
-    text: str | None = None
-    try:
-        text = target.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        text = None
-    except UnicodeDecodeError as exc:
-        problem = f"{shown} is not UTF-8 text (byte {exc.start})"
-    except OSError as exc:
-        problem = f"{shown}: {exc.strerror or exc}"
-    if problem is not None:
-        line = f"{problem}; left alone. Edit the line {pinned.IMPORT_LINE} in it by hand"
-        if asked and not args.uninstall:
-            raise InstallError(line)
-        print(f"{PREFIX} warning: {line}", file=sys.stderr)
-        return None
-    if args.uninstall:
-        new = claude_md.without_import_line(text) if text is not None else None
-    else:
-        new = claude_md.with_import_line(text)
-    return ClaudeMdChange(shown, target, text, new)
-
-
-def _pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) -> None:
-    """--pin-decisions: the import line in CLAUDE.md and the digest built at once.
-    --uninstall: the line removed (nothing else of the file) and the digest deleted."""
-    if change is None:
-        return
-    from context_memory.core.state import UnsafeNameError, check_state_dir
-
-    try:
-        state_dir = check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
-    except UnsafeNameError as exc:
-        raise InstallError(str(exc)) from None
-    verb = "would " if args.dry_run else ""
-    if args.uninstall:
-        if change.new is not None:
-            if not args.dry_run:
-                _write_claude_md(change)
-            print(f"{PREFIX} pinned digest: {verb}remove the line {pinned.IMPORT_LINE} from "
-                  f"{change.shown}")  # fmt: skip
-        digest = pinned.digest_path(state_dir)
-        if pinned.enabled(state_dir):
-            with open(digest, "rb") as handle:
-                ours = handle.read(len(pinned_digest.TITLE)) == pinned_digest.TITLE.encode()
-            if not ours:
-                print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
-                      "left alone")  # fmt: skip
-                return
-            if not args.dry_run:
-                for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
-                    try:
-                        os.unlink(path)
-                    except FileNotFoundError:
-                        pass
-            print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the decisions "
-                  "log, which is kept)")  # fmt: skip
-        return
-    if change.new is None:
-        print(f"{PREFIX} pinned digest: {change.shown} already imports {pinned.IMPORT_LINE}")
-    else:
-        if not args.dry_run:
-            _write_claude_md(change)
-        if change.old is None:
-            done = f"{verb}create {change.shown} with the line {pinned.IMPORT_LINE}"
-        else:
-            done = f"{verb}add the line {pinned.IMPORT_LINE} to {change.shown}"
-        print(f"{PREFIX} pinned digest: {done}")
-    if args.dry_run:
-        print(f"{PREFIX} pinned digest: would build {pinned.digest_path(state_dir)}")
-        return
-    cap, warning = pinned.cap_tokens()
-    if warning:
-        print(f"{PREFIX} warning: {warning}", file=sys.stderr)
-    built = pinned.rebuild(state_dir, cap)
-    print(f"{PREFIX} pinned digest: {pinned.describe(built, pinned.digest_path(state_dir))}; "
-          "Claude Code sends it with every request")  # fmt: skip
-
-
-def _write_claude_md(change: ClaudeMdChange) -> None:
-    from context_memory.core.fsutil import atomic_write
-
-    assert change.new is not None
-    if change.old is not None and change.new == "":
-        # It held only the import line, which an install added: nothing of the user's is left.
-        os.unlink(change.target)
-        return
-    atomic_write(change.target, change.new)
-
-
-def _warn_lookalikes(settings: Settings, path: Path, bin_dir: Path) -> None:
-    names = [spec.command for spec in HOOKS]
-    for event, program in lookalike_entries(settings, bin_dir, names):
-        print(
-            f"{PREFIX} warning: {path} also runs {program} for {event}; that entry is not "
-            "this install's, so it was left alone (delete it by hand if it is left over "
-            "from an older install)",
-            file=sys.stderr,
-        )
-
-
 def _now() -> datetime | None:
     """The backup timestamp (None = the clock); tests replace this."""
     return None
-
-
-def _hook_label(spec: HookSpec) -> str:
-    return spec.event if spec.matcher is None else f"{spec.event} [{spec.matcher}]"
-
-
-def _report_install(path: Path, bin_dir: Path, changed: bool) -> None:
-    if not changed:
-        print(f"{PREFIX} hooks already registered in {path}; nothing to change")
-        return
-    noun = "hook" if len(HOOKS) == 1 else "hooks"
-    print(f"{PREFIX} registered {len(HOOKS)} {noun} in {path}:")
-    for spec in HOOKS:
-        command = command_for(bin_dir, spec.command)
-        print(f"  {_hook_label(spec)}: {command} (timeout {spec.timeout} s)")
-    print(f"{PREFIX} done; restart running Claude Code sessions to load the hooks")
-
-
-def _report_uninstall(
-    old: Settings, new: Settings, path: Path, bin_dir: Path, changed: bool
-) -> None:
-    if not changed:
-        print(f"{PREFIX} no context-memory hooks in {path}; nothing to change")
-        return
-    names = {spec.command for spec in HOOKS}
-    removed = len(own_entries(old, bin_dir, names)) - len(own_entries(new, bin_dir, names))
-    noun = "hook" if removed == 1 else "hooks"
-    print(f"{PREFIX} removed {removed} {noun} from {path}")
-
-
-def _purge(venv: Path) -> None:
-    if not venv.exists():
-        print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
-        return
-    shutil.rmtree(venv)
-    print(f"{PREFIX} deleted the virtualenv {venv}")
-
-
-def _report_dry_run(
-    args: argparse.Namespace,
-    venv: Path,
-    path: Path,
-    text: str | None,
-    new_text: str,
-    changed: bool,
-) -> None:
-    print(f"{PREFIX} dry run: nothing will be written")
-    if not args.uninstall:
-        plan = venv_plan(venv, REPO_ROOT)
-        print(
-            f"{PREFIX} "
-            + {
-                PLAN_CURRENT: f"the virtualenv {venv} is up to date; pip would be skipped",
-                PLAN_CREATE: f"would create the virtualenv {venv} and pip-install "
-                "context-memory into it",
-                PLAN_RECREATE: f"would recreate the broken virtualenv {venv} and "
-                "pip-install context-memory into it",
-                PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
-            }[plan]
-        )
-    if changed:
-        if text is None:
-            print(f"{PREFIX} would create {path}:")
-        else:
-            print(f"{PREFIX} would change {path} (after backing it up):")
-        sys.stdout.write(unified_diff(text, new_text, path))
-    elif args.uninstall:
-        print(f"{PREFIX} no context-memory hooks in {path}; nothing would change")
-    else:
-        print(f"{PREFIX} hooks already registered in {path}; nothing would change")
-    if args.purge:
-        if venv.exists():
-            print(f"{PREFIX} would delete the virtualenv {venv}")
-        else:
-            print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
-
-
-def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
-    """A unified diff of the settings file (``/dev/null`` when it does not exist yet)."""
-
-    def lines(text: str) -> list[str]:
-        return [line if line.endswith("\n") else line + "\n" for line in text.splitlines(True)]
-
-    return "".join(
-        difflib.unified_diff(
-            lines(old_text or ""),
-            lines(new_text),
-            fromfile="/dev/null" if old_text is None else str(path),
-            tofile=str(path),
-        )
-    )
 
 
 if __name__ == "__main__":

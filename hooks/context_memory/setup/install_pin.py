@@ -1,0 +1,128 @@
+"""``./install --pin-decisions`` and its undoing: the import line in the project's
+CLAUDE.md (shown as a diff, written atomically) and the pinned digest built next to the
+state folder. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from context_memory.core.state import STATE_DIRNAME
+from context_memory.memory import claude_md, pinned, pinned_digest
+from context_memory.setup.venv import PREFIX, InstallError
+
+
+class ClaudeMdChange:
+    """The project's CLAUDE.md: where it is written (a symlink's target), its text
+    (None: no such file) and its text after this run (None: unchanged)."""
+
+    __slots__ = ("shown", "target", "old", "new")
+
+    def __init__(self, shown: Path, target: Path, old: str | None, new: str | None) -> None:
+        self.shown = shown
+        self.target = target
+        self.old = old
+        self.new = new
+
+
+def claude_md_change(project: str, args: argparse.Namespace) -> ClaudeMdChange | None:
+    """What --pin-decisions (add the import line) or --uninstall (remove it) does to
+    ``project``/CLAUDE.md; None when neither applies. Raises InstallError for a file that
+    cannot be edited safely (not UTF-8, not a file) when --pin-decisions asked for it;
+    --uninstall only warns then."""
+    asked = bool(getattr(args, "pin_decisions", False))
+    if not asked and not args.uninstall:
+        return None
+    shown = Path(project) / pinned.CLAUDE_MD
+    target = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
+    problem = None
+    text: str | None = None
+    try:
+        text = target.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        text = None
+    except UnicodeDecodeError as exc:
+        problem = f"{shown} is not UTF-8 text (byte {exc.start})"
+    except OSError as exc:
+        problem = f"{shown}: {exc.strerror or exc}"
+    if problem is not None:
+        line = f"{problem}; left alone. Edit the line {pinned.IMPORT_LINE} in it by hand"
+        if asked and not args.uninstall:
+            raise InstallError(line)
+        print(f"{PREFIX} warning: {line}", file=sys.stderr)
+        return None
+    if args.uninstall:
+        new = claude_md.without_import_line(text) if text is not None else None
+    else:
+        new = claude_md.with_import_line(text)
+    return ClaudeMdChange(shown, target, text, new)
+
+
+def pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) -> None:
+    """--pin-decisions: the import line in CLAUDE.md and the digest built at once.
+    --uninstall: the line removed (nothing else of the file) and the digest deleted."""
+    if change is None:
+        return
+    from context_memory.core.state import UnsafeNameError, check_state_dir
+
+    try:
+        state_dir = check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
+    except UnsafeNameError as exc:
+        raise InstallError(str(exc)) from None
+    verb = "would " if args.dry_run else ""
+    if args.uninstall:
+        if change.new is not None:
+            if not args.dry_run:
+                _write_claude_md(change)
+            print(f"{PREFIX} pinned digest: {verb}remove the line {pinned.IMPORT_LINE} from "
+                  f"{change.shown}")  # fmt: skip
+        digest = pinned.digest_path(state_dir)
+        if pinned.enabled(state_dir):
+            with open(digest, "rb") as handle:
+                ours = handle.read(len(pinned_digest.TITLE)) == pinned_digest.TITLE.encode()
+            if not ours:
+                print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
+                      "left alone")  # fmt: skip
+                return
+            if not args.dry_run:
+                for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
+                    try:
+                        os.unlink(path)
+                    except FileNotFoundError:
+                        pass
+            print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the decisions "
+                  "log, which is kept)")  # fmt: skip
+        return
+    if change.new is None:
+        print(f"{PREFIX} pinned digest: {change.shown} already imports {pinned.IMPORT_LINE}")
+    else:
+        if not args.dry_run:
+            _write_claude_md(change)
+        if change.old is None:
+            done = f"{verb}create {change.shown} with the line {pinned.IMPORT_LINE}"
+        else:
+            done = f"{verb}add the line {pinned.IMPORT_LINE} to {change.shown}"
+        print(f"{PREFIX} pinned digest: {done}")
+    if args.dry_run:
+        print(f"{PREFIX} pinned digest: would build {pinned.digest_path(state_dir)}")
+        return
+    cap, warning = pinned.cap_tokens()
+    if warning:
+        print(f"{PREFIX} warning: {warning}", file=sys.stderr)
+    built = pinned.rebuild(state_dir, cap)
+    print(f"{PREFIX} pinned digest: {pinned.describe(built, pinned.digest_path(state_dir))}; "
+          "Claude Code sends it with every request")  # fmt: skip
+
+
+def _write_claude_md(change: ClaudeMdChange) -> None:
+    from context_memory.core.fsutil import atomic_write
+
+    assert change.new is not None
+    if change.old is not None and change.new == "":
+        # It held only the import line, which an install added: nothing of the user's is left.
+        os.unlink(change.target)
+        return
+    atomic_write(change.target, change.new)

@@ -1,0 +1,125 @@
+"""Where ./install puts things and the state of its private virtualenv: the default
+virtualenv, the settings file for a project, the hash of this source tree and the plan
+the install script follows (``--venv-plan``: skip, current, create, recreate, update).
+Standard library only (the installer runs with the system python).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from context_memory.setup.hook_registry import HOOKS, HookSpec
+
+PREFIX = "context-memory:"
+STAMP_NAME = "context-memory.stamp"
+# The source tree this module was loaded from (``<repo>/hooks/context_memory/setup/installer.py``).
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+# Venv states, as printed by ``--venv-plan`` for the install script.
+PLAN_SKIP = "skip"  # --dry-run / --uninstall: the script must not touch the virtualenv
+PLAN_CURRENT = "current"  # holds this exact source: no pip
+PLAN_CREATE = "create"  # missing or empty folder
+PLAN_RECREATE = "recreate"  # a virtualenv whose python no longer runs
+PLAN_UPDATE = "update"  # a working virtualenv without this source: pip install
+
+
+class InstallError(Exception):
+    """Refused; ``str()`` is the whole message for people."""
+
+
+# --------------------------------------------------------------------------- locations
+
+
+def default_venv(environ: Mapping[str, str]) -> str:
+    """``$CTX_VENV``, else ``${XDG_DATA_HOME:-$HOME/.local/share}/context-memory/venv``."""
+    if environ.get("CTX_VENV"):
+        return environ["CTX_VENV"]
+    data_home = environ.get("XDG_DATA_HOME") or os.path.join(
+        environ.get("HOME") or os.path.expanduser("~"), ".local", "share"
+    )
+    return os.path.join(data_home, "context-memory", "venv")
+
+
+def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
+    """``DIR/.claude/settings.json`` for ``--project DIR``; else the user settings file,
+    ``$CLAUDE_CONFIG_DIR/settings.json`` or ``~/.claude/settings.json``."""
+    if project is not None:
+        return Path(os.path.abspath(project)) / ".claude" / "settings.json"
+    config_dir = environ.get("CLAUDE_CONFIG_DIR")
+    if not config_dir:
+        config_dir = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".claude")
+    return Path(os.path.abspath(os.path.expanduser(config_dir))) / "settings.json"
+
+
+# --------------------------------------------------------------------------- virtualenv
+
+
+def source_hash(repo: Path) -> str:
+    """sha256 over ``pyproject.toml`` and the ``hooks/`` tree (paths and contents), leaving
+    out build and bytecode litter (``__pycache__``, ``*.pyc``, ``*.egg-info``) that pip
+    and Python write there themselves."""
+    files = [repo / "pyproject.toml"]
+    for folder, dirnames, filenames in os.walk(repo / "hooks"):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.endswith(".egg-info")]
+        files.extend(
+            Path(folder, name) for name in filenames if not name.endswith((".pyc", ".pyo"))
+        )
+    digest = hashlib.sha256()
+    for path in sorted(files, key=lambda p: p.relative_to(repo).as_posix()):
+        digest.update(path.relative_to(repo).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
+    """What the install script must do to ``venv`` so it holds the source in ``repo``:
+    PLAN_CURRENT, PLAN_CREATE, PLAN_RECREATE or PLAN_UPDATE. Raises InstallError for a
+    folder that is not a virtualenv, and for a broken virtualenv that has no stamp (only
+    ones made by ./install are ever recreated)."""
+    if not venv.exists() or (venv.is_dir() and not any(venv.iterdir())):
+        return PLAN_CREATE
+    if not (venv / "pyvenv.cfg").is_file():
+        raise InstallError(
+            f"{venv} exists but is not a virtualenv (no pyvenv.cfg), so it is left alone. "
+            "Set CTX_VENV to another folder, or remove that one, then run ./install again."
+        )
+    python = venv / "bin" / "python"
+    try:
+        works = (
+            subprocess.run(
+                [str(python), "-c", ""], stdin=subprocess.DEVNULL, timeout=60, check=False
+            ).returncode
+            == 0
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        works = False
+    if not works:
+        if not (venv / STAMP_NAME).is_file():
+            raise InstallError(
+                f"{venv} is a virtualenv whose python does not run, and not one that ./install "
+                "made, so it is left alone. Remove it or set CTX_VENV to another folder, then "
+                "run ./install again."
+            )
+        return PLAN_RECREATE
+    try:
+        stamp = (venv / STAMP_NAME).read_text(encoding="utf-8").strip()
+    except OSError:
+        stamp = ""
+    if stamp != source_hash(repo) or missing_entry_points(venv / "bin", specs):
+        return PLAN_UPDATE
+    return PLAN_CURRENT
+
+
+def missing_entry_points(bin_dir: Path, specs: Sequence[HookSpec] = HOOKS) -> list[Path]:
+    """The registry's programs that ``bin_dir`` lacks (or cannot execute)."""
+    wanted = dict.fromkeys(spec.command for spec in specs)
+    return [
+        bin_dir / name
+        for name in wanted
+        if not ((bin_dir / name).is_file() and os.access(bin_dir / name, os.X_OK))
+    ]
