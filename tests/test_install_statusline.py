@@ -137,7 +137,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin dir'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(installer, "_now", lambda: WHEN)
     # --uninstall also looks for a ctx-merge crontab line: never the real crontab here.
-    monkeypatch.setattr(installer, "_cron", lambda *args, **kwargs: None)
+    monkeypatch.setattr(installer, "set_cron", lambda *args, **kwargs: None)
     return home
 
 
