@@ -37,7 +37,7 @@ MAX_NAMES_CHARS = 160
 # decisions that do not fit are counted and pointed to (compact-audit.json lists them all).
 MAX_INJECTION_CHARS = 4000
 # compact-audit.json holds at most CTX_AUDIT_LAST decisions and the session's rejections,
-# read from at most records.MAX_LOG_BYTES of log; a bigger file is not one the hook wrote.
+# read from at most decisions.MAX_LOG_BYTES of log; a bigger file is not one the hook wrote.
 MAX_AUDIT_BYTES = 48 * 1024 * 1024
 # -- configuration ---------------------------------------------------------------------------
 

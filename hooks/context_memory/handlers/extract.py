@@ -180,7 +180,7 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
 
 def copied_records(records: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     """The newest MAX_EXTRACT_RECORDS records of ``kind``, each cut to its known fields
-    and their bounds (records.clip_record): the extract stays small whatever the log holds."""
+    and their bounds (decisions.clip_record): the extract stays small whatever the log holds."""
     from context_memory.memory.decisions import clip_record
 
     chosen = [r for r in records if r.get("kind") == kind][-MAX_EXTRACT_RECORDS:]

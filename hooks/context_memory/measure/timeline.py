@@ -9,7 +9,7 @@ that say nothing about the context size: a byte search finds the few rows worth 
 
 One point per main-chain assistant reply: the client writes one row per content block,
 all sharing ``message.id``, and the last row carries the final usage. Tokens are counted
-as ctx-usage counts them (transcript.usage_tokens).
+as ctx-usage counts them (transcript/rows.usage_tokens).
 """
 
 from __future__ import annotations

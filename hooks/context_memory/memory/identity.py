@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 
-# json, subprocess, socket and hashlib are imported where used: records.py imports this
+# json, subprocess, socket and hashlib are imported where used: decisions.py imports this
 # module, and hooks that only read records should not pay for them.
 
 # Crockford's base32: no I, L, O or U (nothing to misread), sorts like the numbers it encodes.

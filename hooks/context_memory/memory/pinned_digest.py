@@ -42,7 +42,7 @@ INTRO = (
     "changes; do not edit. Pinned entries first, then newest first."
 )
 EMPTY = "No decisions, risks or open plan items recorded yet."
-# Handoff section names of merge.py, by the kinds used here.
+# Handoff section names of merge/merge.py, by the kinds used here.
 _MERGED_KEYS = (("decided", "Decided"), ("rejected", "Rejected"), ("risks", "Risks"))
 _CONTROL = {code: " " for code in (*range(0, 32), *range(127, 160))}
 
@@ -137,7 +137,7 @@ def items_in_force(
     records: Sequence[Mapping[str, Any]],
     merged: Mapping[str, Any] | None = None,
 ) -> list[Item]:
-    """The log's and the merged record's entries still in force, by merge.py's rule.
+    """The log's and the merged record's entries still in force, by the merge's rule.
 
     Log records are taken as one-entry handoffs at their own time, the merged record's
     entries at their handoff's time; at equal times the log comes first, so a handoff

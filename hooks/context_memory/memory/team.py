@@ -4,7 +4,7 @@ Two files inside the state folder, so they travel with it and apply only to it:
 
 - ``.gitattributes``: ``decisions.jsonl merge=union``. Every writer only appends to the
   log, so git's built-in union merge (both sides' new lines kept, no conflict markers) is
-  exactly right; readers take a record that reached both sides once (records.py).
+  exactly right; readers take a record that reached both sides once (memory/decisions.py).
 - ``.gitignore``: what is per machine or derived. Logs, locks, caches and temporary files
   mean nothing on another machine; ``merged/`` (and its ``.merged-*`` generations) and
   ``pinned.md`` are rebuilt from the shared files, and merging derived files would only

@@ -16,7 +16,7 @@ from context_memory.setup.hook_registry import HOOKS, HookSpec
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
-# The source tree this module was loaded from (``<repo>/hooks/context_memory/setup/installer.py``).
+# The source tree this module was loaded from (``<repo>/hooks/context_memory/setup/venv.py``).
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
 # Venv states, as printed by ``--venv-plan`` for the install script.
