@@ -20,6 +20,7 @@ from context_memory.core.state import (
     resolve_project_dir,
     resolve_state_dir,
     session_dir,
+    validate_name,
 )
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
@@ -56,6 +57,79 @@ def str_field(payload: dict[str, Any], key: str) -> str | None:
     """A string field of the payload, or None when it is absent or of another type."""
     value = payload.get(key)
     return value if isinstance(value, str) else None
+
+
+class HookInput:
+    """One hook run's input, parsed once at the boundary (run_hook) and handed to the
+    hook's handler: the event, the session, the transcript, the folders.
+
+    One rule for each question the handlers used to answer each their own way:
+
+    - The event: ``answers(*events)``. A payload without ``hook_event_name`` is the
+      hook's own event when the hook serves exactly one (ctx-budget, ctx-restore); a hook
+      that serves several (ctx-extract, ctx-audit) cannot tell which, and does nothing.
+    - The session id: absent is allowed (None: what needs a session is skipped); present
+      and unsafe (``..``, a slash, a NUL, too long) is refused here (UnsafeNameError), so
+      the hook fails open before doing anything (nothing half-done for a bad id; before,
+      ctx-budget and ctx-restore went on without the session, the others refused it).
+    - The project: the client's ``workspace.project_dir`` when the input has one (the
+      status line's), else ``cwd``; then resolve_project_dir (CLAUDE_PROJECT_DIR first).
+      The status line and the hooks thus read and write the same state folder.
+    - The project and state folders are resolved once, when first asked for.
+    """
+
+    __slots__ = ("payload", "event", "session_id", "transcript_path", "cwd", "_project", "_state")
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.payload = payload
+        event = payload.get("hook_event_name")
+        # Absent: None (the rule of answers()); present but not a string: no event of ours.
+        self.event = event if isinstance(event, str) or event is None else ""
+        session = str_field(payload, "session_id") or None
+        self.session_id = None if session is None else validate_name(session)
+        self.transcript_path = str_field(payload, "transcript_path") or None
+        workspace = payload.get("workspace")
+        project = workspace.get("project_dir") if isinstance(workspace, dict) else None
+        self.cwd = str_field(payload, "cwd") or None
+        self._project = project if isinstance(project, str) and project else self.cwd
+        self._state: str | None = None
+
+    def get(self, key: str) -> object:
+        """A field of the payload that only one hook reads (``trigger``, ``source``, ...)."""
+        return self.payload.get(key)
+
+    def text(self, key: str) -> str | None:
+        """A string field of the payload, or None when it is absent or of another type."""
+        return str_field(self.payload, key)
+
+    def answers(self, *events: str) -> str | None:
+        """The event to handle among ``events`` (the hook's own), or None (see the rule)."""
+        if self.event is None:
+            return events[0] if len(events) == 1 else None
+        return self.event if self.event in events else None
+
+    @property
+    def project_dir(self) -> str:
+        return resolve_project_dir(self._project)
+
+    @property
+    def state_dir(self) -> str:
+        """The state folder (raises UnsafeStateDirError for a linked ``.working-state``)."""
+        if self._state is None:
+            self._state = resolve_state_dir(self._project)
+        return self._state
+
+    def session_folder(self) -> str | None:
+        """``<state>/sessions/<id>``, or None without a session id (raises for a linked
+        ``sessions`` folder, as session_dir does)."""
+        if self.session_id is None:
+            return None
+        return session_dir(self.state_dir, self.session_id)
+
+
+def as_hook_input(value: HookInput | dict[str, Any]) -> HookInput:
+    """``value`` as a HookInput (handlers also take a plain payload dict, as tests pass)."""
+    return value if isinstance(value, HookInput) else HookInput(value)
 
 
 def context_output(event: str, text: str) -> str:
@@ -103,15 +177,14 @@ def _state_dir_for(payload: dict[str, Any] | None) -> str:
     return resolve_state_dir(cwd)
 
 
-def _remember_project(payload: dict[str, Any], session: str | None, state_dir: str) -> None:
+def _remember_project(hook: HookInput) -> None:
     """Record this session's project for the commands the agent runs (session_registry).
 
     Only when the hook knows the project (CLAUDE_PROJECT_DIR or the payload's cwd): the
     process's own directory is a guess, and a guess must not steer the commands.
     """
-    cwd = str_field(payload, "cwd")
-    if cwd or os.environ.get("CLAUDE_PROJECT_DIR"):
-        remember_session(session, resolve_project_dir(cwd), state_dir)
+    if hook.cwd or os.environ.get("CLAUDE_PROJECT_DIR"):
+        remember_session(hook.session_id, hook.project_dir, hook.state_dir)
 
 
 def _one_line(text: str, limit: int = 400) -> str:
@@ -240,7 +313,7 @@ def answer_option(hook: str, argv: list[str], doc: str | None) -> bool:
 
 def run_hook(
     hook: str,
-    handler: Callable[[dict[str, Any]], str | None],
+    handler: Callable[[HookInput], str | None],
     *,
     use_breaker: bool = True,
     read_input: Callable[[], bytes] = read_stdin_bytes,
@@ -261,12 +334,13 @@ def run_hook(
         if answer_option(hook, sys.argv[1:] if argv is None else argv, doc):
             return exit_codes.OK
         payload = parse_hook_input(read_input())
-        session = str_field(payload, "session_id")
-        state_dir = _state_dir_for(payload)
-        _remember_project(payload, session, state_dir)
+        hook_input = HookInput(payload)  # the one parse: the handler gets this value
+        session = hook_input.session_id
+        state_dir = hook_input.state_dir
+        _remember_project(hook_input)
         if use_breaker and breaker_failures(state_dir, hook, session) >= BREAKER_LIMIT:
             return exit_codes.OK
-        output = handler(payload)
+        output = handler(hook_input)
         if output:
             write_stdout(output if output.endswith("\n") else output + "\n")
         if use_breaker and state_dir is not None and session:

@@ -49,9 +49,14 @@ from context_memory.audit.store import (
     write_audit,
 )
 from context_memory.core import exit_codes
-from context_memory.core.hookio import HookInputError, context_output, run_hook, str_field
+from context_memory.core.hookio import (
+    HookInput,
+    HookInputError,
+    as_hook_input,
+    context_output,
+    run_hook,
+)
 from context_memory.core.state import (
-    resolve_state_dir,
     session_dir,
 )
 from context_memory.measure.bands import language
@@ -67,17 +72,19 @@ if TYPE_CHECKING:
 
 
 class _HookContext:
+    """What an audit run needs of the hook's input (HookInput), plus the session's folder
+    and the language: an audit needs a session."""
+
     __slots__ = ("session", "cwd", "state_dir", "folder", "transcript", "lang")
 
-    def __init__(self, payload: dict[str, Any], env: Mapping[str, str]) -> None:
-        session = str_field(payload, "session_id")
-        if not session:
+    def __init__(self, hook: HookInput, env: Mapping[str, str]) -> None:
+        if not hook.session_id:
             raise HookInputError("the hook input has no session_id")
-        self.session = session
-        self.cwd = str_field(payload, "cwd")
-        self.state_dir = resolve_state_dir(self.cwd)
-        self.folder = session_dir(self.state_dir, session)  # validates the id
-        self.transcript = str_field(payload, "transcript_path") or None
+        self.session = hook.session_id
+        self.cwd = hook.cwd
+        self.state_dir = hook.state_dir
+        self.folder = session_dir(self.state_dir, self.session)
+        self.transcript = hook.transcript_path
         self.lang = language(env)
 
 
@@ -138,12 +145,13 @@ def _fresh(audit: Mapping[str, Any] | None, now: float) -> bool:
     return isinstance(stamp, (int, float)) and 0 <= now - stamp <= FRESH_SECONDS
 
 
-def post_compact(payload: dict[str, Any], env: Mapping[str, str]) -> str | None:
+def post_compact(payload: HookInput | dict[str, Any], env: Mapping[str, str]) -> str | None:
     """PostCompact: audit compact_summary, store the result, tell the user in one line."""
-    raw = payload.get("compact_summary")
+    hook_input = as_hook_input(payload)
+    raw = hook_input.get("compact_summary")
     if not isinstance(raw, str):
         raise HookInputError("the PostCompact input has no compact_summary")
-    hook = _HookContext(payload, env)
+    hook = _HookContext(hook_input, env)
     summary = summary_body(raw)
     previous = read_audit(hook.folder)
     # This compaction supersedes whatever an earlier one left waiting.
@@ -173,7 +181,7 @@ def post_compact(payload: dict[str, Any], env: Mapping[str, str]) -> str | None:
         kept=kept,
         env=env,
         boundary_uuid=boundary_uuid,
-        trigger=str_field(payload, "trigger"),
+        trigger=hook_input.text("trigger"),
     )
     if audit is None:
         return None
@@ -192,14 +200,16 @@ def post_compact(payload: dict[str, Any], env: Mapping[str, str]) -> str | None:
     return user_line(audit["decisions"], hook.lang)
 
 
-def session_start_compact(payload: dict[str, Any], env: Mapping[str, str]) -> str | None:
+def session_start_compact(
+    payload: HookInput | dict[str, Any], env: Mapping[str, str]
+) -> str | None:
     """SessionStart "compact": inject the lost decisions if this compaction's audit is known.
 
     A fresh PostCompact result is reused. Otherwise the transcript is audited if it already
     holds this compaction. Client 2.1.332 has neither yet at this point: ctx-budget injects
     on the next prompt.
     """
-    hook = _HookContext(payload, env)
+    hook = _HookContext(as_hook_input(payload), env)
     now = time.time()
     existing = read_audit(hook.folder)
     if has_pending(hook.folder) and _fresh(existing, now):
@@ -241,16 +251,19 @@ def _just_now(compaction: Compaction, now: float) -> bool:
     return stamp is not None and -FRESH_SECONDS <= now - stamp <= FRESH_SECONDS
 
 
-def hook_output(payload: dict[str, Any], env: Mapping[str, str] | None = None) -> str | None:
+def hook_output(
+    payload: HookInput | dict[str, Any], env: Mapping[str, str] | None = None
+) -> str | None:
     """The hook's stdout for ``payload`` (PostCompact or SessionStart "compact")."""
     env = os.environ if env is None else env
-    event = str_field(payload, "hook_event_name")
+    hook = as_hook_input(payload)
+    event = hook.answers("PostCompact", "SessionStart")
     if event == "PostCompact":
-        return post_compact(payload, env)
+        return post_compact(hook, env)
     if event == "SessionStart":
-        if str_field(payload, "source") != "compact":
+        if hook.text("source") != "compact":
             return None
-        return session_start_compact(payload, env)
+        return session_start_compact(hook, env)
     return None
 
 

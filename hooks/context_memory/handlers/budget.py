@@ -9,8 +9,15 @@ from __future__ import annotations
 import os
 import sys
 
-from context_memory.core.hookio import HookInputError, context_output, log_line, run_hook, str_field
-from context_memory.core.state import UnsafeNameError, resolve_state_dir, session_dir
+from context_memory.core.hookio import (
+    HookInput,
+    HookInputError,
+    as_hook_input,
+    context_output,
+    log_line,
+    run_hook,
+)
+from context_memory.core.state import UnsafeNameError, session_dir
 from context_memory.core.tables import (
     AUDIT_PENDING_MARK,
     AUTOCOMPACT_STOPPED_TEXTS,
@@ -38,14 +45,13 @@ HOOK_NAME = "ctx-budget"
 EVENT = "UserPromptSubmit"
 
 
-def leave_crossed_mark(payload: dict[str, Any]) -> None:
-    session = str_field(payload, "session_id")
-    if not session:
-        return
+def leave_crossed_mark(hook: HookInput) -> None:
     try:
-        state_dir = resolve_state_dir(str_field(payload, "cwd"))
-        folder = session_dir(state_dir, session)
+        folder = hook.session_folder()
+        state_dir = hook.state_dir
     except (UnsafeNameError, OSError):
+        return
+    if folder is None:
         return
     mark = os.path.join(folder, CROSSED_MARK)
     if os.path.lexists(mark):
@@ -95,7 +101,7 @@ def autocompact_stopped_text(report: ContextReport, transcript: str, lang: str) 
     )
 
 
-def compacting_now_text(payload: dict[str, Any], report: ContextReport, lang: str) -> str | None:
+def compacting_now_text(hook: HookInput, report: ContextReport, lang: str) -> str | None:
     """At or above the threshold: the client compacts right after this hook.
 
     Returns the note that it does, with the session's recorded decisions (they survive
@@ -105,12 +111,12 @@ def compacting_now_text(payload: dict[str, Any], report: ContextReport, lang: st
     threshold = report.autocompact_threshold
     if threshold is None or not at_autocompact_threshold(report):
         return None
-    session = str_field(payload, "session_id")
+    session = hook.session_id
     state_dir: str | None
     folder: str | None
     try:
-        state_dir = resolve_state_dir(str_field(payload, "cwd"))
-        folder = session_dir(state_dir, session) if session else None
+        state_dir = hook.state_dir
+        folder = hook.session_folder()
     except UnsafeNameError:
         state_dir = folder = None
     from context_memory.measure.turn_start import turn_start_text
@@ -127,20 +133,20 @@ def compacting_now_text(payload: dict[str, Any], report: ContextReport, lang: st
     )
 
 
-def pending_audit_text(payload: dict[str, Any], transcript: str) -> str | None:
+def pending_audit_text(hook: HookInput, transcript: str) -> str | None:
     """A compaction audit ctx-audit left for injection, claimed so it is injected once.
 
     Client 2.1.332 runs SessionStart "compact" before PostCompact, so the audit waits here
     for the next prompt. Costs one stat per prompt; the audit module loads only when the
     mark is there.
     """
-    session = str_field(payload, "session_id")
+    session = hook.session_id
     if not session:
         return None
-    state_dir = resolve_state_dir(str_field(payload, "cwd"))
+    state_dir = hook.state_dir
     try:
         folder = session_dir(state_dir, session)
-    except (UnsafeNameError, OSError):  # an unsafe id; a linked session folder
+    except (UnsafeNameError, OSError):  # a linked session folder
         return None
     if not os.path.exists(os.path.join(folder, AUDIT_PENDING_MARK)):
         return None
@@ -154,13 +160,13 @@ def pending_audit_text(payload: dict[str, Any], transcript: str) -> str | None:
         return None
 
 
-def is_first_prompt(payload: dict[str, Any], transcript: str) -> bool:
+def is_first_prompt(hook: HookInput, transcript: str) -> bool:
     """True before the client has written this session's transcript.
 
     Client 2.1.332 creates ``<session_id>.jsonl`` only after the first UserPromptSubmit
     hook ran: an empty context, not an error. Any other missing path still fails (logged).
     """
-    session = str_field(payload, "session_id")
+    session = hook.session_id
     return (
         bool(session)
         and os.path.basename(transcript) == f"{session}.jsonl"
@@ -168,28 +174,30 @@ def is_first_prompt(payload: dict[str, Any], transcript: str) -> bool:
     )
 
 
-def budget_output(payload: dict[str, Any], env: Mapping[str, str] | None = None) -> str | None:
+def budget_output(
+    payload: HookInput | dict[str, Any], env: Mapping[str, str] | None = None
+) -> str | None:
     """The hook's stdout for ``payload``: one JSON document, or None in the free band."""
     env = os.environ if env is None else env
-    event = payload.get("hook_event_name", EVENT)
-    if event != EVENT:
+    hook = as_hook_input(payload)
+    if hook.answers(EVENT) is None:
         return None  # registered for another event: JSON for ours would be rejected
-    transcript = str_field(payload, "transcript_path")
+    transcript = hook.transcript_path
     if not transcript:
         raise HookInputError("the hook input has no transcript_path")
-    if is_first_prompt(payload, transcript):
+    if is_first_prompt(hook, transcript):
         return None
     # The window ctx-statusline recorded for this session, when it runs: the exact one.
-    report = measure_context(transcript, statusline_window=window_for_hook(payload), env=env)
+    report = measure_context(transcript, statusline_window=window_for_hook(hook), env=env)
     if report.percent >= band_thresholds(env)[2]:
-        leave_crossed_mark(payload)
+        leave_crossed_mark(hook)
     lang = language(env)
     text = (
         autocompact_stopped_text(report, transcript, lang)
-        or compacting_now_text(payload, report, lang)
+        or compacting_now_text(hook, report, lang)
         or budget_text(report.band, report.tokens, report.window, report.percent, lang)
     )
-    audit = pending_audit_text(payload, transcript)
+    audit = pending_audit_text(hook, transcript)
     if audit:
         text = f"{audit}\n\n{text}" if text else audit
     return context_output(EVENT, text) if text else None

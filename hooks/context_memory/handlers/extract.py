@@ -23,9 +23,9 @@ from __future__ import annotations
 import os
 import sys
 
-from context_memory.core.hookio import HookInputError, log_line, run_hook, str_field
+from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
 from context_memory.core.safe_text import one_line
-from context_memory.core.state import resolve_project_dir, resolve_state_dir, session_dir
+from context_memory.core.state import session_dir
 from context_memory.core.tables import CROSSED_MARK
 
 TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
@@ -107,7 +107,9 @@ def _remove(path: str) -> None:
         pass
 
 
-def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> SessionFacts:
+def act(
+    payload: HookInput | dict[str, Any], state_dir: str, session: str, trigger: str
+) -> SessionFacts:
     """Write the extract and, when there is news, a draft handoff stage; return the facts."""
     import json
 
@@ -124,9 +126,9 @@ def act(payload: dict[str, Any], state_dir: str, session: str, trigger: str) -> 
     )
     from context_memory.transcript.facts import files_touched
 
-    cwd = str_field(payload, "cwd")
-    project_dir = resolve_project_dir(cwd)
-    transcript = str_field(payload, "transcript_path") or None
+    hook = as_hook_input(payload)
+    project_dir = hook.project_dir
+    transcript = hook.transcript_path
     tokens = 0
     tokens_source = "none"
     if transcript:
@@ -231,37 +233,37 @@ def _snapshot_digest(
         log_line(state_dir, HOOK_NAME, session, f"pinned digest snapshot not written: {exc}")
 
 
-def extract_output(payload: dict[str, Any]) -> str | None:
+def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
     """The hook's stdout: the steering text on PreCompact, nothing otherwise."""
-    event = str_field(payload, "hook_event_name")
-    if event not in ("Stop", "PreCompact"):
+    hook = as_hook_input(payload)
+    event = hook.answers("Stop", "PreCompact")
+    if event is None:
         return None  # SubagentStop, or registered for an event it does not handle
     if event == "Stop" and (
-        payload.get("agent_id") is not None or payload.get("stop_hook_active") is True
+        hook.get("agent_id") is not None or hook.get("stop_hook_active") is True
     ):
         return None
-    session = str_field(payload, "session_id")
+    session = hook.session_id
     if not session:
         raise HookInputError("the hook input has no session_id")
-    cwd = str_field(payload, "cwd")
-    state_dir = resolve_state_dir(cwd)
-    folder = session_dir(state_dir, session)  # refuses an unsafe session id
+    state_dir = hook.state_dir
+    folder = session_dir(state_dir, session)
     if event == "Stop":
         trigger = stop_trigger(folder, bump_stop_counter(folder, state_dir), extract_interval())
         if trigger is None:
             return None
-        act(payload, state_dir, session, trigger)
+        act(hook, state_dir, session, trigger)
         if trigger == TRIGGER_CROSSED:
             _touch(os.path.join(folder, CROSSED_HANDLED), state_dir)
         return None
-    compaction = str_field(payload, "trigger") or "manual"
+    compaction = hook.text("trigger") or "manual"
     # First: an older snapshot must not stand in for this compaction if the rest fails.
-    _snapshot_digest(state_dir, folder, session, resolve_project_dir(cwd), compaction)
-    facts = act(payload, state_dir, session, TRIGGER_PRECOMPACT + compaction)
+    _snapshot_digest(state_dir, folder, session, hook.project_dir, compaction)
+    facts = act(hook, state_dir, session, TRIGGER_PRECOMPACT + compaction)
     # After the compaction the context starts low again: a new crossing is a new event.
     _remove(os.path.join(folder, CROSSED_MARK))
     _remove(os.path.join(folder, CROSSED_HANDLED))
-    return steering_text(facts, state_dir, resolve_project_dir(cwd))
+    return steering_text(facts, state_dir, hook.project_dir)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from context_memory.core.hookio import context_output, run_hook, str_field
-from context_memory.core.state import resolve_project_dir, resolve_state_dir
+from context_memory.core.hookio import HookInput, as_hook_input, context_output, run_hook
 from context_memory.memory.pointer import recovery_pointer
 
 TYPE_CHECKING = False  # typing costs an import; mypy still reads the block
@@ -25,15 +24,15 @@ EVENT = "SessionStart"
 SOURCES = ("startup", "resume", "clear")
 
 
-def restore_output(payload: dict[str, Any]) -> str | None:
+def restore_output(payload: HookInput | dict[str, Any]) -> str | None:
     """The hook's stdout: one SessionStart additionalContext document, or None."""
-    if payload.get("hook_event_name", EVENT) != EVENT:
+    hook = as_hook_input(payload)
+    if hook.answers(EVENT) is None:
         return None  # registered for another event: JSON for ours would be rejected
-    source = str_field(payload, "source")
+    source = hook.text("source")
     if source is not None and source not in SOURCES:
         return None
-    cwd = str_field(payload, "cwd")
-    text = recovery_pointer(resolve_state_dir(cwd), base=resolve_project_dir(cwd))
+    text = recovery_pointer(hook.state_dir, base=hook.project_dir)
     return context_output(EVENT, text) if text else None
 
 

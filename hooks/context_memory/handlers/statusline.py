@@ -24,8 +24,7 @@ import os
 import sys
 
 from context_memory.core import exit_codes
-from context_memory.core.hookio import discard_stdout, parse_hook_input, write_stdout
-from context_memory.core.state import UnsafeNameError, resolve_state_dir
+from context_memory.core.hookio import HookInput, discard_stdout, parse_hook_input, write_stdout
 from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.bands import (
     BAND_COLORS,
@@ -237,20 +236,18 @@ def format_line(numbers: Numbers, color: bool = False) -> str:
 
 
 def remember_window(payload: dict[str, Any]) -> bool:
-    """Record the session's window for the hooks; True when the cache file was written."""
+    """Record the session's window for the hooks; True when the cache file was written.
+
+    The state folder is HookInput's (``workspace.project_dir``, else ``cwd``): the one the
+    hooks read it back from. An unusable session id keeps no cache; the line still shows."""
     context = payload.get("context_window")
     size = valid_window(context.get("context_window_size")) if isinstance(context, dict) else None
-    session = payload.get("session_id")
-    if size is None or not isinstance(session, str) or not session:
-        return False
-    workspace = payload.get("workspace")
-    project = workspace.get("project_dir") if isinstance(workspace, dict) else None
-    if not isinstance(project, str) or not project:
-        cwd = payload.get("cwd")
-        project = cwd if isinstance(cwd, str) and cwd else None
     try:
-        return write_cache(resolve_state_dir(project), session, size, model_id(payload))
-    except (OSError, UnsafeNameError):
+        hook = HookInput(payload)
+        if size is None or hook.session_id is None:
+            return False
+        return write_cache(hook.state_dir, hook.session_id, size, model_id(payload))
+    except (OSError, ValueError):  # HookInputError, UnsafeNameError
         return False
 
 

@@ -16,7 +16,12 @@ import os
 import time
 
 from context_memory.core import lightjson
+from context_memory.core.hookio import HookInput, as_hook_input
 from context_memory.core.state import UnsafeNameError, resolve_state_dir, session_dir
+
+TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Any
 
 CACHE_NAME = "statusline.json"
 # The cached fields that matter; a change of anything else does not rewrite the file.
@@ -87,17 +92,15 @@ def write_cache(state_dir: str, session_id: str, window: int, model_id: str | No
     return True
 
 
-def window_for_hook(payload: dict[str, object]) -> int | None:
-    """The cached window for a hook payload (its session_id and cwd); never raises."""
-    session = payload.get("session_id")
-    cwd = payload.get("cwd")
-    if not isinstance(session, str) or not session:
-        return None
+def window_for_hook(payload: HookInput | dict[str, Any]) -> int | None:
+    """The cached window for a hook's input (its session and state folder); never raises."""
     try:
-        state_dir = resolve_state_dir(cwd if isinstance(cwd, str) and cwd else None)
-    except (OSError, UnsafeNameError):
+        hook = as_hook_input(payload)
+        if hook.session_id is None:
+            return None
+        return cached_window(hook.state_dir, hook.session_id)
+    except (OSError, ValueError):  # HookInputError, UnsafeNameError: no cache for it
         return None
-    return cached_window(state_dir, session)
 
 
 def transcript_cwd(transcript: str) -> str | None:
