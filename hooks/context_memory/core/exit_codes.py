@@ -13,7 +13,8 @@ AUDIT_LOST (at least one recorded decision did not survive a compaction), or
 AUDIT_COULD_NOT_RUN (the transcript or the log could not be read, or a usage error): a
 script tells "lost" from "could not tell" by the code alone.
 
-Standard library only, no imports: the hooks on the prompt path import it.
+No imports. The prompt path (ctx-budget, ctx-statusline) does not import this module:
+hookio.HOOK_EXIT_STATUS (0) names their one status without the extra import.
 """
 
 OK = 0

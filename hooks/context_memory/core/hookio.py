@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from context_memory.core import exit_codes, lightjson
+from context_memory.core import lightjson
 from context_memory.core.session_registry import remember_session
 from context_memory.core.state import (
     UnsafeNameError,
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+# What every hook exits with, whatever happened (core/exit_codes.py: hooks fail open, and 2
+# would make the client block). Named here, not imported from exit_codes: that module
+# would be one more import before every prompt.
+HOOK_EXIT_STATUS = 0
 # Hook JSON is small; anything past this is not a hook payload and is not worth reading.
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 BREAKER_LIMIT = 3
@@ -332,26 +336,26 @@ def run_hook(
     state_dir: str | None = None
     try:
         if answer_option(hook, sys.argv[1:] if argv is None else argv, doc):
-            return exit_codes.OK
+            return HOOK_EXIT_STATUS
         payload = parse_hook_input(read_input())
         hook_input = HookInput(payload)  # the one parse: the handler gets this value
         session = hook_input.session_id
         state_dir = hook_input.state_dir
         _remember_project(hook_input)
         if use_breaker and breaker_failures(state_dir, hook, session) >= BREAKER_LIMIT:
-            return exit_codes.OK
+            return HOOK_EXIT_STATUS
         output = handler(hook_input)
         if output:
             write_stdout(output if output.endswith("\n") else output + "\n")
         if use_breaker and state_dir is not None and session:
             _record_success(state_dir, hook, session)
-        return exit_codes.OK
+        return HOOK_EXIT_STATUS
     except BrokenPipeError:
         discard_stdout()
-        return exit_codes.OK
+        return HOOK_EXIT_STATUS
     except BaseException as exc:  # noqa: BLE001 - a hook must never take the session down
         if isinstance(exc, KeyboardInterrupt):
-            return exit_codes.OK
+            return HOOK_EXIT_STATUS
         message = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         try:
             sys.stderr.write(f"{hook}: {_one_line(message, 300)}\n")
@@ -361,7 +365,7 @@ def run_hook(
             try:
                 state_dir = _state_dir_for(payload)
             except Exception:  # noqa: BLE001
-                return exit_codes.OK
+                return HOOK_EXIT_STATUS
         log_line(state_dir, hook, session or "-", message)
         if use_breaker and session:
             if _record_failure(state_dir, hook, session) == BREAKER_LIMIT:
@@ -372,4 +376,4 @@ def run_hook(
                     f"circuit breaker open after {BREAKER_LIMIT} consecutive failures; "
                     "skipping this hook for the rest of the session",
                 )
-        return exit_codes.OK
+        return HOOK_EXIT_STATUS

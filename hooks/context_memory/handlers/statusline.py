@@ -23,8 +23,13 @@ from __future__ import annotations
 import os
 import sys
 
-from context_memory.core import exit_codes
-from context_memory.core.hookio import HookInput, discard_stdout, parse_hook_input, write_stdout
+from context_memory.core.hookio import (
+    HOOK_EXIT_STATUS,
+    HookInput,
+    discard_stdout,
+    parse_hook_input,
+    write_stdout,
+)
 from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.bands import (
     BAND_COLORS,
@@ -335,12 +340,12 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
         options = parse_args(sys.argv[1:] if argv is None else argv)
         if options.help:
             sys.stdout.write(USAGE)
-            return exit_codes.OK
+            return HOOK_EXIT_STATUS
         if options.version:
             from context_memory import __version__
 
             sys.stdout.write(f"{PROG} {__version__}\n")
-            return exit_codes.OK
+            return HOOK_EXIT_STATUS
         raw = read_stdin()
         started = start_chained(options.chain, raw) if options.chain else None
         color = color_enabled(env) if options.color is None else options.color
@@ -360,7 +365,7 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
             sys.stderr.write(f"{PROG}: {type(exc).__name__}: {exc}\n")
         except (OSError, ValueError):
             pass
-    return exit_codes.OK
+    return HOOK_EXIT_STATUS
 
 
 if __name__ == "__main__":
