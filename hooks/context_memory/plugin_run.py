@@ -85,11 +85,28 @@ def run(argv: list[str]) -> int:
     return result if isinstance(result, int) else 0
 
 
+def remember_python(found: str, data: str) -> None:
+    """bin/ctx-run searched PATH for a Python (a fork per candidate): keep what it found in
+    ``$CLAUDE_PLUGIN_DATA/python`` so the next hooks start it at once. Best effort."""
+    if not found or not data or "\n" in found:
+        return
+    try:
+        from context_memory.fsutil import atomic_write
+
+        os.makedirs(data, mode=0o700, exist_ok=True)
+        atomic_write(os.path.join(data, "python"), found + "\n")
+    except OSError:
+        pass
+
+
 def main() -> int:
-    if sys.version_info < (3, 10):
-        print(f"{PREFIX} needs Python 3.10 or newer (this is {sys.version.split()[0]}); "
-              "the plugin does nothing until one is installed", file=sys.stderr)  # fmt: skip
+    if sys.version_info < (3, 10):  # CTX_PYTHON may name an older one
+        print(f"{PREFIX} needs Python 3.10 or newer (CTX_PYTHON is {sys.version.split()[0]}); "
+              "the plugin does nothing until it names one", file=sys.stderr)  # fmt: skip
         return 0
+    found = os.environ.pop("CTX_PLUGIN_PYTHON_FOUND", "")
+    if found:
+        remember_python(found, os.environ.get("CLAUDE_PLUGIN_DATA", ""))
     return run(sys.argv[1:])
 
 
