@@ -35,6 +35,7 @@ VENV_DIRNAME = "venv"
 STAMP_FILE = "context-memory-plugin.stamp"
 LOCK_FILE = "venv.lock"
 BUILD_LOG = "venv-build.log"
+BUILD_MARK = "context-memory: building"
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 MAX_MANIFEST_BYTES = 64 * 1024
 BUILD_WAIT_SECONDS = 600.0
@@ -199,10 +200,11 @@ def build(
         if found is not None:
             return found
         log = os.open(
-            os.path.join(data, BUILD_LOG), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
+            os.path.join(data, BUILD_LOG), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW,
             0o600,
         )  # fmt: skip
         try:
+            os.write(log, f"{BUILD_MARK} {venv_dir(data)} (pid {os.getpid()})\n".encode())
             _build_locked(data, root, python or sys.executable, log)
         finally:
             os.close(log)
