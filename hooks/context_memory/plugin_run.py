@@ -76,8 +76,12 @@ def run(argv: list[str]) -> int:
                 except (plugin_venv.BuildError, OSError) as exc:
                     return _fail(f"{command} needs click, orjson and filelock: {exc}")
                 plugin_venv.use_venv(data)
-        else:
-            plugin_venv.use_venv(data)  # a hook: packages when ready, standard library else
+        elif not plugin_venv.use_venv(data):
+            # A hook before the venv is built: the standard library's lock instead of
+            # filelock's, so a PreCompact or Stop extract still does its work.
+            from context_memory import plugin_filelock
+
+            sys.modules.setdefault("filelock", plugin_filelock)  # type: ignore[arg-type]
     module_name, function = target.split(":")
     module = __import__(module_name, fromlist=[function])
     sys.argv[0] = command
