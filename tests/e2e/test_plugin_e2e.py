@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import shlex
 import subprocess
 from pathlib import Path
@@ -178,3 +179,58 @@ def test_plugin_session_records_audits_and_uninstalls_cleanly(
         assert SKILL not in request.body_json()
     assert len(fake_api.main_requests()) == 2
     assert os.path.isdir(project / ".working-state")
+
+
+def plugin_checkout(tmp_path: Path) -> Path:
+    """A folder marketplace holding this checkout's plugin files (not a git checkout)."""
+    folder = tmp_path / "checkout"
+    for name in (".claude-plugin", "hooks", "bin", "skills", "commands"):
+        shutil.copytree(
+            REPO_ROOT / name, folder / name, symlinks=True,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )  # fmt: skip
+    return folder
+
+
+def doctor_lines(run: ClaudeRunner, program: Path) -> dict[str, str]:
+    done = subprocess.run(
+        [str(program), "--json"], cwd=run.project_dir, env=run.child_env(),
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.stdout.startswith("{"), done.stderr
+    return {c["check"]: f'{c["status"]} {c["message"]}' for c in json.loads(done.stdout)["checks"]}
+
+
+def test_a_moved_checkout_stops_the_hooks_and_ctx_doctor_says_so(
+    run_claude: ClaudeRunner, fake_api: FakeMessagesApi, tmp_path: Path
+) -> None:
+    run = run_claude
+    run.timeout = PLUGIN_TIMEOUT
+    source = plugin_checkout(tmp_path)
+    claude_plugin(run, "install", "context-memory", "--marketplace", str(source))
+    checks = doctor_lines(run, source / "bin" / "ctx-doctor")
+    assert checks["plugin"] == (
+        f"OK {PLUGIN} 0.1.0 (user scope), hooks run from the folder {source} (moving or "
+        "deleting it stops them)"
+    )
+    assert checks["hook ctx-budget"] == f"OK UserPromptSubmit through the plugin {PLUGIN}"
+
+    fake_api.enqueue_text("hello")
+    run("before the move")
+    (before,) = fake_api.main_requests()
+    assert [c for c in before.hook_contexts("SessionStart") if COMMANDS_MARKER in c]
+    fake_api.clear_requests()
+
+    moved = source.rename(tmp_path / "moved")
+    # The client runs the hooks from the folder: moved, they stop without a word.
+    fake_api.enqueue_text("big", USAGE_150K)
+    fake_api.enqueue_text("small")
+    run("first")
+    run("second", cont=True)
+    for request in fake_api.main_requests():
+        assert BUDGET_MARKER not in request.body_json()
+        assert COMMANDS_MARKER not in request.body_json()
+    checks = doctor_lines(run, moved / "bin" / "ctx-doctor")
+    assert checks["plugin folder"].startswith(
+        f"FAIL {PLUGIN} 0.1.0 (user scope): its marketplace folder {source} is gone or moved"
+    )
