@@ -37,7 +37,7 @@ ALLOWED_COMMANDS = [
     f"'{BIN}/ctx-decide' x",
     f"{BIN}/../bin/ctx-plan --show",
     "ctx-plan <<'EOF'\n# Plan\n- [ ] step $(not expanded)\nEOF",
-    "ctx-plan <<\"END\"\nbody\nEND\n",
+    'ctx-plan <<"END"\nbody\nEND\n',
     "ctx-handoff <<-'EOF'\n## Decided\n- none\n\tEOF",
 ]
 
@@ -148,3 +148,23 @@ def test_garbage_input_fails_open(tmp_path: Path) -> None:
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "")
     assert len(done.stderr.splitlines()) == 1
+
+
+def test_the_hook_before_every_bash_call_stays_light(tmp_path: Path) -> None:
+    """It runs before every Bash call: no json, re, click, orjson, filelock, typing."""
+    done = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime",
+         str(REPO / "hooks/context_memory/plugin_run.py"), "ctx-allow"],
+        input=json.dumps(payload("ctx-decide x") | {"cwd": str(tmp_path)}),
+        capture_output=True, text=True, env=subprocess_env(), timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0
+    assert '"allow"' in done.stdout
+    imported = {
+        line.split("|")[-1].strip().split(".")[0]
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "context_memory" in imported
+    heavy = {"json", "re", "enum", "click", "orjson", "filelock", "typing", "subprocess"}
+    assert sorted(imported & heavy) == []

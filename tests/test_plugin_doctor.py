@@ -12,7 +12,8 @@ import pytest
 
 from context_memory import doctor, plugin_doctor
 from context_memory.hook_registry import HOOKS
-from test_doctor import healthy, invoke  # noqa: F401 - the fixture is used by name
+from test_doctor import healthy as healthy  # the fixture, used by name
+from test_doctor import invoke
 
 REPO = Path(__file__).resolve().parent.parent
 PLUGIN = "context-memory@context-memory"
@@ -82,7 +83,9 @@ def test_a_plugin_only_install_is_healthy(config: Path, tmp_path: Path) -> None:
 
 
 def test_the_same_hook_from_the_plugin_and_install_is_a_warning(
-    healthy: Path, config: Path, tmp_path: Path  # noqa: F811
+    healthy: Path,
+    config: Path,
+    tmp_path: Path,
 ) -> None:
     record_plugin(config, checkout(tmp_path))
     result = invoke("--venv", str(healthy))
@@ -105,7 +108,7 @@ def test_a_moved_folder_marketplace_fails_with_the_fix(config: Path, tmp_path: P
     record_plugin(config, source)
     source.rename(tmp_path / "moved")
     result = invoke("--venv", str(tmp_path / "no-venv"))
-    (status, message), = lines_of(result.stdout)["plugin folder"]
+    ((status, message),) = lines_of(result.stdout)["plugin folder"]
     assert status == "FAIL"
     assert message == (
         f"{PLUGIN} 0.1.0 (user scope): its marketplace folder {source} is gone or moved, and "
@@ -119,9 +122,7 @@ def test_a_moved_folder_marketplace_fails_with_the_fix(config: Path, tmp_path: P
     assert result.exit_code == 1
 
 
-def test_a_disabled_plugin_is_a_warning_and_registers_nothing(
-    config: Path, tmp_path: Path
-) -> None:
+def test_a_disabled_plugin_is_a_warning_and_registers_nothing(config: Path, tmp_path: Path) -> None:
     record_plugin(config, checkout(tmp_path), enabled=False)
     result = invoke("--venv", str(tmp_path / "no-venv"))
     found = lines_of(result.stdout)

@@ -72,8 +72,14 @@ def test_a_python_310_plus_is_found_remembered_and_used_next_time(tmp_path: Path
     folder.mkdir()
     fake(folder, "python3", "exit 1")  # too old
     fake(folder, "python3.11", f'exec "{sys.executable}" "$@"')  # a shim, as pyenv's
-    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
-                          "tool_input": {"command": "ctx-usage"}, "cwd": str(tmp_path)})  # fmt: skip
+    payload = json.dumps(
+        {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "ctx-usage"},
+            "cwd": str(tmp_path),
+        }
+    )
     done = launch("ctx-allow", path=str(folder), cwd=tmp_path, stdin=payload,
                   CLAUDE_PLUGIN_DATA=str(data))  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")

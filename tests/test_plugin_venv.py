@@ -51,7 +51,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_a_built_venv_is_ready_and_holds_the_packages(built: tuple[Path, Path]) -> None:
     root, data = built
     site = plugin_venv.ready(str(data), str(root))
-    assert site == str(data / "venv" / "lib" / ("python%d.%d" % sys.version_info[:2]) / "site-packages")
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    assert site == str(data / "venv" / "lib" / version / "site-packages")
     stamp = (data / "venv" / plugin_venv.STAMP_FILE).read_bytes()
     assert stamp == (root / ".claude-plugin/plugin.json").read_bytes() + (
         b"\npython %d.%d\n" % sys.version_info[:2]
@@ -167,6 +168,8 @@ def test_a_command_needing_click_builds_the_venv_first(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "preparing the plugin's Python packages" in done.stderr
-    (record,) = [json.loads(x) for x in (project / ".working-state/decisions.jsonl").read_text().splitlines()]
+    (record,) = [
+        json.loads(x) for x in (project / ".working-state/decisions.jsonl").read_text().splitlines()
+    ]
     assert (record["decision"], record["reason"], record["session"]) == ("use X", "why", "s1")
     assert builds(data) == 1

@@ -120,6 +120,13 @@ def _split_heredoc(command: str) -> str:
     return head
 
 
+def plugin_root() -> str:
+    """The plugin folder (plugin_run sets CTX_PLUGIN_ROOT; else this file's place)."""
+    return os.environ.get("CTX_PLUGIN_ROOT") or os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    )
+
+
 def allowed_program(word: str, root: str) -> bool:
     if word in ALLOWED:
         return True
@@ -151,8 +158,6 @@ def allow_output(payload: dict[str, Any]) -> str | None:
         return None
     tool_input = payload.get("tool_input")
     command = str_field(tool_input, "command") if isinstance(tool_input, dict) else None
-    from context_memory.plugin_restore import plugin_root
-
     if command is None or not is_allowed(command, plugin_root()):
         return None  # no opinion: the client asks the user as usual
     from context_memory import lightjson

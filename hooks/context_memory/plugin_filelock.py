@@ -41,7 +41,9 @@ class FileLock:
     def is_locked(self) -> bool:
         return self._fd is not None
 
-    def acquire(self, timeout: float | None = None, poll_interval: float = POLL_SECONDS) -> FileLock:
+    def acquire(
+        self, timeout: float | None = None, poll_interval: float = POLL_SECONDS
+    ) -> FileLock:
         import fcntl
 
         if self._fd is not None:

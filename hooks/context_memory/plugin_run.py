@@ -104,10 +104,6 @@ def remember_python(found: str, data: str) -> None:
 
 
 def main() -> int:
-    if sys.version_info < (3, 10):  # CTX_PYTHON may name an older one
-        print(f"{PREFIX} needs Python 3.10 or newer (CTX_PYTHON is {sys.version.split()[0]}); "
-              "the plugin does nothing until it names one", file=sys.stderr)  # fmt: skip
-        return 0
     found = os.environ.pop("CTX_PLUGIN_PYTHON_FOUND", "")
     if found:
         remember_python(found, os.environ.get("CLAUDE_PLUGIN_DATA", ""))

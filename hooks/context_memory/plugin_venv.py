@@ -83,7 +83,7 @@ def wanted_stamp(root: str | None = None) -> bytes:
 
 def site_packages(data: str) -> str:
     return os.path.join(
-        venv_dir(data), "lib", "python%d.%d" % sys.version_info[:2], "site-packages"
+        venv_dir(data), "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages"
     )
 
 

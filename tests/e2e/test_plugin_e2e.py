@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -198,7 +198,7 @@ def doctor_lines(run: ClaudeRunner, program: Path) -> dict[str, str]:
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.stdout.startswith("{"), done.stderr
-    return {c["check"]: f'{c["status"]} {c["message"]}' for c in json.loads(done.stdout)["checks"]}
+    return {c["check"]: f"{c['status']} {c['message']}" for c in json.loads(done.stdout)["checks"]}
 
 
 def test_a_moved_checkout_stops_the_hooks_and_ctx_doctor_says_so(
