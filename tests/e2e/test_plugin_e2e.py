@@ -80,10 +80,29 @@ def plugin_processes(home: Path) -> list[str]:
     return found
 
 
+@pytest.fixture(scope="session")
+def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This checkout as a fresh clone has it: the files git tracks or would (not .venv,
+    .cache and other ignored folders). ``claude plugin install`` copies the whole
+    marketplace folder, ignored folders included, into ~/.claude/plugins/cache: from this
+    checkout in CI, with the client and a virtualenv in it, that is over 500 MB a test."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO_ROOT, capture_output=True, check=True, timeout=60,
+    ).stdout.decode()  # fmt: skip
+    folder = tmp_path_factory.mktemp("clone") / "context-memory"
+    for name in filter(None, listed.split("\0")):
+        source = REPO_ROOT / name
+        if source.is_file():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, folder / name)
+    return folder
+
+
 @pytest.fixture
-def plugin_runner(run_claude: ClaudeRunner) -> ClaudeRunner:
+def plugin_runner(run_claude: ClaudeRunner, checkout: Path) -> ClaudeRunner:
     run_claude.timeout = PLUGIN_TIMEOUT
-    claude_plugin(run_claude, "install", "context-memory", "--marketplace", str(REPO_ROOT))
+    claude_plugin(run_claude, "install", "context-memory", "--marketplace", str(checkout))
     return run_claude
 
 
@@ -95,6 +114,8 @@ def test_plugin_install_validates_and_registers_no_settings_hooks(
     installed = json.loads((home / ".claude/plugins/installed_plugins.json").read_text())
     (entry,) = installed["plugins"][PLUGIN]
     assert entry["version"] == "0.1.0"
+    # The client copies the folder (its hooks still run from the folder: see below).
+    assert Path(entry["installPath"], ".claude-plugin", "plugin.json").is_file()
     settings = json.loads((home / ".claude/settings.json").read_text())
     assert settings["enabledPlugins"] == {PLUGIN: True}
     assert "hooks" not in settings  # the plugin's hooks live in its hooks.json only
@@ -103,7 +124,7 @@ def test_plugin_install_validates_and_registers_no_settings_hooks(
 
 
 def test_plugin_session_records_audits_and_uninstalls_cleanly(
-    plugin_runner: ClaudeRunner, fake_api: FakeMessagesApi
+    plugin_runner: ClaudeRunner, fake_api: FakeMessagesApi, checkout: Path
 ) -> None:
     run = plugin_runner
     project = run.project_dir
@@ -114,7 +135,8 @@ def test_plugin_session_records_audits_and_uninstalls_cleanly(
     assert SKILL in first.body_json()
     (context,) = [c for c in first.hook_contexts("SessionStart") if COMMANDS_MARKER in c]
     decide = given_decide_command(context)
-    assert decide == shlex.quote(str(REPO_ROOT / "bin" / "ctx-decide"))
+    # A folder marketplace's hooks run from the folder itself, not the client's copy.
+    assert decide == shlex.quote(str(checkout / "bin" / "ctx-decide"))
 
     # The agent records through its Bash tool with the command it was given: the
     # PreToolUse hook allows it (no --allowedTools, -p mode would refuse otherwise).
@@ -181,15 +203,9 @@ def test_plugin_session_records_audits_and_uninstalls_cleanly(
     assert os.path.isdir(project / ".working-state")
 
 
-def plugin_checkout(tmp_path: Path) -> Path:
-    """A folder marketplace holding this checkout's plugin files (not a git checkout)."""
-    folder = tmp_path / "checkout"
-    for name in (".claude-plugin", "hooks", "bin", "skills", "commands"):
-        shutil.copytree(
-            REPO_ROOT / name, folder / name, symlinks=True,
-            ignore=shutil.ignore_patterns("__pycache__"),
-        )  # fmt: skip
-    return folder
+def plugin_checkout(checkout: Path, tmp_path: Path) -> Path:
+    """A folder marketplace of its own (this test moves it)."""
+    return Path(shutil.copytree(checkout, tmp_path / "checkout", symlinks=True))
 
 
 def doctor_lines(run: ClaudeRunner, program: Path) -> dict[str, str]:
@@ -202,11 +218,11 @@ def doctor_lines(run: ClaudeRunner, program: Path) -> dict[str, str]:
 
 
 def test_a_moved_checkout_stops_the_hooks_and_ctx_doctor_says_so(
-    run_claude: ClaudeRunner, fake_api: FakeMessagesApi, tmp_path: Path
+    run_claude: ClaudeRunner, fake_api: FakeMessagesApi, checkout: Path, tmp_path: Path
 ) -> None:
     run = run_claude
     run.timeout = PLUGIN_TIMEOUT
-    source = plugin_checkout(tmp_path)
+    source = plugin_checkout(checkout, tmp_path)
     claude_plugin(run, "install", "context-memory", "--marketplace", str(source))
     checks = doctor_lines(run, source / "bin" / "ctx-doctor")
     assert checks["plugin"] == (
