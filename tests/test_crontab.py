@@ -322,8 +322,15 @@ def run_installer(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, 
 
 
 def cron_lines(out: list[str]) -> list[str]:
+    """The crontab report: its first line and the lines after it, up to the first line of
+    another report (the settings file restored or deleted by the uninstall's record)."""
     start = next(i for i, line in enumerate(out) if line.startswith(f"{P} crontab:"))
-    return out[start:]
+    end = next(
+        (i for i in range(start + 1, len(out)) if out[i].startswith(f"{P} ")
+         and not out[i].startswith(f"{P} crontab:") and not out[i].startswith(f"{P} note:")),
+        len(out),
+    )  # fmt: skip
+    return out[start:end]
 
 
 def test_install_cron_adds_one_line_and_twice_is_once(

@@ -20,6 +20,7 @@ import json
 import os
 import shutil
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -37,18 +38,31 @@ def record_path(venv: Path) -> Path:
 
 
 def empty_record() -> dict[str, Any]:
-    return {"version": RECORD_VERSION, "settings": {}, "links": {}, "cron": {}, "pinned": []}
+    return {"settings": {}, "links": {}, "cron": {}, "pinned": []}
 
 
-def load(venv: Path) -> dict[str, Any]:
-    """The record (an empty one when missing, too big or damaged: the uninstall then does
-    what it did before records existed, for the place it is run for)."""
-    record = empty_record()
+def identity(environ: Mapping[str, str]) -> str:
+    """Whose install this is: one virtualenv may serve several accounts' settings (a shared
+    CTX_VENV, or test runs with throwaway homes); an uninstall only replays its own."""
+    names = ("HOME", "CLAUDE_CONFIG_DIR", "CTX_BIN_DIR", "XDG_BIN_HOME", "CTX_CRONTAB_USER")
+    return json.dumps([environ.get(name) or "" for name in names])
+
+
+def _load_all(venv: Path) -> dict[str, Any]:
     try:
         with open(record_path(venv), "rb") as handle:
             data = json.loads(handle.read(MAX_RECORD_BYTES + 1)[:MAX_RECORD_BYTES])
     except (OSError, ValueError):
-        return record
+        return {}
+    installs = data.get("installs") if isinstance(data, dict) else None
+    return installs if isinstance(installs, dict) else {}
+
+
+def load(venv: Path, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+    """This account's record (an empty one when missing, too big or damaged: the uninstall
+    then does what it did before records existed, for the place it is run for)."""
+    record = empty_record()
+    data = _load_all(venv).get(identity(environ))
     if not isinstance(data, dict):
         return record
     for key in ("settings", "links", "cron"):
@@ -59,11 +73,26 @@ def load(venv: Path) -> dict[str, Any]:
     return record
 
 
-def save(venv: Path, record: dict[str, Any]) -> None:
-    """Write the record whole (temporary file, then rename)."""
+def save(
+    venv: Path, record: dict[str, Any] | None, environ: Mapping[str, str] = os.environ
+) -> None:
+    """Write this account's record (None: forget it) into the file, whole (temporary file,
+    then rename); the file is deleted when no account has a record left."""
+    installs = _load_all(venv)
+    if record is None:
+        installs.pop(identity(environ), None)
+    else:
+        installs[identity(environ)] = record
     path = record_path(venv)
+    if not installs:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        return
     tmp = path.with_name(f".{RECORD_NAME}.tmp")
-    tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    document = {"version": RECORD_VERSION, "installs": installs}
+    tmp.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp, path)
 
 
@@ -129,6 +158,8 @@ def uninstall_recorded(
             installer._pin(args, project, installer.claude_md_change(project, args))
     for folder in record["links"]:
         links = Path(folder)
+        if links == command_links.link_dir(os.environ):
+            continue  # the first run did this one
         gone = command_links.plan_unlinks(bin_dir, links)
         if gone:
             verb = "would remove" if args.dry_run else "removed"
@@ -150,10 +181,8 @@ def uninstall_recorded(
                 os.rmdir(folder)  # only when empty: other programs' commands stay
             except OSError:
                 pass
-    try:
-        os.unlink(record_path(venv))
-    except FileNotFoundError:
-        pass
+    if venv.is_dir():
+        save(venv, None)
 
 
 def _restore_settings(path: Path, before: object) -> None:
@@ -208,9 +237,12 @@ def _remove_empty_crontab(crontab: Any) -> None:
 # --------------------------------------------------------------------------- backups
 
 
-def prune_backups(path: Path, keep: int = KEEP_BACKUPS) -> list[Path]:
+def prune_backups(
+    path: Path, keep: int = KEEP_BACKUPS, just_made: Path | None = None
+) -> list[Path]:
     """Delete all but the newest ``keep`` ``<name>.bak-<UTC time>[-N]`` copies of ``path``
-    (their names sort by time); return the deleted ones."""
+    (their names sort by time, then number); ``just_made`` is always one of those kept (in
+    the same second it may have taken a freed, lower number). Returns the deleted ones."""
     from context_memory.settings_edit import BACKUP_INFIX
 
     prefix = path.name + BACKUP_INFIX
@@ -223,8 +255,10 @@ def prune_backups(path: Path, keep: int = KEEP_BACKUPS) -> list[Path]:
         stamp, _, n = name[len(prefix) :].partition("-")
         return stamp, int(n) if n.isdigit() else 0
 
+    newest = just_made.name if just_made is not None else None
+    older = sorted((n for n in names if n != newest), key=order)
     deleted = []
-    for name in sorted(names, key=order)[: max(0, len(names) - keep)]:
+    for name in older[: max(0, len(older) - (keep - 1 if newest in names else keep))]:
         old = path.parent / name
         if old.is_file() and not old.is_symlink():
             old.unlink()

@@ -172,9 +172,9 @@ def missing_entry_points(bin_dir: Path, specs: Sequence[HookSpec] = HOOKS) -> li
 # --------------------------------------------------------------------------- command line
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "install") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="install",
+        prog=prog,
         allow_abbrev=False,
         description=(
             "Install context-memory: register its hooks in Claude Code's settings.json "
@@ -200,8 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="remove what ./install added, wherever it was added (it keeps a record in the "
         "virtualenv): the hooks and status line in every settings file, the command links, "
         "the crontab lines and the CLAUDE.md line of --pin-decisions; settings files it "
-        "created are deleted, others get their text from before ./install back when nothing "
-        "else changed. Keeps the virtualenv and your .working-state folders",
+        "created are deleted, others get their text from before ./install back when only "
+        "its entries changed. Keeps the virtualenv and your .working-state folders",
     )
     parser.add_argument(
         "--purge",
@@ -243,8 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.purge and not args.uninstall:
         parser.error("--purge only goes with --uninstall")
@@ -462,7 +462,7 @@ def write_settings(
         if replace_if_unchanged(path, text, new_text):
             if backup is not None:
                 print(f"{PREFIX} backed up {path} to {backup.name}")
-                install_record.prune_backups(path)
+                install_record.prune_backups(path, just_made=backup)
             return old, new, True
         if backup is not None:
             backup.unlink()
@@ -792,7 +792,7 @@ def _report_dry_run(
     changed: bool,
 ) -> None:
     print(f"{PREFIX} dry run: nothing will be written")
-    if not args.uninstall:
+    if not args.uninstall and (REPO_ROOT / "pyproject.toml").is_file():  # not for ctx-install
         plan = venv_plan(venv, REPO_ROOT)
         print(
             f"{PREFIX} "
