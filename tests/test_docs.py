@@ -58,7 +58,7 @@ def command_segments(line: str) -> list[tuple[str, str]]:
     found = []
     for segment in re.split(r"\|\||&&|\||;", line):
         matches = list(COMMAND.finditer(segment))  # an option belongs to the command before it
-        for match, after in zip(matches, [*matches[1:], None]):
+        for match, after in zip(matches, [*matches[1:], None], strict=True):
             end = after.start() if after is not None else len(segment)
             found.append((match.group(1), segment[match.end() : end]))
     return found
