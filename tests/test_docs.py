@@ -58,8 +58,8 @@ def command_segments(line: str) -> list[tuple[str, str]]:
     found = []
     for segment in re.split(r"\|\||&&|\||;", line):
         matches = list(COMMAND.finditer(segment))  # an option belongs to the command before it
-        for match, after in zip(matches, [*matches[1:], None], strict=True):
-            end = after.start() if after is not None else len(segment)
+        for n, match in enumerate(matches):
+            end = matches[n + 1].start() if n + 1 < len(matches) else len(segment)
             found.append((match.group(1), segment[match.end() : end]))
     return found
 
@@ -149,7 +149,7 @@ def sandbox(tmp_path: Path) -> tuple[Path, dict[str, str]]:
         shim = bin_dir / name
         shim.write_text(
             f"#!/bin/sh\nexec '{sys.executable}' -c 'import sys; from context_memory.{module} "
-            "import main; sys.exit(main())' \"$@\"\n"
+            'import main; sys.exit(main())\' "$@"\n'
         )
         shim.chmod(0o755)
     home = tmp_path / "home"
