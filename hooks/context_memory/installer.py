@@ -409,7 +409,7 @@ def _run(args: argparse.Namespace) -> int:
         _report_uninstall(old, new, path, bin_dir, changed)
         if args.purge:
             _purge(venv)
-        else:
+        elif not getattr(args, "replaying", False):
             print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
     else:
         if changed and register_hooks(old, HOOKS, bin_dir) == old:
