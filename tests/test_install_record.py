@@ -190,3 +190,38 @@ def test_help_says_what_uninstall_removes(capsys: Any) -> None:
     text = " ".join(capsys.readouterr().out.split())
     assert "nothing else" not in text
     assert "the command links, the crontab lines and the CLAUDE.md line" in text
+
+
+def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
+    home: Path, venv: Path, links: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    from context_memory import install_cli
+
+    links.mkdir()
+    for name in ("ctx-usage", "ctx-install"):  # what pipx linked
+        (links / name).symlink_to(venv / "bin" / name)
+    monkeypatch.setattr(install_cli.sys, "prefix", str(venv))
+    monkeypatch.setattr(install_cli.sys, "base_prefix", "/usr")
+    assert install_cli.main(["--purge", "--uninstall"]) == installer.EXIT_USAGE
+    assert install_cli.main(["--venv", "/x"]) == installer.EXIT_USAGE
+    capsys.readouterr()
+    assert install_cli.main([]) == 0
+    out = capsys.readouterr().out
+    settings = home / ".claude" / "settings.json"
+    assert out.startswith(f"{P} registered {len(HOOKS)} hooks in {settings}:\n")
+    assert (
+        json.loads(settings.read_text())["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+        == f'"{venv}/bin/ctx-budget"'
+    )
+    assert " link " not in out
+    assert sorted(os.listdir(links)) == ["ctx-install", "ctx-usage"]
+    assert install_cli.main(["--uninstall"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == [
+        f"{P} backed up {settings} to settings.json.bak-20250102T030405Z",
+        f"{P} removed {len(HOOKS)} hooks from {settings}",
+        f"{P} deleted {settings}, which ./install had created",
+    ]
+    assert sorted(os.listdir(links)) == ["ctx-install", "ctx-usage"]  # pipx's, untouched
+    monkeypatch.setattr(install_cli.sys, "base_prefix", str(venv))
+    assert install_cli.main([]) == installer.EXIT_FAILURE

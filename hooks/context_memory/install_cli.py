@@ -33,7 +33,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               "context-memory with pipx install or uv tool install (or use ./install from "
               "a checkout), then run ctx-install", file=sys.stderr)  # fmt: skip
         return installer.EXIT_FAILURE
-    return installer.main([*args, "--venv", sys.prefix], prog=PROG)
+    # pipx and uv put the commands on PATH with their own links: no links of ours.
+    return installer.main([*args, "--venv", sys.prefix, "--no-links"], prog=PROG)
 
 
 if __name__ == "__main__":

@@ -156,7 +156,7 @@ def uninstall_recorded(
     for project in record["pinned"]:
         if project != done_project and os.path.isdir(project):
             installer._pin(args, project, installer.claude_md_change(project, args))
-    for folder in record["links"]:
+    for folder in [] if getattr(args, "no_links", False) else record["links"]:
         links = Path(folder)
         if links == command_links.link_dir(os.environ):
             continue  # the first run did this one

@@ -238,6 +238,8 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
         "project's decisions: the client then sends it with every request, so no "
         "compaction can lose it; --uninstall removes the line",
     )
+    # For ctx-install: pipx and uv link the commands themselves; leave their links alone.
+    parser.add_argument("--no-links", action="store_true", help=argparse.SUPPRESS)
     # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
     parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
     return parser
@@ -409,7 +411,7 @@ def _run(args: argparse.Namespace) -> int:
         _report_uninstall(old, new, path, bin_dir, changed)
         if args.purge:
             _purge(venv)
-        elif not getattr(args, "replaying", False):
+        elif not getattr(args, "replaying", False) and not getattr(args, "no_links", False):
             print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
     else:
         if changed and register_hooks(old, HOOKS, bin_dir) == old:
@@ -521,6 +523,8 @@ def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
 
 def _links(args: argparse.Namespace, bin_dir: Path) -> None:
     """Commands on PATH (pipx style): symlinks in ~/.local/bin (CTX_BIN_DIR) into the venv."""
+    if getattr(args, "no_links", False):
+        return
     links = command_links.link_dir(os.environ)
     verb = "would " if args.dry_run else ""
     if args.uninstall:
