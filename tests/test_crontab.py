@@ -557,3 +557,37 @@ def test_crontab_module_is_standard_library_only() -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert crontab.TAG_PREFIX == "# context-memory:"
+
+
+@pytest.mark.parametrize("before", ["", FOREIGN])
+def test_uninstall_from_elsewhere_leaves_the_crontab_as_before_install(
+    before: str,
+    user_crontab: str,
+    home: Path,
+    venv: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The record: --uninstall run from another folder removes the line --cron added for a
+    --project, and an absent crontab is absent again (not an empty one)."""
+    if before:
+        install_text(user_crontab, before)
+    listed_before = _run("crontab", "-u", user_crontab, "-l")
+    project = tmp_path / "app"
+    project.mkdir()
+    assert run_installer(capsys, "--project", str(project), "--venv", str(venv), "--cron")[0] == 0
+    assert installed(user_crontab) == before + cron_line(str(venv / "bin"), str(project)) + "\n"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, err = run_installer(capsys, "--venv", str(venv), "--uninstall")
+    assert (code, err) == (0, "")
+    assert f"{P} crontab: removed the ctx-merge line:" in out
+    listed_after = _run("crontab", "-u", user_crontab, "-l")
+    assert (listed_after.returncode, listed_after.stdout, listed_after.stderr) == (
+        listed_before.returncode,
+        listed_before.stdout,
+        listed_before.stderr,
+    )
+    assert not (project / ".claude" / "settings.json").exists()  # ./install created it
