@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -39,10 +40,8 @@ def env_for(box: Sandbox, **extra: str) -> dict[str, str]:
 
 def start(entry: Entry, box: Sandbox, *args: str, **popen: object) -> subprocess.Popen[bytes]:
     command = console_command(entry)
-    if args:
-        command[-1] = command[-1].replace(
-            f"sys.exit({entry.function}())", f"sys.exit({entry.function}({list(args)!r}))"
-        )
+    # The installed command line, run through sh -c: arguments go at its end, quoted.
+    command[-1] += "".join(" " + shlex.quote(arg) for arg in args)
     env = popen.pop("env", None) or env_for(box)
     return subprocess.Popen(command, cwd=box.project, env=env, **popen)  # type: ignore[call-overload]
 
@@ -105,9 +104,10 @@ def test_ctx_audit_with_stdin_closed_or_a_terminal_never_exits_2(box: Sandbox) -
         b"ctx-audit: no hook input on stdin and no TRANSCRIPT given; nothing to do "
         b"(by hand: ctx-audit TRANSCRIPT, see ctx-audit --help)\n"
     )
-    code = console_command(audit)[-1]
+    command = console_command(audit)
+    command[-1] += " <&-"  # stdin closed, as a shell does it
     closed = subprocess.run(
-        ["/bin/sh", "-c", 'exec "$0" -c "$1" <&-', sys.executable, code],
+        command,
         cwd=box.project,
         env=env_for(box),
         capture_output=True,
