@@ -199,7 +199,7 @@ def _restore_settings(path: Path, before: object) -> None:
             return
         now = parse_settings(now_text, path)
         if before is None:
-            if now == {}:
+            if now == {} and read_settings_text(path) == now_text:
                 path.unlink()
                 print(f"{PREFIX} deleted {path}, which ./install had created")
             return
@@ -209,10 +209,11 @@ def _restore_settings(path: Path, before: object) -> None:
             return  # changed since the install: keep it as it is
     except (OSError, SettingsError):
         return
-    from context_memory.fsutil import atomic_write
+    from context_memory.settings_edit import replace_if_unchanged
 
-    atomic_write(os.path.realpath(path), before)
-    print(f"{PREFIX} restored {path} to its text from before ./install")
+    # Only if no other program (a running Claude Code) changed it since it was read.
+    if replace_if_unchanged(path, now_text, before):
+        print(f"{PREFIX} restored {path} to its text from before ./install")
 
 
 def _remove_empty_crontab(crontab: Any) -> None:
