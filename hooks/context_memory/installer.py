@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from context_memory import command_links, crontab, launchers, pinned
+from context_memory import command_links, crontab, install_record, launchers, pinned
 from context_memory.hook_registry import HOOKS, HookSpec
 from context_memory.settings_edit import (
     STATUSLINE_ADDED,
@@ -172,9 +172,9 @@ def missing_entry_points(bin_dir: Path, specs: Sequence[HookSpec] = HOOKS) -> li
 # --------------------------------------------------------------------------- command line
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "install") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="install",
+        prog=prog,
         allow_abbrev=False,
         description=(
             "Install context-memory: register its hooks in Claude Code's settings.json "
@@ -197,7 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--uninstall",
         action="store_true",
-        help="remove the hooks an install added (nothing else); keeps the virtualenv",
+        help="remove what ./install added, wherever it was added (it keeps a record in the "
+        "virtualenv): the hooks and status line in every settings file, the command links, "
+        "the crontab lines and the CLAUDE.md line of --pin-decisions; settings files it "
+        "created are deleted, others get their text from before ./install back when only "
+        "its entries changed. Keeps the virtualenv and your .working-state folders",
     )
     parser.add_argument(
         "--purge",
@@ -234,13 +238,15 @@ def build_parser() -> argparse.ArgumentParser:
         "project's decisions: the client then sends it with every request, so no "
         "compaction can lose it; --uninstall removes the line",
     )
+    # For ctx-install: pipx and uv link the commands themselves; leave their links alone.
+    parser.add_argument("--no-links", action="store_true", help=argparse.SUPPRESS)
     # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
     parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.purge and not args.uninstall:
         parser.error("--purge only goes with --uninstall")
@@ -352,6 +358,7 @@ def _run(args: argparse.Namespace) -> int:
             )
 
     cron_project = os.path.abspath(args.project) if args.project is not None else os.getcwd()
+    crontab_before: str | None = None
     if getattr(args, "cron", False) and not args.uninstall:
         merge_program = bin_dir / crontab.MERGE_PROGRAM
         if not args.dry_run and not os.access(merge_program, os.X_OK):
@@ -359,8 +366,10 @@ def _run(args: argparse.Namespace) -> int:
                 f"{merge_program} does not exist: the virtualenv {venv} holds an older "
                 "context-memory. Run ./install --cron, which updates it."
             )
-        # Refuse (no crontab command, not allowed to use it) before anything is written.
-        crontab.read_crontab(crontab.crontab_user(os.environ))
+        # Refuse (no crontab command, not allowed to use it) before anything is written;
+        # a dry run shows the line instead (see _cron).
+        if not (args.dry_run and crontab._crontab_missing()):
+            crontab_before = crontab.read_crontab(crontab.crontab_user(os.environ))
 
     # Read CLAUDE.md before anything is written: a file that cannot be edited is refused.
     claude_md = claude_md_change(cron_project, args)
@@ -380,6 +389,10 @@ def _run(args: argparse.Namespace) -> int:
     new_text = dumps_settings(new, detect_indent(text)) if changed else text or ""
 
     note = statusline_note(old, args, bin_dir)
+    replaying = getattr(args, "replaying", False)
+    record = install_record.load(venv) if args.uninstall and not replaying else None
+    links_dir = command_links.link_dir(os.environ)
+    links_dir_existed = links_dir.is_dir()
     if args.dry_run:
         _report_dry_run(args, venv, path, text, new_text, changed)
         if note:
@@ -387,24 +400,43 @@ def _run(args: argparse.Namespace) -> int:
         _links(args, bin_dir)
         _cron(args, bin_dir, cron_project)
         _pin(args, cron_project, claude_md)
+        if record is not None:
+            install_record.uninstall_recorded(args, venv, record, path, cron_project)
         return EXIT_OK
 
+    text_before = text
     if changed:
         old, new, changed = write_settings(path, args, bin_dir, text, old)
     if args.uninstall:
         _report_uninstall(old, new, path, bin_dir, changed)
         if args.purge:
             _purge(venv)
-        else:
+        elif not getattr(args, "replaying", False) and not getattr(args, "no_links", False):
             print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
     else:
-        _report_install(path, bin_dir, changed)
+        if changed and register_hooks(old, HOOKS, bin_dir) == old:
+            print(f"{PREFIX} hooks already registered in {path}; only the status line changed")
+        else:
+            _report_install(path, bin_dir, changed)
     if note:
         print(f"{PREFIX} {note}")
     _links(args, bin_dir)
     _cron(args, bin_dir, cron_project)
     _pin(args, cron_project, claude_md)
     _warn_lookalikes(new, path, bin_dir)
+    if record is not None:
+        install_record.uninstall_recorded(args, venv, record, path, cron_project)
+    elif not args.uninstall:
+        install_record.note_install(
+            venv,
+            settings_path=path,
+            settings_before=text_before,
+            links_dir=links_dir,
+            links_dir_existed=links_dir_existed,
+            cron_project=cron_project if getattr(args, "cron", False) else None,
+            crontab_was_empty=getattr(args, "cron", False) and crontab_before == "",
+            pin_project=cron_project if getattr(args, "pin_decisions", False) else None,
+        )
     return EXIT_OK
 
 
@@ -432,6 +464,7 @@ def write_settings(
         if replace_if_unchanged(path, text, new_text):
             if backup is not None:
                 print(f"{PREFIX} backed up {path} to {backup.name}")
+                install_record.prune_backups(path, just_made=backup)
             return old, new, True
         if backup is not None:
             backup.unlink()
@@ -490,6 +523,8 @@ def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
 
 def _links(args: argparse.Namespace, bin_dir: Path) -> None:
     """Commands on PATH (pipx style): symlinks in ~/.local/bin (CTX_BIN_DIR) into the venv."""
+    if getattr(args, "no_links", False):
+        return
     links = command_links.link_dir(os.environ)
     verb = "would " if args.dry_run else ""
     if args.uninstall:
@@ -500,9 +535,10 @@ def _links(args: argparse.Namespace, bin_dir: Path) -> None:
             print(f"{PREFIX} {verb}remove {len(gone)} command links from {links}")
         return
     plan = command_links.plan_links(bin_dir, links)
-    new = [
-        c for c, action in plan if action in (command_links.LINK_CREATE, command_links.LINK_UPDATE)
-    ]
+    wanted: tuple[str, ...] = (command_links.LINK_CREATE, command_links.LINK_UPDATE)
+    if args.dry_run:  # the virtualenv may not exist yet: its commands are still what is linked
+        wanted += (command_links.LINK_MISSING_TARGET,)
+    new = [c for c, action in plan if action in wanted]
     if new and not args.dry_run:
         command_links.apply_links(bin_dir, links, plan)
     if new:
@@ -515,11 +551,31 @@ def _links(args: argparse.Namespace, bin_dir: Path) -> None:
                 file=sys.stderr,
             )
     if new and not command_links.on_path(links, os.environ):
-        print(
-            f"{PREFIX} note: {links} is not on your PATH; add it (for example "
-            f'export PATH="{_in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
-            "ctx-usage and ctx-decide by name"
+        print(f"{PREFIX} note: {path_note(links, os.environ)}")
+
+
+def path_note(links: Path, environ: Mapping[str, str]) -> str:
+    """What to do when ``links`` is not on PATH. Debian's and Ubuntu's ~/.profile already
+    put ~/.local/bin on PATH when that folder exists at login, so there a new login is all
+    it takes."""
+    home = environ.get("HOME") or os.path.expanduser("~")
+    profile = os.path.join(home, ".profile")
+    try:
+        with open(profile, encoding="utf-8", errors="replace") as handle:
+            profile_text = handle.read(1 << 16)
+    except OSError:
+        profile_text = ""
+    if links == Path(home, ".local", "bin") and "$HOME/.local/bin" in profile_text:
+        return (
+            f"{links} is not on your PATH yet; your ~/.profile adds it when the folder exists "
+            "at login, so log out and in again (or run: . ~/.profile) to run ctx-usage and "
+            "ctx-decide by name"
         )
+    return (
+        f"{links} is not on your PATH; add it (for example "
+        f'export PATH="{_in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
+        "ctx-usage and ctx-decide by name"
+    )
 
 
 def _in_double_quotes(text: str) -> str:
@@ -545,6 +601,14 @@ def _cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:
                 raise
             print(f"{PREFIX} warning: could not look for a ctx-merge line: {exc}", file=sys.stderr)
             return
+    elif asked and args.dry_run and crontab._crontab_missing():
+        print(
+            f"{PREFIX} crontab: the crontab command is not installed (Debian/Ubuntu: sudo apt "
+            "install cron), so ./install --cron would stop; the line it would add, for your "
+            "scheduler:"
+        )
+        print(f"  {crontab.cron_line(str(bin_dir), project)}")
+        return
     elif asked:
         change = crontab.add_merge_line(str(bin_dir), project, dry_run=args.dry_run, user=user)
     else:
@@ -732,7 +796,7 @@ def _report_dry_run(
     changed: bool,
 ) -> None:
     print(f"{PREFIX} dry run: nothing will be written")
-    if not args.uninstall:
+    if not args.uninstall and (REPO_ROOT / "pyproject.toml").is_file():  # not for ctx-install
         plan = venv_plan(venv, REPO_ROOT)
         print(
             f"{PREFIX} "
