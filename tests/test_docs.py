@@ -33,8 +33,12 @@ SCRIPTS = {
     )
 }
 INSTALLERS = {"./install": "installer", "ctx-install": "install_cli"}
-# Written by other issues of the same wave (plugin, layout); the lead merges them.
-OTHER_ISSUES_DOCS = {"docs/plugin.md", "docs/layout.md"}
+# Commands only the plugin has (its bin/, on the agent's Bash PATH): ctx-run is the
+# launcher every bin/ file goes through, ctx-pin the digest opt-in.
+PLUGIN_ONLY = {"ctx-pin": "plugin_pin", "ctx-run": "plugin_run"}
+SCRIPTS.update(PLUGIN_ONLY)
+# Written by another issue of the same wave (layout); the lead merges it.
+OTHER_ISSUES_DOCS = {"docs/layout.md"}
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.M | re.S)
 COMMAND = re.compile(r"(?:^|[\s/`(])(\./install|ctx-[a-z]+)\b")
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
