@@ -151,7 +151,8 @@ def test_hook_not_registered(tmp_path):
     assert (check.status, check.message, check.fix) == (
         FAIL,
         "not registered for UserPromptSubmit in any settings file",
-        "run ./install (user settings) or ./install --project DIR",
+        "run ./install (user settings) or ./install --project DIR; installed with "
+        "pipx or uv tool: run ctx-install",
     )
     bad = tmp_path / "p.json"
     bad.write_text("{nope")

@@ -432,7 +432,16 @@ def test_a_foreign_command_of_the_same_name_is_left_alone(
 
     code, out, err = run(capsys, "--venv", str(venv), "--uninstall")
     assert code == 0
-    assert out.endswith(text_of([unlinked_line(links, len(ours))]))
+    settings = home / ".claude" / "settings.json"
+    assert out.endswith(
+        text_of(
+            [
+                unlinked_line(links, len(ours)),
+                f"{P} deleted {settings}, which ./install had created",
+            ]
+        )
+    )
+    assert not settings.exists()
     assert sorted(os.listdir(links)) == ["ctx-merge", "ctx-usage"]
     assert (links / "ctx-usage").read_text() == "#!/bin/sh\necho mine\n"
     assert os.readlink(links / "ctx-merge") == "/opt/tools/bin/ctx-merge"
@@ -575,6 +584,7 @@ def test_dry_run_on_a_fresh_machine(home: Path, tmp_path: Path, capsys: Any) -> 
             f"+++ {settings}",
             f"@@ -0,0 +1,{len(lines)} @@",
             *("+" + line for line in lines),
+            *linked_lines(tmp_path / "bin dir", dry_run=True),
         ]
     )
     assert list(tmp_path.rglob("*")) == [home]
@@ -647,7 +657,7 @@ def test_uninstall_removes_exactly_what_install_added(
         ]
     )
     assert settings.read_text() == original
-    assert os.listdir(links) == []
+    assert not links.exists()  # ./install created the folder
     # Twice is once here too.
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
     assert out.startswith(f"{P} no context-memory hooks in {settings}; nothing to change\n")
@@ -677,10 +687,19 @@ def test_purge_deletes_our_venv(home: Path, venv: Path, links: Path, capsys: Any
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
     assert code == 0
     # The links dangle once the virtualenv is gone; they are still this install's to remove.
-    assert out.endswith(text_of([f"{P} deleted the virtualenv {venv}", unlinked_line(links)]))
+    settings = home / ".claude" / "settings.json"
+    assert out.endswith(
+        text_of(
+            [
+                f"{P} deleted the virtualenv {venv}",
+                unlinked_line(links),
+                f"{P} deleted {settings}, which ./install had created",
+            ]
+        )
+    )
     assert not venv.exists()
-    assert os.listdir(links) == []
-    assert json.loads((home / ".claude" / "settings.json").read_text()) == {}
+    assert not links.exists()
+    assert not settings.exists()
 
 
 def test_purge_refuses_a_folder_that_is_not_ours(
@@ -972,7 +991,7 @@ def test_script_project_and_uninstall(
             ]
         )
     )
-    assert os.listdir(links) == []
+    assert not links.exists()
     assert settings.read_text() == original
     assert len(list(settings.parent.glob("settings.json.bak-*"))) == 2
     assert (shared_venv / "bin" / "python").exists()

@@ -376,12 +376,19 @@ def test_dry_run_prints_the_change_and_writes_nothing(project: Path, capsys) -> 
         "-- svc_1.py",
     ]
     assert outputs(state) == merged
-    assert run(capsys, "--dry-run", "--now", NOW) == (
-        0,
+    # Behind the closed gate the dry run still shows what a merge would change (issue 13).
+    code, out, err = run(capsys, "--dry-run", "--now", NOW)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[:3] == [
         f"{P} stopped at the time gate: the last merge was 0 minutes ago (2026-12-01T00:00:00Z); "
-        "merges are at least 24 hours apart (CTX_MERGE_MIN_HOURS)\n",
-        "",
-    )
+        "merges are at least 24 hours apart (CTX_MERGE_MIN_HOURS)",
+        f"{P} past that gate (ctx-merge --force), the merge would do this:",
+        f"{P} dry run, nothing written: would merge 11 handoffs from 5 sessions: 3 decided, "
+        "3 rejected, 3 overridden, 1 risk",
+    ]
+    assert [line for line in out.splitlines() if line[:1] in "+-" and line[:3] not in
+            ("+++", "---")] == diff  # fmt: skip
+    assert outputs(state) == merged
 
 
 def test_dry_run_when_nothing_would_change(project: Path, capsys) -> None:

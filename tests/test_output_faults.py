@@ -40,8 +40,8 @@ def env_for(box: Sandbox, **extra: str) -> dict[str, str]:
 
 def start(entry: Entry, box: Sandbox, *args: str, **popen: object) -> subprocess.Popen[bytes]:
     command = console_command(entry)
-    if args:  # command[-1] is "exec <the registered line>", run by sh -c
-        command[-1] += "".join(" " + shlex.quote(arg) for arg in args)
+    # The installed command line, run through sh -c: arguments go at its end, quoted.
+    command[-1] += "".join(" " + shlex.quote(arg) for arg in args)
     env = popen.pop("env", None) or env_for(box)
     return subprocess.Popen(command, cwd=box.project, env=env, **popen)  # type: ignore[call-overload]
 
@@ -104,9 +104,10 @@ def test_ctx_audit_with_stdin_closed_or_a_terminal_never_exits_2(box: Sandbox) -
         b"ctx-audit: no hook input on stdin and no TRANSCRIPT given; nothing to do "
         b"(by hand: ctx-audit TRANSCRIPT, see ctx-audit --help)\n"
     )
-    command = console_command(audit)  # [..., "sh", "-c", "exec <the registered line>"]
+    command = console_command(audit)
+    command[-1] += " <&-"  # stdin closed, as a shell does it
     closed = subprocess.run(
-        [*command[:-1], command[-1] + " <&-"],
+        command,
         cwd=box.project,
         env=env_for(box),
         capture_output=True,

@@ -114,7 +114,8 @@ def test_newer_clients_and_unversioned_rows_keep_the_lookback(
 
 def test_a_compaction_of_an_old_client_reads_back_to_the_reply_before_it(tmp_path: Path) -> None:
     """A boundary without postTokens and no reply since: the model is the last reply's,
-    before the boundary; the scan stops there."""
+    before the boundary; the scan stops there. The figure is the compaction estimate
+    (compaction_estimate: the first reply's baseline plus the text after the boundary)."""
     boundary = tr.compact_boundary(155_000, None, "auto")
     boundary["version"] = "2.0.65"
     path = tr.write_transcript(
@@ -129,7 +130,11 @@ def test_a_compaction_of_an_old_client_reads_back_to_the_reply_before_it(tmp_pat
         ],
     )
     reading = scan_transcript(path)
-    assert (reading.tokens, reading.source, reading.saw_boundary) == (0, "none", True)
+    assert (reading.tokens, reading.source, reading.saw_boundary) == (
+        15_047,
+        "compaction-estimate",
+        True,
+    )
     assert reading.model == "claude-sonnet-4-5-20250929"
     assert reading.attachment_model is None
     assert reading.bytes_scanned < 30_000

@@ -2,7 +2,7 @@
 
 Each test gets a throwaway HOME (so ~/.claude, settings and transcripts are its own), a
 project directory, and a fake API server; ``run_claude`` runs ``claude -p`` there.
-See shared/reference/claude-code-protocol.md, section 5.
+See docs/claude-code-protocol.md, section 5.
 """
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ def entry_for(command: str, event: str) -> Entry:
     return next(e for e in ENTRY_POINTS if e.command == command and e.event == event)
 
 
-# -- the protocol (claude-code-protocol.md, section 2) ----------------------------------------
+# -- the protocol (docs/claude-code-protocol.md, section 2) ----------------------------------------
 
 TOP_LEVEL_TYPES: dict[str, type] = {
     "continue": bool,

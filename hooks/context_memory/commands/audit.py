@@ -18,7 +18,7 @@ import click
 
 from context_memory.audit.check import audit_decisions, epoch_of, mark_pinned, select_decisions
 from context_memory.audit.compactions import Compaction, all_compactions, last_compaction
-from context_memory.audit.config import audit_last
+from context_memory.audit.config import KINDS_AUDITED, audit_last
 from context_memory.commands.common import CONTEXT_SETTINGS, cli_state_dir, run_click, shown_path
 from context_memory.core import exit_codes
 from context_memory.core.safe_text import one_line
@@ -193,13 +193,28 @@ def cli(transcript: str, as_json: bool, every: bool, last: int | None) -> int:
     elif not compactions:
         click.echo(f"No compaction in {shown_path(os.fspath(path))}: nothing to audit.")
     elif not any(report["decisions"] for report in reports):
-        click.echo(
-            f"No recorded decisions to audit in {shown_path(decisions_path(state_dir))} "
-            "(record them with ctx-decide)."
-        )
+        click.echo(no_decisions_message(records, compactions, decisions_path(state_dir)))
     else:
         click.echo("\n\n".join(format_compaction(report) for report in reports))
     return exit_codes.AUDIT_LOST if lost else exit_codes.AUDIT_NOTHING_LOST
+
+
+def no_decisions_message(
+    records: list[dict[str, Any]], compactions: list[Compaction], log: str
+) -> str:
+    """Why nothing was audited: no records at all, or only records written after the
+    compaction(s), which the summary could not have held and which are therefore skipped."""
+    latest = max((c.timestamp for c in compactions if c.timestamp), default=None)
+    audited_kinds = [r for r in records if r.get("kind") in KINDS_AUDITED]
+    newer = [r for r in audited_kinds if latest and str(r.get("ts", "")) > latest]
+    if newer and len(newer) == len(audited_kinds):
+        noun = "decision was" if len(newer) == 1 else "decisions were"
+        return (
+            f"Nothing to audit: the {len(newer)} {noun} recorded after the last compaction "
+            f"({latest}), so its summary could not hold them and the audit skips them "
+            f"(the next compaction is audited against them; see {shown_path(log)})."
+        )
+    return f"No recorded decisions to audit in {shown_path(log)} (record them with ctx-decide)."
 
 
 def _session_of(compactions: list[Compaction], path: Path) -> str:

@@ -23,7 +23,7 @@ from context_memory.core.state import (
 )
 from context_memory.memory.pinned import refresh
 from context_memory.merge.gates import read_settings
-from context_memory.merge.layout import MergeError, decisions_md_path
+from context_memory.merge.layout import GATE_LOCK, MergeError, decisions_md_path
 from context_memory.merge.rules import parse_time
 from context_memory.merge.run import Outcome, run_merge
 
@@ -154,12 +154,27 @@ def cli(project: str | None, force: bool, dry_run: bool, quiet: bool, now: float
             force=force,
             dry_run=dry_run,
         )
+        past_gate = None
+        if dry_run and not quiet and outcome.action == "stopped" and outcome.gate != GATE_LOCK:
+            # A dry run shows what the merge would change even while a gate is closed.
+            past_gate = run_merge(
+                state_dir,
+                time.time() if now is None else now,
+                min_hours=min_hours,
+                min_sessions=min_sessions,
+                force=True,
+                dry_run=True,
+            )
+            past_gate.alerts = []  # reported once, by the gated run
     except MergeError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         where = exc.filename or state_dir
         raise click.ClickException(f"{where}: {exc.strerror or exc}") from None
     report(outcome, state_dir, quiet)
+    if past_gate is not None:
+        click.echo(f"{PREFIX} past that gate (ctx-merge --force), the merge would do this:")
+        report(past_gate, state_dir, quiet)
     if outcome.action == "merged":  # the merged record feeds the pinned digest
         for line in refresh(state_dir):
             if not quiet or line.startswith("warning:"):

@@ -90,6 +90,9 @@ def loads(text: str) -> Any:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise JSONError(exc.msg, exc.pos) from None
+    if text.startswith("\ufeff"):
+        # json.loads refuses a byte order mark before anything else, with this message.
+        raise JSONError("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0)
     start = len(text) - len(text.lstrip(_WHITESPACE))
     try:
         value, end = _scan_value(text, start)

@@ -1,7 +1,7 @@
 """Data tables, kept in one place: model windows, output limits, budget bands and their texts.
 
 Windows and output limits are those of the Claude Code client 2.1.332
-(see shared/reference/claude-code-protocol.md, section 4).
+(see docs/claude-code-protocol.md, section 4).
 """
 
 from __future__ import annotations

@@ -81,17 +81,19 @@ Claude Code statusLine command: reads the status line JSON on stdin and prints o
 
 
 class Options:
-    __slots__ = ("chain", "color", "help", "version")
+    __slots__ = ("chain", "color", "help", "unknown", "version")
 
     def __init__(self) -> None:
         self.chain: str | None = None
         self.color: bool | None = None
         self.help = False
         self.version = False
+        self.unknown: list[str] = []
 
 
 def parse_args(argv: list[str]) -> Options:
-    """Hand-rolled (argparse costs an import per refresh); unknown arguments are ignored."""
+    """Hand-rolled (argparse costs an import per refresh); unknown options are collected in
+    ``options.unknown`` (see ``unknown_note``)."""
     options = Options()
     args = iter(argv)
     for arg in args:
@@ -107,7 +109,19 @@ def parse_args(argv: list[str]) -> Options:
             options.chain = next(args, None)
         elif arg.startswith("--chain="):
             options.chain = arg[len("--chain=") :]
+        else:
+            options.unknown.append(arg)
     return options
+
+
+def unknown_note(options: Options) -> str:
+    """An unknown option is a mistake in the statusLine setting. The client ignores a
+    status line's stderr and exit status, so the line itself says so (fail open: the
+    context bar is still shown, exit 0)."""
+    if not options.unknown:
+        return ""
+    shown = " ".join(options.unknown)[:60]
+    return f"{PROG}: unknown option {shown} (see {PROG} --help)"
 
 
 def paint(text: str, sgr: str, color: bool) -> str:
@@ -355,6 +369,10 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
             sys.stderr.write(f"{PROG}: {type(exc).__name__}: {exc}\n")
             ours = ""
         theirs = finish_chained(started)
+        note = unknown_note(options)
+        if note:
+            sys.stderr.write(note + "\n")
+            ours = f"{ours} · {note}" if ours else note
         lines = [text for text in (theirs, ours) if text]
         if lines:
             write_stdout("\n".join(lines) + "\n")

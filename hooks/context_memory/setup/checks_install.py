@@ -130,11 +130,13 @@ class SettingsFile:
 def settings_files(project: str, environ: Mapping[str, str]) -> list[SettingsFile]:
     """The user, project and local settings files, loaded."""
     claude = Path(project) / ".claude"
-    return [
-        SettingsFile("user", settings_path_for(None, environ)).load(),
-        SettingsFile("project", claude / "settings.json").load(),
-        SettingsFile("local", claude / "settings.local.json").load(),
-    ]
+    user = settings_path_for(None, environ)
+    files = [SettingsFile("user", user)]
+    # In the home folder the project's settings file IS the user's: count it once.
+    if os.path.realpath(claude / "settings.json") != os.path.realpath(user):
+        files.append(SettingsFile("project", claude / "settings.json"))
+    files.append(SettingsFile("local", claude / "settings.local.json"))
+    return [item.load() for item in files]
 
 
 def check_settings_file(item: SettingsFile) -> Check:
@@ -230,7 +232,8 @@ def check_hook(spec: HookSpec, files: list[SettingsFile]) -> Check:
             name,
             FAIL,
             f"not registered for {label} in any settings file{note}",
-            "run ./install (user settings) or ./install --project DIR",
+            "run ./install (user settings) or ./install --project DIR; installed with "
+            "pipx or uv tool: run ctx-install",
         )
     where = ", ".join(f"{reg.file.label} settings" for reg in found)
     for reg in found:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 
 from context_memory.setup.check import Check
 from context_memory.setup.checks_install import (
+    SettingsFile,
     check_command_links,
     check_hook,
     check_python,
@@ -23,6 +24,7 @@ from context_memory.setup.checks_install import (
     check_statusline,
     check_venv,
     expected_programs,
+    registrations,
     settings_files,
 )
 from context_memory.setup.checks_state import (
@@ -54,4 +56,23 @@ def run_checks(
     checks.append(check_cron(project, read_crontab))
     checks.append(check_logs(state_dir))
     checks.append(check_breakers(state_dir))
-    return checks
+    return _with_plugin(checks, files, environ)
+
+
+def _with_plugin(
+    checks: list[Check], files: list[SettingsFile], environ: Mapping[str, str]
+) -> list[Check]:
+    """The checks changed for a plugin install (plugin_doctor): its hooks, its folder."""
+    from context_memory.setup import plugin_doctor
+
+    loaded = [item.settings for item in files if item.error is None]
+    installs = plugin_doctor.plugin_installs(environ, loaded)
+    in_settings = {
+        index: [
+            f"{reg.file.label} settings"
+            for reg in registrations(files, spec.command)
+            if reg.event == spec.event
+        ]
+        for index, spec in enumerate(HOOKS)
+    }
+    return plugin_doctor.adjust(checks, in_settings, installs, environ, Check)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from context_memory.setup import command_links, crontab
@@ -19,6 +20,8 @@ from context_memory.setup.venv import (
 
 def link_commands(args: argparse.Namespace, bin_dir: Path) -> None:
     """Commands on PATH (pipx style): symlinks in ~/.local/bin (CTX_BIN_DIR) into the venv."""
+    if getattr(args, "no_links", False):
+        return
     links = command_links.link_dir(os.environ)
     verb = "would " if args.dry_run else ""
     if args.uninstall:
@@ -29,9 +32,10 @@ def link_commands(args: argparse.Namespace, bin_dir: Path) -> None:
             print(f"{PREFIX} {verb}remove {len(gone)} command links from {links}")
         return
     plan = command_links.plan_links(bin_dir, links)
-    new = [
-        c for c, action in plan if action in (command_links.LINK_CREATE, command_links.LINK_UPDATE)
-    ]
+    wanted: tuple[str, ...] = (command_links.LINK_CREATE, command_links.LINK_UPDATE)
+    if args.dry_run:  # the virtualenv may not exist yet: its commands are still what is linked
+        wanted += (command_links.LINK_MISSING_TARGET,)
+    new = [c for c, action in plan if action in wanted]
     if new and not args.dry_run:
         command_links.apply_links(bin_dir, links, plan)
     if new:
@@ -44,11 +48,31 @@ def link_commands(args: argparse.Namespace, bin_dir: Path) -> None:
                 file=sys.stderr,
             )
     if new and not command_links.on_path(links, os.environ):
-        print(
-            f"{PREFIX} note: {links} is not on your PATH; add it (for example "
-            f'export PATH="{_in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
-            "ctx-usage and ctx-decide by name"
+        print(f"{PREFIX} note: {path_note(links, os.environ)}")
+
+
+def path_note(links: Path, environ: Mapping[str, str]) -> str:
+    """What to do when ``links`` is not on PATH. Debian's and Ubuntu's ~/.profile already
+    put ~/.local/bin on PATH when that folder exists at login, so there a new login is all
+    it takes."""
+    home = environ.get("HOME") or os.path.expanduser("~")
+    profile = os.path.join(home, ".profile")
+    try:
+        with open(profile, encoding="utf-8", errors="replace") as handle:
+            profile_text = handle.read(1 << 16)
+    except OSError:
+        profile_text = ""
+    if links == Path(home, ".local", "bin") and "$HOME/.local/bin" in profile_text:
+        return (
+            f"{links} is not on your PATH yet; your ~/.profile adds it when the folder exists "
+            "at login, so log out and in again (or run: . ~/.profile) to run ctx-usage and "
+            "ctx-decide by name"
         )
+    return (
+        f"{links} is not on your PATH; add it (for example "
+        f'export PATH="{_in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
+        "ctx-usage and ctx-decide by name"
+    )
 
 
 def _in_double_quotes(text: str) -> str:
@@ -74,6 +98,14 @@ def set_cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:
                 raise
             print(f"{PREFIX} warning: could not look for a ctx-merge line: {exc}", file=sys.stderr)
             return
+    elif asked and args.dry_run and crontab._crontab_missing():
+        print(
+            f"{PREFIX} crontab: the crontab command is not installed (Debian/Ubuntu: sudo apt "
+            "install cron), so ./install --cron would stop; the line it would add, for your "
+            "scheduler:"
+        )
+        print(f"  {crontab.cron_line(str(bin_dir), project)}")
+        return
     elif asked:
         change = crontab.add_merge_line(str(bin_dir), project, dry_run=args.dry_run, user=user)
     else:

@@ -86,7 +86,7 @@ def report_dry_run(
     changed: bool,
 ) -> None:
     print(f"{PREFIX} dry run: nothing will be written")
-    if not args.uninstall:
+    if not args.uninstall and (REPO_ROOT / "pyproject.toml").is_file():  # not for ctx-install
         plan = venv_plan(venv, REPO_ROOT)
         print(
             f"{PREFIX} "

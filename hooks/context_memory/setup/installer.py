@@ -25,7 +25,7 @@ from pathlib import Path
 
 from context_memory import __version__
 from context_memory.core import exit_codes
-from context_memory.setup import crontab, launchers
+from context_memory.setup import command_links, crontab, install_record, launchers
 from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install_extras import link_commands, set_cron
 from context_memory.setup.install_pin import claude_md_change, pin
@@ -80,9 +80,9 @@ from context_memory.setup.venv import (
 # --------------------------------------------------------------------------- command line
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "install") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="install",
+        prog=prog,
         allow_abbrev=False,
         description=(
             "Install context-memory: register its hooks in Claude Code's settings.json "
@@ -105,7 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--uninstall",
         action="store_true",
-        help="remove the hooks an install added (nothing else); keeps the virtualenv",
+        help="remove what ./install added, wherever it was added (it keeps a record in the "
+        "virtualenv): the hooks and status line in every settings file, the command links, "
+        "the crontab lines and the CLAUDE.md line of --pin-decisions; settings files it "
+        "created are deleted, others get their text from before ./install back when only "
+        "its entries changed. Keeps the virtualenv and your .working-state folders",
     )
     parser.add_argument(
         "--purge",
@@ -142,16 +146,18 @@ def build_parser() -> argparse.ArgumentParser:
         "project's decisions: the client then sends it with every request, so no "
         "compaction can lose it; --uninstall removes the line",
     )
+    # For ctx-install: pipx and uv link the commands themselves; leave their links alone.
+    parser.add_argument("--no-links", action="store_true", help=argparse.SUPPRESS)
     # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
     parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument(
-        "--version", action="version", version=f"%(prog)s (context-memory) {__version__}"
-    )
+    # "install" alone does not say what it installs; ctx-install answers as every ctx-* does.
+    name = "%(prog)s (context-memory)" if prog == "install" else "%(prog)s"
+    parser.add_argument("--version", action="version", version=f"{name} {__version__}")
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.purge and not args.uninstall:
         parser.error("--purge only goes with --uninstall")
@@ -263,6 +269,7 @@ def _run(args: argparse.Namespace) -> int:
             )
 
     cron_project = os.path.abspath(args.project) if args.project is not None else os.getcwd()
+    crontab_before: str | None = None
     if getattr(args, "cron", False) and not args.uninstall:
         merge_program = bin_dir / crontab.MERGE_PROGRAM
         if not args.dry_run and not os.access(merge_program, os.X_OK):
@@ -270,8 +277,10 @@ def _run(args: argparse.Namespace) -> int:
                 f"{merge_program} does not exist: the virtualenv {venv} holds an older "
                 "context-memory. Run ./install --cron, which updates it."
             )
-        # Refuse (no crontab command, not allowed to use it) before anything is written.
-        crontab.read_crontab(crontab.crontab_user(os.environ))
+        # Refuse (no crontab command, not allowed to use it) before anything is written;
+        # a dry run shows the line instead (see install_extras.set_cron).
+        if not (args.dry_run and crontab._crontab_missing()):
+            crontab_before = crontab.read_crontab(crontab.crontab_user(os.environ))
 
     # Read CLAUDE.md before anything is written: a file that cannot be edited is refused.
     claude_md = claude_md_change(cron_project, args)
@@ -291,6 +300,10 @@ def _run(args: argparse.Namespace) -> int:
     new_text = dumps_settings(new, detect_indent(text)) if changed else text or ""
 
     note = statusline_note(old, args, bin_dir)
+    replaying = getattr(args, "replaying", False)
+    record = install_record.load(venv) if args.uninstall and not replaying else None
+    links_dir = command_links.link_dir(os.environ)
+    links_dir_existed = links_dir.is_dir()
     if args.dry_run:
         report_dry_run(args, venv, path, text, new_text, changed)
         if note:
@@ -298,24 +311,43 @@ def _run(args: argparse.Namespace) -> int:
         link_commands(args, bin_dir)
         set_cron(args, bin_dir, cron_project)
         pin(args, cron_project, claude_md)
+        if record is not None:
+            install_record.uninstall_recorded(args, venv, record, path, cron_project, _run)
         return exit_codes.OK
 
+    text_before = text
     if changed:
         old, new, changed = write_settings(path, args, bin_dir, text, old)
     if args.uninstall:
         report_uninstall(old, new, path, bin_dir, changed)
         if args.purge:
             purge(venv)
-        else:
+        elif not getattr(args, "replaying", False) and not getattr(args, "no_links", False):
             print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
     else:
-        report_install(path, bin_dir, changed)
+        if changed and register_hooks(old, HOOKS, bin_dir) == old:
+            print(f"{PREFIX} hooks already registered in {path}; only the status line changed")
+        else:
+            report_install(path, bin_dir, changed)
     if note:
         print(f"{PREFIX} {note}")
     link_commands(args, bin_dir)
     set_cron(args, bin_dir, cron_project)
     pin(args, cron_project, claude_md)
     warn_lookalikes(new, path, bin_dir)
+    if record is not None:
+        install_record.uninstall_recorded(args, venv, record, path, cron_project, _run)
+    elif not args.uninstall:
+        install_record.note_install(
+            venv,
+            settings_path=path,
+            settings_before=text_before,
+            links_dir=links_dir,
+            links_dir_existed=links_dir_existed,
+            cron_project=cron_project if getattr(args, "cron", False) else None,
+            crontab_was_empty=getattr(args, "cron", False) and crontab_before == "",
+            pin_project=cron_project if getattr(args, "pin_decisions", False) else None,
+        )
     return exit_codes.OK
 
 
@@ -343,6 +375,7 @@ def write_settings(
         if replace_if_unchanged(path, text, new_text):
             if backup is not None:
                 print(f"{PREFIX} backed up {path} to {backup.name}")
+                install_record.prune_backups(path, just_made=backup)
             return old, new, True
         if backup is not None:
             backup.unlink()

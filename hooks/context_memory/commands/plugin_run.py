@@ -1,0 +1,116 @@
+"""The plugin's dispatcher: ``bin/ctx-run COMMAND [ARGS]`` runs this file with the Python
+it found, and this runs COMMAND from the plugin folder.
+
+- Hooks and the status line (standard library only) run at once, whatever the state of the
+  plugin's virtualenv; a hook that may want filelock later (ctx-extract, ctx-audit) gets the
+  venv's packages when the venv is ready, and fails open (one log line) when it is not yet.
+- The SessionStart hook (ctx-restore) starts the venv build in the background when it is
+  missing or stale (plugin_venv), so it is usually ready before anyone needs it.
+- Commands that need click (ctx-decide, ctx-plan, ctx-handoff, ctx-doctor, ...) use the
+  venv, building it first when needed (once, under a lock; a line on stderr says so).
+
+Run as a script (not ``-m``): its folder would be sys.path[0], so the first thing it does
+is put the plugin's ``hooks/`` there instead. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+if __name__ == "__main__":
+    # hooks/context_memory/commands/ must not shadow anything: the package's parent (hooks/)
+    # goes first.
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# command -> (module:function, what it needs): "hook" runs with the standard library only;
+# "hook+venv" also uses the venv when it is ready; "venv" needs it (built on demand).
+HOOK = "hook"
+HOOK_VENV = "hook+venv"
+VENV = "venv"
+COMMANDS: dict[str, tuple[str, str]] = {
+    "ctx-budget": ("context_memory.handlers.budget:main", HOOK),
+    "ctx-statusline": ("context_memory.handlers.statusline:main", HOOK),
+    "ctx-usage": ("context_memory.commands.usage:main", HOOK),
+    "ctx-restore": ("context_memory.handlers.plugin_restore:main", HOOK),
+    "ctx-allow": ("context_memory.handlers.allow:main", HOOK),
+    "ctx-extract": ("context_memory.handlers.extract:main", HOOK_VENV),
+    "ctx-audit": ("context_memory.handlers.audit:main", HOOK_VENV),
+    "ctx-decide": ("context_memory.commands.decide:main", VENV),
+    "ctx-plan": ("context_memory.commands.plan:main", VENV),
+    "ctx-handoff": ("context_memory.commands.handoff:main", VENV),
+    "ctx-merge": ("context_memory.commands.merge:main", VENV),
+    "ctx-doctor": ("context_memory.commands.doctor:main", VENV),
+    "ctx-pin": ("context_memory.commands.pin:main", VENV),
+}
+PREFIX = "context-memory:"
+# hooks/context_memory/commands/plugin_run.py -> the plugin folder.
+_HERE = os.path.abspath(__file__)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(_HERE))))
+
+
+def _fail(message: str) -> int:
+    print(f"{PREFIX} {message}", file=sys.stderr)
+    return 1
+
+
+def run(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        known = ", ".join(sorted(COMMANDS))
+        return _fail(f"ctx-run needs a command, one of: {known}")
+    command, args = argv[0], argv[1:]
+    target, needs = COMMANDS[command]
+    os.environ["CTX_PLUGIN_ROOT"] = ROOT  # ctx-doctor and ctx-restore tell a plugin run
+    if needs != HOOK or (command == "ctx-audit" and args):
+        from context_memory.setup import plugin_venv
+
+        data = plugin_venv.data_dir()
+        # ctx-audit with arguments is the by-hand report (click): it needs the venv.
+        if needs == VENV or args:
+            if not plugin_venv.use_venv(data):
+                print(
+                    f"{PREFIX} preparing the plugin's Python packages in "
+                    f"{plugin_venv.venv_dir(data)} (first use; about a minute)...",
+                    file=sys.stderr,
+                )
+                try:
+                    plugin_venv.build(data)
+                except (plugin_venv.BuildError, OSError) as exc:
+                    return _fail(f"{command} needs click, orjson and filelock: {exc}")
+                plugin_venv.use_venv(data)
+        elif not plugin_venv.use_venv(data):
+            # A hook before the venv is built: the standard library's lock instead of
+            # filelock's, so a PreCompact or Stop extract still does its work.
+            from context_memory.setup import plugin_filelock
+
+            sys.modules.setdefault("filelock", plugin_filelock)
+    module_name, function = target.split(":")
+    module = __import__(module_name, fromlist=[function])
+    sys.argv[0] = command
+    result = getattr(module, function)(args)
+    return result if isinstance(result, int) else 0
+
+
+def remember_python(found: str, data: str) -> None:
+    """bin/ctx-run searched PATH for a Python (a fork per candidate): keep what it found in
+    ``$CLAUDE_PLUGIN_DATA/python`` so the next hooks start it at once. Best effort."""
+    if not found or not data or "\n" in found:
+        return
+    try:
+        from context_memory.core.fsutil import atomic_write
+
+        os.makedirs(data, mode=0o700, exist_ok=True)
+        atomic_write(os.path.join(data, "python"), found + "\n")
+    except OSError:
+        pass
+
+
+def main() -> int:
+    found = os.environ.pop("CTX_PLUGIN_PYTHON_FOUND", "")
+    if found:
+        remember_python(found, os.environ.get("CLAUDE_PLUGIN_DATA", ""))
+    return run(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

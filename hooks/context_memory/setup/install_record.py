@@ -1,0 +1,276 @@
+"""What ``./install`` added, so that ``./install --uninstall`` removes exactly that.
+
+Every install that changes something notes it in ``<venv>/context-memory-install.json``:
+the settings files it registered hooks in (with each file's text from before the first
+install, so an uninstall can put back the very bytes), the folder it linked commands into
+(and whether it created that folder), the projects it added a crontab line for (and whether
+the crontab was empty before), and the projects whose CLAUDE.md got the pinned-digest line.
+``./install --uninstall`` run from anywhere replays the removal for every recorded place
+(``installer._run`` does the one it was asked for and hands itself in as ``run``), then
+restores what can be restored byte for byte, then deletes the record.
+
+Standard library only: the installer runs with the system python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+RECORD_NAME = "context-memory-install.json"
+RECORD_VERSION = 1
+MAX_RECORD_BYTES = 1 << 20
+KEEP_BACKUPS = 3  # settings.json.bak-* files kept per settings file (the newest)
+
+
+# --------------------------------------------------------------------------- the record
+
+
+def record_path(venv: Path) -> Path:
+    return venv / RECORD_NAME
+
+
+def empty_record() -> dict[str, Any]:
+    return {"settings": {}, "links": {}, "cron": {}, "pinned": []}
+
+
+def identity(environ: Mapping[str, str]) -> str:
+    """Whose install this is: one virtualenv may serve several accounts' settings (a shared
+    CTX_VENV, or test runs with throwaway homes); an uninstall only replays its own."""
+    names = ("HOME", "CLAUDE_CONFIG_DIR", "CTX_BIN_DIR", "XDG_BIN_HOME", "CTX_CRONTAB_USER")
+    return json.dumps([environ.get(name) or "" for name in names])
+
+
+def _load_all(venv: Path) -> dict[str, Any]:
+    try:
+        with open(record_path(venv), "rb") as handle:
+            data = json.loads(handle.read(MAX_RECORD_BYTES + 1)[:MAX_RECORD_BYTES])
+    except (OSError, ValueError):
+        return {}
+    installs = data.get("installs") if isinstance(data, dict) else None
+    return installs if isinstance(installs, dict) else {}
+
+
+def load(venv: Path, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+    """This account's record (an empty one when missing, too big or damaged: the uninstall
+    then does what it did before records existed, for the place it is run for)."""
+    record = empty_record()
+    data = _load_all(venv).get(identity(environ))
+    if not isinstance(data, dict):
+        return record
+    for key in ("settings", "links", "cron"):
+        if isinstance(data.get(key), dict):
+            record[key] = data[key]
+    if isinstance(data.get("pinned"), list):
+        record["pinned"] = [p for p in data["pinned"] if isinstance(p, str)]
+    return record
+
+
+def save(
+    venv: Path, record: dict[str, Any] | None, environ: Mapping[str, str] = os.environ
+) -> None:
+    """Write this account's record (None: forget it) into the file, whole (temporary file,
+    then rename); the file is deleted when no account has a record left."""
+    installs = _load_all(venv)
+    if record is None:
+        installs.pop(identity(environ), None)
+    else:
+        installs[identity(environ)] = record
+    path = record_path(venv)
+    if not installs:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        return
+    tmp = path.with_name(f".{RECORD_NAME}.tmp")
+    document = {"version": RECORD_VERSION, "installs": installs}
+    tmp.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def note_install(
+    venv: Path,
+    *,
+    settings_path: Path,
+    settings_before: str | None,
+    links_dir: Path,
+    links_dir_existed: bool,
+    cron_project: str | None,
+    crontab_was_empty: bool,
+    pin_project: str | None,
+) -> None:
+    """Add this install's places to the record. The first install of a place wins: a
+    re-run must not replace the settings text from before the first install."""
+    if not venv.is_dir():
+        return
+    record = load(venv)
+    record["settings"].setdefault(str(settings_path), {"before": settings_before})
+    record["links"].setdefault(str(links_dir), {"created_folder": not links_dir_existed})
+    if cron_project is not None:
+        record["cron"].setdefault(cron_project, {"crontab_was_empty": crontab_was_empty})
+    if pin_project is not None and pin_project not in record["pinned"]:
+        record["pinned"].append(pin_project)
+    save(venv, record)
+
+
+# --------------------------------------------------------------------------- uninstall
+
+
+def uninstall_recorded(
+    args: argparse.Namespace,
+    venv: Path,
+    record: dict[str, Any],
+    done_settings: Path,
+    done_project: str,
+    run: Callable[[argparse.Namespace], int],
+) -> None:
+    """After ``installer._run`` removed what it added to ``done_settings`` (and the cron
+    line and CLAUDE.md line of ``done_project``): remove the same from every other place
+    the record names, restore the recorded settings text and empty crontab, remove a link
+    folder the install created (when empty), and delete the record. ``run`` is
+    ``installer._run`` (passed in: the installer imports this module)."""
+    from context_memory.setup import command_links, crontab
+    from context_memory.setup.install_extras import set_cron
+    from context_memory.setup.install_pin import claude_md_change, pin
+    from context_memory.setup.venv import PREFIX, settings_path_for
+
+    bin_dir = venv / "bin"
+    user_settings = settings_path_for(None, os.environ)
+    for where in record["settings"]:
+        path = Path(where)
+        if path == done_settings:
+            continue
+        again = copy.copy(args)
+        again.replaying = True
+        again.purge = False  # the first run deleted the virtualenv already, if asked
+        again.project = None if path == user_settings else str(path.parent.parent)
+        if again.project is not None and not os.path.isdir(again.project):
+            continue  # the project is gone, and its settings with it
+        run(again)
+    for project in record["cron"]:
+        if project != done_project:
+            set_cron(args, bin_dir, project)
+    for project in record["pinned"]:
+        if project != done_project and os.path.isdir(project):
+            pin(args, project, claude_md_change(project, args))
+    for folder in [] if getattr(args, "no_links", False) else record["links"]:
+        links = Path(folder)
+        if links == command_links.link_dir(os.environ):
+            continue  # the first run did this one
+        gone = command_links.plan_unlinks(bin_dir, links)
+        if gone:
+            verb = "would remove" if args.dry_run else "removed"
+            if not args.dry_run:
+                command_links.remove_links(links, gone)
+            print(f"{PREFIX} {verb} {len(gone)} command links from {links}")
+    if args.dry_run:
+        return
+    for where, entry in record["settings"].items():
+        _restore_settings(Path(where), entry.get("before") if isinstance(entry, dict) else "")
+    if any(
+        isinstance(entry, dict) and entry.get("crontab_was_empty")
+        for entry in record["cron"].values()
+    ):
+        _remove_empty_crontab(crontab)
+    for folder, entry in record["links"].items():
+        if isinstance(entry, dict) and entry.get("created_folder"):
+            try:
+                os.rmdir(folder)  # only when empty: other programs' commands stay
+            except OSError:
+                pass
+    if venv.is_dir():
+        save(venv, None)
+
+
+def _restore_settings(path: Path, before: object) -> None:
+    """Put back the settings file's text from before the first install when what is there
+    now means the same (only our entries were removed since): the user gets their exact
+    bytes (layout, key order, trailing newline). A file the install created is deleted when
+    it holds nothing any more."""
+    from context_memory.setup.settings_file import (
+        SettingsError,
+        parse_settings,
+        read_settings_text,
+    )
+    from context_memory.setup.venv import PREFIX
+
+    try:
+        now_text = read_settings_text(path)
+        if now_text is None:
+            return
+        now = parse_settings(now_text, path)
+        if before is None:
+            if now == {} and read_settings_text(path) == now_text:
+                path.unlink()
+                print(f"{PREFIX} deleted {path}, which ./install had created")
+            return
+        if not isinstance(before, str) or before == now_text:
+            return
+        if parse_settings(before, path) != now:
+            return  # changed since the install: keep it as it is
+    except (OSError, SettingsError):
+        return
+    from context_memory.setup.settings_file import replace_if_unchanged
+
+    # Only if no other program (a running Claude Code) changed it since it was read.
+    if replace_if_unchanged(path, now_text, before):
+        print(f"{PREFIX} restored {path} to its text from before ./install")
+
+
+def _remove_empty_crontab(crontab: Any) -> None:
+    """The crontab was empty (or absent) before the install and holds nothing now."""
+    user = crontab.crontab_user(os.environ)
+    try:
+        if crontab.read_crontab(user) != "":
+            return
+    except crontab.CrontabError:
+        return
+    if shutil.which("crontab") is None:
+        return
+    subprocess.run(
+        crontab._crontab_argv(user, "-r"),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=crontab.CRONTAB_TIMEOUT_SECONDS,
+        check=False,
+    )
+
+
+# --------------------------------------------------------------------------- backups
+
+
+def prune_backups(
+    path: Path, keep: int = KEEP_BACKUPS, just_made: Path | None = None
+) -> list[Path]:
+    """Delete all but the newest ``keep`` ``<name>.bak-<UTC time>[-N]`` copies of ``path``
+    (their names sort by time, then number); ``just_made`` is always one of those kept (in
+    the same second it may have taken a freed, lower number). Returns the deleted ones."""
+    from context_memory.setup.settings_file import BACKUP_INFIX
+
+    prefix = path.name + BACKUP_INFIX
+    try:
+        names = [n for n in os.listdir(path.parent) if n.startswith(prefix)]
+    except OSError:
+        return []
+
+    def order(name: str) -> tuple[str, int]:
+        stamp, _, n = name[len(prefix) :].partition("-")
+        return stamp, int(n) if n.isdigit() else 0
+
+    newest = just_made.name if just_made is not None else None
+    older = sorted((n for n in names if n != newest), key=order)
+    deleted = []
+    for name in older[: max(0, len(older) - (keep - 1 if newest in names else keep))]:
+        old = path.parent / name
+        if old.is_file() and not old.is_symlink():
+            old.unlink()
+            deleted.append(old)
+    return deleted

@@ -1,0 +1,206 @@
+"""ctx-doctor and the plugin install: what the client recorded about the context-memory
+plugin, and how that changes the other checks.
+
+- A plugin install registers the hooks in the plugin's hooks/hooks.json, not in settings:
+  a hook missing from settings is OK then, and a hook in settings too (./install as well)
+  runs twice: a WARN naming both ways out.
+- A plugin-only install has no ./install virtualenv or command links: those checks give
+  way to the plugin's own virtualenv (built on first use under the plugin's data folder).
+- A folder marketplace (``claude plugin install ... --marketplace <checkout>``) runs the
+  hooks from that folder, not from the client's copy: when it moved or was deleted the
+  hooks stop silently (protocol section 8). That is a FAIL with the fix.
+
+The client's files (``~/.claude/plugins/installed_plugins.json``, ``known_marketplaces.json``,
+settings ``enabledPlugins``) are read bounded, and anything odd in them is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from context_memory.setup import plugin_venv
+from context_memory.setup.hook_registry import HOOKS, HookSpec
+
+PLUGIN_NAME = plugin_venv.PLUGIN_NAME
+MAX_CLIENT_FILE_BYTES = 4 * 1024 * 1024
+MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+HOOKS_FILE = os.path.join("hooks", "hooks.json")
+
+
+class PluginInstall(NamedTuple):
+    plugin_id: str  # "context-memory@<marketplace>"
+    scope: str
+    version: str
+    install_path: str
+    source_dir: str | None  # a folder marketplace's folder: the hooks run from it
+    enabled: bool
+
+
+def config_dir(environ: Mapping[str, str]) -> str:
+    given = environ.get("CLAUDE_CONFIG_DIR")
+    if given:
+        return given
+    return os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".claude")
+
+
+def _read_json(path: str) -> Any:
+    try:
+        with open(path, "rb") as handle:
+            return json.loads(handle.read(MAX_CLIENT_FILE_BYTES))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def enabled_ids(settings: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
+    """enabledPlugins over the settings files, later files overriding earlier ones."""
+    found: dict[str, bool] = {}
+    for item in settings:
+        for key, value in _dict(item.get("enabledPlugins")).items():
+            if isinstance(value, bool):
+                found[key] = value
+    return found
+
+
+def plugin_installs(
+    environ: Mapping[str, str], settings: Sequence[Mapping[str, Any]] = ()
+) -> list[PluginInstall]:
+    """Every context-memory plugin the client has installed, from its own records."""
+    plugins = os.path.join(config_dir(environ), "plugins")
+    installed = _dict(_dict(_read_json(os.path.join(plugins, "installed_plugins.json"))).get(
+        "plugins"
+    ))  # fmt: skip
+    markets = _dict(_read_json(os.path.join(plugins, "known_marketplaces.json")))
+    enabled = enabled_ids(settings)
+    found: list[PluginInstall] = []
+    for plugin_id, entries in installed.items():
+        name, _, market = plugin_id.partition("@")
+        if name != PLUGIN_NAME or not isinstance(entries, list):
+            continue
+        source = _dict(_dict(markets.get(market)).get("source"))
+        source_dir = _str(source.get("path")) if source.get("source") == "directory" else ""
+        for entry in entries:
+            entry = _dict(entry)
+            found.append(
+                PluginInstall(
+                    plugin_id,
+                    _str(entry.get("scope")) or "user",
+                    _str(entry.get("version")),
+                    _str(entry.get("installPath")),
+                    source_dir or None,
+                    enabled.get(plugin_id, False),
+                )
+            )
+    return found
+
+
+class Adjusted(NamedTuple):
+    name: str
+    status: str
+    message: str
+    fix: str | None
+
+
+def plugin_check(install: PluginInstall) -> Adjusted:
+    """The install itself, and for a folder marketplace whether its folder is still there."""
+    label = f"{install.plugin_id} {install.version} ({install.scope} scope)"
+    if not install.enabled:
+        return Adjusted(
+            "plugin", "WARN", f"{label} is installed but disabled: its hooks do not run",
+            f"claude plugin enable {install.plugin_id}, or claude plugin uninstall "
+            f"{install.plugin_id}",
+        )  # fmt: skip
+    if install.source_dir is not None:
+        folder = install.source_dir
+        if not (
+            os.path.isfile(os.path.join(folder, MANIFEST))
+            and os.path.isfile(os.path.join(folder, HOOKS_FILE))
+        ):
+            return Adjusted(
+                "plugin folder", "FAIL",
+                f"{label}: its marketplace folder {folder} is gone or moved, and the client "
+                "runs a folder marketplace's hooks from that folder: they stop silently",
+                f"claude plugin uninstall {install.plugin_id}, then claude plugin install "
+                f"{PLUGIN_NAME} --marketplace <the checkout's new path> (or put it back)",
+            )  # fmt: skip
+        return Adjusted(
+            "plugin", "OK",
+            f"{label}, hooks run from the folder {folder} (moving or deleting it stops them)",
+            None,
+        )  # fmt: skip
+    return Adjusted("plugin", "OK", f"{label}, hooks from {install.install_path}", None)
+
+
+def hook_check(spec: HookSpec, in_settings: list[str], plugin_id: str) -> Adjusted:
+    label = spec.event if spec.matcher is None else f"{spec.event}[{spec.matcher}]"
+    name = f"hook {spec.command}"
+    if not in_settings:
+        return Adjusted(name, "OK", f"{label} through the plugin {plugin_id}", None)
+    where = ", ".join(in_settings)
+    return Adjusted(
+        name, "WARN",
+        f"{label} registered by the plugin {plugin_id} and by ./install ({where}): it runs "
+        "twice",
+        "keep one way: ./install --uninstall (keep the plugin), or claude plugin uninstall "
+        f"{plugin_id} (keep ./install)",
+    )  # fmt: skip
+
+
+def venv_check(environ: Mapping[str, str]) -> Adjusted:
+    data = plugin_venv.data_dir(environ)
+    venv = plugin_venv.venv_dir(data)
+    stamp = os.path.join(venv, plugin_venv.STAMP_FILE)
+    if os.path.isfile(stamp):
+        return Adjusted("virtualenv", "OK", f"the plugin's packages are in {venv}", None)
+    return Adjusted(
+        "virtualenv", "WARN",
+        f"the plugin's virtualenv {venv} is not built yet; hooks run on the standard library "
+        "meanwhile",
+        "start a session (it is built in the background) or run ctx-decide --list once",
+    )  # fmt: skip
+
+
+def adjust(
+    checks: list[Any],
+    hook_settings: Mapping[int, list[str]],
+    installs: list[PluginInstall],
+    environ: Mapping[str, str],
+    make: Any,
+) -> list[Any]:
+    """``checks`` as ctx-doctor made them, changed for the plugin ``installs``.
+
+    ``hook_settings`` maps the index of each spec of HOOKS to the settings labels that
+    register it; ``make(name, status, message, fix)`` builds a doctor Check."""
+    if not installs:
+        return checks
+    active = next((item for item in installs if item.enabled), None)
+    out: list[Any] = []
+    hook_specs: Iterator[tuple[int, HookSpec]] = iter(enumerate(HOOKS))
+    hook_names = {f"hook {spec.command}" for spec in HOOKS}
+    for check in checks:
+        # ctx-doctor checks the hooks in HOOKS order, one check each.
+        if active is not None and check.name in hook_names:
+            index, spec = next(hook_specs)
+            out.append(make(*hook_check(spec, hook_settings.get(index, []), active.plugin_id)))
+            continue
+        if active is not None and check.status == "FAIL" and check.name == "virtualenv":
+            out.append(make(*venv_check(environ)))  # plugin-only: no ./install virtualenv
+            continue
+        if active is not None and check.name == "command links" and check.status != "OK":
+            out.append(make("command links", "OK", "the plugin's bin/ is on the agent's PATH",
+                            None))  # fmt: skip
+            continue
+        out.append(check)
+        if check.name == "python":
+            out.extend(make(*plugin_check(item)) for item in installs)
+    return out

@@ -1,0 +1,261 @@
+"""The plugin's private virtualenv (click, orjson, filelock) under ``$CLAUDE_PLUGIN_DATA``.
+
+A plugin install has no ./install step: the hooks run at once from the plugin folder with
+the system's Python (standard library only), and this module builds the virtualenv the
+by-hand commands need on first use:
+
+- ``ready()``: the venv's site-packages when its stamp matches this plugin (the bytes of
+  ``.claude-plugin/plugin.json`` and the interpreter's X.Y), else None. Two small reads,
+  no imports: hooks call it.
+- ``start_background_build()``: from a hook (SessionStart): spawns the build detached and
+  returns at once; a session is never blocked. Nothing happens when it is ready or being
+  built (the lock is held).
+- ``build()``: under an exclusive lock on ``venv.lock`` (two sessions never build at once;
+  the second waits, then finds it ready), ``python -m venv`` + ``pip install``; the stamp
+  is written last, so a half-built venv is never used. A new plugin version (another
+  plugin.json) or another Python makes the stamp stale: the next start rebuilds.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+# The [project] dependencies of pyproject.toml (a test keeps them equal).
+DEPENDENCIES = ("click>=8.1", "orjson>=3.8", "filelock>=3.12")
+PLUGIN_NAME = "context-memory"
+MARKETPLACE_NAME = "context-memory"
+VENV_DIRNAME = "venv"
+STAMP_FILE = "context-memory-plugin.stamp"
+LOCK_FILE = "venv.lock"
+BUILD_LOG = "venv-build.log"
+BUILD_MARK = "context-memory: building"
+MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+MAX_MANIFEST_BYTES = 64 * 1024
+BUILD_WAIT_SECONDS = 600.0
+PIP_TIMEOUT_SECONDS = 600.0
+PREFIX = "context-memory:"
+
+
+class BuildError(Exception):
+    """The virtualenv could not be built; ``str()`` says why and how to fix it."""
+
+
+def plugin_root() -> str:
+    """The plugin folder: hooks/context_memory/setup/plugin_venv.py -> the folder above
+    hooks/."""
+    here = os.path.abspath(__file__)
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(here))))
+
+
+def data_dir(environ: Mapping[str, str] | None = None) -> str:
+    """``$CLAUDE_PLUGIN_DATA`` (hooks get it), else the folder the client gives this plugin
+    (the agent's Bash tool does not get the variable)."""
+    environ = os.environ if environ is None else environ
+    given = environ.get("CLAUDE_PLUGIN_DATA", "")
+    if given:
+        return os.path.abspath(given)
+    config = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
+        environ.get("HOME") or os.path.expanduser("~"), ".claude"
+    )
+    return os.path.join(config, "plugins", "data", f"{PLUGIN_NAME}-{MARKETPLACE_NAME}")
+
+
+def venv_dir(data: str) -> str:
+    return os.path.join(data, VENV_DIRNAME)
+
+
+def wanted_stamp(root: str | None = None) -> bytes:
+    """What the stamp of a current venv holds: the plugin manifest's bytes (its version) and
+    the interpreter's X.Y (the venv's site-packages are for that Python only)."""
+    path = os.path.join(root or plugin_root(), MANIFEST)
+    try:
+        with open(path, "rb") as handle:
+            manifest = handle.read(MAX_MANIFEST_BYTES)
+    except OSError:
+        manifest = b""
+    return manifest + b"\npython %d.%d\n" % sys.version_info[:2]
+
+
+def site_packages(data: str) -> str:
+    return os.path.join(
+        venv_dir(data), "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages"
+    )
+
+
+def ready(data: str, root: str | None = None) -> str | None:
+    """The venv's site-packages folder when the venv is built for this plugin and Python."""
+    try:
+        with open(os.path.join(venv_dir(data), STAMP_FILE), "rb") as handle:
+            stamp = handle.read(MAX_MANIFEST_BYTES + 64)
+    except OSError:
+        return None
+    if stamp != wanted_stamp(root):
+        return None
+    found = site_packages(data)
+    return found if os.path.isdir(found) else None
+
+
+def use_venv(data: str, root: str | None = None) -> bool:
+    """Put a ready venv's packages on sys.path (last: the plugin's own code comes first)."""
+    found = ready(data, root)
+    if found is None:
+        return False
+    if found not in sys.path:
+        sys.path.append(found)
+    return True
+
+
+def _try_lock(fd: int, blocking: bool) -> bool:
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _open_lock(data: str) -> int:
+    os.makedirs(data, mode=0o700, exist_ok=True)
+    return os.open(os.path.join(data, LOCK_FILE), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+
+
+def building(data: str) -> bool:
+    """Another process holds the build lock now."""
+    try:
+        fd = _open_lock(data)
+    except OSError:
+        return False
+    try:
+        if _try_lock(fd, blocking=False):
+            return False
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock we took
+
+
+def _build_locked(data: str, root: str, python: str, log: int) -> None:
+    import subprocess
+
+    venv = venv_dir(data)
+    try:
+        os.unlink(os.path.join(venv, STAMP_FILE))  # stale from here on, whatever happens
+    except FileNotFoundError:
+        pass
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    steps = (
+        [python, "-m", "venv", "--clear", venv],
+        [os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--quiet", *DEPENDENCIES],
+    )
+    for argv in steps:
+        try:
+            done = subprocess.run(
+                argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+                timeout=PIP_TIMEOUT_SECONDS, check=False,
+            )  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise BuildError(f"{argv[0]} {argv[2]} failed: {exc}") from None
+        if done.returncode != 0:
+            raise BuildError(
+                f"`{' '.join(argv[:4])} ...` exited {done.returncode}; see "
+                f"{os.path.join(data, BUILD_LOG)}. On Debian/Ubuntu install python3-venv; "
+                "without network, point pip at a wheel folder (PIP_FIND_LINKS)"
+            )
+    from context_memory.core.fsutil import atomic_write
+
+    atomic_write(os.path.join(venv, STAMP_FILE), wanted_stamp(root))
+
+
+def build(
+    data: str,
+    root: str | None = None,
+    python: str | None = None,
+    wait: float = BUILD_WAIT_SECONDS,
+) -> str:
+    """Build the venv unless it is ready; returns its site-packages. Waits up to ``wait``
+    seconds for another builder (then uses what it built). Raises BuildError."""
+    import time
+
+    root = root or plugin_root()
+    found = ready(data, root)
+    if found is not None:
+        return found
+    fd = _open_lock(data)
+    try:
+        deadline = time.monotonic() + wait
+        while not _try_lock(fd, blocking=False):
+            if time.monotonic() > deadline:
+                raise BuildError(
+                    f"another process has been building {venv_dir(data)} for {wait:.0f} s; "
+                    "try again later"
+                )
+            time.sleep(0.2)
+        found = ready(data, root)  # the other builder may have finished it
+        if found is not None:
+            return found
+        log = os.open(
+            os.path.join(data, BUILD_LOG), os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW,
+            0o600,
+        )  # fmt: skip
+        try:
+            os.write(log, f"{BUILD_MARK} {venv_dir(data)} (pid {os.getpid()})\n".encode())
+            _build_locked(data, root, python or sys.executable, log)
+        finally:
+            os.close(log)
+    finally:
+        os.close(fd)
+    found = ready(data, root)
+    if found is None:
+        raise BuildError(f"{venv_dir(data)} was built but is not usable; see {BUILD_LOG}")
+    return found
+
+
+def start_background_build(data: str, root: str | None = None) -> bool:
+    """Spawn a detached build when the venv is not ready and nobody builds it; True when
+    one was started. Never waits for it."""
+    root = root or plugin_root()
+    if ready(data, root) is not None or building(data):
+        return False
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = os.path.join(root, "hooks")
+    env["CLAUDE_PLUGIN_DATA"] = data
+    subprocess.Popen(
+        [sys.executable, "-m", "context_memory.setup.plugin_venv", "build"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=data,
+        start_new_session=True,  # not in the hook's process group: the hook returns at once
+        close_fds=True,
+    )
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m context_memory.setup.plugin_venv build``: what the background start runs."""
+    args = sys.argv[1:] if argv is None else argv
+    if args != ["build"]:
+        print("usage: python -m context_memory.setup.plugin_venv build", file=sys.stderr)
+        return 2
+    data = data_dir()
+    try:
+        build(data)
+    except (BuildError, OSError) as exc:
+        print(f"{PREFIX} plugin virtualenv: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
