@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -10,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
+import cli_run
 import transcript_rows as tr
+from cli_run import invoke
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory.audit import store
 from context_memory.audit.check import audit_decisions, injection_text, select_decisions, user_line
@@ -104,10 +104,7 @@ def hook_payload(project: Path, event: str, transcript: Path | None = None, **ex
 
 
 def run_hook_main(monkeypatch, capsys, module, stdin: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8"))))
-    status = module.main([])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return cli_run.run_hook_main(monkeypatch, capsys, module.main, stdin)
 
 
 def session_folder(project: Path) -> Path:
@@ -655,7 +652,7 @@ def sample_decisions(project: Path) -> None:
 
 
 def run_cli(args: list[str]):
-    return CliRunner().invoke(cli, args, standalone_mode=False, catch_exceptions=False)
+    return invoke(cli, args, standalone_mode=False, catch_exceptions=False)
 
 
 def test_cli_table_text(project, capsys):

@@ -7,11 +7,10 @@ row and sent that row as it is; PostCompact's ``compact_summary`` input keeps it
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
+from cli_run import run_hook_main
 from context_memory.audit import store
 from context_memory.audit.check import audit_decisions
 from context_memory.audit.compactions import given_text, last_compaction, summary_body
@@ -90,13 +89,10 @@ def run_post_compact(monkeypatch, capsys, project: Path, transcript: Path | None
         "trigger": "auto",
         "compact_summary": raw,
     }
-    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode("utf-8")))
-    monkeypatch.setattr(sys, "stdin", stdin)
-    status = audit.main([])
-    captured = capsys.readouterr()
+    status, out, err = run_hook_main(monkeypatch, capsys, audit.main, payload)
     folder = project / ".working-state" / "sessions" / SESSION
     written = json.loads((folder / "compact-audit.json").read_text(encoding="utf-8"))
-    return status, captured.out, captured.err, written
+    return status, out, err, written
 
 
 def raw_summary_of(transcript: Path) -> str:

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -9,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import transcript_rows as tr
+from cli_run import run_hook_main
 from conftest import subprocess_env
 from context_memory.core.hookio import BREAKER_LIMIT
 from context_memory.handlers import budget
@@ -37,11 +37,7 @@ def payload(transcript: Path | str, cwd: Path, **extra) -> str:
 
 
 def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, stdin: str | bytes):
-    raw = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
-    status = budget.main([])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run_hook_main(monkeypatch, capsys, budget.main, stdin)
 
 
 def test_prefer_subagent_band_injects_exact_json(project, monkeypatch, capsys):

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 import transcript_rows as tr
+from cli_run import run_hook_main
 from context_memory.handlers import budget
 from context_memory.transcript.reader import recent_reply_tokens
 
@@ -47,9 +46,8 @@ def run(monkeypatch, capsys, path: Path, project: Path) -> str:
         "hook_event_name": "UserPromptSubmit",
         "prompt": "next",
     }
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode())))
-    assert budget.main([]) == 0
-    out = capsys.readouterr().out
+    status, out, _ = run_hook_main(monkeypatch, capsys, budget.main, payload)
+    assert status == 0
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 
 

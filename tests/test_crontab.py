@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import captured
 from conftest import REPO, subprocess_env
 from context_memory.setup import crontab, installer
 from context_memory.setup.crontab import (
@@ -318,8 +319,7 @@ def venv(tmp_path: Path) -> Path:
 
 
 def run_installer(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
-    code = installer.main(list(argv))
-    out, err = capsys.readouterr()
+    code, out, err = captured(installer.main)(capsys, *argv)
     return code, out.splitlines(), err
 
 

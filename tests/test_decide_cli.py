@@ -6,8 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
-
+from cli_run import invoke
 from conftest import subprocess_env
 from context_memory.commands.decide import cli, main
 from context_memory.memory.identity import manual_session
@@ -17,7 +16,7 @@ ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
 
 def run(args: list[str], **kwargs):
-    return CliRunner().invoke(cli, args, **kwargs)
+    return invoke(cli, args, **kwargs)
 
 
 def log_lines(project: Path) -> list[dict]:

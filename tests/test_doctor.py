@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from cli_run import invoke as invoke_click
 from context_memory.commands import doctor as doctor_cli
 from context_memory.setup import checks_install, crontab, doctor
 from context_memory.setup.check import FAIL, OK, WARN, Check
@@ -470,7 +470,7 @@ def healthy(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> P
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(doctor_cli.cli, list(args))
+    return invoke_click(doctor_cli.cli, args)
 
 
 def test_cli_all_ok(healthy, project):

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -9,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import transcript_rows as tr
+from cli_run import run_hook_main
 from conftest import subprocess_env
 from context_memory.core.hookio import BREAKER_LIMIT
 from context_memory.handlers import extract
@@ -68,11 +68,7 @@ def payload(project: Path, event: str = "Stop", **extra) -> dict:
 
 
 def run_main(monkeypatch, capsys, data: dict | str):
-    raw = data if isinstance(data, str) else json.dumps(data)
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw.encode())))
-    status = extract.main([])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run_hook_main(monkeypatch, capsys, extract.main, data)
 
 
 def test_precompact_always_acts_and_steers_the_summary(project, monkeypatch, capsys):

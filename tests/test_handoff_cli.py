@@ -3,9 +3,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
-
 import transcript_rows as tr
+from cli_run import invoke
 from context_memory.commands.handoff import cli, main
 from context_memory.memory.decisions import append_record, make_record
 from context_memory.memory.handoff import parse_handoff
@@ -30,7 +29,7 @@ ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 
 
 def run(args: list[str], stdin: str | None = None):
-    return CliRunner().invoke(cli, args, input=stdin)
+    return invoke(cli, args, stdin)
 
 
 def handoffs(project: Path, session: str = SESSION) -> Path:

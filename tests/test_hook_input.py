@@ -3,14 +3,13 @@ handlers used to answer each their own way (the event, the session id, the proje
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 import transcript_rows as tr
+from cli_run import run_hook_main
 from context_memory.core import hookio
 from context_memory.core.hookio import HookInput, as_hook_input
 from context_memory.core.state import UnsafeNameError
@@ -67,9 +66,8 @@ def test_ctx_budget_fails_open_on_an_unsafe_session_id(
         "cwd": str(project),
         "hook_event_name": "UserPromptSubmit",
     }
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(data).encode())))
-    assert budget.main([]) == 0
-    out, err = capsys.readouterr()
+    status, out, err = run_hook_main(monkeypatch, capsys, budget.main, data)
+    assert status == 0
     assert out == ""
     assert err.startswith("ctx-budget: UnsafeNameError: session id '../../etc' is not allowed")
     log = (project / ".working-state" / "logs" / "hooks.log").read_text()

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from cli_run import captured
 from context_memory.setup import installer
 from context_memory.setup.command_links import LINKED_COMMANDS, on_path
 from context_memory.setup.hook_registry import HOOKS
@@ -190,10 +191,7 @@ def stand_in_venv(venv: Path, programs: tuple[str, ...] = PROGRAMS) -> Path:
     return venv
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+run = captured(main)  # run(capsys, *argv) -> (exit code, stdout, stderr)
 
 
 # --------------------------------------------------------------------------- locations

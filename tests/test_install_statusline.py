@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from cli_run import captured
 from conftest import subprocess_env
 from context_memory.setup import installer
 from context_memory.setup.command_links import LINKED_COMMANDS
@@ -159,10 +160,7 @@ def link_line(home: Path, venv: Path, *, dry_run: bool = False) -> str:
     return f"{P} {verb} {', '.join(names)} into {home.parent / 'bin dir'}"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+run = captured(main)  # run(capsys, *argv) -> (exit code, stdout, stderr)
 
 
 def test_install_statusline_on_a_fresh_machine(home, venv, capsys):

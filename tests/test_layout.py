@@ -8,11 +8,11 @@ from __future__ import annotations
 import ast
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from cli_run import run_console_script
 from conftest import REPO, SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory import __version__
 from context_memory.core import exit_codes
@@ -135,18 +135,7 @@ SCRIPTS = console_scripts()
 def run_entry(command: str, *args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     """``command`` (a console script of pyproject.toml) in a fresh process, as its launcher
     runs it: ``sys.exit(main())`` with the arguments in sys.argv."""
-    module, function = SCRIPTS[command].split(":")
-    code = f"import sys\nfrom {module} import {function}\nsys.exit({function}())"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args],
-        cwd=cwd,
-        env=subprocess_env(**env),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_console_script(command, *args, cwd=cwd, env=subprocess_env(**env))
 
 
 def test_every_hook_is_a_console_script() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from cli_run import captured
 from conftest import subprocess_env
 from context_memory.commands.merge import main
 from context_memory.merge import publish as merge_publish
@@ -89,10 +90,7 @@ def add_sessions(state: Path, count: int, day: str, prefix: str = "s") -> None:
         )
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+run = captured(main)  # run(capsys, *argv) -> (exit code, stdout, stderr)
 
 
 def outputs(state: Path) -> dict[str, bytes]:

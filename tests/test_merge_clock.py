@@ -11,10 +11,10 @@ import calendar
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from cli_run import run_module
 from conftest import subprocess_env
 from context_memory.setup.checks_state import check_logs
 from handoff_files import write_handoff
@@ -25,15 +25,8 @@ def epoch(text: str) -> float:
 
 
 def merge(project: Path, *args: str, sessions: int = 1) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "context_memory.commands.merge", "--project", str(project), *args],
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env=subprocess_env(CTX_MERGE_MIN_SESSIONS=str(sessions)),
-        timeout=60,
-        check=False,
-    )
+    env = subprocess_env(CTX_MERGE_MIN_SESSIONS=str(sessions))
+    return run_module("commands.merge", "--project", str(project), *args, cwd=project, env=env)
 
 
 def merged_at(state: Path) -> float:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -14,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from cli_run import run_hook_main
 from conftest import subprocess_env
 from context_memory.commands.decide import cli as decide_cli
 from context_memory.commands.merge import cli as merge_cli
@@ -404,12 +404,10 @@ RAW_SUMMARY = "<summary>\n1. Primary Request: design a cache layer.\n</summary>"
 
 
 def run_hook(monkeypatch, capsys, module, payload: dict[str, Any]) -> str:
-    text = json.dumps(payload)
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
-    assert module.main([]) == 0
-    captured = capsys.readouterr()
-    assert captured.err == ""
-    return captured.out
+    status, out, err = run_hook_main(monkeypatch, capsys, module.main, payload)
+    assert status == 0
+    assert err == ""
+    return out
 
 
 def payload(project: Path, event: str, **extra: Any) -> dict[str, Any]:

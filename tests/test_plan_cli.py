@@ -2,15 +2,14 @@ from __future__ import annotations
 
 import os
 
-from click.testing import CliRunner
-
+from cli_run import invoke
 from context_memory.commands.plan import cli, main
 
 PLAN = "# Plan\n- [x] design\n- [ ] implement the cache\n"
 
 
 def run(args: list[str], stdin: str | bytes | None = None):
-    return CliRunner().invoke(cli, args, input=stdin)
+    return invoke(cli, args, stdin)
 
 
 def test_replace_from_stdin_then_show(project):

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -10,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run_hook_main
 from conftest import subprocess_env
 from context_memory.handlers import restore
 from context_memory.memory import pointer
@@ -35,11 +35,7 @@ def handoff(project: Path, session: str, stage: int, age: float = 0) -> Path:
 
 
 def run_main(monkeypatch, capsys, payload: dict | str):
-    raw = payload if isinstance(payload, str) else json.dumps(payload)
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw.encode())))
-    status = restore.main([])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run_hook_main(monkeypatch, capsys, restore.main, payload)
 
 
 def payload(project: Path, source: str = "startup") -> dict:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import cli_run
 from conftest import subprocess_env
 from context_memory.core import session_registry
 from context_memory.core.state import find_project_root, search_project_root
@@ -28,16 +28,8 @@ def run_module(
     module: str, args: list[str], cwd: Path, home: Path, stdin: str = "", **env: str
 ) -> subprocess.CompletedProcess[str]:
     """``python -m context_memory.<module>`` as the console script would run it."""
-    return subprocess.run(
-        [sys.executable, "-m", f"context_memory.{module}", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=subprocess_env(HOME=str(home), **env),
-        timeout=60,
-        check=False,
-    )
+    env_all = subprocess_env(HOME=str(home), **env)
+    return cli_run.run_module(module, *args, cwd=cwd, stdin=stdin, env=env_all)
 
 
 def session_start(project: Path, home: Path, tmp_path: Path) -> None:

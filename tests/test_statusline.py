@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -10,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import transcript_rows as tr
+from cli_run import run_hook_main
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory.handlers import statusline
 from context_memory.handlers.statusline import bar, main
@@ -56,10 +56,9 @@ def run(
     env: dict[str, str] | None = None,
 ) -> tuple[int, str, str]:
     raw = stdin if isinstance(stdin, bytes) else json.dumps(stdin).encode()
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
-    status = main(argv or [], env=PLAIN if env is None else env)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run_hook_main(
+        monkeypatch, capsys, main, raw, argv or [], env=PLAIN if env is None else env
+    )
 
 
 def cache_file(project: Path, session: str = SESSION) -> Path:

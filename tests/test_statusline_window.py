@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 import transcript_rows as tr
-from cli_run import run_main
+from cli_run import run_hook_main, run_main
 from context_memory.commands.usage import main as usage_main
 from context_memory.handlers import budget
 from context_memory.measure.window_cache import (
@@ -65,9 +63,9 @@ def run_budget(monkeypatch, capsys, path: Path, cwd: Path) -> str:
         "hook_event_name": "UserPromptSubmit",
         "prompt": "next",
     }
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode())))
-    assert budget.main([]) == 0
-    return capsys.readouterr().out
+    status, out, _ = run_hook_main(monkeypatch, capsys, budget.main, payload)
+    assert status == 0
+    return out
 
 
 def test_budget_uses_the_status_line_window(project, monkeypatch, capsys):

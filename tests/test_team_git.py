@@ -12,12 +12,12 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 
 import pytest
 
+from cli_run import run_module
 from conftest import subprocess_env
 from context_memory.memory.decisions import read_records
 
@@ -71,15 +71,7 @@ class Clone:
         return output
 
     def tool(self, module: str, *args: str, stdin: str = "", **env: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "-m", f"context_memory.{module}", *args],
-            cwd=self.path,
-            env=self.env(**env),
-            input=stdin,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        done = run_module(module, *args, cwd=self.path, stdin=stdin, env=self.env(**env))
         assert done.returncode == 0, f"{self.name}: {module} {args}: {done.stderr}"
         return done.stdout
 

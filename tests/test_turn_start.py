@@ -3,15 +3,14 @@ and the compaction audit that follows leaving out what the note carried."""
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 import transcript_rows as tr
+from cli_run import run_hook_main
 from context_memory.audit.config import PENDING_MARK
 from context_memory.core.tables import TURN_START_FILE, TURN_START_MAX_CHARS, TURN_START_TAIL_BYTES
 from context_memory.handlers import audit, budget
@@ -43,9 +42,8 @@ def record(state: Path, kind: str, text: str, reason: str = "", session: str = S
 
 
 def hook(monkeypatch, capsys, module, payload: dict) -> str:
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(payload).encode())))
-    assert module.main([]) == 0
-    out = capsys.readouterr().out
+    status, out, _ = run_hook_main(monkeypatch, capsys, module.main, payload)
+    assert status == 0
     return out
 
 
