@@ -53,6 +53,11 @@ def summary_body(text: str) -> str:
     start = text.find(SUMMARY_START_MARKER)
     if start != -1:
         text = text[start + len(SUMMARY_START_MARKER) :]
+    return _before_end_markers(text)
+
+
+def _before_end_markers(text: str) -> str:
+    """``text`` up to the first of the client's closing instructions, stripped."""
     cut = len(text)
     for marker in SUMMARY_END_MARKERS:
         position = text.find(marker)
@@ -73,12 +78,7 @@ def given_text(row_text: str) -> str:
     if text.startswith(SUMMARY_ROW_INTRO):
         newline = text.find("\n")
         text = text[newline + 1 :] if newline != -1 else ""
-    cut = len(text)
-    for marker in SUMMARY_END_MARKERS:
-        position = text.find(marker)
-        if position != -1:
-            cut = min(cut, position)
-    return text[:cut].strip()
+    return _before_end_markers(text)
 
 
 def summary_fingerprint(body: str) -> str:

@@ -119,6 +119,24 @@ def echo_refresh(state_dir: str) -> None:
         click.echo(line, err=line.startswith("warning:"))
 
 
+def append_or_explain(state_dir: str, record: dict[str, object]) -> None:
+    """Append ``record`` to the log, or fail with what went wrong and that nothing was
+    recorded."""
+    try:
+        append_record(state_dir, record)
+    except RecordError as exc:  # too long once written as a line
+        raise click.ClickException(f"{exc}; nothing recorded") from None
+    # Before OSError: filelock's Timeout is a TimeoutError, which is an OSError.
+    except TimeoutError:
+        raise click.ClickException(
+            f"{decisions_path(state_dir)} stayed locked by another writer for "
+            f"{LOCK_TIMEOUT_SECONDS:g} s; nothing recorded. Run the command again"
+        ) from None
+    except OSError as exc:
+        where = exc.filename or decisions_path(state_dir)
+        raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing recorded") from None
+
+
 def change_pin(state_dir: str, kind: str, target: str, session: str, author: str = "") -> None:
     """--pin / --unpin ID: append a pin record (unless nothing would change), rebuild."""
     pins: list[dict[str, object]] = []
@@ -134,16 +152,7 @@ def change_pin(state_dir: str, kind: str, target: str, session: str, author: str
     if (target in pinned_ids(pins)) == (kind == "pin"):
         click.echo(f"already {verb}: {target} {record_item(matches[-1])}")
         return
-    try:
-        append_record(state_dir, make_pin_record(kind, target, session=session, author=author))
-    except TimeoutError:
-        raise click.ClickException(
-            f"{decisions_path(state_dir)} stayed locked by another writer for "
-            f"{LOCK_TIMEOUT_SECONDS:g} s; nothing recorded. Run the command again"
-        ) from None
-    except OSError as exc:
-        where = exc.filename or decisions_path(state_dir)
-        raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing recorded") from None
+    append_or_explain(state_dir, make_pin_record(kind, target, session=session, author=author))
     click.echo(f"{verb} {target} {record_item(matches[-1])}")
     if enabled(state_dir):
         echo_refresh(state_dir)
@@ -279,18 +288,9 @@ def cli(
             keywords=split_keywords(keywords),
             author=record_author(project, state_dir),
         )
-        append_record(state_dir, record)
     except RecordError as exc:
         raise click.ClickException(f"{exc}; nothing recorded") from None
-    # Before OSError: filelock's Timeout is a TimeoutError, which is an OSError.
-    except TimeoutError:
-        raise click.ClickException(
-            f"{decisions_path(state_dir)} stayed locked by another writer for "
-            f"{LOCK_TIMEOUT_SECONDS:g} s; nothing recorded. Run the command again"
-        ) from None
-    except OSError as exc:
-        where = exc.filename or decisions_path(state_dir)
-        raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing recorded") from None
+    append_or_explain(state_dir, record)
     click.echo(f"recorded {kind} {record['id']} in {shown_path(decisions_path(state_dir))}")
     echo_refresh(state_dir)
 
