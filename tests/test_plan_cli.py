@@ -70,3 +70,26 @@ def test_missing_file_and_conflicting_options(project, capsys):
     assert capsys.readouterr().err == "Error: nope.md: No such file or directory\n"
     assert main(["--show", "--file", "x"]) == 1
     assert capsys.readouterr().err == "Error: --show prints the plan; drop --file\n"
+
+
+def test_a_plan_larger_than_the_bound_is_refused_and_the_old_plan_kept(project):
+    run([], PLAN)
+    big = "- [ ] x\n" * (4 * 1024 * 1024 // 8) + "!"
+    result = run([], big)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "Error: the plan from stdin is larger than 4194304 bytes; nothing written. Shorten it\n"
+    )
+    assert (project / ".working-state" / "current-plan.md").read_text() == PLAN
+
+
+def test_an_endless_file_is_refused_in_bounded_memory(project):
+    """Before: ctx-plan --file /dev/zero read until memory ran out."""
+    from cli_run import run_module
+
+    done = run_module("commands.plan", "--file", "/dev/zero", cwd=project)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "Error: the plan from /dev/zero is larger than 4194304 bytes; nothing written. Shorten it\n"
+    )
+    assert not (project / ".working-state" / "current-plan.md").exists()

@@ -131,20 +131,32 @@ def shown_path(path: str) -> str:
     return os.path.relpath(path, here) if path.startswith(here + os.sep) else path
 
 
+# The plan and a handoff are read back at most 4 MiB each (memory.handoff_draft,
+# memory.handoff): a larger text is refused here rather than written and then skipped. The
+# bound also keeps `ctx-plan --file /dev/zero` (or an endless pipe) from eating memory.
+MAX_TEXT_INPUT_BYTES = 4 * 1024 * 1024
+
+
 def read_text_input(file: str | None, what: str, example: str) -> str:
-    """UTF-8 text from ``file`` or stdin; refuses an interactive stdin and non-UTF-8 bytes."""
+    """UTF-8 text from ``file`` or stdin; refuses an interactive stdin, non-UTF-8 bytes and
+    more than MAX_TEXT_INPUT_BYTES."""
     if file is None:
         if sys.stdin is None or sys.stdin.isatty():
             raise click.ClickException(f"give the {what} on stdin ({example}) or with --file PATH")
-        raw = sys.stdin.buffer.read()
+        raw = sys.stdin.buffer.read(MAX_TEXT_INPUT_BYTES + 1)
         where = "stdin"
     else:
         try:
             with open(file, "rb") as handle:
-                raw = handle.read()
+                raw = handle.read(MAX_TEXT_INPUT_BYTES + 1)
         except OSError as exc:
             raise click.ClickException(f"{file}: {exc.strerror or exc}") from None
         where = file
+    if len(raw) > MAX_TEXT_INPUT_BYTES:
+        raise click.ClickException(
+            f"the {what} from {where} is larger than {MAX_TEXT_INPUT_BYTES} bytes; nothing "
+            "written. Shorten it"
+        )
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
