@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -233,6 +234,33 @@ def test_registry_entry_is_written_once_and_read_back(tmp_path):
         str(other),
         str(other / ".working-state"),
     )
+
+
+def test_stale_registry_entries_are_pruned_when_a_new_one_is_written(tmp_path):
+    """One entry per session would pile up forever: entries untouched for 30 days go when
+    a new session's entry is written; links are neither followed nor removed."""
+    folder = Path(session_registry.entry_path(SESSION)).parent
+    folder.mkdir(parents=True)
+    month_ago = time.time() - session_registry.STALE_ENTRY_SECONDS - 60
+    stale = folder / "0f0e0d0c-1111-4222-8333-944445555666"
+    stale.write_text("{}")
+    leftover = folder / f"{stale.name}.123.tmp"
+    leftover.write_text("{")
+    recent = folder / "aaaaaaaa-1111-4222-8333-944445555666"
+    recent.write_text("{}")
+    outside = tmp_path / "outside.json"
+    outside.write_text("keep me")
+    link = folder / "bbbbbbbb-1111-4222-8333-944445555666"
+    link.symlink_to(outside)
+    for path in (stale, leftover, outside):
+        os.utime(path, (month_ago, month_ago))
+    project = tmp_path / "p"
+    project.mkdir()
+    session_registry.remember_session(SESSION, str(project), str(project / ".working-state"))
+    assert sorted(os.listdir(folder)) == sorted([SESSION, recent.name, link.name])
+    assert outside.read_text() == "keep me"
+    # An entry rewritten only when it changes: nothing to prune on an unchanged one.
+    assert session_registry.prune_stale_entries(str(folder)) == 0
 
 
 @pytest.mark.parametrize(

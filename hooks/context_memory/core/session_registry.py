@@ -22,6 +22,12 @@ from context_memory.core.state import UnsafeNameError, validate_name
 
 # An entry is two paths; anything bigger is not ours.
 MAX_ENTRY_BYTES = 16 * 1024
+# Entries untouched this long are removed when a new one is written (once per session, off
+# the per-prompt path). A hook of a session still running rewrites its entry at its next
+# prompt, so a long pause costs at most the commands' fallback search until then.
+STALE_ENTRY_SECONDS = 30 * 24 * 3600
+# At most this many folder entries looked at per clean-up: bounded work in any cache.
+MAX_PRUNE_SCAN = 10_000
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
@@ -92,6 +98,33 @@ def remember_session(session: str | None, project: str, state_dir: str) -> None:
             os.unlink(tmp)
         except OSError:
             pass
+        return
+    prune_stale_entries(os.path.dirname(path))
+
+
+def prune_stale_entries(folder: str, now: float | None = None) -> int:
+    """Remove entries (and leftover temporary files) not written for STALE_ENTRY_SECONDS:
+    one file per session would otherwise pile up forever. Regular files only, no link
+    followed; never raises. Returns how many were removed."""
+    import time
+
+    cutoff = (time.time() if now is None else now) - STALE_ENTRY_SECONDS
+    removed = 0
+    try:
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries):
+                if count >= MAX_PRUNE_SCAN:
+                    break
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                        os.unlink(entry.path)
+                        removed += 1
+                except OSError:
+                    continue
+    except OSError:
+        pass
+    return removed
 
 
 def _usable_path(value: object) -> str | None:
