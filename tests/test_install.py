@@ -436,6 +436,7 @@ def test_a_foreign_command_of_the_same_name_is_left_alone(
             [
                 unlinked_line(links, len(ours)),
                 f"{P} deleted {settings}, which ./install had created",
+                f"{P} removed 1 backup of {settings} that ./install had made",
             ]
         )
     )
@@ -652,6 +653,8 @@ def test_uninstall_removes_exactly_what_install_added(
             f"{P} removed {len(HOOKS)} hook{'s' if len(HOOKS) != 1 else ''} from {settings}",
             f"{P} kept the virtualenv {venv} (./install --uninstall --purge deletes it)",
             unlinked_line(links),
+            # Its backup (BAK) and the install's: first.bak was renamed by the user.
+            f"{P} removed 1 backup of {settings} that ./install had made",
         ]
     )
     assert settings.read_text() == original
@@ -661,7 +664,8 @@ def test_uninstall_removes_exactly_what_install_added(
     assert out.startswith(f"{P} no context-memory hooks in {settings}; nothing to change\n")
     assert "command links" not in out
     assert settings.read_text() == original
-    assert sorted(os.listdir(settings.parent)) == sorted([BAK, "first.bak", "settings.json"])
+    # The second uninstall found nothing to change, so it made no backup either.
+    assert sorted(os.listdir(settings.parent)) == sorted(["first.bak", "settings.json"])
 
 
 def test_uninstall_without_a_settings_file(
@@ -692,6 +696,7 @@ def test_purge_deletes_our_venv(home: Path, venv: Path, links: Path, capsys: Any
                 f"{P} deleted the virtualenv {venv}",
                 unlinked_line(links),
                 f"{P} deleted {settings}, which ./install had created",
+                f"{P} removed 1 backup of {settings} that ./install had made",
             ]
         )
     )
@@ -986,12 +991,13 @@ def test_script_project_and_uninstall(
             [
                 f"{P} kept the virtualenv {shared_venv} (./install --uninstall --purge deletes it)",
                 unlinked_line(links),
+                f"{P} removed 2 backups of {settings} that ./install had made",
             ]
         )
     )
     assert not links.exists()
     assert settings.read_text() == original
-    assert len(list(settings.parent.glob("settings.json.bak-*"))) == 2
+    assert list(settings.parent.glob("settings.json.bak-*")) == []
     assert (shared_venv / "bin" / "python").exists()
 
 

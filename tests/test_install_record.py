@@ -42,6 +42,8 @@ def test_uninstall_from_elsewhere_removes_a_project_install_and_restores_its_byt
     user_settings = home / ".claude" / "settings.json"
     user_settings.parent.mkdir()
     user_settings.write_text('{\n    "theme": "dark"\n}\n')
+    # A backup that was there before (the user's, or an older install's) stays.
+    (user_settings.parent / "settings.json.bak-20200101T000000Z").write_text("{}")
     links.mkdir()
     (links / "mine").write_text("#!/bin/sh\n")
     before_home, before_links = tree(home), tree(links)
@@ -51,6 +53,7 @@ def test_uninstall_from_elsewhere_removes_a_project_install_and_restores_its_byt
     assert json.loads(settings.read_text().replace("1e400", "0"))["hooks"]
     assert (venv / install_record.RECORD_NAME).is_file()
 
+    made = [n for n in os.listdir(settings.parent) if ".bak-" in n]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
@@ -60,9 +63,12 @@ def test_uninstall_from_elsewhere_removes_a_project_install_and_restores_its_byt
     assert f"{P} restored {settings} to its text from before ./install" in out.splitlines()
     assert settings.read_text() == ODD_LAYOUT
     assert tree(links) == before_links
-    home_now = tree(home)
-    backups = [k for k in home_now if ".bak-" in k]
-    assert {k: v for k, v in home_now.items() if k not in backups} == before_home
+    # The backups the installs and the uninstall made are gone with them.
+    assert tree(home) == before_home
+    assert sorted(os.listdir(settings.parent)) == ["settings.json"]
+    # The install's backup, and the one the uninstall made before removing the hooks.
+    assert len(made) == 1
+    assert f"{P} removed 2 backups of {settings} that ./install had made" in out.splitlines()
     assert not (venv / install_record.RECORD_NAME).exists()
     # Twice is once: nothing is left to remove.
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
@@ -84,6 +90,8 @@ def test_a_settings_file_changed_since_the_install_is_kept_as_it_is(
     assert code == 0
     assert "restored" not in out
     assert '"sonnet"' in settings.read_text()
+    # Not as before the install: its backups are kept.
+    assert [n for n in os.listdir(settings.parent) if ".bak-" in n] != []
     assert "hooks" not in settings.read_text()
 
 
@@ -106,10 +114,11 @@ def test_records_of_other_homes_are_not_touched(
 def test_backups_are_bounded(home: Path, venv: Path, capsys: Any, tmp_path: Path) -> None:
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
-    settings.write_text(json.dumps(FOREIGN_SETTINGS))
     for _ in range(5):
-        assert run(capsys, "--venv", str(venv))[0] == 0
-        code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
+        # The user (or another tool) rewrites the file without our hooks; each install
+        # then edits it again and backs it up first.
+        settings.write_text(json.dumps(FOREIGN_SETTINGS))
+        code, out, _ = run(capsys, "--venv", str(venv))
         assert code == 0
         newest = out.split(" to ", 1)[1].split("\n", 1)[0]  # "backed up X to <name>"
         assert newest in os.listdir(settings.parent)  # the one just made is always kept
@@ -222,7 +231,9 @@ def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
         f"{P} backed up {settings} to settings.json.bak-20250102T030405Z",
         f"{P} removed {len(HOOKS)} hooks from {settings}",
         f"{P} deleted {settings}, which ./install had created",
+        f"{P} removed 1 backup of {settings} that ./install had made",
     ]
+    assert not any(".bak-" in name for name in os.listdir(settings.parent))
     assert sorted(os.listdir(links)) == ["ctx-install", "ctx-usage"]  # pipx's, untouched
     monkeypatch.setattr(install_cli.sys, "base_prefix", str(venv))
     assert install_cli.main([]) == exit_codes.FAILURE

@@ -102,6 +102,7 @@ def note_install(
     settings_path: Path,
     settings_before: str | None,
     links_dir: Path,
+    backups_before: list[str] | None = None,
     links_dir_existed: bool,
     cron_project: str | None,
     crontab_was_empty: bool,
@@ -112,7 +113,9 @@ def note_install(
     if not venv.is_dir():
         return
     record = load(venv)
-    record["settings"].setdefault(str(settings_path), {"before": settings_before})
+    record["settings"].setdefault(
+        str(settings_path), {"before": settings_before, "backups_before": backups_before or []}
+    )
     record["links"].setdefault(str(links_dir), {"created_folder": not links_dir_existed})
     if cron_project is not None:
         record["cron"].setdefault(cron_project, {"crontab_was_empty": crontab_was_empty})
@@ -174,7 +177,9 @@ def uninstall_recorded(
     if args.dry_run:
         return
     for where, entry in record["settings"].items():
-        _restore_settings(Path(where), entry.get("before") if isinstance(entry, dict) else "")
+        entry = entry if isinstance(entry, dict) else {}
+        if _restore_settings(Path(where), entry.get("before", "")):
+            _remove_our_backups(Path(where), entry.get("backups_before"))
     if any(
         isinstance(entry, dict) and entry.get("crontab_was_empty")
         for entry in record["cron"].values()
@@ -190,11 +195,12 @@ def uninstall_recorded(
         save(venv, None)
 
 
-def _restore_settings(path: Path, before: object) -> None:
+def _restore_settings(path: Path, before: object) -> bool:
     """Put back the settings file's text from before the first install when what is there
     now means the same (only our entries were removed since): the user gets their exact
     bytes (layout, key order, trailing newline). A file the install created is deleted when
-    it holds nothing any more."""
+    it holds nothing any more. True when the file is now as it was before the first install
+    (its text put back, or the file the install created gone)."""
     from context_memory.setup.settings_file import (
         SettingsError,
         parse_settings,
@@ -205,24 +211,52 @@ def _restore_settings(path: Path, before: object) -> None:
     try:
         now_text = read_settings_text(path)
         if now_text is None:
-            return
+            return before is None
         now = parse_settings(now_text, path)
         if before is None:
             if now == {} and read_settings_text(path) == now_text:
                 path.unlink()
                 print(f"{PREFIX} deleted {path}, which ./install had created")
-            return
-        if not isinstance(before, str) or before == now_text:
-            return
+                return True
+            return False
+        if not isinstance(before, str):
+            return False
+        if before == now_text:
+            return True
         if parse_settings(before, path) != now:
-            return  # changed since the install: keep it as it is
+            return False  # changed since the install: keep it as it is
     except (OSError, SettingsError):
-        return
+        return False
     from context_memory.setup.settings_file import replace_if_unchanged
 
     # Only if no other program (a running Claude Code) changed it since it was read.
     if replace_if_unchanged(path, now_text, before):
         print(f"{PREFIX} restored {path} to its text from before ./install")
+        return True
+    return False
+
+
+def _remove_our_backups(path: Path, before: object) -> None:
+    """Once the settings file is as it was before the first install, the backups that the
+    install (and this uninstall) made of it have nothing left to save: remove those, and
+    only those (a backup that was there before the first install stays). Without the list
+    (a record of an older version) nothing is removed."""
+    if not isinstance(before, list):
+        return
+    from context_memory.setup.venv import PREFIX
+
+    kept = {name for name in before if isinstance(name, str)}
+    ours = [name for name in backup_names(path) if name not in kept]
+    for name in ours:
+        old = path.parent / name
+        try:
+            if old.is_file() and not old.is_symlink():
+                old.unlink()
+        except OSError:
+            continue
+    if ours:
+        noun = "backup" if len(ours) == 1 else "backups"
+        print(f"{PREFIX} removed {len(ours)} {noun} of {path} that ./install had made")
 
 
 def _remove_empty_crontab(crontab: Any) -> None:
@@ -247,6 +281,18 @@ def _remove_empty_crontab(crontab: Any) -> None:
 # --------------------------------------------------------------------------- backups
 
 
+def backup_names(path: Path) -> list[str]:
+    """The ``<name>.bak-*`` copies of ``path`` in its folder, sorted (an empty list when the
+    folder cannot be read)."""
+    from context_memory.setup.settings_file import BACKUP_INFIX
+
+    prefix = path.name + BACKUP_INFIX
+    try:
+        return sorted(n for n in os.listdir(path.parent) if n.startswith(prefix))
+    except OSError:
+        return []
+
+
 def prune_backups(
     path: Path, keep: int = KEEP_BACKUPS, just_made: Path | None = None
 ) -> list[Path]:
@@ -256,10 +302,7 @@ def prune_backups(
     from context_memory.setup.settings_file import BACKUP_INFIX
 
     prefix = path.name + BACKUP_INFIX
-    try:
-        names = [n for n in os.listdir(path.parent) if n.startswith(prefix)]
-    except OSError:
-        return []
+    names = backup_names(path)
 
     def order(name: str) -> tuple[str, int]:
         stamp, _, n = name[len(prefix) :].partition("-")

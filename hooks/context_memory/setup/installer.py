@@ -316,6 +316,7 @@ def _run(args: argparse.Namespace) -> int:
         return exit_codes.OK
 
     text_before = text
+    backups_before = install_record.backup_names(path)
     if changed:
         old, new, changed = write_settings(path, args, bin_dir, text, old)
     if args.uninstall:
@@ -342,6 +343,7 @@ def _run(args: argparse.Namespace) -> int:
             venv,
             settings_path=path,
             settings_before=text_before,
+            backups_before=backups_before,
             links_dir=links_dir,
             links_dir_existed=links_dir_existed,
             cron_project=cron_project if getattr(args, "cron", False) else None,
