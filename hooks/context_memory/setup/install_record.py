@@ -103,6 +103,7 @@ def note_install(
     settings_before: str | None,
     links_dir: Path,
     backups_before: list[str] | None = None,
+    folder_existed: bool = True,
     links_dir_existed: bool,
     cron_project: str | None,
     crontab_was_empty: bool,
@@ -114,7 +115,12 @@ def note_install(
         return
     record = load(venv)
     record["settings"].setdefault(
-        str(settings_path), {"before": settings_before, "backups_before": backups_before or []}
+        str(settings_path),
+        {
+            "before": settings_before,
+            "backups_before": backups_before or [],
+            "folder_existed": folder_existed,
+        },
     )
     record["links"].setdefault(str(links_dir), {"created_folder": not links_dir_existed})
     if cron_project is not None:
@@ -180,6 +186,11 @@ def uninstall_recorded(
         entry = entry if isinstance(entry, dict) else {}
         if _restore_settings(Path(where), entry.get("before", "")):
             _remove_our_backups(Path(where), entry.get("backups_before"))
+            if entry.get("folder_existed") is False:
+                try:
+                    os.rmdir(Path(where).parent)  # the install made it; only when empty
+                except OSError:
+                    pass
     if any(
         isinstance(entry, dict) and entry.get("crontab_was_empty")
         for entry in record["cron"].values()

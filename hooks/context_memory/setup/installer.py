@@ -317,6 +317,7 @@ def _run(args: argparse.Namespace) -> int:
 
     text_before = text
     backups_before = install_record.backup_names(path)
+    folder_existed = path.parent.is_dir()
     if changed:
         old, new, changed = write_settings(path, args, bin_dir, text, old)
     if args.uninstall:
@@ -344,6 +345,7 @@ def _run(args: argparse.Namespace) -> int:
             settings_path=path,
             settings_before=text_before,
             backups_before=backups_before,
+            folder_existed=folder_existed,
             links_dir=links_dir,
             links_dir_existed=links_dir_existed,
             cron_project=cron_project if getattr(args, "cron", False) else None,
