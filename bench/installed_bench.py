@@ -164,8 +164,17 @@ def status_json(path: Path, project: Path, used_percentage: float | None) -> byt
     ).encode()
 
 
-def run_once(argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path) -> tuple[float, ...]:
-    """(wall s, CPU s, peak MB) of one whole process."""
+def run_once(
+    argv: list[str],
+    stdin: bytes,
+    env: dict[str, str],
+    cwd: Path | None = None,
+    *,
+    ok: tuple[int, ...] = (0,),
+    allow_stderr: bool = False,
+) -> tuple[float, ...]:
+    """(wall s, CPU s, peak MB) of one whole process; exits the benchmark when its status
+    is not in ``ok`` or (unless ``allow_stderr``) it wrote to stderr."""
     read_end, write_end = os.pipe()
     try:
         proc = subprocess.Popen(
@@ -182,7 +191,7 @@ def run_once(argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path) -> t
     _, err = proc.communicate(stdin)
     with os.fdopen(read_end, "rb") as report:
         wall, cpu, peak_kb = report.read().split()
-    if proc.returncode != 0 or err:
+    if proc.returncode not in ok or (err and not allow_stderr):
         raise SystemExit(f"{' '.join(argv[:3])} failed ({proc.returncode}): {err.decode()}")
     return float(wall), float(cpu), int(peak_kb) / 1024
 

@@ -110,25 +110,6 @@ def entry(name: str, module: str) -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", module]
 
 
-# Runs the measured command as its child and reports the child's wall time and peak RSS.
-# Measuring through this small process matters: a child's peak RSS counts the memory of
-# the process it was forked from, and the benchmark itself grows to tens of MB.
-TRAMPOLINE = """
-import os, sys, time
-report = int(sys.argv[1])
-start = time.perf_counter()
-pid = os.fork()
-if pid == 0:
-    try:
-        os.execvp(sys.argv[2], sys.argv[2:])
-    finally:
-        os._exit(127)
-_, status, usage = os.wait4(pid, 0)
-os.write(report, f"{time.perf_counter() - start} {usage.ru_maxrss}".encode())
-os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
-"""
-
-
 def run_once(
     argv: list[str],
     stdin: bytes,
@@ -137,26 +118,12 @@ def run_once(
     cwd: Path | None = None,
     ok: tuple[int, ...] = (0,),
 ) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of one whole process."""
-    read_end, write_end = os.pipe()
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-S", "-I", "-c", TRAMPOLINE, str(write_end), *argv],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=cwd,
-            pass_fds=(write_end,),
-        )
-    finally:
-        os.close(write_end)
-    _, err = proc.communicate(stdin)
-    with os.fdopen(read_end, "rb") as report:
-        wall, peak_kb = report.read().split()
-    if proc.returncode not in ok:
-        raise SystemExit(f"{' '.join(argv[:3])} failed ({proc.returncode}): {err.decode()}")
-    return float(wall), int(peak_kb) / 1024
+    """(wall seconds, peak RSS in MB) of one whole process (installed_bench.run_once: the
+    same trampoline, so the child's peak RSS is its own)."""
+    from installed_bench import run_once as run_process
+
+    wall, _cpu, peak = run_process(argv, stdin, env, cwd, ok=ok, allow_stderr=True)
+    return wall, peak
 
 
 def measure(

@@ -284,7 +284,12 @@ def _snapshot_source(label: str) -> Path:
     two builds of the same wheel tag at once would share), and the checkout stays as it is
     while tests edit it."""
     assert _base is not None, "installed.set_base() was not called (conftest fixture)"
-    root = _base / f"source-{label}"
+    return copy_source(_base / f"source-{label}")
+
+
+def copy_source(root: Path) -> Path:
+    """Copy what ./install needs of this checkout (the script, pyproject, README, the
+    example settings, hooks/ without build leftovers) into the new folder ``root``."""
     root.mkdir(parents=True)
     for name in ("install", "pyproject.toml", "README.md", "settings.example.json"):
         if (REPO / name).exists():

@@ -798,17 +798,9 @@ def test_source_hash_covers_the_package_and_ignores_build_litter(tmp_path: Path)
 def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A snapshot of this repository in a folder with a space in its name (the package
     is being edited while tests run; the snapshot keeps the source hash still)."""
-    root = tmp_path_factory.mktemp("install") / "src copy"
-    root.mkdir()
-    for name in ("install", "pyproject.toml", "README.md", "settings.example.json"):
-        if (REPO / name).exists():
-            shutil.copy2(REPO / name, root / name)
-    shutil.copytree(
-        REPO / "hooks",
-        root / "hooks",
-        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
-    )
-    return root
+    from installed import copy_source
+
+    return copy_source(tmp_path_factory.mktemp("install") / "src copy")
 
 
 @pytest.fixture(scope="module")

@@ -74,6 +74,23 @@ def isolated_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     }
 
 
+def ctx_decide(venv: Path, project: Path, session: str, *args: str, **env: str) -> str:
+    """Run the installed ``ctx-decide ARGS`` in ``project`` as the agent does in ``session``
+    (CLAUDE_CODE_SESSION_ID set, plus ``env``); must exit 0. Returns its stdout."""
+    environ = isolated_env()
+    environ.update(CLAUDE_CODE_SESSION_ID=session, **env)
+    result = subprocess.run(
+        [str(venv / "bin" / "ctx-decide"), *args],
+        cwd=project,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """The rows of a JSONL file; a torn last line (the client flushes every 100 ms) is skipped."""
     rows: list[dict[str, Any]] = []

@@ -142,6 +142,11 @@ def content_texts(content: Any) -> Iterator[str]:
                 yield from content_texts(block["content"])
 
 
+def texts_of(request: RecordedRequest) -> list[str]:
+    """Every piece of text in a recorded request's messages, in order."""
+    return [text for message in request.messages for text in content_texts(message["content"])]
+
+
 def message_text(message: dict[str, Any]) -> str:
     return "\n".join(content_texts(message.get("content")))
 

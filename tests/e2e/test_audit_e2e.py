@@ -19,30 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ClaudeRunner, isolated_env
-from .fake_api import FakeMessagesApi, content_texts
+from .conftest import ClaudeRunner, ctx_decide, isolated_env
+from .fake_api import FakeMessagesApi, content_texts, texts_of
 
 pytestmark = pytest.mark.e2e
 
 SUMMARY = "1. Primary Request and Intent: design a cache layer. Chose Redis Cluster 6 nodes."
-
-
-def texts_of(request) -> list[str]:
-    return [text for message in request.messages for text in content_texts(message["content"])]
-
-
-def ctx_decide(venv: Path, project: Path, session: str, *args: str) -> None:
-    env = isolated_env()
-    env["CLAUDE_CODE_SESSION_ID"] = session
-    result = subprocess.run(
-        [str(venv / "bin" / "ctx-decide"), *args],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 def test_lost_rejection_is_put_back_after_compact(

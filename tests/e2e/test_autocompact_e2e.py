@@ -13,18 +13,16 @@ threshold show it: the next prompt must carry the plain warning, while there is 
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from .conftest import ClaudeRunner, isolated_env
+from .conftest import ClaudeRunner, ctx_decide
 from .fake_api import (
     FakeMessagesApi,
-    RecordedRequest,
     ScriptedTurn,
     Usage,
-    content_texts,
+    texts_of,
     tool_use_block,
 )
 
@@ -47,24 +45,6 @@ def context_of(tokens: int) -> Usage:
         cache_read_input_tokens=tokens - 16_000,
         output_tokens=1_000,
     )
-
-
-def texts_of(request: RecordedRequest) -> list[str]:
-    return [text for message in request.messages for text in content_texts(message["content"])]
-
-
-def ctx_decide(venv: Path, project: Path, session: str, *args: str) -> None:
-    env = isolated_env()
-    env["CLAUDE_CODE_SESSION_ID"] = session
-    result = subprocess.run(
-        [str(venv / "bin" / "ctx-decide"), *args],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
 
 
 @pytest.mark.parametrize(

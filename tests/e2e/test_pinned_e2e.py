@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import functools
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from .conftest import ClaudeRunner, isolated_env, run_install
+from .conftest import ClaudeRunner, ctx_decide, run_install
 from .fake_api import FakeMessagesApi, content_texts
 
 pytestmark = pytest.mark.e2e
@@ -25,21 +24,6 @@ pytestmark = pytest.mark.e2e
 SUMMARY = "1. Primary Request and Intent: design a cache layer for the API."
 CAP = "200"
 LONG = "; ".join(["measured under load on the staging cluster with production traffic"] * 5)
-
-
-def ctx_decide(venv: Path, project: Path, session: str, *args: str) -> str:
-    env = isolated_env()
-    env.update(CLAUDE_CODE_SESSION_ID=session, CTX_PIN_TOKENS=CAP)
-    result = subprocess.run(
-        [str(venv / "bin" / "ctx-decide"), *args],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 def first_user_texts(request) -> list[str]:
@@ -67,7 +51,7 @@ def test_the_digest_carries_a_rejection_across_compact(
     (transcript,) = run_claude.transcript_files()
     session = transcript.stem
 
-    decide = functools.partial(ctx_decide, ctx_venv, project, session)
+    decide = functools.partial(ctx_decide, ctx_venv, project, session, CTX_PIN_TOKENS=CAP)
     decide("use Redis Cluster", "--reason", "sharding; " + LONG)
     decide("--rejected", "Codis", "--reason", "unmaintained")
     out = decide("use Celery workers", "--reason", "retries; " + LONG)

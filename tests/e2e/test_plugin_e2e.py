@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import REPO_ROOT, ClaudeRunner, _run_in_own_group
-from .fake_api import FakeMessagesApi, ScriptedTurn, Usage, content_texts, tool_use_block
+from .fake_api import FakeMessagesApi, ScriptedTurn, Usage, texts_of, tool_use_block
 
 pytestmark = pytest.mark.e2e
 
@@ -45,10 +45,6 @@ def claude_plugin(run_claude: ClaudeRunner, *args: str) -> subprocess.CompletedP
     )
     assert result.returncode == 0, (args, result.stdout, result.stderr)
     return result
-
-
-def texts_of(request) -> list[str]:
-    return [text for message in request.messages for text in content_texts(message["content"])]
 
 
 def bash_turn(command: str) -> ScriptedTurn:
