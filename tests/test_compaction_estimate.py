@@ -2,6 +2,8 @@
 
 The real transcript of client 2.0.65 (slopometry fixture) has such a compaction: its
 boundary has preTokens 155,317 and no postTokens; the next reply measured 34,935 tokens.
+The fixtures hold no other compaction without postTokens (bench/bench_compaction_estimate.py
+lists every one it finds).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from context_memory.transcript.reader import scan_transcript
 from real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
 
 SESSION = "0f112eb4-a676-476d-8986-d6c78693cd5b"
-ESTIMATE = 28_030  # baseline 22,153 + (summary 12,062 + last 5 file reads 11,445 chars) / 4
+# baseline 22,153 + (summary 12,062 + files 29,434 + plan 3,139 + todos 972 chars) / 4
+ESTIMATE = 33_555
 NEXT_REPLY = 34_935
 
 
@@ -45,12 +48,14 @@ def cut_after_next_reply(folder: Path) -> Path:
     return write_lines(folder / "next.jsonl", lines[: last + 1])
 
 
-def test_real_compaction_lands_within_30_percent_of_the_next_reply(tmp_path):
+def test_real_compaction_lands_within_10_percent_of_the_next_reply(tmp_path):
+    """Before the re-attached files were counted whole, with the plan and todo list, it was
+    28,030 (-19.8%: just inside the issue's 20%, so the bound here is 10%; now -4%)."""
     reading = scan_transcript(cut_after_summary(tmp_path))
     real = scan_transcript(cut_after_next_reply(tmp_path))
     assert (real.tokens, real.source) == (NEXT_REPLY, "usage")
     assert (reading.tokens, reading.source) == (ESTIMATE, "compaction-estimate")
-    assert abs(reading.tokens - real.tokens) <= 0.30 * real.tokens
+    assert abs(reading.tokens - real.tokens) <= 0.10 * real.tokens
     assert reading.model == "claude-opus-4-5-20251101"
 
 
@@ -64,7 +69,12 @@ def test_the_parts_of_the_estimate(tmp_path):
         size = path.stat().st_size
         assert ce.baseline_tokens(handle, size) == 22_153  # the first reply's input
         assert ce.chars_after(handle, size, end) == 12_062  # the summary row's text
-        assert ce.restored_chars(handle, start) == 11_445  # the 5 files read last
+        parts = ce.restored_parts(handle, start)
+        # The 5 files edited last, whole (3 over 5,000 tokens: a note each); the last
+        # ExitPlanMode plan; the last TodoWrite list; no skill.
+        assert (parts.files, parts.file_count) == (29_434, 5)
+        assert (parts.plan, parts.todos, parts.skills) == (3_139, 972, 0)
+        assert ce.restored_chars(handle, start) == 33_545
         assert ce.estimate_after_compaction(handle, size, start, end) == ESTIMATE
 
 
@@ -151,13 +161,13 @@ def test_ctx_usage_in_a_fresh_process(tmp_path):
     )
     assert done.stderr == ""
     lines = done.stdout.splitlines()
-    assert lines[0] == "28,030 / 200,000 tokens (14.0%)  band: free"
+    assert lines[0] == "33,555 / 200,000 tokens (16.8%)  band: free"
     assert lines[1] == (
-        "  tokens        28,030 (estimated after a compaction that recorded no figure, "
+        "  tokens        33,555 (estimated after a compaction that recorded no figure, "
         "no reply since)"
     )
     assert lines[5] == "  compactions   1"
-    assert lines[-1] == "status 0 tokens 28030 heavy []"
+    assert lines[-1] == "status 0 tokens 33555 heavy []"
 
 
 def test_statusline_falls_back_to_the_estimate(tmp_path):
@@ -170,7 +180,7 @@ def test_statusline_falls_back_to_the_estimate(tmp_path):
     numbers = context_numbers(payload, {})
     assert (numbers.tokens, numbers.source) == (ESTIMATE, "compaction-estimate")
     assert format_line(numbers) == (
-        "█▍░░░░░░░░ 28K/200K 14% free · 139K to auto-compact (compacted, estimated)"
+        "█▋░░░░░░░░ 34K/200K 16.8% free · 133K to auto-compact (compacted, estimated)"
     )
 
 
@@ -196,4 +206,61 @@ def test_ctx_budget_shows_the_estimate(tmp_path):
     out = budget_output(payload, {"CTX_BANDS": "10,20,30,95"})
     assert out is not None
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
-    assert text.startswith("[CONTEXT BUDGET] ~28K/200K (14%)")
+    assert text.startswith("[CONTEXT BUDGET] ~34K/200K (16.8%)")
+
+
+def _result_row(tool_use_result: dict, shown: str = "") -> dict:
+    row = tr.user("")
+    row["message"]["content"] = [{"type": "tool_result", "tool_use_id": "t", "content": shown}]
+    row["toolUseResult"] = tool_use_result
+    return row
+
+
+def _read(path: str, content: str, lines: int, total: int) -> dict:
+    read = {"filePath": path, "content": content, "numLines": lines, "totalLines": total}
+    return _result_row({"type": "text", "file": read})
+
+
+def _tool_call(name: str, tool_input: dict) -> dict:
+    block = {"type": "tool_use", "id": "t", "name": name, "input": tool_input}
+    return tr.assistant(f"m-{name}", tr.usage(10), content=[block])
+
+
+def test_each_re_attached_part(tmp_path):
+    """Files whole (a partial read scaled, an edit's file after it), a note over 5,000
+    tokens, only the 5 used last; the last plan, todo list and skill."""
+    line = "x" * 19 + "\n"  # 20 characters, 27 with its line number
+    edit = {"filePath": "/p/edited.py", "originalFile": line * 100, "oldString": "a"}
+    edit["newString"] = "bbb"
+    plan = "# Plan\n" + "step\n" * 10
+    todos = [{"content": "write tests", "status": "pending", "activeForm": "writing tests"}]
+    skill = tr.user("Base directory for this skill: /p/.claude/skills/s\n\nbody " * 3)
+    skill["isMeta"] = True
+    rows = [
+        tr.assistant("m1", tr.usage(10, 5_000, 12_000)),
+        _read("/p/old.py", line * 10, 10, 10),  # the sixth file back: not re-attached
+        _read("/p/partial.py", line * 50, 50, 200),  # a quarter shown
+        _read("/p/huge.py", line * 1_000, 1_000, 1_000),  # 27,000: over 5,000 tokens
+        _result_row(edit),
+        _result_row({"type": "create", "filePath": "/p/new.py", "content": line * 4}),
+        _read("/p/small.py", line * 2, 2, 2),
+        _tool_call("ExitPlanMode", {"plan": plan}),
+        _tool_call("TodoWrite", {"todos": todos}),
+        skill,
+        tr.compact_boundary(150_000, None, "auto"),
+        tr.compact_summary("s" * 400),
+    ]
+    path = tr.write_transcript(tmp_path / "t.jsonl", rows)
+    data = path.read_bytes()
+    start = data.rindex(b"\n", 0, data.index(b"compact_boundary")) + 1
+    with path.open("rb") as handle:
+        parts = ce.restored_parts(handle, start)
+    frame = ce.FILE_FRAME_CHARS
+    # Each text ends with a newline: one more (empty) line numbered.
+    whole = [(27 * 50 + 7) * 200 // 50, 27 * 100 + 7 + 2, 27 * 4 + 7, 27 * 2 + 7]
+    assert parts.file_count == 5
+    assert parts.files == sum(chars + frame for chars in whole) + ce.TOO_LARGE_NOTE_CHARS
+    assert parts.plan == ce.PLAN_FRAME_CHARS + len(plan)
+    texts = len("write tests") + len("pending") + len("writing tests")
+    assert parts.todos == ce.TODO_FRAME_CHARS + texts + ce.TODO_ITEM_CHARS
+    assert parts.skills == len(skill["message"]["content"]) + ce.SKILLS_FRAME_CHARS

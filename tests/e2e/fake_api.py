@@ -37,7 +37,7 @@ import re
 import threading
 import uuid
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
@@ -229,6 +229,9 @@ class RecordedRequest:
         ]
 
 
+ReplyBuilder = Callable[[RecordedRequest], ScriptedTurn]
+
+
 # -- the server ----------------------------------------------------------------------------
 
 
@@ -252,7 +255,7 @@ class FakeMessagesApi:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._requests: list[RecordedRequest] = []
-        self._turns: deque[ScriptedTurn] = deque()
+        self._turns: deque[ScriptedTurn | ReplyBuilder] = deque()
         self._summary_text = DEFAULT_SUMMARY_TEXT
         self._summary_usage = SMALL_USAGE
         self._summary_status: int | None = None
@@ -299,6 +302,12 @@ class FakeMessagesApi:
         with self._lock:
             self._turns.extend(turns)
 
+    def enqueue_builder(self, builder: ReplyBuilder) -> None:
+        """Queue a reply built from the request it answers (e.g. a Write to a path the
+        client names only in that request, such as the plan file)."""
+        with self._lock:
+            self._turns.append(builder)
+
     def enqueue_text(self, text: str, usage: Usage = SMALL_USAGE) -> None:
         self.enqueue(ScriptedTurn.text(text, usage))
 
@@ -326,12 +335,13 @@ class FakeMessagesApi:
         with self._lock:
             return len(self._turns)
 
-    def _reply_for(self, kind: RequestKind) -> ScriptedTurn:
+    def _reply_for(self, request: RecordedRequest) -> ScriptedTurn:
         with self._lock:
-            if kind == "summary":
+            if request.kind == "summary":
                 return ScriptedTurn.text(summary_reply(self._summary_text), self._summary_usage)
-            if kind == "main" and self._turns:
-                return self._turns.popleft()
+            if request.kind == "main" and self._turns:
+                turn = self._turns.popleft()
+                return turn if isinstance(turn, ScriptedTurn) else turn(request)
         return ScriptedTurn.text(DEFAULT_REPLY_TEXT)
 
     # -- recorded traffic ---------------------------------------------------------------
@@ -498,7 +508,7 @@ def _make_handler(api: FakeMessagesApi) -> type[BaseHTTPRequestHandler]:
                 error = {"type": "overloaded_error", "message": "Overloaded (fake API)"}
                 self._send_json({"type": "error", "error": error}, status=failure)
                 return
-            turn = api._reply_for(request.kind)
+            turn = api._reply_for(request)
             model = request.model or FALLBACK_MODEL
             if not request.body.get("stream"):
                 self._send_json(whole_message(turn, model))
