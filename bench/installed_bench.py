@@ -14,9 +14,9 @@ interpreter: the same binary, the same site setup.
 All commands run interleaved, round after round (pass, then each case, then pass again...),
 so a noisy neighbour slows every one of them alike. Per command: median CPU time (user +
 system of the process), median wall time, and the highest peak RSS; the ratios are to the
-baseline's medians. Targets (issue 10): ctx-budget and ctx-statusline within 1.5x of
+baselines' medians. Targets (issue 10): ctx-budget and ctx-statusline within 1.5x of
 `python -c pass` in CPU time at every size and for both shapes (2.1.332's and old
-clients'), under 40 MB.
+clients'), under 40 MB. Goal (issue 19): within 1.3x of `python -c pass`.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ sys.path.insert(0, str(HERE))
 from make_transcript import SHAPES, generate, parse_size  # noqa: E402
 
 HOT_MAX_CPU_RATIO = 1.5
+HOT_GOAL_CPU_RATIO = 1.3
 HOT_MAX_MB = 40.0
 SESSION = "bench-installed"
 
@@ -225,7 +226,7 @@ def module_argv(install: Install, command: str) -> list[str]:
 
 def measure(
     install: Install, sizes: list[str], shapes: list[str], runs: int, modules: bool = False
-) -> tuple[Case, list[Case]]:
+) -> tuple[list[Case], list[Case]]:
     project = DATA / "installed-project"
     if project.exists():
         shutil.rmtree(project)
@@ -233,7 +234,10 @@ def measure(
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CTX_", "CLAUDE"))}
     env["HOME"] = str(install.settings_path.parent.parent)
     env["CTX_CACHE_DIR"] = str(DATA / "installed-cache")
-    baseline = Case("python -c pass", "-", [install.python, "-c", "pass"], b"")
+    baselines = [
+        Case("python -c pass", "-", [install.python, "-c", "pass"], b""),
+        Case("python -I -S -c pass", "-", [install.python, "-I", "-S", "-c", "pass"], b""),
+    ]
     cases = []
     for shape in shapes:
         for size in sizes:
@@ -260,22 +264,26 @@ def measure(
             status_json(transcript(sizes[0], shapes[0]), project, 75.2),
         )
     )
-    everything = [baseline, *cases]
+    everything = [*baselines, *cases]
     for case in everything:  # warm: page cache, .pyc files, the status line's window cache
         run_once(case.argv, case.stdin, env, project)
     for _ in range(runs):
-        for case in everything:
+        for case in cases:
             case.record(*run_once(case.argv, case.stdin, env, project))
-            # Baseline again between cases: drift of a shared machine hits both alike.
-            baseline.record(*run_once(baseline.argv, baseline.stdin, env, project))
-    return baseline, cases
+            # Baselines again between cases: drift of a shared machine hits all alike.
+            for baseline in baselines:
+                baseline.record(*run_once(baseline.argv, baseline.stdin, env, project))
+    return baselines, cases
 
 
-def report(baseline: Case, cases: list[Case], install: Install) -> tuple[list[dict], list[str]]:
-    base_cpu = statistics.median(baseline.cpus)
-    base_wall = statistics.median(baseline.walls)
+def report(
+    baselines: list[Case], cases: list[Case], install: Install
+) -> tuple[list[dict], list[str]]:
+    plain, isolated = baselines
+    base_cpu, base_wall = statistics.median(plain.cpus), statistics.median(plain.walls)
+    iso_cpu, iso_wall = statistics.median(isolated.cpus), statistics.median(isolated.walls)
     rows = []
-    for case in [baseline, *cases]:
+    for case in [*baselines, *cases]:
         cpu, wall = statistics.median(case.cpus), statistics.median(case.walls)
         rows.append(
             {
@@ -283,13 +291,15 @@ def report(baseline: Case, cases: list[Case], install: Install) -> tuple[list[di
                 "size": case.size,
                 "cpu_ms": cpu * 1000,
                 "cpu_ratio": cpu / base_cpu,
+                "cpu_ratio_isolated": cpu / iso_cpu,
                 "wall_ms": wall * 1000,
                 "wall_ratio": wall / base_wall,
+                "wall_ratio_isolated": wall / iso_wall,
                 "peak_mb": case.peak,
                 "runs": len(case.cpus),
             }
         )
-    hot = rows[1:]
+    hot = rows[len(baselines) :]
     worst_cpu = max(hot, key=lambda r: r["cpu_ratio"])
     worst_peak = max(hot, key=lambda r: r["peak_mb"])
     verdict = {True: "PASS", False: "FAIL"}
@@ -299,6 +309,9 @@ def report(baseline: Case, cases: list[Case], install: Install) -> tuple[list[di
         f"(worst {worst_cpu['cpu_ratio']:.2f}x: {worst_cpu['command']} {worst_cpu['size']})",
         f"ctx-budget and ctx-statusline under {HOT_MAX_MB:g} MB: "
         f"{verdict[worst_peak['peak_mb'] < HOT_MAX_MB]} (peak {worst_peak['peak_mb']:.1f} MB)",
+        f"goal (issue 19): within {HOT_GOAL_CPU_RATIO:g}x of python -c pass (CPU): "
+        f"{'met' if worst_cpu['cpu_ratio'] <= HOT_GOAL_CPU_RATIO else 'not met'} "
+        f"(worst {worst_cpu['cpu_ratio']:.2f}x)",
     ]
     return rows, checks
 
@@ -306,15 +319,17 @@ def report(baseline: Case, cases: list[Case], install: Install) -> tuple[list[di
 def print_table(rows: list[dict], checks: list[str], install: Install) -> None:
     print(f"\nInstalled commands vs python -c pass ({install.settings_path})")
     print(f"  budget: {' '.join(install.budget)}\n  status line: {' '.join(install.statusline)}")
+    print("  x pass: to python -c pass; x -IS: to python -I -S -c pass (medians)")
     print(
-        f"{'transcript':>10}  {'command':<52} {'CPU ms':>7} {'x pass':>7} "
-        f"{'wall ms':>8} {'x pass':>7} {'peak MB':>8}"
+        f"{'transcript':>10}  {'command':<52} {'CPU ms':>7} {'x pass':>7} {'x -IS':>6} "
+        f"{'wall ms':>8} {'x pass':>7} {'x -IS':>6} {'peak MB':>8} {'runs':>5}"
     )
     for row in rows:
         print(
             f"{row['size']:>10}  {row['command']:<52} {row['cpu_ms']:>7.1f} "
-            f"{row['cpu_ratio']:>7.2f} {row['wall_ms']:>8.1f} {row['wall_ratio']:>7.2f} "
-            f"{row['peak_mb']:>8.1f}"
+            f"{row['cpu_ratio']:>7.2f} {row['cpu_ratio_isolated']:>6.2f} {row['wall_ms']:>8.1f} "
+            f"{row['wall_ratio']:>7.2f} {row['wall_ratio_isolated']:>6.2f} "
+            f"{row['peak_mb']:>8.1f} {row['runs']:>5}"
         )
     print()
     for line in checks:
@@ -336,10 +351,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", dest="json_out", help="also write the rows as JSON here")
     args = parser.parse_args(argv)
     install = Install(Path(args.settings)) if args.settings else install_with(args.python)
-    baseline, cases = measure(
+    baselines, cases = measure(
         install, args.sizes.split(","), args.shapes.split(","), args.runs, args.modules
     )
-    rows, checks = report(baseline, cases, install)
+    rows, checks = report(baselines, cases, install)
     print_table(rows, checks, install)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(rows, indent=2) + "\n")

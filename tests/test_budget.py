@@ -81,7 +81,6 @@ def test_no_decision_key_ever(project, monkeypatch, capsys):
 @pytest.mark.parametrize(
     ("stdin", "message"),
     [
-        ("", "ctx-budget: HookInputError: empty stdin: expected the hook JSON from Claude Code\n"),
         ("not json", "ctx-budget: HookInputError: stdin is not JSON (Expecting value at char 0)\n"),
         ("[1, 2]", "ctx-budget: HookInputError: stdin JSON is a list, expected an object\n"),
         (

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -124,6 +125,17 @@ def run_command(
     )
 
 
+def traced(command: str) -> str:
+    """``command`` (a #! launcher) started by its own #! line plus ``-X importtime``: the
+    launchers run isolated (-I), which ignores PYTHONPROFILEIMPORTTIME."""
+    script = shlex.split(command)[0]
+    with open(script, encoding="utf-8") as handle:
+        first = handle.readline()
+    assert first.startswith("#!"), first
+    interpreter, *flags = first[2:].split()
+    return shlex.join([interpreter, "-X", "importtime", *flags, script])
+
+
 def imported(stderr: bytes) -> set[str]:
     """Top-level modules named in PYTHONPROFILEIMPORTTIME's report."""
     names = set()
@@ -190,16 +202,16 @@ def test_registered_commands_start_without_re(
     project, transcript = project_with_transcript(tmp_path)
     for program, payload in payloads(project, transcript).items():
         done = run_command(
-            commands[program],
+            traced(commands[program]),
             json.dumps(payload).encode(),
             project,
             HOME=str(home),
-            PYTHONPROFILEIMPORTTIME="1",
         )
         assert done.returncode == 0, done.stderr[-2000:]
         found = imported(done.stderr)
         assert "context_memory" in found, (name, program, done.stderr[-2000:])
         assert sorted(found & set(KEPT_OUT)) == [], f"{name}: {program} imports them"
+        assert "site" not in found, f"{name}: {program} is not started with -S"
         if program == "ctx-statusline":
             assert done.stdout.count(b"\n") == 1, done.stdout  # the status line itself
 

@@ -11,6 +11,8 @@ import pytest
 
 from cli_run import run_hook_main
 from conftest import subprocess_env
+from context_memory.core.safe_text import estimate_tokens
+from context_memory.core.tables import POINTER_REJECTION_TOKENS
 from context_memory.handlers import restore
 from context_memory.memory import pointer
 from context_memory.memory.pointer import recovery_pointer
@@ -124,7 +126,7 @@ def test_claude_project_dir_wins_over_cwd(project, tmp_path, monkeypatch, capsys
 
 
 def test_bad_input_fails_open_with_exit_0(project):
-    for stdin in [b"", b"{", b"[]", b"\xff"]:
+    for stdin in [b"{", b"[]", b"\xff"]:  # empty: a by-hand run (test_hook_by_hand.py)
         result = subprocess.run(
             [sys.executable, "-m", "context_memory.handlers.restore"],
             input=stdin,
@@ -150,7 +152,8 @@ def rejection(number: int, ts: str, author: str, reason: str = "") -> str:
     return json.dumps(record)
 
 
-def test_pointer_names_the_newest_rejections_of_every_author(project):
+def test_pointer_names_every_rejection_that_fits_newest_first(project):
+    """Before: only the 5 newest were named; a teammate's sixth (Codis) was cut."""
     folder = state(project)
     decided = json.dumps(
         {"id": "d", "ts": "2026-11-30T12:00:00Z", "kind": "decided", "decision": "D"}
@@ -163,7 +166,17 @@ def test_pointer_names_the_newest_rejections_of_every_author(project):
         rejection(2, "2026-11-30T09:00:00Z", "Bob", "x" * 300),  # a union merge's duplicate
         rejection(4, "2026-11-27T09:00:00Z", "Cy"),
         rejection(5, "2026-11-26T09:00:00Z", "Cy"),
-        rejection(6, "2026-11-25T09:00:00Z", "Cy"),  # the sixth newest: left out
+        json.dumps(
+            {
+                "id": "id6",
+                "ts": "2026-11-25T09:00:00Z",
+                "session": "s6",
+                "kind": "rejected",
+                "decision": "Codis",
+                "reason": "Redis Cluster is simpler",
+                "author": "Dee",
+            }
+        ),  # the sixth newest, a teammate's: still named
         '{"kind": "rejected", "decision": "half',
     ]
     (folder / "decisions.jsonl").write_text("\n".join(lines) + "\n")
@@ -172,10 +185,29 @@ def test_pointer_names_the_newest_rejections_of_every_author(project):
         "[WORKING STATE] This project keeps its working memory on disk. "
         "Read .working-state/decisions.jsonl first. "
         f"Rejected, do not propose again: {long_item}; Option 3; Option 1 (too slow); "
-        "Option 4; Option 5. "
+        "Option 4; Option 5; Codis (Redis Cluster is simpler). "
         "Record new decisions with ctx-decide."
     )
     assert "Rejected" not in str(recovery_pointer(str(folder), with_rejections=False))
+
+
+def test_rejections_past_the_token_budget_are_counted_and_located(project):
+    folder = state(project)
+    # 40 rejections of about 150 characters: about 1,500 tokens, over the 600 budget.
+    lines = [
+        rejection(n, f"2026-10-{n % 28 + 1:02d}T{n // 28:02d}:00:00Z", "Ada", "r" * 140)
+        for n in range(1, 41)
+    ]
+    (folder / "decisions.jsonl").write_text("\n".join(lines) + "\n")
+    text = str(recovery_pointer(str(folder)))
+    named = text.split("Rejected, do not propose again: ", 1)[1].split(". ", 1)[0]
+    items = named.split("; ")
+    assert POINTER_REJECTION_TOKENS == 600
+    assert estimate_tokens(named) <= POINTER_REJECTION_TOKENS
+    assert len(items) == 15  # 15 items of 38 to 40 tokens fit in 600; a 16th would not
+    # newest first: the 27th is dated 2026-10-28, the newest day
+    assert [item.split(" (")[0] for item in items[:3]] == ["Option 27", "Option 26", "Option 25"]
+    assert f"And {40 - 15} more rejections (ctx-decide --list shows them all)" in text
 
 
 def test_pointer_reads_only_the_tail_of_a_big_log(project, monkeypatch):

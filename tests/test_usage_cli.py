@@ -249,3 +249,88 @@ def test_help_and_option_spellings(tmp_path: Path):
 def test_json_output_is_spaced_like_json_dumps():
     result = run(["--json", str(SAMPLE_TRANSCRIPT)])
     assert result.stdout == json.dumps(json.loads(result.stdout), ensure_ascii=False) + "\n"
+
+
+# -- files that are no transcript (issue 19, item 4) -------------------------------------------
+
+
+def not_a_transcript_message(path: Path) -> str:
+    return (
+        f"Error: {path} is not a Claude Code transcript (its first and last lines are not "
+        "transcript rows). Transcripts are the .jsonl files under "
+        "~/.claude/projects/<project folder>/; run ctx-usage without an argument in a "
+        "project for its newest one, or pass a session id\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("README.md", b"# context-memory\n\nA toolkit.\n"),
+        ("program", b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 40),
+        ("script.sh", b"#!/bin/sh\necho hi\n"),
+        ("package.json", b'{\n  "name": "x",\n  "type": "module"\n}\n'),
+        ("list.jsonl", b"[1, 2]\n[3]\n"),
+        ("other.jsonl", b'{"name": "x"}\n{"name": "y"}\n'),
+    ],
+)
+def test_a_file_that_is_no_transcript_is_refused(tmp_path: Path, name: str, content: bytes):
+    path = tmp_path / name
+    path.write_bytes(content)
+    for args in ([str(path)], ["--json", str(path)], ["--timeline", str(path)]):
+        result = run(args)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            1,
+            "",
+            not_a_transcript_message(path),
+        )
+
+
+def test_the_installed_python_binary_is_refused_in_a_fresh_process(tmp_path: Path):
+    result = subprocess.run(
+        [sys.executable, "-m", "context_memory.commands.usage", sys.executable],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=60,
+        check=False,
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == not_a_transcript_message(Path(sys.executable))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\n", b'{"type":"user","message":{"role":"user","content":"hi"},"uui'],
+    ids=["empty", "one-newline", "first-row-half-written"],
+)
+def test_an_empty_or_brand_new_transcript_still_answers(tmp_path: Path, content: bytes):
+    path = tmp_path / "new.jsonl"
+    path.write_bytes(content)
+    result = run(["--json", str(path)])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["tokens"], data["source"], data["compactions"]) == (0, "none", 0)
+
+
+def test_a_first_row_longer_than_the_bounded_read_is_a_transcript(tmp_path: Path):
+    rows = [tr.user("x" * 300_000), tr.assistant("m1", tr.usage(5_000, 0, 0, 0))]
+    path = tr.write_transcript(tmp_path / "t.jsonl", rows)
+    result = run(["--json", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["tokens"] == 5_000
+
+
+def test_every_real_transcript_of_older_clients_is_accepted(tmp_path: Path):
+    import gzip
+
+    from real_fixture import REAL_DIR
+
+    fixtures = sorted(REAL_DIR.glob("*.jsonl.gz"))
+    assert len(fixtures) == 17
+    for index, fixture in enumerate(fixtures):
+        path = tmp_path / f"{index}.jsonl"
+        path.write_bytes(gzip.decompress(fixture.read_bytes()))
+        result = run(["--json", str(path)])
+        assert result.exit_code == 0, (fixture.name, result.stderr)
+        assert json.loads(result.stdout)["transcript"] == str(path)

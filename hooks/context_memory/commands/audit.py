@@ -21,6 +21,7 @@ from context_memory.audit.compactions import Compaction, all_compactions, last_c
 from context_memory.audit.config import KINDS_AUDITED, audit_last
 from context_memory.commands.common import CONTEXT_SETTINGS, cli_state_dir, run_click, shown_path
 from context_memory.core import exit_codes
+from context_memory.core.hookio import hook_usage
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import UnsafeNameError, session_dir
 from context_memory.memory.decisions import decisions_path, read_records
@@ -141,7 +142,11 @@ def audit_compaction(
     }
 
 
-@click.command(context_settings=CONTEXT_SETTINGS)
+@click.command(
+    context_settings=CONTEXT_SETTINGS,
+    # \b: click keeps these lines as they are (the example payload must not be rewrapped).
+    epilog="\b\nAs a hook (no arguments):\n" + hook_usage("ctx-audit"),
+)
 @click.argument("transcript")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--all", "every", is_flag=True, help="Audit every compaction, not only the last.")

@@ -9,8 +9,9 @@ it found, and this runs COMMAND from the plugin folder.
 - Commands that need click (ctx-decide, ctx-plan, ctx-handoff, ctx-doctor, ...) use the
   venv, building it first when needed (once, under a lock; a line on stderr says so).
 
-Run as a script (not ``-m``): its folder would be sys.path[0], so the first thing it does
-is put the plugin's ``hooks/`` there instead. Standard library only.
+Run as a script (not ``-m``), isolated (``-I -S``, see bin/ctx-run): the first thing it does
+is put the plugin's ``hooks/`` first on sys.path (in place of its own folder, when a run
+without -I put that there). Standard library only.
 """
 
 from __future__ import annotations
@@ -19,9 +20,14 @@ import os
 import sys
 
 if __name__ == "__main__":
-    # hooks/context_memory/commands/ must not shadow anything: the package's parent (hooks/)
-    # goes first.
-    sys.path[0] = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # The package's parent (hooks/) goes first; hooks/context_memory/commands/ must not
+    # shadow anything (sys.path[0] without -I; -I leaves the script's folder out).
+    _own = os.path.dirname(os.path.abspath(__file__))
+    _hooks = os.path.dirname(os.path.dirname(_own))
+    if sys.path[:1] == [_own]:
+        sys.path[0] = _hooks
+    else:
+        sys.path.insert(0, _hooks)
 
 # command -> (module:function, what it needs): "hook" runs with the standard library only;
 # "hook+venv" also uses the venv when it is ready; "venv" needs it (built on demand).

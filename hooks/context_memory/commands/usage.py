@@ -20,6 +20,7 @@ from context_memory.transcript.compaction_count import count_compactions
 from context_memory.transcript.locate import (
     TranscriptNotFound,
     looks_like_session_id,
+    looks_like_transcript,
     newest_transcript,
     transcript_for_session,
 )
@@ -159,11 +160,22 @@ def parse_args(argv: list[str]) -> Options:
     return options
 
 
+def not_a_transcript(path: str) -> str:
+    return (
+        f"{path} is not a Claude Code transcript (its first and last lines are not "
+        "transcript rows). Transcripts are the .jsonl files under "
+        "~/.claude/projects/<project folder>/; run ctx-usage without an argument in a "
+        "project for its newest one, or pass a session id"
+    )
+
+
 def usage_output(args: Options, stdin_text: str | None) -> str:
     """What ctx-usage prints for ``args``; raises UsageError with a one-line message."""
     path = ""
     try:
         path = resolve_transcript_argument(args.transcript, stdin_text)
+        if not looks_like_transcript(path):
+            raise UsageError(not_a_transcript(path))
         # The window ctx-statusline recorded for this session (window_source: statusline).
         cached = window_for_transcript(path)
         report = measure_context(path, window_override=args.window, statusline_window=cached)

@@ -286,16 +286,59 @@ HELP_OPTIONS = ("-h", "--help")
 VERSION_OPTION = "--version"
 
 
-def hook_help(hook: str, doc: str | None) -> str:
-    """What ``<hook> --help`` prints: the module's summary line and how the hook is run."""
-    summary = (doc or "").strip().split("\n\n", 1)[0].replace("\n", " ")
-    summary = summary.split(": ", 1)[1] if summary.startswith(hook + ":") else summary
-    summary = summary[:1].upper() + summary[1:]
+def _guide(hook: str) -> tuple[str, str, str]:
+    from context_memory.core.tables import HOOK_GUIDES
+
+    return HOOK_GUIDES[hook]
+
+
+def _wrap(text: str, width: int = 88) -> str:
+    """``text`` folded at spaces into lines of at most ``width`` characters (textwrap would
+    cost an import, and ``re`` with it)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join([*lines, line])
+
+
+def _about(hook: str) -> str:
+    """What the hook is, who runs it, and an example run: the heart of --help and of the
+    answer to an empty stdin."""
+    events, summary, example = _guide(hook)
+    what = (
+        f"{hook} is Claude Code's {events} hook: {summary}. Claude Code runs it (set up by "
+        "./install, ctx-install or the plugin) with the event's JSON on stdin."
+    )
     return (
-        f"usage: {hook} < HOOK_JSON\n\n{summary}\n\n"
-        "Claude Code runs it (./install registers it) with the event's JSON on stdin. It\n"
-        "always exits 0; a failure is one line on stderr and one in\n"
+        f"{_wrap(what)}\n"
+        "Try it by hand (a transcript is a .jsonl file under ~/.claude/projects/):\n"
+        f"  echo '{example}' | {hook}\n"
+    )
+
+
+def by_hand_text(hook: str) -> str:
+    """What a hook says on stderr when stdin holds nothing (a terminal, or no input): a usage
+    question, not a failure, so it exits 0 and logs nothing."""
+    return f"{hook}: no hook input on stdin, so nothing to do.\n{_about(hook)}More: {hook} --help\n"
+
+
+def hook_usage(hook: str) -> str:
+    """The part of ``<hook> --help`` that the status line shares with the hooks."""
+    return (
+        f"{_about(hook)}It always exits 0; a failure is one line on stderr and one in\n"
         ".working-state/logs/hooks.log. ctx-doctor checks the setup.\n"
+    )
+
+
+def hook_help(hook: str, doc: str | None = None) -> str:
+    """What ``<hook> --help`` prints (``doc``: unused, kept for callers' signature)."""
+    return (
+        f"usage: {hook} < HOOK_JSON\n\n{hook_usage(hook)}"
         "  -h, --help  print this help and exit\n"
         "  --version   print the version and exit\n"
     )
@@ -337,7 +380,14 @@ def run_hook(
     try:
         if answer_option(hook, sys.argv[1:] if argv is None else argv, doc):
             return HOOK_EXIT_STATUS
-        payload = parse_hook_input(read_input())
+        raw = read_input()
+        if not raw.strip():
+            # Nothing on stdin (a terminal reads as nothing): someone trying the command
+            # by hand, as the client always sends the event's JSON. A usage answer on
+            # stderr (stdout would reach the model, should a client ever do it), no log.
+            sys.stderr.write(by_hand_text(hook))
+            return HOOK_EXIT_STATUS
+        payload = parse_hook_input(raw)
         hook_input = HookInput(payload)  # the one parse: the handler gets this value
         session = hook_input.session_id
         state_dir = hook_input.state_dir

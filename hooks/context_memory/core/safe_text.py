@@ -36,3 +36,15 @@ _TABLE = {code: _escape(code) for code in _UNSAFE}
 def one_line(text: object) -> str:
     """``text`` as one safe line: whitespace runs collapsed, control characters escaped."""
     return " ".join(str(text).split()).translate(_TABLE)
+
+
+def estimate_tokens(text: str) -> int:
+    """The toolkit's token estimate for a text: UTF-8 bytes / CHARS_PER_TOKEN, rounded up.
+
+    Four characters per token is the client's own offline estimate for English; counting
+    bytes rather than characters makes Chinese and Japanese (about one token per
+    character, three bytes each) come out higher rather than far too low.
+    """
+    from context_memory.core.tables import CHARS_PER_TOKEN
+
+    return -(-len(text.encode("utf-8")) // CHARS_PER_TOKEN)

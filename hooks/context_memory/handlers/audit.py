@@ -48,7 +48,6 @@ from context_memory.audit.store import (
     take_pending_injection,
     write_audit,
 )
-from context_memory.core import exit_codes
 from context_memory.core.hookio import (
     HookInput,
     HookInputError,
@@ -273,16 +272,10 @@ def hook_output(
 def main(argv: list[str] | None = None) -> int:
     """Hook when run with no arguments and stdin is not a terminal; the CLI otherwise."""
     args = sys.argv[1:] if argv is None else argv
-    if not args and sys.stdin is not None and not sys.stdin.isatty():
-        return run_hook(HOOK_NAME, hook_output, argv=args)
     if not args:
-        # No hook input (stdin closed or a terminal) and no TRANSCRIPT. A hook never exits
-        # 2 (the client would block on it): say how to use it, exit 0.
-        sys.stderr.write(
-            f"{HOOK_NAME}: no hook input on stdin and no TRANSCRIPT given; nothing to do "
-            "(by hand: ctx-audit TRANSCRIPT, see ctx-audit --help)\n"
-        )
-        return exit_codes.OK
+        # The hook; with nothing on stdin (a terminal: tried by hand) run_hook says what
+        # the command is and how to use it, exit 0.
+        return run_hook(HOOK_NAME, hook_output, argv=args)
     from context_memory.commands.audit import run_cli
 
     return run_cli(args)

@@ -26,7 +26,9 @@ import sys
 from context_memory.core.hookio import (
     HOOK_EXIT_STATUS,
     HookInput,
+    by_hand_text,
     discard_stdout,
+    hook_usage,
     parse_hook_input,
     write_stdout,
 )
@@ -353,7 +355,7 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
     try:
         options = parse_args(sys.argv[1:] if argv is None else argv)
         if options.help:
-            sys.stdout.write(USAGE)
+            sys.stdout.write(USAGE + "\n" + hook_usage(PROG))
             return HOOK_EXIT_STATUS
         if options.version:
             from context_memory import __version__
@@ -361,6 +363,10 @@ def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) ->
             sys.stdout.write(f"{PROG} {__version__}\n")
             return HOOK_EXIT_STATUS
         raw = read_stdin()
+        if not raw.strip():
+            # A terminal or no input: tried by hand (the client always sends JSON).
+            sys.stderr.write(by_hand_text(PROG))
+            return HOOK_EXIT_STATUS
         started = start_chained(options.chain, raw) if options.chain else None
         color = color_enabled(env) if options.color is None else options.color
         try:

@@ -7,6 +7,7 @@ out and where they are.
 
 from __future__ import annotations
 
+from context_memory.core.safe_text import estimate_tokens
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.core.tables import CHARS_PER_TOKEN
 from context_memory.memory.decisions import DECISIONS_FILE
@@ -45,16 +46,6 @@ EMPTY = "No decisions, risks or open plan items recorded yet."
 # Handoff section names of merge/merge.py, by the kinds used here.
 _MERGED_KEYS = (("decided", "Decided"), ("rejected", "Rejected"), ("risks", "Risks"))
 _CONTROL = {code: " " for code in (*range(0, 32), *range(127, 160))}
-
-
-def estimate_tokens(text: str) -> int:
-    """The toolkit's token estimate for a text: UTF-8 bytes / CHARS_PER_TOKEN, rounded up.
-
-    Four characters per token is the client's own offline estimate for English; counting
-    bytes rather than characters makes Chinese and Japanese (about one token per
-    character, three bytes each) come out higher rather than far too low.
-    """
-    return -(-len(text.encode("utf-8")) // CHARS_PER_TOKEN)
 
 
 # --------------------------------------------------------------------------- in force

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import stat
 
-from context_memory.core.safe_text import one_line
+from context_memory.core.safe_text import estimate_tokens, one_line
 from context_memory.core.state import STATE_DIRNAME
+from context_memory.core.tables import POINTER_REJECTION_TOKENS
 from context_memory.memory.decisions import DECISIONS_FILE, KINDS
 from context_memory.memory.handoff import latest_handoff
 
@@ -23,9 +24,9 @@ if TYPE_CHECKING:
 PLAN_FILE = "current-plan.md"
 MERGED_DECISIONS = os.path.join("merged", "decisions.md")
 POINTER_PREFIX = "[WORKING STATE]"
-# The newest rejections are named in the pointer itself, whoever recorded them: on a shared
-# project (ctx-doctor --team) a teammate's rejection reaches the next session on every clone.
-REJECTIONS_SHOWN = 5
+# The rejections are named in the pointer itself, whoever recorded them: on a shared project
+# (ctx-doctor --team) a teammate's rejection reaches the next session on every clone. As
+# many as fit in POINTER_REJECTION_TOKENS (core/tables.py), newest first; then a count.
 REJECTION_CHARS = 200
 REJECTIONS_TAIL_BYTES = 1024 * 1024  # union merges append at the end: the tail holds the news
 
@@ -54,10 +55,10 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def recent_rejections(state_dir: str, limit: int = REJECTIONS_SHOWN) -> list[str]:
-    """The newest ``limit`` rejections of the log's last MB (any session, any author), newest
-    first, each as ``text (reason)`` cut to REJECTION_CHARS; a line seen twice (a union
-    merge) counts once."""
+def recent_rejections(state_dir: str, limit: int | None = None) -> list[str]:
+    """The rejections of the log's last MB (any session, any author), newest first (the
+    newest ``limit`` when given), each as ``text (reason)`` cut to REJECTION_CHARS; a line
+    seen twice (a union merge) counts once."""
     import json
 
     from context_memory.core.fsutil import open_file
@@ -99,8 +100,23 @@ def recent_rejections(state_dir: str, limit: int = REJECTIONS_SHOWN) -> list[str
         found.setdefault(
             key, (stamp if isinstance(stamp, str) else "", _clip(one_line(item), REJECTION_CHARS))
         )
-    newest = sorted(found.values(), key=lambda pair: pair[0], reverse=True)[:limit]
-    return [item for _, item in newest]
+    newest = sorted(found.values(), key=lambda pair: pair[0], reverse=True)
+    return [item for _, item in newest][:limit]
+
+
+def rejections_sentence(rejected: list[str], budget: int = POINTER_REJECTION_TOKENS) -> str:
+    """``Rejected, do not propose again: a; b; c.``: the items (newest first) that fit in
+    ``budget`` estimated tokens, then how many more there are and where to see them."""
+    named: list[str] = []
+    for item in rejected:
+        if named and estimate_tokens("; ".join([*named, item])) > budget:
+            break
+        named.append(item)  # the newest is always named (it is cut to REJECTION_CHARS)
+    sentence = "Rejected, do not propose again: " + "; ".join(named) + "."
+    more = len(rejected) - len(named)
+    if more:
+        sentence += f" And {more} more rejections (ctx-decide --list shows them all)."
+    return sentence
 
 
 def recovery_pointer(
@@ -129,7 +145,7 @@ def recovery_pointer(
         sentences.append("Read " + " and ".join(_shown(p, base) for p in first) + " first.")
     rejected = recent_rejections(state_dir) if with_rejections else []
     if rejected:
-        sentences.append("Rejected, do not propose again: " + "; ".join(rejected) + ".")
+        sentences.append(rejections_sentence(rejected))
     if handoff:
         sentences.append(f"Latest handoff: {_shown(handoff, base)}.")
     if merged:

@@ -7,11 +7,20 @@ costs a hook about half its start-up time before every prompt. Paths with spaces
 has installed the package, the installer replaces each wrapper in ``<venv>/bin`` with a
 launcher of its own (same name, same place, so PATH links and settings stay the same)::
 
-    #!/home/me/.local/share/context-memory/venv/bin/python
+    #!/home/me/.local/share/context-memory/venv/bin/python -IS
     import sys
+    sys.path.append('/home/me/.local/share/context-memory/venv/lib/python3.11/site-packages')
     from context_memory.handlers.budget import main
     ...
     sys.exit(main())
+
+The interpreter runs isolated from the user's Python environment: ``-I`` ignores every
+PYTHON* variable (PYTHONPATH, PYTHONVERBOSE, PYTHONINSPECT...), the user's site-packages
+and the current folder; ``-S`` skips the ``site`` module, so no ``sitecustomize`` or
+``usercustomize`` runs (a printing one would put its line before a hook's JSON) and no
+``.pth`` file is executed. The launcher appends the virtualenv's site-packages itself (and
+the folders its plain ``.pth`` lines name: an editable install), after the standard
+library, as ``site`` would. Skipping ``site`` also makes each start cheaper.
 
 When the interpreter's path cannot go on a ``#!`` line (whitespace, control characters, or
 longer than the kernel reads), the launcher is a POSIX ``sh`` script that execs the
@@ -34,6 +43,9 @@ if TYPE_CHECKING:
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
+# Isolated (-I) and without the site module (-S): see the module docstring. One word on a
+# #! line (Linux passes what follows the interpreter as one argument).
+ISOLATION_FLAGS = "-IS"
 VERSION_OPTION = "--version"
 MARK = "# context-memory launcher"
 
@@ -42,9 +54,8 @@ class LauncherError(Exception):
     """The virtualenv's entry points cannot be found; ``str()`` says how to fix it."""
 
 
-def entry_points(venv: Path | str) -> dict[str, str]:
-    """``{command: "module:function"}`` from the installed package's ``entry_points.txt``
-    (what pip made wrappers for), in name order."""
+def _dist_info(venv: Path | str) -> str:
+    """The installed package's ``entry_points.txt`` in the virtualenv's site-packages."""
     pattern = os.path.join(
         glob.escape(os.fspath(venv)),
         "lib",
@@ -59,6 +70,35 @@ def entry_points(venv: Path | str) -> dict[str, str]:
             f"expected one installed context-memory in {venv}, found {len(found)}. "
             "Run ./install again (it reinstalls the package)."
         )
+    return found[0]
+
+
+def package_paths(venv: Path | str) -> list[str]:
+    """What the launchers put on sys.path, as ``site`` would have: the site-packages holding
+    the package, then the folders named by its plain ``.pth`` lines (an editable install's
+    source folder). ``import`` lines of .pth files are not run (nor are they under -S)."""
+    site_packages = os.path.dirname(os.path.dirname(_dist_info(venv)))
+    paths = [site_packages]
+    for pth in sorted(glob.glob(os.path.join(glob.escape(site_packages), "*.pth"))):
+        try:
+            with open(pth, encoding="utf-8") as handle:
+                lines = handle.read(64 * 1024).splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        for line in lines:
+            line = line.rstrip()
+            if not line or line.startswith(("#", "import ", "import\t")):
+                continue
+            folder = os.path.join(site_packages, line)
+            if os.path.isdir(folder) and os.path.abspath(folder) not in paths:
+                paths.append(os.path.abspath(folder))
+    return paths
+
+
+def entry_points(venv: Path | str) -> dict[str, str]:
+    """``{command: "module:function"}`` from the installed package's ``entry_points.txt``
+    (what pip made wrappers for), in name order."""
+    found = [_dist_info(venv)]
     parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keep names as written
     parser.read(found[0], encoding="utf-8")
@@ -71,19 +111,20 @@ def shebang_safe(python: str) -> bool:
     """Whether ``python`` can be the interpreter of a ``#!`` line as it is."""
     data = python.encode("utf-8", "surrogateescape")
     return (
-        len(data) + 2 <= MAX_SHEBANG_BYTES
+        len(data) + 3 + len(ISOLATION_FLAGS) <= MAX_SHEBANG_BYTES
         and os.path.isabs(python)
         and not any(ch.isspace() or not ch.isprintable() for ch in python)
     )
 
 
-def _python_code(command: str, target: str) -> list[str]:
+def _python_code(command: str, target: str, paths: list[str]) -> list[str]:
     module, _, function = target.partition(":")
     names_ok = all(part.isidentifier() for part in [*module.split("."), function])
     if not (names_ok and command.replace("-", "_").isidentifier()):
         raise LauncherError(f"unexpected entry point {command} = {target}")
     return [
         "import sys",
+        *(f"sys.path.append({path!r})" for path in paths),
         f"from {module} import {function}",
         f'if sys.argv[1:] == ["{VERSION_OPTION}"]:',
         "    from context_memory import __version__",
@@ -98,11 +139,12 @@ def sh_quote(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-def launcher_text(python: str, command: str, target: str) -> str:
-    """The launcher for ``command`` (``module:function``) run by the interpreter ``python``."""
-    code = _python_code(command, target)
+def launcher_text(python: str, command: str, target: str, paths: list[str]) -> str:
+    """The launcher for ``command`` (``module:function``) run by the interpreter ``python``
+    isolated, with ``paths`` (package_paths) appended to sys.path."""
+    code = _python_code(command, target, paths)
     if shebang_safe(python):
-        return "\n".join([f"#!{python}", MARK, *code]) + "\n"
+        return "\n".join([f"#!{python} {ISOLATION_FLAGS}", MARK, *code]) + "\n"
     # -c puts '' (the current folder) first on sys.path; take it off before any import.
     # "$0" becomes sys.argv[0], as it is for a #! script.
     # (Not there under -P or PYTHONSAFEPATH, hence the test.)
@@ -114,7 +156,7 @@ def launcher_text(python: str, command: str, target: str) -> str:
             [
                 "#!/bin/sh",
                 MARK + " (a shell script: the interpreter's path cannot go on a #! line)",
-                f'exec {sh_quote(python)} -c {sh_quote(body)} "$0" "$@"',
+                f'exec {sh_quote(python)} {ISOLATION_FLAGS} -c {sh_quote(body)} "$0" "$@"',
             ]
         )
         + "\n"
@@ -127,8 +169,9 @@ def write_launchers(venv: Path | str) -> list[str]:
     bin_dir = os.path.join(os.path.abspath(os.fspath(venv)), "bin")
     python = os.path.join(bin_dir, "python")
     changed = []
+    paths = package_paths(venv)
     for command, target in entry_points(venv).items():
-        text = launcher_text(python, command, target)
+        text = launcher_text(python, command, target, paths)
         path = os.path.join(bin_dir, command)
         try:
             with open(path, encoding="utf-8", errors="surrogateescape") as handle:

@@ -78,3 +78,60 @@ def transcript_for_session(session_id: str, cwd: str | os.PathLike[str] | None =
 
 def looks_like_session_id(text: str) -> bool:
     return "/" not in text and os.sep not in text and not text.endswith(".jsonl")
+
+
+# What tells a transcript from any other file, read from its first and last lines only:
+# every row the client writes (1.0.24 to 2.1.x: messages, summaries, snapshots, queue and
+# mode rows) is one JSON object naming at least one of these fields.
+ROW_FIELDS = (b'"type"', b'"uuid"', b'"parentUuid"', b'"sessionId"', b'"message"', b'"leafUuid"')
+SNIFF_BYTES = 64 * 1024
+
+
+def _row_like(line: bytes, complete: bool) -> bool:
+    """Whether one line (``complete``: not cut by the bounded read) can be a transcript row."""
+    text = line.strip()
+    if not text.startswith(b'{"'):
+        return False
+    # A row longer than the read: a JSON object that started like one is enough.
+    return not complete or any(field in text for field in ROW_FIELDS)
+
+
+def _first_line(block: bytes, whole_file: bool) -> tuple[bytes, bool] | None:
+    """The first non-blank line of ``block`` and whether it is complete; None if none."""
+    for line in block.split(b"\n")[:-1]:
+        if line.strip():
+            return line, True
+    rest = block.rsplit(b"\n", 1)[-1]
+    return (rest, whole_file) if rest.strip() else None
+
+
+def looks_like_transcript(path: str) -> bool:
+    """Whether ``path`` can be a Claude Code transcript, from a bounded read of its first and
+    last lines (a JSON object with a transcript row's fields). An empty file, or one whose
+    first row is still being written, is a brand-new transcript: True. A NUL byte (a binary)
+    or a first and last line that are no rows (README.md, a script, other JSON): False."""
+    with open(path, "rb") as handle:
+        head = handle.read(SNIFF_BYTES)
+        size = handle.seek(0, os.SEEK_END)
+        if size > SNIFF_BYTES:
+            handle.seek(size - SNIFF_BYTES)
+            tail = handle.read(SNIFF_BYTES)
+        else:
+            tail = head
+    if b"\0" in head or b"\0" in tail:
+        return False
+    whole = size <= SNIFF_BYTES
+    first = _first_line(head, whole)
+    if first is None:
+        return whole  # blank so far: a brand-new transcript (a bigger blank head: no)
+    if _row_like(*first):
+        return True
+    lines = [line for line in tail.split(b"\n") if line.strip()]
+    if not lines:
+        return False
+    # The last complete line: in the tail, every line but the first (cut by the seek, unless
+    # the tail is the whole file) and the last (half-written, unless the file ends in \n).
+    candidates = lines if whole else lines[1:]
+    if candidates and not tail.endswith(b"\n") and len(candidates) > 1:
+        candidates = candidates[:-1]
+    return bool(candidates) and _row_like(candidates[-1], True)
