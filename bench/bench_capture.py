@@ -12,7 +12,7 @@ is the share of captured records that match some label.
 
 Reported: recall per kind and per ``by``, overall, precision, records per 10 user prompts,
 every missed label and every record that matches no label. ``--split a`` / ``b`` scores
-one half of the files (alternating, by name) for a held-out check. A benchmark, not a test
+one half of the files (alternating by label count) for a held-out check. A benchmark, not a test
 (tests/test_capture_quality.py asserts the targets through ``score``): exit 0, or 1 when a
 target is missed.
 """
@@ -83,8 +83,10 @@ def matches(item: dict[str, Any], label: dict[str, Any]) -> bool:
     return all(term.lower() in text for term in label["terms"])
 
 
-def split_files(files: list[str], split: str) -> list[str]:
-    ordered = sorted(files)
+def split_files(files: list[str], split: str, labels: list[dict[str, Any]]) -> list[str]:
+    """Half ``a`` or ``b`` of the files: by label count, then name, alternating (balanced)."""
+    count = {name: sum(1 for label in labels if label["file"] == name) for name in files}
+    ordered = sorted(files, key=lambda name: (-count[name], name))
     if split == "a":
         return ordered[0::2]
     if split == "b":
@@ -99,7 +101,7 @@ def score(
 ) -> dict[str, Any]:
     """Every figure of the benchmark, and the missed labels and unmatched records."""
     labels, files = load_labels(labels_path)
-    chosen = split_files(files, split)
+    chosen = split_files(files, split, labels)
     labels = [label for label in labels if label["file"] in chosen]
     found = [False] * len(labels)
     records = matched_records = prompts = 0

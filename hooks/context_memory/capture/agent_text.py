@@ -35,15 +35,17 @@ _NARRATION = re.compile(
 )
 
 
+# A settled technical choice names a thing: a backticked span, an identifier, a file.
+_NAMES = re.compile(r"`[^`\n]{1,80}`|\b\w+[._]\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*")
+
+
 def settled_choice(text: str) -> str:
     """The first sentence of ``text`` that states a choice the agent acts on, or ''."""
     for sentence in sentences(text):
         if sentence.endswith("?") or len(sentence) < 20:
             continue
-        if (
-            _CHOICE.search(sentence)
-            and _ACTING.search(sentence)
-            and not _NARRATION.search(sentence)
-        ):
+        if not (_CHOICE.search(sentence) and _ACTING.search(sentence)):
+            continue
+        if _NAMES.search(sentence) and not _NARRATION.search(sentence):
             return sentence
     return ""

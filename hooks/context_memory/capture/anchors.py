@@ -79,7 +79,12 @@ def choice_words(text: str) -> tuple[list[str], list[str]]:
     prefer: list[str] = []
     avoid: list[str] = []
     for match in _AVOID.finditer(text):
-        _add(avoid, match.group(1) or match.group(2))
+        word = match.group(1) or match.group(2)
+        # "instead of X" / "rather than X" name a thing only when X looks like a name
+        if match.group(0).lower().startswith(("instead", "rather", "avoid", "no more")):
+            if not (_distinctive(_clean(word)) or _CAMEL.search(word)):
+                continue
+        _add(avoid, word)
     for match in _PREFER.finditer(text):
         start = match.start()
         before = text[max(0, start - 12) : start].lower()
@@ -112,8 +117,14 @@ def anchors_of(*texts: str, first: tuple[str, ...] = ()) -> list[str]:
 
 
 def command_head(command: str) -> str:
-    """The program a shell command runs (``npm`` for ``sudo npm install x``), lowercase."""
-    words = command.strip().split()
+    """The program a shell command runs (``npm`` for ``cd x && sudo npm install``), lowercase."""
+    segments = re.split(r"&&|\|\||;|\|", command[:MAX_SCAN])
+    words: list[str] = []
+    for segment in segments:
+        words = segment.strip().split()
+        if words and words[0] not in ("cd", "pushd", "export", "set", "source", "."):
+            break
+        words = []
     while words and (words[0] in ("sudo", "env", "time", "nohup", "exec") or "=" in words[0]):
         words = words[1:]
     if not words:

@@ -150,13 +150,16 @@ class Capturer:
             return out
         self.prompts += 1
         typed = typed_part(strip_wrappers(text))
+        answered = bool(self._pending)
         for pending in self._pending:
             pending["reason"] = clip(typed or text)
-            pending["anchors"], pending["prefer"], pending["avoid"] = _rechoose(pending, typed)
+            pending["anchors"], pending["prefer"], pending["avoid"] = _rechoose(pending)
             out.append(pending)
         self._pending = []
         found = classify(text)
-        if found is not None:
+        # A prompt that answers a rejection is that rejection's reason; it is its own item
+        # only when it also sets a standing rule.
+        if found is not None and not (answered and found.kind != "constraint"):
             out.append(
                 make_item(
                     found.kind,
@@ -164,7 +167,7 @@ class Capturer:
                     "prompt",
                     row,
                     decision=found.text,
-                    quote=found.typed,
+                    quote=found.quote,
                     choice_text=found.text,
                 )
             )
@@ -233,9 +236,10 @@ class Capturer:
         return []
 
 
-def _rechoose(item: Item, reason: str) -> tuple[list[str], list[str], list[str]]:
+def _rechoose(item: Item) -> tuple[list[str], list[str], list[str]]:
     """Anchors, prefer, avoid of a pending rejection once its reason is known."""
     call = item.get("call") or {}
+    reason = str(item.get("reason", ""))
     rebuilt = make_item(
         item["kind"],
         item["by"],

@@ -66,8 +66,9 @@ def make_item(
     first: tuple[str, ...] = ()
     if call and call.get("command"):
         first = (command_head(call["command"]),)
+    decision, reason, quote = clip(decision), clip(reason), clip(quote)
     base = anchors_of(decision, reason, quote, first=first)
-    anchors, prefer, avoid = split_choice(base, choice_text)
+    anchors, prefer, avoid = split_choice(base, clip(choice_text, 600))
     if call and call.get("command") and prefer and first[0] and first[0] not in prefer:
         avoid = [first[0], *[a for a in avoid if a != first[0]]]
     item: Item = {

@@ -32,7 +32,7 @@ MAX_SENTENCES = 3
 class PromptItem:
     kind: str
     text: str  # the cue sentences, joined
-    typed: str  # what the user typed (paste cut off), for the quote and anchors
+    quote: str  # verbatim from the prompt, from its start or from the first cue sentence
 
 
 def prompt_text(content: object) -> str:
@@ -94,7 +94,10 @@ def classify(text: str) -> PromptItem | None:
         return None
     kind = min((k for k, _ in found), key=KIND_RANK.__getitem__)
     chosen = [s for _, s in found][:MAX_SENTENCES]
-    return PromptItem(kind=kind, text=" … ".join(chosen), typed=typed)
+    flat = " ".join(text.replace("\\\n", "\n").split())
+    at = flat.find(chosen[0])
+    quote = flat if at < 150 else flat[at:]
+    return PromptItem(kind=kind, text=" … ".join(chosen), quote=quote[:MAX_SCAN])
 
 
 _IMPERATIVE = (
