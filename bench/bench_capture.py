@@ -33,8 +33,11 @@ sys.path.insert(0, str(REPO / "hooks"))
 from context_memory.capture.engine import Capturer  # noqa: E402
 
 SHARED = REPO.parent.parent / "shared" / "reference"
-DEFAULT_LABELS = SHARED / "decision-labels" / "labels.jsonl"
 FIXTURES = REPO / "tests" / "fixtures" / "real-transcripts"
+# A copy of the labels lives in tests/fixtures/decision-labels (for CI); the shared one wins.
+_SHARED_LABELS = SHARED / "decision-labels" / "labels.jsonl"
+_FIXTURE_LABELS = REPO / "tests" / "fixtures" / "decision-labels" / "labels.jsonl"
+DEFAULT_LABELS = _SHARED_LABELS if _SHARED_LABELS.is_file() else _FIXTURE_LABELS
 DEFAULT_TRANSCRIPTS = (
     SHARED / "real-transcripts" if (SHARED / "real-transcripts").is_dir() else FIXTURES
 )

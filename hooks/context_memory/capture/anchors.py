@@ -23,9 +23,9 @@ _BACKTICK = re.compile(r"`([^`\n]{1,80})`")
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # Verbs of choice: the word after them names what is chosen or ruled out.
 _PREFER = re.compile(
-    r"\b(?:use|using|prefer|switch(?:ing)? to|migrate to|go with|stick (?:with|to)|"
-    r"move (?:it )?to|let'?s do|do|install|改成|改用|用)\s+(?:the\s+|a\s+|an\s+)?"
-    r"`?([A-Za-z0-9_@][A-Za-z0-9_.@/+-]{0,60})",
+    r"(?:\b(?:use|using|prefer|switch(?:ing)? to|migrate to|go with|stick (?:with|to)|"
+    r"move (?:it )?to|let'?s do|do|install)\s+|(?:改成|改用|换成|用)\s*)"
+    r"(?:the\s+|a\s+|an\s+)?`?([A-Za-z0-9_@][A-Za-z0-9_.@/+-]{0,60})",
     re.IGNORECASE,
 )
 _AVOID = re.compile(
