@@ -14,8 +14,11 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from cli_run import run_module
 from conftest import subprocess_env
+from context_memory.merge.run import run_merge
 from context_memory.setup.checks_state import check_logs
 from handoff_files import write_handoff
 
@@ -246,3 +249,51 @@ def test_a_future_dated_handoff_does_not_outrank_correctly_dated_ones(tmp_path):
     md = (tmp_path / "a" / ".working-state" / "merged" / "decisions.md").read_text()
     assert "## Decided\n\n- Use MongoDB — session ahead, stage 1, 2031-01-01\n" in md
     assert "Handoffs dated in the future" not in md
+
+
+# Merge times before, between and after the TEAM handoffs' dates (and after 2031): the
+# decided entries at each, the same on two clones merging at two times in that interval.
+CLOCKS = [
+    (
+        ("2026-04-01T00:00:00Z", "2026-04-20T00:00:00Z"),
+        # Every handoff is future-dated or undated: by session, then stage, so nodate's
+        # Kafka and Elastic come last and win.
+        ["Database: MongoDB", "Cache: Redis", "Queue: Kafka", "Search: Elastic"],
+    ),
+    (
+        ("2026-05-02T12:00:00Z", "2026-05-02T18:00:00Z"),
+        # dated/2 (05-03) ranks at its stage 1's date; mixed (05-02) after it, so
+        # Meilisearch replaces Elastic and the Kafka rejection stands.
+        ["Database: MongoDB", "Cache: Redis", "Search: Meilisearch"],
+    ),
+    (
+        ("2026-06-01T00:00:00Z", "2030-12-31T00:00:00Z"),
+        # All dated but the 2031 one, which ranks as undated.
+        ["Database: MongoDB", "Cache: Redis", "Search: Meilisearch"],
+    ),
+    (
+        ("2031-01-01T00:00:00Z", "2040-01-01T00:00:00Z"),
+        # 2031 has come: MongoDB is the newest.
+        ["Cache: Redis", "Search: Meilisearch", "Database: MongoDB"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("nows", "decided"), CLOCKS, ids=lambda v: str(v)[:14])
+def test_the_merge_at_clocks_before_between_and_after_the_handoffs(tmp_path, nows, decided):
+    """The suite's merges under a shifted clock (issue 19): ``now`` is injected, so what is
+    future-dated, undated or dated depends on the handoffs' dates, never on today's."""
+    results = []
+    for name, now, file_time in (("a", nows[0], 1_600_000_000), ("b", nows[1], 2_100_000_000)):
+        state = tmp_path / name / ".working-state"
+        write_team(state, file_time)
+        outcome = run_merge(str(state), epoch(now), force=True)
+        assert outcome.action == "merged"
+        results.append(merged_files(state))
+        data = json.loads((state / "merged" / "decisions.json").read_text())
+        assert [entry["text"] for entry in data["decided"]] == decided
+        rejected = [entry["text"] for entry in data["rejected"]]
+        assert rejected == (
+            [] if decided[2:3] == ["Queue: Kafka"] else ["Queue - Kafka (too heavy)"]
+        )
+    assert results[1] == results[0]
