@@ -217,6 +217,15 @@ def test_a_future_dated_handoff_does_not_outrank_correctly_dated_ones(tmp_path):
             os.utime(path, (epoch(checkout),) * 2)
         done = merge(project, "--force", "--now", now)
         assert done.returncode == 0, done.stderr
+        # The run's report says so too (not an alert: cron would repeat it until 2031).
+        assert done.stdout == (
+            f"ctx-merge: merged 2 handoffs from 2 sessions into {state / 'merged' / 'decisions.md'}"
+            ": 0 decided, 1 rejected, 1 overridden, 0 risks; 1 future-dated (ranked as undated)\n"
+        )
+        assert done.stderr == (
+            f"ctx-merge: warning: {ahead.relative_to(state)}: dated 2031-01-01T00:00:00Z, after "
+            "the merge time; ranked as undated\n"
+        )
         outputs.append(merged_files(state))
         md = (state / "merged" / "decisions.md").read_text().splitlines()
         assert md[md.index("## Decided") + 2] == "- none"

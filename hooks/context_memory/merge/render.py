@@ -38,7 +38,7 @@ def _claimed(handoff: HandoffFile) -> str:
     return iso_time(handoff.claimed_time) if handoff.claimed_time is not None else "?"
 
 
-def _future_line(handoff: HandoffFile) -> str:
+def future_line(handoff: HandoffFile) -> str:
     # No merge time here: clones merging at different times write the same bytes.
     line = f"{handoff.path}: dated {_claimed(handoff)}, after the merge time; ranked as undated"
     if handoff.time is not None:
@@ -112,7 +112,7 @@ def render_markdown(
         lines.extend(items or ["- none"])
         lines.append("")
     if future:
-        section("Handoffs dated in the future", [f"- {_future_line(h)}" for h in future])
+        section("Handoffs dated in the future", [f"- {future_line(h)}" for h in future])
     if skipped:
         section("Skipped handoffs", [f"- {problem}" for problem in skipped])
     return "\n".join(lines)

@@ -33,7 +33,7 @@ from context_memory.merge.layout import (
 from context_memory.merge.merge import MergeResult, merge_handoffs
 from context_memory.merge.publish import clean_generations, current_generation, publish
 from context_memory.merge.render import dumps, render_markdown, result_data, state_data
-from context_memory.merge.sources import scan_handoffs
+from context_memory.merge.sources import HandoffFile, scan_handoffs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class Outcome:
         "reason",
         "result",
         "skipped",
+        "future",
         "notes",
         "alerts",
         "rechecked",
@@ -65,6 +66,8 @@ class Outcome:
         self.reason = ""
         self.result: MergeResult | None = None
         self.skipped: list[Problem] = []
+        # Handoffs dated after the merge time (ranked as undated), named relative.
+        self.future: list[HandoffFile] = []
         self.notes: list[Problem] = []
         # Problems even a quiet (cron) run reports on stderr and in logs/hooks.log.
         self.alerts: list[Problem] = []
@@ -87,8 +90,10 @@ def _stopped(gate: GateResult, state: MergeState, rechecked: bool = False) -> Ou
 
 def build_outputs(
     state_dir: str, now: float
-) -> tuple[MergeResult, list[Problem], dict[str, str]] | None:
-    """Read, merge and render; None when there is no readable handoff at all."""
+) -> tuple[MergeResult, list[HandoffFile], list[Problem], dict[str, str]] | None:
+    """Read, merge and render: the result, the future-dated handoffs (named relative to
+    the state folder), the skipped files and the files' contents; None when there is no
+    readable handoff at all."""
     handoffs, future, skipped = scan_handoffs(state_dir, now)
     if not handoffs:
         return None
@@ -106,7 +111,7 @@ def build_outputs(
         DECISIONS_JSON: dumps(result_data(result, shown, shown_future)),
         STATE_JSON: dumps(state_data(result, now)),
     }
-    return result, skipped, files
+    return result, shown_future, skipped, files
 
 
 def _nothing(state_dir: str, skipped: list[Problem]) -> Outcome:
@@ -138,7 +143,7 @@ def run_merge(
         if built is None:
             return _nothing(state_dir, scan_handoffs(state_dir, now)[2])
         outcome = Outcome("dry-run")
-        outcome.result, outcome.skipped, files = built
+        outcome.result, outcome.future, outcome.skipped, files = built
         if state.clock:
             outcome.alerts.append(state.clock)
         outcome.new_markdown = files[DECISIONS_MD]
@@ -167,7 +172,7 @@ def run_merge(
         if built is None:
             return _nothing(state_dir, scan_handoffs(state_dir, now)[2])
         outcome = Outcome("merged")
-        outcome.result, outcome.skipped, files = built
+        outcome.result, outcome.future, outcome.skipped, files = built
         if state.problem:
             outcome.notes.append(state.problem)
         if state.clock:
