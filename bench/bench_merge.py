@@ -144,14 +144,14 @@ def main() -> int:
         phases: dict[str, list[float]] = {"scan": [], "merge": [], "render": [], "publish": []}
         for _ in range(args.runs):
             t0 = time.perf_counter()
-            handoffs, skipped = merge_sources.scan_handoffs(str(state))
+            handoffs, future, skipped = merge_sources.scan_handoffs(str(state), now)
             t1 = time.perf_counter()
             result = merge.merge_handoffs(handoffs)
             t2 = time.perf_counter()
             files = {
-                merge_layout.DECISIONS_MD: merge_render.render_markdown(result, now, skipped),
+                merge_layout.DECISIONS_MD: merge_render.render_markdown(result, skipped, future),
                 merge_layout.DECISIONS_JSON: merge_render.dumps(
-                    merge_render.result_data(result, now, skipped)
+                    merge_render.result_data(result, skipped, future)
                 ),
                 merge_layout.STATE_JSON: merge_render.dumps(merge_render.state_data(result, now)),
             }

@@ -56,10 +56,10 @@ def record(
     return entry
 
 
-def cache_decisions(project: Path) -> Path:
+def cache_decisions(project: Path, ts: str = "2026-11-30T09:00:00Z") -> Path:
     state = project / ".working-state"
-    record(state, "decided", "use Redis Cluster", reason="sharding built in")
-    record(state, "rejected", "Codis", reason="unmaintained")
+    record(state, "decided", "use Redis Cluster", reason="sharding built in", ts=ts)
+    record(state, "rejected", "Codis", reason="unmaintained", ts=ts)
     return state
 
 
@@ -532,7 +532,9 @@ def test_stale_pending_audit_is_not_injected_by_session_start(project, monkeypat
 
 
 def test_session_start_audits_a_compaction_already_in_the_transcript(project, monkeypatch, capsys):
-    cache_decisions(project)
+    # The compaction happened just now (the hook audits only a fresh one): the decisions
+    # were recorded an hour before it, by the same clock, whatever today's date.
+    cache_decisions(project, ts=now_iso(-3600)[:19] + "Z")
     rows = [
         tr.user("design"),
         tr.assistant("msg_1", tr.usage(900), text="Redis Cluster; Codis rejected."),

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,12 @@ def transcript(project: Path) -> Path:
         tr.assistant("msg_9", tr.usage(120_000, 0, 0, 1_000)),
         *tr.bookkeeping(),
     ]
+    # The edits were made ten minutes ago by the clock the hook writes its handoff with
+    # (the rows' own fixed date would be after it with a clock set before that date).
+    earlier = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() - 600))
+    for row in rows:
+        if "timestamp" in row:
+            row["timestamp"] = earlier
     return tr.write_transcript(project / "session.jsonl", rows)
 
 

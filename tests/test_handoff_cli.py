@@ -1,15 +1,17 @@
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import transcript_rows as tr
 from cli_run import invoke
 from context_memory.commands.handoff import cli, main
-from context_memory.memory.decisions import append_record, make_record
+from context_memory.memory.decisions import append_record, make_record, read_records
 from context_memory.memory.handoff import parse_handoff
-from context_memory.memory.handoff_draft import write_stage
+from context_memory.memory.handoff_draft import last_handoff, records_since, write_stage
 from context_memory.memory.identity import manual_session
+from context_memory.merge.rules import parse_time
 from context_memory.transcript.locate import project_folder_name
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
@@ -253,3 +255,25 @@ def test_parallel_writers_never_take_the_same_stage(project):
     assert sorted(Path(p).name for p in paths) == sorted(f"stage-{n}.md" for n in range(1, 41))
     items = [parse_handoff(Path(p).read_text()).sections["Decided"][0] for p in paths]
     assert sorted(items) == sorted(f"w{w}-{n}" for w in range(4) for n in range(10))
+
+
+def test_the_next_draft_ignores_file_times_and_future_dates_of_the_last_handoff(project):
+    """Issue 19: the last handoff's date decides which records the next draft repeats. A
+    file time (git sets it at checkout) must not decide it, and a date after now (a clock
+    that ran ahead) must not drop every record made since: both count as undated, and the
+    draft keeps every record the last handoff does not list."""
+    state = str(project / ".working-state")
+    record(project, "decided", "listed", "2026-11-30T09:00:00Z")
+    record(project, "decided", "not listed", "2026-11-30T09:01:00Z")
+    now = parse_time("2026-11-30T10:00:00Z")
+    for when in (None, "2099-01-01T00:00:00Z"):
+        path = write_stage(state, SESSION, {"Decided": ["listed"]}, tokens=0, now=when or "x")
+        if when is None:  # a hand-written handoff without a time
+            text = Path(path).read_text().replace("time: x\n", "")
+            Path(path).write_text(text)
+        os.utime(path, (4_000_000_000, 4_000_000_000))  # file time far ahead
+        last = last_handoff(state, SESSION, now=now)
+        assert last is not None and last.time == ""
+        records, _ = read_records(state)
+        assert [r["decision"] for r in records_since(records, last)] == ["not listed"]
+        os.unlink(path)

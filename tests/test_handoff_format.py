@@ -1,15 +1,19 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from context_memory.core.state import UnsafeNameError
 from context_memory.memory.handoff import (
     HandoffFormatError,
+    latest_handoff,
     next_free_stage,
     parse_handoff,
     render_handoff,
     stage_path,
 )
+from handoff_files import write_handoff
 
 META = {"session": "s-1", "stage": "2", "time": "2026-11-30T09:00:00Z", "tokens": "150000"}
 
@@ -99,3 +103,31 @@ def test_next_free_stage(tmp_path):
     for name in ("stage-1.md", "stage-4.md", "notes.md", "stage-x.md"):
         (folder / name).write_text("x")
     assert next_free_stage(state, "s") == 5
+
+
+def test_the_latest_handoff_is_the_newest_by_its_own_date_not_its_file_time(tmp_path):
+    """Issue 19: the pointer's "Latest handoff" was the newest file time, which git sets at
+    checkout (every clone named another one), and a clock that ran ahead won for ever."""
+    state = tmp_path / ".working-state"
+    newest = write_handoff(state, "b-newest", 1, "2026-05-03T00:00:00Z", decided=["x"])
+    write_handoff(state, "a-older", 4, "2026-05-02T00:00:00Z", decided=["x"])
+    write_handoff(state, "c-ahead", 1, "2031-01-01T00:00:00Z", decided=["x"])
+    write_handoff(state, "d-undated", 2, None, decided=["x"])
+    write_handoff(state, "e-session", 1, "2026-04-01T00:00:00Z", decided=["x"])
+    write_handoff(state, "e-session", 2, "2026-04-02T00:00:00Z", decided=["x"])
+    now = 1_780_000_000.0  # 2026-05-28
+    for file_time in (1_600_000_000, 2_000_000_000):
+        for path in (state / "sessions").glob("*/handoffs/*.md"):
+            os.utime(path, (file_time, file_time))
+        os.utime(newest, (1_500_000_000, 1_500_000_000))  # the oldest file of all
+        assert latest_handoff(str(state), now=now) == str(newest)
+    # Once 2031 has come, the handoff dated then is the newest.
+    ahead = state / "sessions" / "c-ahead" / "handoffs" / "stage-1.md"
+    assert latest_handoff(str(state), now=1_925_000_000.0) == str(ahead)
+    # With no dated handoff at all: the last session's highest stage (by name), not a file time.
+    for path in (state / "sessions").glob("*/handoffs/*.md"):
+        if path.parent.parent.name != "d-undated":
+            path.unlink()
+    write_handoff(state, "a-undated", 9, None, decided=["x"])
+    expected = state / "sessions" / "d-undated" / "handoffs" / "stage-2.md"
+    assert latest_handoff(str(state), now=now) == str(expected)

@@ -307,32 +307,30 @@ def test_handoffs_are_ordered_by_front_matter_time_then_session_then_stage(tmp_p
     write_handoff(state, "s2", 1, "2026-11-02T09:00:00Z", decided=["Redis"])
     write_handoff(state, "s0", 7, "2026-11-02T09:00:00Z", decided=["Kafka"])  # same time as s2
     write_handoff(state, "s0", 3, "2026-11-02T09:00:00Z", decided=["Kafka (3 brokers)"])
+    # No time in the front matter: undated, below every dated handoff, whatever its file
+    # time says (here: after all of them).
     no_time = write_handoff(state, "s3", 1, None, decided=["Codis (fixed upstream)"])
     os.utime(no_time, (stamp("2026-11-04T00:00:00Z"), stamp("2026-11-04T00:00:00Z")))
     for path in (state / "sessions").glob("s[012]/handoffs/*.md"):
         os.utime(path, (stamp("2026-12-01T00:00:00Z"),) * 2)
 
-    handoffs, problems = scan_handoffs(str(state))
-    assert problems == []
+    handoffs, future, problems = scan_handoffs(str(state), stamp("2026-12-01T00:00:00Z"))
+    assert (future, problems) == ([], [])
     assert [(h.session, h.stage, h.time_source) for h in handoffs] == [
+        ("s3", 1, "undated"),
         ("s1", 2, "front matter"),
         ("s0", 3, "front matter"),
         ("s0", 7, "front matter"),
         ("s2", 1, "front matter"),
         ("s1", 1, "front matter"),
-        ("s3", 1, "file time"),
     ]
-    assert handoffs[-1].time == stamp("2026-11-04T00:00:00Z")
+    assert handoffs[0].time is None
     result = merge_handoffs(handoffs)
-    assert texts(result.decided) == [
-        ("Kafka", "s0", 7),
-        ("Redis", "s2", 1),
-        ("Codis (fixed upstream)", "s3", 1),
-    ]
+    assert texts(result.decided) == [("Kafka", "s0", 7), ("Redis", "s2", 1)]
     assert [o.entry.text for o in result.overridden] == [
+        "Codis (fixed upstream)",
         "Kafka (3 brokers)",
         "Codis (cheap)",
-        "Codis (unmaintained)",
     ]
 
 
@@ -349,7 +347,7 @@ def test_corrupt_and_half_written_handoffs_are_reported_and_skipped(tmp_path: Pa
     (folder / ".stage-5.md.abc.tmp").write_text("an atomic write in progress")
     (state / "sessions" / ".hidden").mkdir()
 
-    handoffs, problems = scan_handoffs(str(state))
+    handoffs, _, problems = scan_handoffs(str(state), stamp(T0))
     assert [(h.session, h.stage) for h in handoffs] == [("good", 1)]
     assert [(p.path, p.reason) for p in problems] == [
         (
@@ -372,7 +370,7 @@ def test_corrupt_and_half_written_handoffs_are_reported_and_skipped(tmp_path: Pa
 
 
 def test_no_state_folder_means_no_handoffs(tmp_path: Path) -> None:
-    assert scan_handoffs(str(tmp_path / "missing")) == ([], [])
+    assert scan_handoffs(str(tmp_path / "missing"), stamp(T0)) == ([], [], [])
     assert count_new_sessions(str(tmp_path / "missing"), None) == 0
 
 
@@ -405,7 +403,7 @@ def sample_result() -> merge.MergeResult:
 
 def test_render_markdown_is_exact() -> None:
     skipped = [Problem("/p/.working-state/sessions/x/handoffs/stage-1.md", "missing section")]
-    text = render_markdown(sample_result(), stamp("2026-11-03T00:00:00Z"), skipped)
+    text = render_markdown(sample_result(), skipped)
     assert text == (
         "# Merged decisions\n"
         "\n"
@@ -456,7 +454,7 @@ def test_render_markdown_is_exact() -> None:
 
 def test_empty_sections_say_none() -> None:
     result = merge_handoffs([handoff("s1", 1, T0)])
-    text = render_markdown(result, stamp(T0), [])
+    text = render_markdown(result, [])
     assert "## Decided\n\n- none\n\n## Rejected\n\n- none\n\n## Overridden\n\n- none\n" in text
     assert text.endswith("## Remaining\n\n- none\n\n## Files Modified\n\n- none\n")
     assert "from 1 handoff of 1 session, written 2026-11-01 to 2026-11-01." in text
@@ -464,7 +462,7 @@ def test_empty_sections_say_none() -> None:
 
 def test_result_data_is_the_same_record_as_data() -> None:
     skipped = [Problem("/x/stage-1.md", "missing section")]
-    data = result_data(sample_result(), stamp("2026-11-03T00:00:00Z"), skipped)
+    data = result_data(sample_result(), skipped)
     assert json.loads(json.dumps(data)) == {
         "version": 1,
         "handoffs": 2,

@@ -71,8 +71,8 @@ def test_an_untimed_stage_takes_its_sessions_recorded_time_not_its_file_time(
 ) -> None:
     state = tmp_path / ".working-state"
     clone(state, [0, 1, 2, 3, 4], random.Random(5))
-    handoffs, problems = scan_handoffs(str(state))
-    assert problems == []
+    handoffs, future, problems = scan_handoffs(str(state), stamp("2026-12-01T00:00:00Z"))
+    assert (future, problems) == ([], [])
     assert [
         (h.session, h.stage, h.time_source, merge_rules.iso_time(h.time)) for h in handoffs
     ] == [
@@ -86,8 +86,8 @@ def test_an_untimed_stage_takes_its_sessions_recorded_time_not_its_file_time(
 
 def test_an_untimed_first_stage_takes_the_next_recorded_time() -> None:
     def handoff(stage: int, time: float | None) -> merge_sources.HandoffFile:
-        source = "front matter" if time is not None else "file time"
-        return merge_sources.HandoffFile("p", "s", stage, time or 123.0, source, {})
+        source = "front matter" if time is not None else "undated"
+        return merge_sources.HandoffFile("p", "s", stage, time, source, {})
 
     handoffs = [handoff(1, None), handoff(2, 500.0), handoff(3, None), handoff(4, 900.0)]
     date_untimed_handoffs(handoffs)
@@ -98,8 +98,8 @@ def test_an_untimed_first_stage_takes_the_next_recorded_time() -> None:
         (900.0, "front matter"),
     ]
     alone = [handoff(1, None)]
-    date_untimed_handoffs(alone)  # nothing recorded in the whole session: the file time stays
-    assert [(h.time, h.time_source) for h in alone] == [(123.0, "file time")]
+    date_untimed_handoffs(alone)  # nothing recorded in the whole session: stays undated
+    assert [(h.time, h.time_source) for h in alone] == [(None, "undated")]
 
 
 def test_a_copied_state_folder_merges_to_the_same_bytes(tmp_path: Path) -> None:

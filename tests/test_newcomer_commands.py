@@ -21,10 +21,15 @@ from test_merge_cli import NOW, add_sessions
 SAMPLE = REPO / "examples" / "sample-transcript.jsonl"
 
 
-def test_audit_says_it_skipped_decisions_newer_than_the_compaction(project: Path) -> None:
+def test_audit_says_it_skipped_decisions_newer_than_the_compaction(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from context_memory.commands.decide import main as decide
+    from context_memory.memory import decisions
 
     (project / ".git").mkdir()  # the project root, whatever lies above tmp_path
+    # Recorded an hour after the sample's compaction, whatever today's date (issue 19).
+    monkeypatch.setattr(decisions, "utc_now_iso", lambda: "2026-11-30T10:10:52Z")
     for n in range(5):
         assert run_main(decide, [f"decision {n} about redis", "--reason", f"r {n}"]).exit_code == 0
     result = run_main(audit.main, [str(SAMPLE)])

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -30,9 +29,9 @@ def handoff(project: Path, session: str, stage: int, age: float = 0) -> Path:
     folder = state(project) / "sessions" / session / "handoffs"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"stage-{stage}.md"
-    path.write_text("---\n---\n")
-    stamp = time.time() - age
-    os.utime(path, (stamp, stamp))
+    # Ranked by the time in its front matter (never the file time: git sets those).
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - age))
+    path.write_text(f"---\ntime: {stamp}\n---\n")
     return path
 
 

@@ -20,6 +20,8 @@ import pytest
 from cli_run import run_module
 from conftest import subprocess_env
 from context_memory.memory.decisions import read_records
+from context_memory.memory.handoff import parse_handoff
+from context_memory.merge.rules import iso_time, parse_time
 
 NAMES = ("alice", "bob", "carol")
 
@@ -93,6 +95,16 @@ class Clone:
 
     def unmerged(self) -> str:
         return self.git("diff", "--name-only", "--diff-filter=U")
+
+
+def handoff_times(state: Path) -> list[float]:
+    """The times written in the front matter of every handoff under ``state``."""
+    times = []
+    for path in (state / "sessions").glob("*/handoffs/stage-*.md"):
+        stamp = parse_time(parse_handoff(path.read_text(encoding="utf-8")).meta["time"])
+        assert stamp is not None
+        times.append(stamp)
+    return times
 
 
 def make_team(tmp_path: Path) -> list[Clone]:
@@ -201,20 +213,30 @@ def test_three_clones_share_records_and_handoffs_without_conflicts(tmp_path: Pat
         )
 
     # The merge gives the same bytes on every clone, whatever its file times or merge time.
+    # The handoffs were written at this machine's time: the merge times are taken from
+    # their dates (never from today's date), a few days after all of them, then a few days
+    # before all of them (a clock behind theirs: every handoff is future-dated).
+    written = sorted(handoff_times(alice.state))
+    assert len(written) == 9
+    day = 86_400
     chooser = random.Random(16)
-    for index, clone in enumerate(clones):
-        for path in clone.state.rglob("*"):
-            stamp = 1_700_000_000 + chooser.randrange(10**8)
-            os.utime(path, (stamp, stamp), follow_symlinks=False)
-        out = clone.tool("commands.merge", "--force", "--now", f"2026-12-0{index + 1}T00:00:00Z")
-        assert "merged 9 handoffs from 3 sessions" in out, out
-    for name in ("decisions.md", "decisions.json"):
-        contents = {(clone.state / "merged" / name).read_bytes() for clone in clones}
-        assert len(contents) == 1, name
-    states = [json.loads((c.state / "merged" / "state.json").read_text()) for c in clones]
-    assert [s["merged_at"] for s in states] == [f"2026-12-0{n}T00:00:00Z" for n in (1, 2, 3)]
-    merged = json.loads((alice.state / "merged" / "decisions.json").read_bytes())
-    assert len(merged["decided"]) == 9 and len(merged["rejected"]) == 9
+    for when, base, step in (("after", written[-1], day), ("before", written[0], -day)):
+        nows = [iso_time(base + step * (index + 1)) for index in range(len(clones))]
+        for clone, now in zip(clones, nows, strict=True):
+            for path in clone.state.rglob("*"):
+                stamp = 1_700_000_000 + chooser.randrange(10**8)
+                os.utime(path, (stamp, stamp), follow_symlinks=False)
+            out = clone.tool("commands.merge", "--force", "--now", now)
+            assert "merged 9 handoffs from 3 sessions" in out, (when, out)
+        for name in ("decisions.md", "decisions.json"):
+            contents = {(clone.state / "merged" / name).read_bytes() for clone in clones}
+            assert len(contents) == 1, (when, name)
+        states = [json.loads((c.state / "merged" / "state.json").read_text()) for c in clones]
+        assert [s["merged_at"] for s in states] == nows, when
+        merged = json.loads((alice.state / "merged" / "decisions.json").read_bytes())
+        assert len(merged["decided"]) == 9 and len(merged["rejected"]) == 9, when
+        future = [entry["claimed_time"] for entry in merged.get("future_dated", [])]
+        assert sorted(future) == ([] if when == "after" else [iso_time(t) for t in written])
 
     # Derived and per-machine files stay out of git.
     tracked = alice.git("ls-files", ".working-state").split()

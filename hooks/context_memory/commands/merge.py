@@ -24,6 +24,7 @@ from context_memory.core.state import (
 from context_memory.memory.pinned import refresh
 from context_memory.merge.gates import read_settings
 from context_memory.merge.layout import GATE_LOCK, MergeError, decisions_md_path
+from context_memory.merge.render import future_line
 from context_memory.merge.rules import parse_time
 from context_memory.merge.run import Outcome, run_merge
 
@@ -66,6 +67,8 @@ def counts(outcome: Outcome) -> str:
         f"{len(result.decided)} decided, {len(result.rejected)} rejected, "
         f"{len(result.overridden)} overridden, {plural(len(result.risks), 'risk')}"
     )
+    if outcome.future:
+        text += f"; {len(outcome.future)} future-dated (ranked as undated)"
     if outcome.skipped:
         text += f"; {plural(len(outcome.skipped), 'file')} skipped"
     return text
@@ -93,6 +96,8 @@ def report(outcome: Outcome, state_dir: str, quiet: bool) -> None:
         return
     for note in outcome.notes:
         click.echo(one_line(f"{PREFIX} warning: {note}"), err=True)
+    for handoff in outcome.future:
+        click.echo(one_line(f"{PREFIX} warning: {future_line(handoff)}"), err=True)
     for problem in outcome.skipped:
         click.echo(one_line(f"{PREFIX} skipped {problem}"), err=True)
     md_path = decisions_md_path(state_dir)

@@ -27,16 +27,19 @@ from __future__ import annotations
 
 import os
 import re
-import stat
+import time
 
-from context_memory.core.fsutil import list_dir
+from context_memory.core.fsutil import list_dir, open_dir, open_file_at
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import session_dir, validate_name
+from context_memory.merge.rules import parse_time
 
 # Stage numbers run from 1 to MAX_STAGE. A stage given by hand may run at most
 # MAX_STAGE_GAP past the next free one, so no command can push a session to the end of
 # the range (after which no handoff could be written).
 MAX_STAGE = 100_000
+# How much of a handoff latest_handoff reads for its time (the front matter comes first).
+HEAD_BYTES = 4096
 MAX_STAGE_GAP = 10
 # A handoff is a page of Markdown; a bigger file is not one to read whole.
 MAX_HANDOFF_BYTES = 4 * 1024 * 1024
@@ -183,10 +186,36 @@ def next_free_stage(state_dir: str, session: str) -> int:
     return stages[-1] + 1 if stages else 1
 
 
-def latest_handoff(state_dir: str) -> str | None:
-    """The most recently written handoff file of any session, or None."""
+def _head_time(dir_fd: int, name: str, path: str, now: float) -> float | None:
+    """The time in a handoff's front matter, read from its first HEAD_BYTES; None when it
+    has none or lies after ``now`` (a clock that ran ahead). Raises OSError (a link, a
+    FIFO, a folder: UnsafePathError)."""
+    fd = open_file_at(dir_fd, name, path)
+    try:
+        head = os.read(fd, HEAD_BYTES).decode("utf-8", "replace")
+    finally:
+        os.close(fd)
+    lines = head.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return None
+    for line in lines[1:]:
+        if line.strip() == "---":
+            break
+        key, sep, value = line.partition(":")
+        if sep and key.strip() == "time":
+            stamp = parse_time(value) if value.strip() else None
+            return stamp if stamp is not None and stamp <= now else None
+    return None
+
+
+def latest_handoff(state_dir: str, now: float | None = None) -> str | None:
+    """The newest handoff of any session, or None: each session's highest stage, ranked by
+    the time in its front matter (then session). Never by file time: git sets those at
+    checkout, so each clone would name another one. A handoff without a time, or dated
+    after ``now``, ranks below every dated one, as in the merge."""
+    current = time.time() if now is None else now
     root = os.path.join(state_dir, "sessions")
-    newest: tuple[float, str] | None = None
+    newest: tuple[bool, float, str, str] | None = None
     try:
         sessions = list_dir(root, root=state_dir)
     except OSError:
@@ -198,19 +227,24 @@ def latest_handoff(state_dir: str) -> str | None:
             continue  # no writer makes such a folder: never point the model into it
         folder = os.path.join(root, session, "handoffs")
         try:
-            names = list_dir(folder, root=state_dir)
+            dir_fd = open_dir(folder, root=state_dir)
         except OSError:
-            continue
-        for name in names:
-            if _STAGE_FILE.fullmatch(name):
+            continue  # missing, or a link or a file on the way
+        try:
+            names = os.listdir(dir_fd)
+            stages = sorted(
+                (int(m.group(1)), m.group(0)) for m in map(_STAGE_FILE.fullmatch, names) if m
+            )
+            for _, name in reversed(stages):  # the highest stage that is a regular file
                 path = os.path.join(folder, name)
                 try:
-                    info = os.lstat(path)
+                    stamp = _head_time(dir_fd, name, path, current)
                 except OSError:
-                    continue
-                if not stat.S_ISREG(info.st_mode):
                     continue  # a link or a FIFO is never pointed at
-                stamp = info.st_mtime
-                if newest is None or (stamp, path) > newest:
-                    newest = (stamp, path)
-    return newest[1] if newest else None
+                key = (stamp is not None, stamp or 0.0, session, path)
+                if newest is None or key > newest:
+                    newest = key
+                break
+        finally:
+            os.close(dir_fd)
+    return newest[3] if newest else None

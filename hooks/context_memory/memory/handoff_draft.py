@@ -131,8 +131,12 @@ class LastHandoff:
         self.listed = listed
 
 
-def last_handoff(state_dir: str, session: str) -> LastHandoff | None:
-    """The session's highest stage: its time and the record lines it lists."""
+def last_handoff(state_dir: str, session: str, now: float | None = None) -> LastHandoff | None:
+    """The session's highest stage: its time and the record lines it lists.
+
+    The time is the one in its front matter; none, or one after ``now`` (a clock that ran
+    ahead), gives '' (undated): never the file time, which git sets at checkout.
+    """
     stages = existing_stages(state_dir, session)
     if not stages:
         return None
@@ -140,7 +144,6 @@ def last_handoff(state_dir: str, session: str) -> LastHandoff | None:
     try:
         fd = open_file(path, root=state_dir)
         try:
-            mtime = os.fstat(fd).st_mtime
             text = read_fd_bounded(fd, MAX_HANDOFF_BYTES, path).decode("utf-8", "replace")
         finally:
             os.close(fd)
@@ -157,14 +160,17 @@ def last_handoff(state_dir: str, session: str) -> LastHandoff | None:
             meta = split_front_matter(text)[0]
         except HandoffFormatError:
             meta = {}
-    stamp = meta.get("time", "")
-    if len(stamp) < SECOND_PRECISION:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(mtime))
+    stamp = meta.get("time", "").strip()
+    # Compared as text below: a time in the same form as utc_now_iso, and not ahead.
+    current = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
+    if len(stamp) < SECOND_PRECISION or stamp[:SECOND_PRECISION] > current[:SECOND_PRECISION]:
+        stamp = ""
     return LastHandoff(path, stamp, listed)
 
 
 def records_since(records: list[dict[str, Any]], last: LastHandoff | None) -> list[dict[str, Any]]:
-    """The records made after ``last`` (all of them when there is no handoff yet)."""
+    """The records made after ``last`` (all of them when there is no handoff yet; those it
+    does not list when it is undated)."""
     if last is None:
         return list(records)
     cutoff = last.time[:SECOND_PRECISION]
@@ -172,8 +178,11 @@ def records_since(records: list[dict[str, Any]], last: LastHandoff | None) -> li
     for record in records:
         stamp = record.get("ts")
         stamp = stamp[:SECOND_PRECISION] if isinstance(stamp, str) else ""
+        if not cutoff:  # an undated handoff: what it does not list
+            if record_item(record) not in last.listed:
+                fresh.append(record)
         # A record without a time is kept: repeating a line beats losing one.
-        if (
+        elif (
             not stamp
             or stamp > cutoff
             or (stamp == cutoff and record_item(record) not in last.listed)
@@ -217,7 +226,7 @@ def draft_sections(
     sections["Files Modified"] = files_touched(
         facts.edits,
         project_dir,
-        since=last.time if last else None,
+        since=last.time if last and last.time else None,
         subagent_edits=facts.subagent_edits,
     )
     sections["Remaining"] = pending_items(facts, state_dir)[0]

@@ -148,9 +148,9 @@ def items_in_force(
             "record",
             {section: [record_item(dict(record))]},
         )
-        sources.append((handoff.time, 0, index, handoff, record))
+        sources.append((handoff.time or 0.0, 0, index, handoff, record))
     for index, handoff in enumerate(_merged_handoffs(merged)):
-        sources.append((handoff.time, 1, index, handoff, None))
+        sources.append((handoff.time or 0.0, 1, index, handoff, None))
     sources.sort(key=lambda source: source[:3])
     result = merge_handoffs(source[3] for source in sources)
     items: list[Item] = []
@@ -166,7 +166,7 @@ def _item(section: str, entry: Any, sources: list[Any]) -> Item:
     return Item(
         section,
         entry.text,
-        entry.time,
+        entry.time or 0.0,
         entry.handoff,
         record_id if isinstance(record_id, str) else None,
     )

@@ -3,13 +3,16 @@
 Three gates, cheapest first, decide whether a run merges at all (cron starts one every
 hour): enough time since the last merge, enough sessions with newer handoffs, and the
 merge lock. The merge itself reads every handoff, orders them by the time in their front
-matter, and lets a later entry override an earlier one on the same subject (the text
-before the first '(', ':', ' - ' or ' — ', normalised).
+matter (undated ones, and those dated after the merge time, first), and lets a later
+entry override an earlier one on the same subject (the text before the first '(', ':',
+' - ' or ' — ', normalised).
 
 The two merged files are the same bytes on every clone of a shared project for the same
 handoffs: the order comes from the times written inside the handoffs (then session, then
 stage), never from file times or directory order, and they carry no time of the merge
-(that goes to state.json, which is per machine). Skipped files are named relative to the
+(that goes to state.json, which is per machine). Clones whose merge times fall on either
+side of a handoff's date differ in that handoff only: future-dated on one, dated on the
+other. Skipped files are named relative to the
 state folder.
 
 Outputs live in ``<state>/merged/``: decisions.md, decisions.json and state.json. They are
@@ -44,7 +47,17 @@ if TYPE_CHECKING:
 class Entry:
     """One Decided, Rejected or Risks item and the handoff it came from."""
 
-    __slots__ = ("kind", "text", "norm", "subject", "session", "stage", "time", "handoff")
+    __slots__ = (
+        "kind",
+        "text",
+        "norm",
+        "subject",
+        "session",
+        "stage",
+        "time",
+        "future",
+        "handoff",
+    )
 
     def __init__(
         self,
@@ -67,7 +80,8 @@ class Entry:
         self.subject = known[1] if kind != "risk" else self.norm
         self.session = source.session
         self.stage = source.stage
-        self.time = source.time
+        self.time = source.time  # None: undated
+        self.future = source.claimed_time is not None  # dated after the merge time
         self.handoff = handoff  # position of the source in the merge order
 
     def as_dict(self) -> dict[str, object]:
@@ -75,7 +89,8 @@ class Entry:
         if self.kind != "risk":
             data["subject"] = self.subject
             data["reason"] = reason_of(self.text)
-        data.update(session=self.session, stage=self.stage, time=iso_time(self.time))
+        stamp = iso_time(self.time) if self.time is not None else None
+        data.update(session=self.session, stage=self.stage, time=stamp)
         return data
 
 
@@ -111,6 +126,7 @@ class MergeResult:
         "sessions",
         "first_time",
         "last_time",
+        "undated",
     )
 
     def __init__(
@@ -124,6 +140,7 @@ class MergeResult:
         sessions: list[str],
         first_time: float | None,
         last_time: float | None,
+        undated: int = 0,
     ) -> None:
         self.decided = decided
         self.rejected = rejected
@@ -132,12 +149,14 @@ class MergeResult:
         self.latest = latest  # newest handoff of each session, newest first
         self.handoffs = handoffs
         self.sessions = sessions
-        self.first_time = first_time  # of the oldest and the newest handoff merged
+        self.first_time = first_time  # of the oldest and the newest dated handoff merged
         self.last_time = last_time
+        self.undated = undated  # handoffs ranked as undated
 
 
 def merge_handoffs(handoffs: Iterable[HandoffFile]) -> MergeResult:
-    """The merged record of handoffs given oldest first.
+    """The merged record of handoffs given oldest first (undated ones first: see
+    HandoffFile.order).
 
     Per subject, the entries of the latest handoff that mentions it are current. An entry
     that normalises to one already current (same kind) is a duplicate and dropped, so the
@@ -155,11 +174,15 @@ def merge_handoffs(handoffs: Iterable[HandoffFile]) -> MergeResult:
     count = 0
     first_time: float | None = None
     last_time: float | None = None
+    undated = 0
     for index, handoff in enumerate(handoffs):
         count += 1
-        if first_time is None:
-            first_time = handoff.time
-        last_time = handoff.time
+        if handoff.time is None:
+            undated += 1
+        else:
+            if first_time is None:
+                first_time = handoff.time
+            last_time = handoff.time
         for kind, section in DECISION_SECTIONS:
             for text in handoff.sections.get(section, ()):
                 entry = Entry(kind, text, handoff, index, keys)
@@ -192,4 +215,5 @@ def merge_handoffs(handoffs: Iterable[HandoffFile]) -> MergeResult:
         sessions=sorted(latest),
         first_time=first_time,
         last_time=last_time,
+        undated=undated,
     )

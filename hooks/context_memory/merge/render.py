@@ -20,33 +20,46 @@ if TYPE_CHECKING:
 # --------------------------------------------------------------------------- rendering
 
 
+def _date(stamp: float | None, future: bool = False) -> str:
+    if stamp is not None:
+        return iso_date(stamp)
+    return "future-dated" if future else "undated"
+
+
 def _source(entry: Entry) -> str:
-    return f"session {entry.session}, stage {entry.stage}, {iso_date(entry.time)}"
+    return f"session {entry.session}, stage {entry.stage}, {_date(entry.time, entry.future)}"
 
 
 def _kind_label(kind: str) -> str:
     return {DECIDED: "Decided", REJECTED: "Rejected"}.get(kind, kind)
 
 
-def _capped_line(handoff: HandoffFile, merged_at: float) -> str:
-    claimed = handoff.claimed_time if handoff.claimed_time is not None else handoff.time
-    return (
-        f"{handoff.path}: dated {iso_time(claimed)}, after this merge ({iso_time(merged_at)}); "
-        f"taken as {iso_time(handoff.time)} (its {handoff.time_source})"
-    )
+def _claimed(handoff: HandoffFile) -> str:
+    return iso_time(handoff.claimed_time) if handoff.claimed_time is not None else "?"
+
+
+def future_line(handoff: HandoffFile) -> str:
+    # No merge time here: clones merging at different times write the same bytes.
+    line = f"{handoff.path}: dated {_claimed(handoff)}, after the merge time; ranked as undated"
+    if handoff.time is not None:
+        line += f", at its session's {handoff.time_source} time ({iso_time(handoff.time)})"
+    return line
 
 
 def render_markdown(
     result: MergeResult,
-    merged_at: float,
     skipped: list[Problem],
-    capped: list[HandoffFile] | None = None,
+    future: list[HandoffFile] | None = None,
 ) -> str:
     """decisions.md: Decided, Rejected, Overridden, Risks, then each session's newest
     Remaining and Files Modified; then the handoffs dated in the future and the skipped."""
     when = ""
     if result.first_time is not None and result.last_time is not None:
         when = f", written {iso_date(result.first_time)} to {iso_date(result.last_time)}"
+        if result.undated:
+            when += f" ({result.undated} undated)"
+    elif result.undated:
+        when = ", all undated"
     handoff_noun = "handoff" if result.handoffs == 1 else "handoffs"
     session_noun = "session" if len(result.sessions) == 1 else "sessions"
     lines = [
@@ -87,7 +100,7 @@ def render_markdown(
                 items.append(
                     one_line(
                         f"### Session {handoff.session} (stage {handoff.stage}, "
-                        f"{iso_date(handoff.time)})"
+                        f"{_date(handoff.time, handoff.claimed_time is not None)})"
                     )
                 )
                 items.extend(one_line(f"- {value}") for value in values)
@@ -98,24 +111,24 @@ def render_markdown(
             lines.append("")
         lines.extend(items or ["- none"])
         lines.append("")
-    if capped:
-        section(
-            "Handoffs dated in the future",
-            [f"- {_capped_line(handoff, merged_at)}" for handoff in capped],
-        )
+    if future:
+        section("Handoffs dated in the future", [f"- {future_line(h)}" for h in future])
     if skipped:
         section("Skipped handoffs", [f"- {problem}" for problem in skipped])
     return "\n".join(lines)
 
 
+def _time(stamp: float | None) -> str | None:
+    return iso_time(stamp) if stamp is not None else None
+
+
 def result_data(
     result: MergeResult,
-    merged_at: float,
     skipped: list[Problem],
-    capped: list[HandoffFile] | None = None,
+    future: list[HandoffFile] | None = None,
 ) -> dict[str, object]:
-    """decisions.json: the same record as data (the merge time is in state.json only, but
-    see build_outputs: a handoff dated in the future is listed with it)."""
+    """decisions.json: the same record as data (the merge time is in state.json only); a
+    ``time`` of null is an undated handoff."""
     data: dict[str, object] = {
         "version": FORMAT_VERSION,
         "handoffs": result.handoffs,
@@ -128,7 +141,7 @@ def result_data(
             {
                 "session": handoff.session,
                 "stage": handoff.stage,
-                "time": iso_time(handoff.time),
+                "time": _time(handoff.time),
                 "remaining": handoff.sections.get("Remaining", []),
                 "files_modified": handoff.sections.get("Files Modified", []),
             }
@@ -136,15 +149,15 @@ def result_data(
         ],
         "skipped": [problem.as_dict() for problem in skipped],
     }
-    if capped:
+    if future:
         data["future_dated"] = [
             {
                 "path": handoff.path,
-                "claimed_time": iso_time(handoff.claimed_time or handoff.time),
-                "time": iso_time(handoff.time),
+                "claimed_time": _claimed(handoff),
+                "time": _time(handoff.time),
                 "from": handoff.time_source,
             }
-            for handoff in capped
+            for handoff in future
         ]
     return data
 

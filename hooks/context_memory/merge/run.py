@@ -33,7 +33,7 @@ from context_memory.merge.layout import (
 from context_memory.merge.merge import MergeResult, merge_handoffs
 from context_memory.merge.publish import clean_generations, current_generation, publish
 from context_memory.merge.render import dumps, render_markdown, result_data, state_data
-from context_memory.merge.sources import cap_future_times, scan_handoffs
+from context_memory.merge.sources import HandoffFile, scan_handoffs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +52,7 @@ class Outcome:
         "reason",
         "result",
         "skipped",
+        "future",
         "notes",
         "alerts",
         "rechecked",
@@ -65,6 +66,8 @@ class Outcome:
         self.reason = ""
         self.result: MergeResult | None = None
         self.skipped: list[Problem] = []
+        # Handoffs dated after the merge time (ranked as undated), named relative.
+        self.future: list[HandoffFile] = []
         self.notes: list[Problem] = []
         # Problems even a quiet (cron) run reports on stderr and in logs/hooks.log.
         self.alerts: list[Problem] = []
@@ -87,29 +90,28 @@ def _stopped(gate: GateResult, state: MergeState, rechecked: bool = False) -> Ou
 
 def build_outputs(
     state_dir: str, now: float
-) -> tuple[MergeResult, list[Problem], dict[str, str]] | None:
-    """Read, merge and render; None when there is no readable handoff at all."""
-    handoffs, skipped = scan_handoffs(state_dir)
+) -> tuple[MergeResult, list[HandoffFile], list[Problem], dict[str, str]] | None:
+    """Read, merge and render: the result, the future-dated handoffs (named relative to
+    the state folder), the skipped files and the files' contents; None when there is no
+    readable handoff at all."""
+    handoffs, future, skipped = scan_handoffs(state_dir, now)
     if not handoffs:
         return None
-    capped = cap_future_times(handoffs, now)
     result = merge_handoffs(handoffs)
     # decisions.md and decisions.json are the same bytes on every clone for the same
-    # handoffs (no merge time, paths relative to the state folder), with one exception: a
-    # handoff dated after this merge is capped at its file time or at the merge time (both
-    # differ from clone to clone) and listed with the merge time. That is acceptable: the
-    # record must say a clock was ahead, and the difference lasts only until the real time
-    # passes the claimed one; then every clone takes the handoff's own time again.
+    # handoffs: no merge time, no file time, paths relative to the state folder. A handoff
+    # dated after this merge ranks as undated and is listed without the merge time, so
+    # clones merging at different times agree as long as its date is after both.
     shown = [Problem(os.path.relpath(p.path, state_dir), p.reason) for p in skipped]
-    shown_capped = [copy.copy(handoff) for handoff in capped]
-    for handoff in shown_capped:
+    shown_future = [copy.copy(handoff) for handoff in future]
+    for handoff in shown_future:
         handoff.path = os.path.relpath(handoff.path, state_dir)
     files = {
-        DECISIONS_MD: render_markdown(result, now, shown, shown_capped),
-        DECISIONS_JSON: dumps(result_data(result, now, shown, shown_capped)),
+        DECISIONS_MD: render_markdown(result, shown, shown_future),
+        DECISIONS_JSON: dumps(result_data(result, shown, shown_future)),
         STATE_JSON: dumps(state_data(result, now)),
     }
-    return result, skipped, files
+    return result, shown_future, skipped, files
 
 
 def _nothing(state_dir: str, skipped: list[Problem]) -> Outcome:
@@ -139,9 +141,9 @@ def run_merge(
     if dry_run:
         built = build_outputs(state_dir, now)
         if built is None:
-            return _nothing(state_dir, scan_handoffs(state_dir)[1])
+            return _nothing(state_dir, scan_handoffs(state_dir, now)[2])
         outcome = Outcome("dry-run")
-        outcome.result, outcome.skipped, files = built
+        outcome.result, outcome.future, outcome.skipped, files = built
         if state.clock:
             outcome.alerts.append(state.clock)
         outcome.new_markdown = files[DECISIONS_MD]
@@ -168,9 +170,9 @@ def run_merge(
         sweep_stale_temps(state_dir)  # what killed writers (ctx-plan, hooks) left behind
         built = build_outputs(state_dir, now)
         if built is None:
-            return _nothing(state_dir, scan_handoffs(state_dir)[1])
+            return _nothing(state_dir, scan_handoffs(state_dir, now)[2])
         outcome = Outcome("merged")
-        outcome.result, outcome.skipped, files = built
+        outcome.result, outcome.future, outcome.skipped, files = built
         if state.problem:
             outcome.notes.append(state.problem)
         if state.clock:

@@ -1,6 +1,11 @@
-"""The handoffs a merge reads: every session's ``handoffs/stage-N.md``, parsed, dated by
-the time in their front matter (capped when it lies in the future), and counted for the
-session gate.
+"""The handoffs a merge reads: every session's ``handoffs/stage-N.md``, parsed and
+ranked by the time in their front matter only (git keeps no file times, so a file time
+would rank a handoff differently on every clone); and counted for the session gate.
+
+A handoff without a time, or dated after the merge time (a clock that ran ahead), is
+*undated*: it takes the time of its session's nearest earlier dated stage (else the
+nearest later one), and a session with no dated stage at all ranks below every dated
+handoff, by session then stage. So a clock that ran ahead never outranks a correct one.
 """
 
 from __future__ import annotations
@@ -25,37 +30,27 @@ from context_memory.memory.handoff import (
 from context_memory.merge.layout import Problem
 from context_memory.merge.rules import parse_time
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 HEAD_BYTES = 4096
+FRONT_MATTER = "front matter"
+UNDATED = "undated"
 # --------------------------------------------------------------------------- handoffs
 
 
 class HandoffFile:
-    """One parsed handoff and where its time came from ('front matter' or 'file time')."""
+    """One parsed handoff and its rank time: ``time`` None is undated; ``time_source`` says
+    where the time came from ('front matter', 'stage N' of its session, or 'undated');
+    ``claimed_time`` is the front-matter time of a handoff dated after the merge time."""
 
-    __slots__ = (
-        "path",
-        "session",
-        "stage",
-        "time",
-        "time_source",
-        "sections",
-        "file_time",
-        "claimed_time",
-    )
+    __slots__ = ("path", "session", "stage", "time", "time_source", "sections", "claimed_time")
 
     def __init__(
         self,
         path: str,
         session: str,
         stage: int,
-        stamp: float,
+        stamp: float | None,
         time_source: str,
         sections: dict[str, list[str]],
-        file_time: float | None = None,
     ) -> None:
         self.path = path
         self.session = session
@@ -63,51 +58,39 @@ class HandoffFile:
         self.time = stamp
         self.time_source = time_source
         self.sections = sections
-        self.file_time = file_time
-        # The time the handoff claimed when it lay in the future (see cap_future_times).
         self.claimed_time: float | None = None
 
     @property
-    def order(self) -> tuple[float, str, int]:
-        return (self.time, self.session, self.stage)
+    def order(self) -> tuple[bool, float, str, int]:
+        """Undated first (oldest), then by time, session and stage: the same on every clone."""
+        return (self.time is not None, self.time or 0.0, self.session, self.stage)
 
 
-def handoff_from_text(
-    path: str, session: str, stage: int, text: str, file_time: float
-) -> HandoffFile:
+def handoff_from_text(path: str, session: str, stage: int, text: str) -> HandoffFile:
     """A HandoffFile; the session and stage come from where the file is (the folder
     layout is validated, front matter is free text). Raises HandoffFormatError."""
     parsed: Handoff = parse_handoff(text)
     stamp = parse_time(parsed.meta.get("time", "")) if parsed.meta.get("time") else None
     if stamp is None:
-        return HandoffFile(path, session, stage, file_time, "file time", parsed.sections, file_time)
-    return HandoffFile(path, session, stage, stamp, "front matter", parsed.sections, file_time)
+        return HandoffFile(path, session, stage, None, UNDATED, parsed.sections)
+    return HandoffFile(path, session, stage, stamp, FRONT_MATTER, parsed.sections)
 
 
-def capped_time(stamp: float, file_time: float | None, now: float) -> float:
-    """``stamp``, or for a time after ``now``: the file's own time, else ``now``.
+def undate_future_times(handoffs: list[HandoffFile], now: float) -> list[HandoffFile]:
+    """Take every handoff dated after ``now`` as undated (its ``claimed_time`` keeps the
+    date) and return them, by session then stage.
 
     A clock that was ahead (or a hand-written date) must not let a handoff win its
-    subjects for ever: later handoffs override it again once it has a real time.
+    subjects: capped at the merge time it would be the newest at every merge until then.
     """
-    if stamp <= now:
-        return stamp
-    return file_time if file_time is not None and file_time <= now else now
-
-
-def cap_future_times(handoffs: list[HandoffFile], now: float) -> list[HandoffFile]:
-    """Cap every handoff time after ``now`` (capped_time), keep the list oldest first, and
-    return the capped handoffs (their ``claimed_time`` says what they claimed)."""
-    capped = []
+    future = []
     for handoff in handoffs:
-        if handoff.time > now:
+        if handoff.time is not None and handoff.time > now:
             handoff.claimed_time = handoff.time
-            handoff.time = capped_time(handoff.time, handoff.file_time, now)
-            handoff.time_source = "file time" if handoff.time != now else "merge time"
-            capped.append(handoff)
-    if capped:
-        handoffs.sort(key=lambda handoff: handoff.order)
-    return capped
+            handoff.time = None
+            handoff.time_source = UNDATED
+            future.append(handoff)
+    return sorted(future, key=lambda handoff: (handoff.session, handoff.stage))
 
 
 def read_handoff(path: str, session: str, stage: int, *, root: str | None = None) -> HandoffFile:
@@ -115,7 +98,6 @@ def read_handoff(path: str, session: str, stage: int, *, root: str | None = None
     FIFO, a file over MAX_HANDOFF_BYTES included: fsutil)."""
     fd = open_file(path, root=root)
     try:
-        file_time = os.fstat(fd).st_mtime
         data = read_fd_bounded(fd, MAX_HANDOFF_BYTES, path)
     finally:
         os.close(fd)
@@ -125,7 +107,7 @@ def read_handoff(path: str, session: str, stage: int, *, root: str | None = None
         raise HandoffFormatError(
             f"not UTF-8 text at byte {exc.start} (half-written or not a handoff)"
         ) from None
-    return handoff_from_text(path, session, stage, text, file_time)
+    return handoff_from_text(path, session, stage, text)
 
 
 def _session_names(state_dir: str, problems: list[Problem] | None = None) -> list[str]:
@@ -165,9 +147,12 @@ def _handoff_paths(state_dir: str, session: str) -> list[tuple[int, str]]:
     return found
 
 
-def scan_handoffs(state_dir: str) -> tuple[list[HandoffFile], list[Problem]]:
-    """Every readable handoff under ``<state>/sessions``, oldest first (time in the front
-    matter, else the file time; then session, then stage), and the ones skipped."""
+def scan_handoffs(
+    state_dir: str, now: float
+) -> tuple[list[HandoffFile], list[HandoffFile], list[Problem]]:
+    """Every readable handoff under ``<state>/sessions``, oldest first (undated ones, then
+    by the time in the front matter; then session, then stage); the ones dated after
+    ``now`` (ranked as undated: undate_future_times); and the files skipped."""
     handoffs: list[HandoffFile] = []
     problems: list[Problem] = []
     for session in _session_names(state_dir, problems):
@@ -189,26 +174,27 @@ def scan_handoffs(state_dir: str) -> tuple[list[HandoffFile], list[Problem]]:
                 continue  # removed since the folder was listed
             except OSError as exc:
                 problems.append(Problem(path, exc.strerror or str(exc)))
+    future = undate_future_times(handoffs, now)
     date_untimed_handoffs(handoffs)
     handoffs.sort(key=lambda handoff: handoff.order)
-    return handoffs, problems
+    return handoffs, future, problems
 
 
 def date_untimed_handoffs(handoffs: list[HandoffFile]) -> None:
-    """Give a handoff without a time in its front matter the time of its session's nearest
-    earlier timed stage (else the nearest later one): a file time differs from clone to
-    clone (git sets it at checkout), a sibling's recorded time does not. A session with no
-    recorded time at all keeps its file times."""
+    """Give an undated handoff (no time in its front matter, or one after the merge time)
+    the time of its session's nearest earlier dated stage (else the nearest later one): a
+    sibling's recorded time is the same on every clone, a file time is not (git sets it at
+    checkout). A session with no dated stage stays undated."""
     by_session: dict[str, list[HandoffFile]] = {}
     for handoff in handoffs:
         by_session.setdefault(handoff.session, []).append(handoff)
     for stages in by_session.values():
         stages.sort(key=lambda handoff: handoff.stage)
-        timed = [h for h in stages if h.time_source == "front matter"]
+        timed = [h for h in stages if h.time_source == FRONT_MATTER]
         if not timed or len(timed) == len(stages):
             continue
         for handoff in stages:
-            if handoff.time_source == "front matter":
+            if handoff.time_source == FRONT_MATTER:
                 continue
             earlier = [h for h in timed if h.stage < handoff.stage]
             source = earlier[-1] if earlier else timed[0]
@@ -216,9 +202,15 @@ def date_untimed_handoffs(handoffs: list[HandoffFile]) -> None:
             handoff.time_source = f"stage {source.stage}"
 
 
-def head_time(path: str) -> float | None:
-    """A handoff's time read from its first few KB only (the session gate runs hourly and
-    must stay cheap): the front-matter time, else the file time; None if unreadable."""
+def head_time(path: str, now: float | None = None) -> float | None:
+    """When a handoff counts as written for the session gate, read from its first few KB
+    only (the gate runs hourly and must stay cheap): the front-matter time, else (none,
+    or after ``now``) the file time; None if unreadable.
+
+    The file time is used here only, never in the merged files: it says when the file
+    reached this clone (a checkout or a pull sets it), which is what "new since the last
+    merge on this machine" asks. One still after ``now`` counts as ``now``.
+    """
     try:
         fd = open_file(path)
         try:
@@ -236,25 +228,17 @@ def head_time(path: str) -> float | None:
             key, sep, value = line.partition(":")
             if sep and key.strip() == "time":
                 stamp = parse_time(value)
-                if stamp is not None:
+                if stamp is not None and (now is None or stamp <= now):
                     return stamp
                 break
-    return file_time
-
-
-def _file_time(path: str) -> float | None:
-    try:
-        return os.lstat(path).st_mtime
-    except OSError:
-        return None
+    return file_time if now is None else min(file_time, now)
 
 
 def count_new_sessions(
     state_dir: str, since: float | None, enough: int | None = None, now: float | None = None
 ) -> int:
-    """How many sessions have a handoff newer than ``since`` (None: any handoff).
-    Stops counting at ``enough``; newest stages are looked at first. Times after ``now``
-    count as the file's time (capped_time), as in the merge."""
+    """How many sessions have a handoff newer than ``since`` (None: any handoff), by
+    head_time. Stops counting at ``enough``; newest stages are looked at first."""
     count = 0
     for session in _session_names(state_dir):
         try:
@@ -262,9 +246,7 @@ def count_new_sessions(
         except (UnsafeNameError, OSError):
             continue
         for _, path in reversed(paths):
-            stamp = head_time(path)
-            if stamp is not None and now is not None and stamp > now:
-                stamp = capped_time(stamp, _file_time(path), now)
+            stamp = head_time(path, now)
             if stamp is not None and (since is None or stamp > since):
                 count += 1
                 break
