@@ -34,8 +34,13 @@ SCRIPTS = {
 }
 INSTALLERS = {"./install": "setup.installer", "ctx-install": "commands.install"}
 # Commands only the plugin has (its bin/, on the agent's Bash PATH): ctx-run is the
-# launcher every bin/ file goes through, ctx-pin the digest opt-in.
-PLUGIN_ONLY = {"ctx-pin": "commands.pin", "ctx-run": "commands.plugin_run"}
+# launcher every bin/ file goes through, ctx-pin the digest opt-in, ctx-allow the PreToolUse
+# hook that lets the toolkit's own commands run unprompted.
+PLUGIN_ONLY = {
+    "ctx-pin": "commands.pin",
+    "ctx-run": "commands.plugin_run",
+    "ctx-allow": "handlers.allow",
+}
 SCRIPTS.update(PLUGIN_ONLY)
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.M | re.S)
 COMMAND = re.compile(r"(?:^|[\s/`(])(\./install|ctx-[a-z]+)\b")
