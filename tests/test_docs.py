@@ -187,6 +187,20 @@ def test_readme_is_short_and_its_links_resolve() -> None:
             assert resolved.exists(), f"{doc.relative_to(REPO)} links to {target}"
 
 
+def test_the_merge_job_is_hourly_everywhere() -> None:
+    """crontab.py adds an hourly line; docs/plugin.md called it daily (issue 19)."""
+    for doc in DOCS:
+        text = " ".join(doc.read_text().split())
+        for schedule in re.findall(r"(\w+) (?:cron job|crontab merge|ctx-merge line)", text):
+            assert schedule.lower() in ("hourly", "the", "a"), f"{doc.name}: {schedule}"
+
+
+def test_the_readme_says_how_to_get_pipx_and_what_the_first_install_takes() -> None:
+    readme = " ".join((REPO / "README.md").read_text().split())
+    assert "sudo apt install pipx" in readme  # Debian refuses pip install --user
+    assert "pip downloads" in readme and "pip's cache" in readme
+
+
 def test_no_file_points_outside_the_repository() -> None:
     listed = subprocess.run(
         ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True, timeout=60

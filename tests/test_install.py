@@ -705,6 +705,33 @@ def test_purge_deletes_our_venv(home: Path, venv: Path, links: Path, capsys: Any
     assert not settings.exists()
 
 
+def test_purge_deletes_the_default_venv_s_folder_once_empty(
+    home: Path, links: Path, capsys: Any
+) -> None:
+    """Before: ~/.local/share/context-memory stayed behind, empty."""
+    venv = stand_in_venv(Path(default_venv(os.environ)))
+    run(capsys, "--venv", str(venv))
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
+    assert code == 0
+    assert (
+        text_of(
+            [
+                f"{P} deleted the virtualenv {venv}",
+                f"{P} deleted the folder {venv.parent}, now empty",
+            ]
+        )
+        in out
+    )
+    assert sorted(os.listdir(home / ".local" / "share")) == []
+    # A folder holding something else of the user's stays.
+    venv = stand_in_venv(Path(default_venv(os.environ)))
+    (venv.parent / "notes.txt").write_text("mine\n")
+    run(capsys, "--venv", str(venv))
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
+    assert code == 0 and "now empty" not in out
+    assert os.listdir(venv.parent) == ["notes.txt"]
+
+
 def test_purge_refuses_a_folder_that_is_not_ours(
     home: Path, venv: Path, links: Path, capsys: Any
 ) -> None:

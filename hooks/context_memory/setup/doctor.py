@@ -34,6 +34,7 @@ from context_memory.setup.checks_state import (
     check_state_dir,
 )
 from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.venv import STAMP_NAME
 
 # --------------------------------------------------------------------------- all checks
 
@@ -53,10 +54,18 @@ def run_checks(
     checks.append(check_statusline(files))
     checks.append(check_command_links(venv, environ))
     checks.append(check_state_dir(state_dir))
-    checks.append(check_cron(project, read_crontab))
+    checks.append(check_cron(project, read_crontab, installer=installer_command(venv)))
     checks.append(check_logs(state_dir))
     checks.append(check_breakers(state_dir))
     return _with_plugin(checks, files, environ)
+
+
+def installer_command(venv: str) -> str:
+    """The command that set this virtualenv up, for the fixes: the ./install script stamps
+    its virtualenv; one without the stamp is pipx's or uv's, where ctx-install does it."""
+    if os.path.isdir(venv) and not os.path.isfile(os.path.join(venv, STAMP_NAME)):
+        return "ctx-install"
+    return "./install"
 
 
 def _with_plugin(

@@ -152,6 +152,7 @@ def uninstall_recorded(
     from context_memory.setup.venv import PREFIX, settings_path_for
 
     bin_dir = venv / "bin"
+    tool = getattr(args, "tool", "./install")  # what the messages call the installer
     user_settings = settings_path_for(None, os.environ)
     for where in record["settings"]:
         path = Path(where)
@@ -184,8 +185,8 @@ def uninstall_recorded(
         return
     for where, entry in record["settings"].items():
         entry = entry if isinstance(entry, dict) else {}
-        if _restore_settings(Path(where), entry.get("before", "")):
-            _remove_our_backups(Path(where), entry.get("backups_before"))
+        if _restore_settings(Path(where), entry.get("before", ""), tool):
+            _remove_our_backups(Path(where), entry.get("backups_before"), tool)
             if entry.get("folder_existed") is False:
                 try:
                     os.rmdir(Path(where).parent)  # the install made it; only when empty
@@ -206,7 +207,7 @@ def uninstall_recorded(
         save(venv, None)
 
 
-def _restore_settings(path: Path, before: object) -> bool:
+def _restore_settings(path: Path, before: object, tool: str = "./install") -> bool:
     """Put back the settings file's text from before the first install when what is there
     now means the same (only our entries were removed since): the user gets their exact
     bytes (layout, key order, trailing newline). A file the install created is deleted when
@@ -227,7 +228,7 @@ def _restore_settings(path: Path, before: object) -> bool:
         if before is None:
             if now == {} and read_settings_text(path) == now_text:
                 path.unlink()
-                print(f"{PREFIX} deleted {path}, which ./install had created")
+                print(f"{PREFIX} deleted {path}, which {tool} had created")
                 return True
             return False
         if not isinstance(before, str):
@@ -242,12 +243,12 @@ def _restore_settings(path: Path, before: object) -> bool:
 
     # Only if no other program (a running Claude Code) changed it since it was read.
     if replace_if_unchanged(path, now_text, before):
-        print(f"{PREFIX} restored {path} to its text from before ./install")
+        print(f"{PREFIX} restored {path} to its text from before {tool}")
         return True
     return False
 
 
-def _remove_our_backups(path: Path, before: object) -> None:
+def _remove_our_backups(path: Path, before: object, tool: str = "./install") -> None:
     """Once the settings file is as it was before the first install, the backups that the
     install (and this uninstall) made of it have nothing left to save: remove those, and
     only those (a backup that was there before the first install stays). Without the list
@@ -267,7 +268,7 @@ def _remove_our_backups(path: Path, before: object) -> None:
             continue
     if ours:
         noun = "backup" if len(ours) == 1 else "backups"
-        print(f"{PREFIX} removed {len(ours)} {noun} of {path} that ./install had made")
+        print(f"{PREFIX} removed {len(ours)} {noun} of {path} that {tool} had made")
 
 
 def _remove_empty_crontab(crontab: Any) -> None:

@@ -75,6 +75,15 @@ def purge(venv: Path) -> None:
         return
     shutil.rmtree(venv)
     print(f"{PREFIX} deleted the virtualenv {venv}")
+    parent = venv.parent
+    if parent.name == "context-memory":
+        # The default place is <data>/context-memory/venv: its folder is ours too, and an
+        # empty one left behind says something is still installed.
+        try:
+            parent.rmdir()
+        except OSError:
+            return  # not empty: something else of the user's is in it
+        print(f"{PREFIX} deleted the folder {parent}, now empty")
 
 
 def report_dry_run(
@@ -84,6 +93,8 @@ def report_dry_run(
     text: str | None,
     new_text: str,
     changed: bool,
+    hooks_here: bool = True,
+    user_path: Path | None = None,
 ) -> None:
     print(f"{PREFIX} dry run: nothing will be written")
     if not args.uninstall and (REPO_ROOT / "pyproject.toml").is_file():  # not for ctx-install
@@ -99,6 +110,11 @@ def report_dry_run(
                 PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
             }[plan]
         )
+    if not hooks_here:
+        print(
+            f"{PREFIX} hooks already registered in {user_path}, which runs them in every "
+            f"project; not registering them again in {path}"
+        )
     if changed:
         if text is None:
             print(f"{PREFIX} would create {path}:")
@@ -107,7 +123,7 @@ def report_dry_run(
         sys.stdout.write(unified_diff(text, new_text, path))
     elif args.uninstall:
         print(f"{PREFIX} no context-memory hooks in {path}; nothing would change")
-    else:
+    elif hooks_here:
         print(f"{PREFIX} hooks already registered in {path}; nothing would change")
     if args.purge:
         if venv.exists():

@@ -19,7 +19,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -44,6 +44,7 @@ from context_memory.setup.settings_edit import (
     STATUSLINE_PROGRAM,
     STATUSLINE_UPDATED,
     command_for,
+    own_entries,
     parse_own_statusline,
     refresh_statusline,
     register_hooks,
@@ -161,6 +162,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
     args = parser.parse_args(argv)
     if args.purge and not args.uninstall:
         parser.error("--purge only goes with --uninstall")
+    args.tool = "./install" if prog == "install" else prog
     try:
         return _run(args)
     except (SettingsError, InstallError, crontab.CrontabError) as exc:
@@ -172,12 +174,18 @@ def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
         return exit_codes.FAILURE
 
 
-def desired_settings(settings: Settings, args: argparse.Namespace, bin_dir: Path) -> Settings:
+def desired_settings(
+    settings: Settings, args: argparse.Namespace, bin_dir: Path, *, hooks_here: bool = True
+) -> Settings:
     """The settings after this run: a pure function of the parsed file and the options.
-    (Later options, e.g. --statusline, chain their own pure edit here.)"""
+    ``hooks_here`` False: another settings file (the user's) runs our hooks in every
+    project already, so this one must not run them a second time."""
     if args.uninstall:
         return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
-    new = register_hooks(settings, HOOKS, bin_dir)
+    if hooks_here:
+        new = register_hooks(settings, HOOKS, bin_dir)
+    else:
+        new = unregister_hooks(settings, bin_dir)
     if getattr(args, "statusline", None):
         return set_statusline(new, bin_dir, chain=args.statusline == "chain")[0]
     return refresh_statusline(new, bin_dir)
@@ -231,6 +239,8 @@ def _run(args: argparse.Namespace) -> int:
     # else happens (in particular before the script spends a minute on pip).
     text = read_settings_text(path)
     old = parse_settings(text, path)
+    user_path = settings_path_for(None, os.environ)
+    hooks_here = args.uninstall or path == user_path or not runs_our_hooks(user_path, bin_dir)
 
     if args.venv_plan:
         if getattr(args, "pin_decisions", False) and not args.uninstall:
@@ -295,7 +305,7 @@ def _run(args: argparse.Namespace) -> int:
             raise InstallError(str(exc)) from None
         verify_commands(bin_dir, registered_programs(desired_settings(old, args, bin_dir), bin_dir))
 
-    new = desired_settings(old, args, bin_dir)
+    new = desired_settings(old, args, bin_dir, hooks_here=hooks_here)
     changed = new != old
     new_text = dumps_settings(new, detect_indent(text)) if changed else text or ""
 
@@ -305,7 +315,7 @@ def _run(args: argparse.Namespace) -> int:
     links_dir = command_links.link_dir(os.environ)
     links_dir_existed = links_dir.is_dir()
     if args.dry_run:
-        report_dry_run(args, venv, path, text, new_text, changed)
+        report_dry_run(args, venv, path, text, new_text, changed, hooks_here, user_path)
         if note:
             print(f"{PREFIX} {note}")
         link_commands(args, bin_dir)
@@ -313,19 +323,25 @@ def _run(args: argparse.Namespace) -> int:
         pin(args, cron_project, claude_md)
         if record is not None:
             install_record.uninstall_recorded(args, venv, record, path, cron_project, _run)
+        elif not args.uninstall and path == user_path:
+            drop_project_duplicates(venv, user_path, dry_run=True)
         return exit_codes.OK
 
     text_before = text
     backups_before = install_record.backup_names(path)
     folder_existed = path.parent.is_dir()
     if changed:
-        old, new, changed = write_settings(path, args, bin_dir, text, old)
+        old, new, changed = write_settings(
+            path, lambda s: desired_settings(s, args, bin_dir, hooks_here=hooks_here), text, old
+        )
     if args.uninstall:
         report_uninstall(old, new, path, bin_dir, changed)
         if args.purge:
             purge(venv)
         elif not getattr(args, "replaying", False) and not getattr(args, "no_links", False):
             print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
+    elif not hooks_here:
+        report_hooks_elsewhere(old, new, path, bin_dir, user_path, dry_run=False)
     else:
         if changed and register_hooks(old, HOOKS, bin_dir) == old:
             print(f"{PREFIX} hooks already registered in {path}; only the status line changed")
@@ -340,6 +356,8 @@ def _run(args: argparse.Namespace) -> int:
     if record is not None:
         install_record.uninstall_recorded(args, venv, record, path, cron_project, _run)
     elif not args.uninstall:
+        if path == user_path:
+            drop_project_duplicates(venv, user_path, dry_run=False)
         install_record.note_install(
             venv,
             settings_path=path,
@@ -360,8 +378,65 @@ MAX_WRITE_SECONDS = 20
 VERIFY_TIMEOUT_SECONDS = 60
 
 
+def runs_our_hooks(path: Path, bin_dir: Path) -> bool:
+    """Whether the settings file ``path`` registers any of our hooks (an unreadable or
+    damaged file counts as not: the hooks then go where they were asked to go)."""
+    try:
+        text = read_settings_text(path)
+        settings = parse_settings(text, path) if text is not None else {}
+    except (SettingsError, OSError):
+        return False
+    return bool(own_entries(settings, bin_dir, {spec.command for spec in HOOKS}))
+
+
+def drop_project_duplicates(venv: Path, user_path: Path, *, dry_run: bool) -> None:
+    """A user-level install after ``--project`` ones: the user settings now run the hooks in
+    every project, so the project settings files an install registered them in (the record
+    lists them) would run each hook twice. Take ours out of those (the status line, other
+    settings and foreign hooks stay)."""
+    bin_dir = venv / "bin"
+    for where in install_record.load(venv)["settings"]:
+        path = Path(where)
+        if path == user_path or not path.parent.parent.is_dir():
+            continue
+        try:
+            text = read_settings_text(path)
+            old = parse_settings(text, path) if text is not None else {}
+        except (SettingsError, OSError):
+            continue
+        if unregister_hooks(old, bin_dir) == old:
+            continue
+        if not dry_run:
+            old, new, changed = write_settings(
+                path, lambda s: unregister_hooks(s, bin_dir), text, old
+            )
+            if not changed:
+                continue
+        removed = len(own_entries(old, bin_dir, {spec.command for spec in HOOKS}))
+        verb = "would remove" if dry_run else "removed"
+        print(
+            f"{PREFIX} {verb} {removed} hooks from {path}: {user_path} runs them in every "
+            "project now, and both would run each hook twice"
+        )
+
+
+def report_hooks_elsewhere(
+    old: Settings, new: Settings, path: Path, bin_dir: Path, user_path: Path, *, dry_run: bool
+) -> None:
+    """What an install for a project says when the user settings already run the hooks."""
+    names = {spec.command for spec in HOOKS}
+    removed = len(own_entries(old, bin_dir, names)) - len(own_entries(new, bin_dir, names))
+    print(
+        f"{PREFIX} hooks already registered in {user_path}, which runs them in every "
+        f"project; not registering them again in {path}"
+    )
+    if removed:
+        verb = "would remove" if dry_run else "removed"
+        print(f"{PREFIX} {verb} {removed} hooks from {path} that ran twice")
+
+
 def write_settings(
-    path: Path, args: argparse.Namespace, bin_dir: Path, text: str | None, old: Settings
+    path: Path, edit: Callable[[Settings], Settings], text: str | None, old: Settings
 ) -> tuple[Settings, Settings, bool]:
     """Back up and write this run's edit of the settings file, made against the file as it
     is at the moment of the rename: when another program changed it after it was read, the
@@ -371,7 +446,7 @@ def write_settings(
     for attempt in range(MAX_WRITE_ATTEMPTS):
         if attempt:
             time.sleep(min(0.002 * attempt, 0.05))  # let the other program finish
-        new = desired_settings(old, args, bin_dir)
+        new = edit(old)
         if new == old:
             return old, new, False
         new_text = dumps_settings(new, detect_indent(text))
