@@ -144,7 +144,7 @@ def append_or_explain(state_dir: str, record: dict[str, object]) -> None:
         append_record(state_dir, record)
     except RecordError as exc:  # too long once written as a line
         raise click.ClickException(f"{exc}; nothing recorded") from None
-    # Before OSError: filelock's Timeout is a TimeoutError, which is an OSError.
+    # Before OSError: the lock's Timeout is a TimeoutError, which is an OSError.
     except TimeoutError:
         raise click.ClickException(
             f"{decisions_path(state_dir)} stayed locked by another writer for "
