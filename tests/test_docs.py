@@ -32,7 +32,7 @@ SCRIPTS = {
         r'^(ctx-[a-z-]+) = "([\w.:]+)"$', (REPO / "pyproject.toml").read_text(), re.M
     )
 }
-INSTALLERS = {"./install": "setup.installer", "ctx-install": "commands.install"}
+INSTALLERS = {"./install": "setup.install.cli", "ctx-install": "commands.install"}
 # Commands only the plugin has (its bin/, on the agent's Bash PATH): ctx-run is the
 # launcher every bin/ file goes through, ctx-pin the digest opt-in.
 PLUGIN_ONLY = {"ctx-pin": "commands.pin", "ctx-run": "commands.plugin_run"}

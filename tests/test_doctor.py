@@ -9,9 +9,10 @@ import pytest
 
 from cli_run import invoke as invoke_click
 from context_memory.commands import doctor as doctor_cli
-from context_memory.setup import checks_install, crontab, doctor
-from context_memory.setup.check import FAIL, OK, WARN, Check
-from context_memory.setup.checks_install import (
+from context_memory.setup.doctor import all_checks as doctor
+from context_memory.setup.doctor import checks_install
+from context_memory.setup.doctor.check import FAIL, OK, WARN, Check
+from context_memory.setup.doctor.checks_install import (
     SettingsFile,
     check_command_links,
     check_hook,
@@ -20,17 +21,18 @@ from context_memory.setup.checks_install import (
     check_statusline,
     check_venv,
 )
-from context_memory.setup.checks_state import (
+from context_memory.setup.doctor.checks_state import (
     check_breakers,
     check_cron,
     check_logs,
     check_state_dir,
 )
-from context_memory.setup.command_links import LINKED_COMMANDS, apply_links, plan_links
 from context_memory.setup.hook_registry import HOOKS, HookSpec
-from context_memory.setup.settings_edit import command_for, register_hooks
-from context_memory.setup.settings_file import dumps_settings
-from context_memory.setup.venv import STAMP_NAME
+from context_memory.setup.install import crontab
+from context_memory.setup.install.command_links import LINKED_COMMANDS, apply_links, plan_links
+from context_memory.setup.install.settings_edit import command_for, register_hooks
+from context_memory.setup.install.settings_file import dumps_settings
+from context_memory.setup.install.venv import STAMP_NAME
 
 # The programs of a complete install that ctx-doctor checks: every hook's and every linked
 # command's (ctx-usage and ctx-doctor among them), from the tables, in a stable order.

@@ -1,4 +1,4 @@
-"""./install and context_memory.setup.installer: virtualenv, hook registration, uninstall.
+"""./install and context_memory.setup.install.cli: virtualenv, hook registration, uninstall.
 
 Most cases call ``installer.main`` directly with a stand-in virtualenv (fast). The cases at
 the end run the real ``install`` script from a snapshot of this repository in a folder with
@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 
 from cli_run import captured
-from context_memory.setup import installer
-from context_memory.setup.command_links import LINKED_COMMANDS, on_path
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.installer import main
-from context_memory.setup.settings_edit import command_for, register_hooks
-from context_memory.setup.settings_file import dumps_settings
-from context_memory.setup.venv import (
+from context_memory.setup.install import cli as installer
+from context_memory.setup.install.cli import main
+from context_memory.setup.install.command_links import LINKED_COMMANDS, on_path
+from context_memory.setup.install.settings_edit import command_for, register_hooks
+from context_memory.setup.install.settings_file import dumps_settings
+from context_memory.setup.install.venv import (
     PLAN_CREATE,
     PLAN_CURRENT,
     PLAN_RECREATE,

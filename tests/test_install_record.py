@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from context_memory.core import exit_codes
-from context_memory.setup import install_extras, install_record, installer
 from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.install import cli as installer
+from context_memory.setup.install import extras as install_extras
+from context_memory.setup.install import record as install_record
 from test_install import FOREIGN_SETTINGS, P, home, links, run, venv  # noqa: F401
 
 ODD_LAYOUT = '{"model":\t"opus",   "z": 1e400,\n\n "a": [1,2 ,3]}'  # no trailing newline
@@ -165,7 +167,7 @@ def test_status_line_only_change_says_so(home: Path, venv: Path, capsys: Any) ->
 def test_cron_dry_run_without_crontab_shows_the_line(
     home: Path, venv: Path, tmp_path: Path, capsys: Any, monkeypatch: Any
 ) -> None:
-    from context_memory.setup import crontab
+    from context_memory.setup.install import crontab
 
     monkeypatch.setattr(crontab, "_crontab_missing", lambda: True)
     project = tmp_path / "app"

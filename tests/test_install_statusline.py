@@ -13,10 +13,10 @@ import pytest
 
 from cli_run import captured
 from conftest import subprocess_env
-from context_memory.setup import installer
-from context_memory.setup.command_links import LINKED_COMMANDS
-from context_memory.setup.installer import main
-from context_memory.setup.settings_edit import (
+from context_memory.setup.install import cli as installer
+from context_memory.setup.install.cli import main
+from context_memory.setup.install.command_links import LINKED_COMMANDS
+from context_memory.setup.install.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
     STATUSLINE_KEPT_THEIRS,
@@ -30,7 +30,7 @@ from context_memory.setup.settings_edit import (
     statusline_command,
     unset_statusline,
 )
-from context_memory.setup.settings_file import dumps_settings
+from context_memory.setup.install.settings_file import dumps_settings
 from test_install import stand_in_venv
 
 REPO = Path(__file__).resolve().parent.parent

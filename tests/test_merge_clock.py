@@ -16,7 +16,7 @@ from pathlib import Path
 
 from cli_run import run_module
 from conftest import subprocess_env
-from context_memory.setup.checks_state import check_logs
+from context_memory.setup.doctor.checks_state import check_logs
 from handoff_files import write_handoff
 
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup import installer
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.settings_edit import register_hooks, unregister_hooks
-from context_memory.setup.settings_file import (
+from context_memory.setup.install import cli as installer
+from context_memory.setup.install.settings_edit import register_hooks, unregister_hooks
+from context_memory.setup.install.settings_file import (
     InvalidJSONError,
     dumps_settings,
     parse_settings,

@@ -10,8 +10,8 @@ import argparse
 import sys
 
 from context_memory.commands.common import cli_location
-from context_memory.setup.install_pin import claude_md_change, pin
-from context_memory.setup.venv import PREFIX, InstallError
+from context_memory.setup.install.pin import claude_md_change, pin
+from context_memory.setup.install.venv import PREFIX, InstallError
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -62,7 +62,7 @@ def run(argv: list[str]) -> int:
     target, needs = COMMANDS[command]
     os.environ["CTX_PLUGIN_ROOT"] = ROOT  # ctx-doctor and ctx-restore tell a plugin run
     if needs != HOOK or (command == "ctx-audit" and args):
-        from context_memory.setup import plugin_venv
+        from context_memory.setup.plugin import venv as plugin_venv
 
         data = plugin_venv.data_dir()
         # ctx-audit with arguments is the by-hand report (click): it needs the venv.

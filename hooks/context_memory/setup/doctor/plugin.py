@@ -21,8 +21,8 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from context_memory.setup import plugin_venv
 from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.setup.plugin import venv as plugin_venv
 
 PLUGIN_NAME = plugin_venv.PLUGIN_NAME
 MAX_CLIENT_FILE_BYTES = 4 * 1024 * 1024

@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 
-from context_memory.setup.check import Check
-from context_memory.setup.checks_install import (
+from context_memory.setup.doctor.check import Check
+from context_memory.setup.doctor.checks_install import (
     SettingsFile,
     check_command_links,
     check_hook,
@@ -27,14 +27,14 @@ from context_memory.setup.checks_install import (
     registrations,
     settings_files,
 )
-from context_memory.setup.checks_state import (
+from context_memory.setup.doctor.checks_state import (
     check_breakers,
     check_cron,
     check_logs,
     check_state_dir,
 )
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.venv import STAMP_NAME
+from context_memory.setup.install.venv import STAMP_NAME
 
 # --------------------------------------------------------------------------- all checks
 
@@ -72,7 +72,7 @@ def _with_plugin(
     checks: list[Check], files: list[SettingsFile], environ: Mapping[str, str]
 ) -> list[Check]:
     """The checks changed for a plugin install (plugin_doctor): its hooks, its folder."""
-    from context_memory.setup import plugin_doctor
+    from context_memory.setup.doctor import plugin as plugin_doctor
 
     loaded = [item.settings for item in files if item.error is None]
     installs = plugin_doctor.plugin_installs(environ, loaded)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.memory import claude_md, pinned, pinned_digest
-from context_memory.setup.venv import PREFIX, InstallError
+from context_memory.setup.install.venv import PREFIX, InstallError
 
 
 class ClaudeMdChange:

@@ -5,7 +5,7 @@ virtualenv and pip-installs the package into it, then runs this module with the 
 python and ``PYTHONPATH=<repo>/hooks``. So this module, and everything it imports, is
 standard library only and must not import the entry points it registers.
 
-    python -m context_memory.setup.installer [--project DIR] [--dry-run] [--uninstall [--purge]]
+    python -m context_memory.setup.install.cli [--project DIR] [--dry-run] [--uninstall [--purge]]
                                        [--venv DIR] [--pin-decisions]
 
 Exit codes: 0 done (or nothing to do), 1 refused (settings file unusable, virtualenv
@@ -25,18 +25,19 @@ from pathlib import Path
 
 from context_memory import __version__
 from context_memory.core import exit_codes
-from context_memory.setup import command_links, crontab, install_record, launchers
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.install_extras import link_commands, set_cron
-from context_memory.setup.install_pin import claude_md_change, pin
-from context_memory.setup.install_report import (
+from context_memory.setup.install import command_links, crontab, launchers
+from context_memory.setup.install import record as install_record
+from context_memory.setup.install.extras import link_commands, set_cron
+from context_memory.setup.install.pin import claude_md_change, pin
+from context_memory.setup.install.report import (
     purge,
     report_dry_run,
     report_install,
     report_uninstall,
     warn_lookalikes,
 )
-from context_memory.setup.settings_edit import (
+from context_memory.setup.install.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
     STATUSLINE_KEPT_THEIRS,
@@ -52,7 +53,7 @@ from context_memory.setup.settings_edit import (
     unregister_hooks,
     unset_statusline,
 )
-from context_memory.setup.settings_file import (
+from context_memory.setup.install.settings_file import (
     Settings,
     SettingsError,
     backup_file,
@@ -62,7 +63,7 @@ from context_memory.setup.settings_file import (
     read_settings_text,
     replace_if_unchanged,
 )
-from context_memory.setup.venv import (
+from context_memory.setup.install.venv import (
     PLAN_CREATE,
     PLAN_RECREATE,
     PLAN_SKIP,

@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from context_memory.core.hookio import BREAKER_LIMIT, LOG_NAME
-from context_memory.setup.check import FAIL, OK, WARN, Check, plural, shortlist
-from context_memory.setup.checks_install import program_of, program_problem
+from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
+from context_memory.setup.doctor.checks_install import program_of, program_problem
 
 LOG_TAIL_BYTES = 1024 * 1024
 ERROR_WINDOW_SECONDS = 24 * 3600
@@ -67,7 +67,7 @@ def check_cron(
     is the command that adds it for this install (``ctx-install`` for pipx and uv)."""
     name = "cron (ctx-merge)"
     try:
-        from context_memory.setup import crontab
+        from context_memory.setup.install import crontab
     except ImportError:
         return Check(name, OK, "this version has no --cron")
     if read_crontab is None:

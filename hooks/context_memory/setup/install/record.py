@@ -146,10 +146,10 @@ def uninstall_recorded(
     the record names, restore the recorded settings text and empty crontab, remove a link
     folder the install created (when empty), and delete the record. ``run`` is
     ``installer._run`` (passed in: the installer imports this module)."""
-    from context_memory.setup import command_links, crontab
-    from context_memory.setup.install_extras import set_cron
-    from context_memory.setup.install_pin import claude_md_change, pin
-    from context_memory.setup.venv import PREFIX, settings_path_for
+    from context_memory.setup.install import command_links, crontab
+    from context_memory.setup.install.extras import set_cron
+    from context_memory.setup.install.pin import claude_md_change, pin
+    from context_memory.setup.install.venv import PREFIX, settings_path_for
 
     bin_dir = venv / "bin"
     tool = getattr(args, "tool", "./install")  # what the messages call the installer
@@ -213,12 +213,12 @@ def _restore_settings(path: Path, before: object, tool: str = "./install") -> bo
     bytes (layout, key order, trailing newline). A file the install created is deleted when
     it holds nothing any more. True when the file is now as it was before the first install
     (its text put back, or the file the install created gone)."""
-    from context_memory.setup.settings_file import (
+    from context_memory.setup.install.settings_file import (
         SettingsError,
         parse_settings,
         read_settings_text,
     )
-    from context_memory.setup.venv import PREFIX
+    from context_memory.setup.install.venv import PREFIX
 
     try:
         now_text = read_settings_text(path)
@@ -239,7 +239,7 @@ def _restore_settings(path: Path, before: object, tool: str = "./install") -> bo
             return False  # changed since the install: keep it as it is
     except (OSError, SettingsError):
         return False
-    from context_memory.setup.settings_file import replace_if_unchanged
+    from context_memory.setup.install.settings_file import replace_if_unchanged
 
     # Only if no other program (a running Claude Code) changed it since it was read.
     if replace_if_unchanged(path, now_text, before):
@@ -255,7 +255,7 @@ def _remove_our_backups(path: Path, before: object, tool: str = "./install") -> 
     (a record of an older version) nothing is removed."""
     if not isinstance(before, list):
         return
-    from context_memory.setup.venv import PREFIX
+    from context_memory.setup.install.venv import PREFIX
 
     kept = {name for name in before if isinstance(name, str)}
     ours = [name for name in backup_names(path) if name not in kept]
@@ -296,7 +296,7 @@ def _remove_empty_crontab(crontab: Any) -> None:
 def backup_names(path: Path) -> list[str]:
     """The ``<name>.bak-*`` copies of ``path`` in its folder, sorted (an empty list when the
     folder cannot be read)."""
-    from context_memory.setup.settings_file import BACKUP_INFIX
+    from context_memory.setup.install.settings_file import BACKUP_INFIX
 
     prefix = path.name + BACKUP_INFIX
     try:
@@ -311,7 +311,7 @@ def prune_backups(
     """Delete all but the newest ``keep`` ``<name>.bak-<UTC time>[-N]`` copies of ``path``
     (their names sort by time, then number); ``just_made`` is always one of those kept (in
     the same second it may have taken a freed, lower number). Returns the deleted ones."""
-    from context_memory.setup.settings_file import BACKUP_INFIX
+    from context_memory.setup.install.settings_file import BACKUP_INFIX
 
     prefix = path.name + BACKUP_INFIX
     names = backup_names(path)

@@ -11,8 +11,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from context_memory.setup import command_links, crontab
-from context_memory.setup.venv import (
+from context_memory.setup.install import command_links, crontab
+from context_memory.setup.install.venv import (
     PREFIX,
     REPO_ROOT,
 )

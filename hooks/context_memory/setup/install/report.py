@@ -11,15 +11,15 @@ import sys
 from pathlib import Path
 
 from context_memory.setup.hook_registry import HOOKS, HookSpec
-from context_memory.setup.settings_edit import (
+from context_memory.setup.install.settings_edit import (
     command_for,
     lookalike_entries,
     own_entries,
 )
-from context_memory.setup.settings_file import (
+from context_memory.setup.install.settings_file import (
     Settings,
 )
-from context_memory.setup.venv import (
+from context_memory.setup.install.venv import (
     PLAN_CREATE,
     PLAN_CURRENT,
     PLAN_RECREATE,
