@@ -23,7 +23,7 @@ import pytest
 
 from cli_run import captured
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.install import cli as installer
+from context_memory.setup.install import settings_write
 from context_memory.setup.install.cli import main
 from context_memory.setup.install.command_links import LINKED_COMMANDS, on_path
 from context_memory.setup.install.settings_edit import command_for, register_hooks
@@ -148,7 +148,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CTX_BIN_DIR", str(tmp_path / LINKS_NAME))
     monkeypatch.setenv("PATH", SYSTEM_PATH)
     assert not on_path(tmp_path / LINKS_NAME, os.environ)
-    monkeypatch.setattr(installer, "_now", lambda: WHEN)
+    monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
     return home
 
 
@@ -528,7 +528,7 @@ def test_an_unwritable_settings_folder_is_reported(
     def refuse(path: Path, based_on: str | None, text: str) -> bool:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(installer, "replace_if_unchanged", refuse)
+    monkeypatch.setattr(settings_write, "replace_if_unchanged", refuse)
     code, out, err = run(capsys, "--venv", str(venv))
     settings = home / ".claude" / "settings.json"
     assert (code, out) == (1, "")

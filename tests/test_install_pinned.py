@@ -237,7 +237,8 @@ def test_pin_decisions_after_a_user_install_does_not_register_the_hooks_again(
     assert not (project / ".claude").exists()
     assert user.read_text() == user_text
     # The uninstall still takes the pinned line out and leaves both files as they were.
-    assert run(capsys, "--venv", str(venv), "--uninstall")[0] == 0
+    done = run(capsys, "--venv", str(venv), "--uninstall")
+    assert done[:3:2] == (0, ""), done[2]
     assert not (project / "CLAUDE.md").exists()
     assert not user.exists()
 

@@ -169,7 +169,7 @@ def test_cron_dry_run_without_crontab_shows_the_line(
 ) -> None:
     from context_memory.setup.install import crontab
 
-    monkeypatch.setattr(crontab, "_crontab_missing", lambda: True)
+    monkeypatch.setattr(crontab, "crontab_missing", lambda: True)
     project = tmp_path / "app"
     project.mkdir()
     code, out, err = run(capsys, "--venv", str(venv), "--project", str(project), "--cron",
