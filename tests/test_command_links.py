@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from context_memory.setup import command_links
-from context_memory.setup.command_links import (
+from context_memory.setup.install import command_links
+from context_memory.setup.install.command_links import (
     LINK_CONFLICT,
     LINK_CREATE,
     LINK_KEEP,

@@ -24,8 +24,9 @@ import pytest
 
 from cli_run import captured
 from conftest import REPO, subprocess_env
-from context_memory.setup import crontab, installer
-from context_memory.setup.crontab import (
+from context_memory.setup.install import cli as installer
+from context_memory.setup.install import crontab
+from context_memory.setup.install.crontab import (
     ABSENT,
     ADDED,
     REMOVED,
@@ -555,7 +556,7 @@ def test_crontab_module_is_standard_library_only() -> None:
             sys.executable,
             "-S",
             "-c",
-            "import context_memory.setup.crontab, context_memory.setup.installer",
+            "import context_memory.setup.install.crontab, context_memory.setup.install.cli",
         ],
         env=subprocess_env(),
         capture_output=True,

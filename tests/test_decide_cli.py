@@ -163,6 +163,16 @@ def test_list_human_last_and_json(project, monkeypatch):
     assert json.loads(result.stdout) == records[2:]
     result = run(["--list", "--author", "carol"])
     assert (result.exit_code, result.stdout) == (0, "")
+    # Before: "no decisions recorded", as if the log were empty.
+    assert result.stderr == (
+        "no decisions by an author matching 'carol' in .working-state/decisions.jsonl "
+        "(3 records in all; --list shows them)\n"
+    )
+    result = run(["--list", "--author", "carol", "--session", "other"])
+    assert result.stderr == (
+        "no decisions of session other by an author matching 'carol' in "
+        ".working-state/decisions.jsonl (3 records in all; --list shows them)\n"
+    )
     result = run(["--list", "--last", "2", "--json"])
     assert json.loads(result.stdout) == records[1:]
     result = run(["--list", "--json", "--session", "other"])

@@ -32,7 +32,7 @@ SCRIPTS = {
         r'^(ctx-[a-z-]+) = "([\w.:]+)"$', (REPO / "pyproject.toml").read_text(), re.M
     )
 }
-INSTALLERS = {"./install": "setup.installer", "ctx-install": "commands.install"}
+INSTALLERS = {"./install": "setup.install.cli", "ctx-install": "commands.install"}
 # Commands only the plugin has (its bin/, on the agent's Bash PATH): ctx-run is the
 # launcher every bin/ file goes through, ctx-pin the digest opt-in, ctx-allow the PreToolUse
 # hook that lets the toolkit's own commands run unprompted.
@@ -190,6 +190,20 @@ def test_readme_is_short_and_its_links_resolve() -> None:
                 continue
             resolved = (doc.parent / target).resolve()
             assert resolved.exists(), f"{doc.relative_to(REPO)} links to {target}"
+
+
+def test_the_merge_job_is_hourly_everywhere() -> None:
+    """crontab.py adds an hourly line; docs/plugin.md called it daily (issue 19)."""
+    for doc in DOCS:
+        text = " ".join(doc.read_text().split())
+        for schedule in re.findall(r"(\w+) (?:cron job|crontab merge|ctx-merge line)", text):
+            assert schedule.lower() in ("hourly", "the", "a"), f"{doc.name}: {schedule}"
+
+
+def test_the_readme_says_how_to_get_pipx_and_what_the_first_install_takes() -> None:
+    readme = " ".join((REPO / "README.md").read_text().split())
+    assert "sudo apt install pipx" in readme  # Debian refuses pip install --user
+    assert "pip downloads" in readme and "pip's cache" in readme
 
 
 def test_no_file_points_outside_the_repository() -> None:

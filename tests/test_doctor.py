@@ -9,9 +9,10 @@ import pytest
 
 from cli_run import invoke as invoke_click
 from context_memory.commands import doctor as doctor_cli
-from context_memory.setup import checks_install, crontab, doctor
-from context_memory.setup.check import FAIL, OK, WARN, Check
-from context_memory.setup.checks_install import (
+from context_memory.setup.doctor import all_checks as doctor
+from context_memory.setup.doctor import checks_install
+from context_memory.setup.doctor.check import FAIL, OK, WARN, Check
+from context_memory.setup.doctor.checks_install import (
     SettingsFile,
     check_command_links,
     check_hook,
@@ -20,16 +21,18 @@ from context_memory.setup.checks_install import (
     check_statusline,
     check_venv,
 )
-from context_memory.setup.checks_state import (
+from context_memory.setup.doctor.checks_state import (
     check_breakers,
     check_cron,
     check_logs,
     check_state_dir,
 )
-from context_memory.setup.command_links import LINKED_COMMANDS, apply_links, plan_links
 from context_memory.setup.hook_registry import HOOKS, HookSpec
-from context_memory.setup.settings_edit import command_for, register_hooks
-from context_memory.setup.settings_file import dumps_settings
+from context_memory.setup.install import crontab
+from context_memory.setup.install.command_links import LINKED_COMMANDS, apply_links, plan_links
+from context_memory.setup.install.settings_edit import command_for, register_hooks
+from context_memory.setup.install.settings_file import dumps_settings
+from context_memory.setup.install.venv import STAMP_NAME
 
 # The programs of a complete install that ctx-doctor checks: every hook's and every linked
 # command's (ctx-usage and ctx-doctor among them), from the tables, in a stable order.
@@ -393,6 +396,22 @@ def test_cron(tmp_path):
     assert check_cron(project, broken).status == WARN
 
 
+def test_the_cron_fix_names_the_installer_of_this_virtualenv(tmp_path):
+    """Before: ./install --cron for everyone, also to pipx users, who have no ./install."""
+    project = str(tmp_path / "app")
+    pipx_venv = make_venv(tmp_path, ("ctx-merge",))
+    assert doctor.installer_command(str(pipx_venv)) == "ctx-install"
+    (pipx_venv / STAMP_NAME).write_text("stamp\n")  # what the ./install script writes
+    assert doctor.installer_command(str(pipx_venv)) == "./install"
+    assert doctor.installer_command(str(tmp_path / "none yet")) == "./install"
+    check = check_cron(project, lambda: "", installer="ctx-install")
+    assert check.message == f"no hourly ctx-merge for {project} (ctx-install --cron adds it)"
+    line = crontab.cron_line(str(tmp_path / "gone" / "bin"), project)
+    assert check_cron(project, lambda: line + "\n", installer="ctx-install").fix == (
+        "run ctx-install --cron"
+    )
+
+
 def stamp(seconds_ago: float, now: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - seconds_ago))
 
@@ -465,7 +484,9 @@ def healthy(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> P
     monkeypatch.setenv("PATH", f"{links}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(doctor, "expected_programs", lambda: list(PROGRAMS))
     real_check_cron = doctor.check_cron
-    monkeypatch.setattr(doctor, "check_cron", lambda project, _=None: real_check_cron(project, str))
+    monkeypatch.setattr(
+        doctor, "check_cron", lambda project, _=None, **kw: real_check_cron(project, str, **kw)
+    )
     return venv
 
 

@@ -86,6 +86,19 @@ def test_missing_or_misspelt_section_names_it_and_writes_nothing(project):
     assert not (project / ".working-state").exists()
 
 
+def test_empty_stdin_names_draft(project):
+    """Before: "missing sections ..." for an empty stdin, with no word of --draft."""
+    for text in ("", "\n  \n"):
+        result = run(["--session", SESSION], text)
+        assert (result.exit_code, result.stderr) == (
+            1,
+            "Error: stdin is empty: give the handoff Markdown (ctx-handoff < handoff.md), or "
+            "let ctx-handoff --draft assemble it from this session's decisions, transcript "
+            "and plan; nothing written\n",
+        )
+    assert not (project / ".working-state").exists()
+
+
 def test_unsafe_session_or_stage_is_refused(project, tmp_path):
     for bad in ["..", "../x", "/etc", "a\\b/c", "x" * 129]:
         result = run(["--session", bad], GOOD)

@@ -1,4 +1,4 @@
-"""./install and context_memory.setup.installer: virtualenv, hook registration, uninstall.
+"""./install and context_memory.setup.install.cli: virtualenv, hook registration, uninstall.
 
 Most cases call ``installer.main`` directly with a stand-in virtualenv (fast). The cases at
 the end run the real ``install`` script from a snapshot of this repository in a folder with
@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 
 from cli_run import captured
-from context_memory.setup import installer
-from context_memory.setup.command_links import LINKED_COMMANDS, on_path
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.installer import main
-from context_memory.setup.settings_edit import command_for, register_hooks
-from context_memory.setup.settings_file import dumps_settings
-from context_memory.setup.venv import (
+from context_memory.setup.install import settings_write
+from context_memory.setup.install.cli import main
+from context_memory.setup.install.command_links import LINKED_COMMANDS, on_path
+from context_memory.setup.install.settings_edit import command_for, register_hooks
+from context_memory.setup.install.settings_file import dumps_settings
+from context_memory.setup.install.venv import (
     PLAN_CREATE,
     PLAN_CURRENT,
     PLAN_RECREATE,
@@ -148,7 +148,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CTX_BIN_DIR", str(tmp_path / LINKS_NAME))
     monkeypatch.setenv("PATH", SYSTEM_PATH)
     assert not on_path(tmp_path / LINKS_NAME, os.environ)
-    monkeypatch.setattr(installer, "_now", lambda: WHEN)
+    monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
     return home
 
 
@@ -528,7 +528,7 @@ def test_an_unwritable_settings_folder_is_reported(
     def refuse(path: Path, based_on: str | None, text: str) -> bool:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(installer, "replace_if_unchanged", refuse)
+    monkeypatch.setattr(settings_write, "replace_if_unchanged", refuse)
     code, out, err = run(capsys, "--venv", str(venv))
     settings = home / ".claude" / "settings.json"
     assert (code, out) == (1, "")
@@ -703,6 +703,33 @@ def test_purge_deletes_our_venv(home: Path, venv: Path, links: Path, capsys: Any
     assert not venv.exists()
     assert not links.exists()
     assert not settings.exists()
+
+
+def test_purge_deletes_the_default_venv_s_folder_once_empty(
+    home: Path, links: Path, capsys: Any
+) -> None:
+    """Before: ~/.local/share/context-memory stayed behind, empty."""
+    venv = stand_in_venv(Path(default_venv(os.environ)))
+    run(capsys, "--venv", str(venv))
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
+    assert code == 0
+    assert (
+        text_of(
+            [
+                f"{P} deleted the virtualenv {venv}",
+                f"{P} deleted the folder {venv.parent}, now empty",
+            ]
+        )
+        in out
+    )
+    assert sorted(os.listdir(home / ".local" / "share")) == []
+    # A folder holding something else of the user's stays.
+    venv = stand_in_venv(Path(default_venv(os.environ)))
+    (venv.parent / "notes.txt").write_text("mine\n")
+    run(capsys, "--venv", str(venv))
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
+    assert code == 0 and "now empty" not in out
+    assert os.listdir(venv.parent) == ["notes.txt"]
 
 
 def test_purge_refuses_a_folder_that_is_not_ours(

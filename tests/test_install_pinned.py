@@ -211,3 +211,67 @@ def test_venv_plan_refuses_a_claude_md_it_cannot_edit(
     code, out, err = install(capsys, venv, project, "--pin-decisions", "--venv-plan")
     assert (code, out) == (1, "")
     assert err.startswith(f"{P} error: {project / 'CLAUDE.md'} is not UTF-8 text (byte 0)")
+
+
+def test_pin_decisions_after_a_user_install_does_not_register_the_hooks_again(
+    home: Path,  # noqa: F811
+    venv: Path,  # noqa: F811
+    links: Path,  # noqa: F811
+    project: Path,
+    capsys: Any,
+) -> None:
+    """What the README says to do: ./install, then ./install --project DIR --pin-decisions.
+    Before: the project's settings got all six hooks a second time (each ran twice)."""
+    user = home / ".claude" / "settings.json"
+    assert run(capsys, "--venv", str(venv))[0] == 0
+    user_text = user.read_text()
+    code, out, err = install(capsys, venv, project, "--pin-decisions")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == (
+        f"{P} hooks already registered in {user}, which runs them in every project; "
+        f"not registering them again in {project / '.claude' / 'settings.json'}"
+    )
+    assert pin_lines(out)[0] == (
+        f"{P} pinned digest: create {project / 'CLAUDE.md'} with the line {IMPORT_LINE}"
+    )
+    assert not (project / ".claude").exists()
+    assert user.read_text() == user_text
+    # The uninstall still takes the pinned line out and leaves both files as they were.
+    done = run(capsys, "--venv", str(venv), "--uninstall")
+    assert done[:3:2] == (0, ""), done[2]
+    assert not (project / "CLAUDE.md").exists()
+    assert not user.exists()
+
+
+def test_a_user_install_after_a_project_install_takes_the_project_s_copy_out(
+    home: Path,  # noqa: F811
+    venv: Path,  # noqa: F811
+    links: Path,  # noqa: F811
+    project: Path,
+    capsys: Any,
+) -> None:
+    """The reverse order: the hooks the project install registered would run twice once
+    the user settings run them too; the project's settings keep everything else."""
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "model": "opus"\n}\n')
+    assert install(capsys, venv, project)[0] == 0
+    assert "hooks" in json.loads(settings.read_text())
+    code, out, err = run(capsys, "--venv", str(venv), "--dry-run")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == (
+        f"{P} would remove 6 hooks from {settings}: {home / '.claude' / 'settings.json'} runs "
+        "them in every project now, and both would run each hook twice"
+    )
+    assert "hooks" in json.loads(settings.read_text())
+    code, out, err = run(capsys, "--venv", str(venv))
+    assert (code, err) == (0, "")
+    assert (
+        f"{P} removed 6 hooks from {settings}: {home / '.claude' / 'settings.json'} runs "
+        "them in every project now, and both would run each hook twice"
+    ) in out.splitlines()
+    assert json.loads(settings.read_text()) == {"model": "opus"}
+    # Once: a second user install has nothing left to take out.
+    assert "runs them in every project now" not in run(capsys, "--venv", str(venv))[2]
+    assert run(capsys, "--venv", str(venv), "--uninstall")[0] == 0
+    assert settings.read_text() == '{\n  "model": "opus"\n}\n'

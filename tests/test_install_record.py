@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from context_memory.core import exit_codes
-from context_memory.setup import install_extras, install_record, installer
 from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.install import cli as installer
+from context_memory.setup.install import extras as install_extras
+from context_memory.setup.install import record as install_record
 from test_install import FOREIGN_SETTINGS, P, home, links, run, venv  # noqa: F401
 
 ODD_LAYOUT = '{"model":\t"opus",   "z": 1e400,\n\n "a": [1,2 ,3]}'  # no trailing newline
@@ -49,8 +51,12 @@ def test_uninstall_from_elsewhere_removes_a_project_install_and_restores_its_byt
     before_home, before_links = tree(home), tree(links)
 
     assert run(capsys, "--venv", str(venv), "--project", str(project))[0] == 0
-    assert run(capsys, "--venv", str(venv), "--statusline")[0] == 0  # user settings
     assert json.loads(settings.read_text().replace("1e400", "0"))["hooks"]
+    # The user settings now run the hooks in every project: the project's copy goes.
+    code, out, _ = run(capsys, "--venv", str(venv), "--statusline")  # user settings
+    assert code == 0
+    assert f"{P} removed {len(HOOKS)} hooks from {settings}: {user_settings} runs them in " in out
+    assert "hooks" not in json.loads(settings.read_text().replace("1e400", "0"))
     assert (venv / install_record.RECORD_NAME).is_file()
 
     made = [n for n in os.listdir(settings.parent) if ".bak-" in n]
@@ -59,15 +65,15 @@ def test_uninstall_from_elsewhere_removes_a_project_install_and_restores_its_byt
     monkeypatch.chdir(elsewhere)
     code, out, err = run(capsys, "--venv", str(venv), "--uninstall")
     assert (code, err) == (0, "")
-    assert f"{P} removed {len(HOOKS)} hooks from {settings}" in out.splitlines()
     assert f"{P} restored {settings} to its text from before ./install" in out.splitlines()
     assert settings.read_text() == ODD_LAYOUT
     assert tree(links) == before_links
     # The backups the installs and the uninstall made are gone with them.
     assert tree(home) == before_home
     assert sorted(os.listdir(settings.parent)) == ["settings.json"]
-    # The install's backup, and the one the uninstall made before removing the hooks.
-    assert len(made) == 1
+    # The project install's backup, and the one the user install made before removing
+    # the project's copy of the hooks.
+    assert len(made) == 2
     assert f"{P} removed 2 backups of {settings} that ./install had made" in out.splitlines()
     assert not (venv / install_record.RECORD_NAME).exists()
     # Twice is once: nothing is left to remove.
@@ -161,9 +167,9 @@ def test_status_line_only_change_says_so(home: Path, venv: Path, capsys: Any) ->
 def test_cron_dry_run_without_crontab_shows_the_line(
     home: Path, venv: Path, tmp_path: Path, capsys: Any, monkeypatch: Any
 ) -> None:
-    from context_memory.setup import crontab
+    from context_memory.setup.install import crontab
 
-    monkeypatch.setattr(crontab, "_crontab_missing", lambda: True)
+    monkeypatch.setattr(crontab, "crontab_missing", lambda: True)
     project = tmp_path / "app"
     project.mkdir()
     code, out, err = run(capsys, "--venv", str(venv), "--project", str(project), "--cron",
@@ -230,8 +236,9 @@ def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
     assert out.splitlines() == [
         f"{P} backed up {settings} to settings.json.bak-20250102T030405Z",
         f"{P} removed {len(HOOKS)} hooks from {settings}",
-        f"{P} deleted {settings}, which ./install had created",
-        f"{P} removed 1 backup of {settings} that ./install had made",
+        # Before: "./install" in these two, after ctx-install had done it.
+        f"{P} deleted {settings}, which ctx-install had created",
+        f"{P} removed 1 backup of {settings} that ctx-install had made",
     ]
     # ~/.claude did not exist before: the install made it, the uninstall removes it.
     assert not settings.parent.exists()

@@ -13,10 +13,10 @@ import pytest
 
 from cli_run import captured
 from conftest import subprocess_env
-from context_memory.setup import installer
-from context_memory.setup.command_links import LINKED_COMMANDS
-from context_memory.setup.installer import main
-from context_memory.setup.settings_edit import (
+from context_memory.setup.install import apply, settings_write
+from context_memory.setup.install.cli import main
+from context_memory.setup.install.command_links import LINKED_COMMANDS
+from context_memory.setup.install.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
     STATUSLINE_KEPT_THEIRS,
@@ -30,7 +30,7 @@ from context_memory.setup.settings_edit import (
     statusline_command,
     unset_statusline,
 )
-from context_memory.setup.settings_file import dumps_settings
+from context_memory.setup.install.settings_file import dumps_settings
 from test_install import stand_in_venv
 
 REPO = Path(__file__).resolve().parent.parent
@@ -136,9 +136,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # Command links into a tmp folder on PATH (so no PATH note), never the real ~/.local/bin.
     monkeypatch.setenv("CTX_BIN_DIR", str(tmp_path / "bin dir"))
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin dir'}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setattr(installer, "_now", lambda: WHEN)
+    monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
     # --uninstall also looks for a ctx-merge crontab line: never the real crontab here.
-    monkeypatch.setattr(installer, "set_cron", lambda *args, **kwargs: None)
+    monkeypatch.setattr(apply, "set_cron", lambda *args, **kwargs: None)
     return home
 
 

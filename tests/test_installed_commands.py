@@ -29,7 +29,7 @@ import pytest
 from conftest import REPO, SAMPLE_TRANSCRIPT
 from context_memory import __version__
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.settings_edit import command_for
+from context_memory.setup.install.settings_edit import command_for
 
 PYTHONS = {
     "3.10": "/root/.pyenv/versions/3.10.13/bin/python3",

@@ -19,7 +19,7 @@ import pytest
 from cli_run import run_module
 from conftest import subprocess_env
 from context_memory.merge.run import run_merge
-from context_memory.setup.checks_state import check_logs
+from context_memory.setup.doctor.checks_state import check_logs
 from handoff_files import write_handoff
 
 

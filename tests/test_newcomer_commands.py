@@ -15,7 +15,7 @@ from cli_run import run_main
 from conftest import REPO, subprocess_env
 from context_memory.commands import merge as merge_cli
 from context_memory.handlers import audit, statusline
-from context_memory.setup import checks_install as doctor
+from context_memory.setup.doctor import checks_install as doctor
 from test_merge_cli import NOW, add_sessions
 
 SAMPLE = REPO / "examples" / "sample-transcript.jsonl"

@@ -530,16 +530,16 @@ def test_records_readers_skip_pins_silently(project):
 def test_the_installer_lock_excludes_filelock(tmp_path):
     """Without filelock (the installer's system python) the digest is built under a flock
     on the same sidecar file: a command holding filelock's lock keeps it out."""
+    filelock = pytest.importorskip("filelock", reason="the test runner's venv has filelock")
     from context_memory.core.fsutil import lock_for
 
     target = str(tmp_path / "pinned.md")
-    with lock_for(target):
-        with pytest.raises(TimeoutError):
-            with pinned._FlockLock(target + ".lock", 0.2, str(tmp_path)):
-                pass
-    with pinned._FlockLock(target + ".lock", 0.2, str(tmp_path)):
+    with filelock.FileLock(target + ".lock"):
         with pytest.raises(TimeoutError):
             lock_for(target, timeout=0.2).acquire()
+    with lock_for(target):
+        with pytest.raises(TimeoutError):
+            filelock.FileLock(target + ".lock").acquire(timeout=0.2)
 
 
 def test_ctx_audit_by_hand_uses_the_snapshot_of_that_compaction(project, capsys):

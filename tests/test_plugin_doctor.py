@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from context_memory.setup import doctor, plugin_doctor
+from context_memory.setup.doctor import all_checks as doctor
+from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.hook_registry import HOOKS
 from test_doctor import healthy as healthy  # the fixture, used by name
 from test_doctor import invoke
@@ -78,7 +79,15 @@ def test_a_plugin_only_install_is_healthy(config: Path, tmp_path: Path) -> None:
     )
     assert found["virtualenv"][0][0] == "WARN"
     assert "is not built yet; hooks run on the standard library" in found["virtualenv"][0][1]
-    assert found["command links"][0][0] == "OK"
+    # Before: "nothing to check: <./install's virtualenv>/bin has none of the linked
+    # commands", and the cron line's fix was ./install --cron, neither of which a plugin has.
+    assert found["command links"] == [("OK", "the plugin's bin/ is on the agent's PATH")]
+    ((status, cron),) = found["cron (ctx-merge)"]
+    assert status == "OK" and "./install" not in cron
+    assert cron.endswith(
+        f" (the plugin sets up no cron job; {source}/bin/ctx-run ctx-merge merges by hand, "
+        "and a crontab line can run it hourly)"
+    )
     assert result.exit_code == 0, result.stdout
 
 

@@ -15,8 +15,9 @@ import pytest
 from conftest import subprocess_env
 from context_memory.commands import plugin_run
 from context_memory.handlers.allow import ALLOWED
-from context_memory.setup import plugin_hooks, plugin_venv
 from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.plugin import hooks as plugin_hooks
+from context_memory.setup.plugin import venv as plugin_venv
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -25,7 +26,7 @@ def test_hooks_json_is_the_generated_file() -> None:
     committed = (REPO / "hooks" / "hooks.json").read_text(encoding="utf-8")
     assert committed == plugin_hooks.hooks_json(), (
         "hooks/hooks.json is stale: run PYTHONPATH=hooks "
-        "python -m context_memory.setup.plugin_hooks > hooks/hooks.json"
+        "python -m context_memory.setup.plugin.hooks > hooks/hooks.json"
     )
 
 
@@ -129,7 +130,7 @@ def test_slash_commands_run_the_plugins_commands(name: str) -> None:
 
 def test_hooks_json_main_prints_the_file() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "context_memory.setup.plugin_hooks"],
+        [sys.executable, "-m", "context_memory.setup.plugin.hooks"],
         capture_output=True, text=True, env=subprocess_env(), timeout=60, check=False,
     )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")

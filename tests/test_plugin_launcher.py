@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory.setup import plugin_filelock
+from context_memory.core import filelocks
 from hostile.harness import ENTRY_POINTS, Entry, Sandbox, seeded_sandbox
 
 REPO = Path(__file__).resolve().parent.parent
@@ -144,9 +144,9 @@ def test_the_standard_library_lock_excludes_filelock(tmp_path: Path) -> None:
     filelock = pytest.importorskip("filelock", reason="the test runner's venv has filelock")
     path = str(tmp_path / "x.lock")
     real = filelock.FileLock(path)
-    ours = plugin_filelock.FileLock(path, timeout=0.2)
+    ours = filelocks.FileLock(path, timeout=0.2)
     with real:
-        with pytest.raises(plugin_filelock.Timeout) as caught:
+        with pytest.raises(filelocks.Timeout) as caught:
             ours.acquire()
         assert isinstance(caught.value, TimeoutError)
     with ours:

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from context_memory.setup import plugin_venv
+from context_memory.setup.plugin import venv as plugin_venv
 
 REPO = Path(__file__).resolve().parent.parent
-BUILD = [sys.executable, "-m", "context_memory.setup.plugin_venv", "build"]
+BUILD = [sys.executable, "-m", "context_memory.setup.plugin.venv", "build"]
 
 
 def plugin_copy(tmp: Path, version: str = "0.1.0") -> Path:

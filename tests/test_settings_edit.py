@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from context_memory.setup.hook_registry import HOOKS, HookSpec
-from context_memory.setup.settings_edit import (
+from context_memory.setup.install.settings_edit import (
     EXAMPLE_VENV,
     command_for,
     example_settings_text,
@@ -24,7 +24,7 @@ from context_memory.setup.settings_edit import (
     register_hooks,
     unregister_hooks,
 )
-from context_memory.setup.settings_file import (
+from context_memory.setup.install.settings_file import (
     InvalidJSONError,
     SettingsError,
     SettingsShapeError,
@@ -568,7 +568,7 @@ def test_settings_example_matches_what_install_writes() -> None:
     text = (REPO / "settings.example.json").read_text(encoding="utf-8")
     assert text == example_settings_text(), (
         "settings.example.json is out of date; regenerate it with\n"
-        "PYTHONPATH=hooks python -c 'import sys; from context_memory.setup.settings_edit import "
-        "example_settings_text as t; sys.stdout.write(t())' > settings.example.json"
+        "PYTHONPATH=hooks python -c 'import sys; from context_memory.setup.install.settings_edit "
+        "import example_settings_text as t; sys.stdout.write(t())' > settings.example.json"
     )
     assert json.loads(text) == register_hooks({}, HOOKS, f"{EXAMPLE_VENV}/bin")

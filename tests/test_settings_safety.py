@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup import installer
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.settings_edit import register_hooks, unregister_hooks
-from context_memory.setup.settings_file import (
+from context_memory.setup.install import settings_write
+from context_memory.setup.install.settings_edit import register_hooks, unregister_hooks
+from context_memory.setup.install.settings_file import (
     InvalidJSONError,
     dumps_settings,
     parse_settings,
@@ -152,8 +152,8 @@ def test_a_concurrent_writer_loses_nothing(
     installer installs and uninstalls: every one of its edits is still there at the end.
     Before: the installer's rename of a file based on a stale read dropped some."""
     # The commands were checked by the other tests; here only the settings file matters.
-    monkeypatch.setattr(installer, "verify_commands", lambda *a: None)
-    monkeypatch.setattr(installer.launchers, "write_launchers", lambda venv: [])
+    monkeypatch.setattr(settings_write, "verify_commands", lambda *a: None)
+    monkeypatch.setattr(settings_write.launchers, "write_launchers", lambda venv: [])
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text('{"model": "opus"}\n')

@@ -70,7 +70,7 @@ def plugin_processes(home: Path) -> list[str]:
             environ = (entry / "environ").read_bytes().split(b"\0")
         except OSError:
             continue
-        ours = any(mark in argv for mark in ("plugin_run.py", "context_memory.setup.plugin_venv"))
+        ours = any(mark in argv for mark in ("plugin_run.py", "context_memory.setup.plugin.venv"))
         if ours and f"HOME={home}".encode() in environ:
             found.append(argv)
     return found

@@ -85,6 +85,22 @@ def _warn_problems(problems: list[LogProblem]) -> None:
         click.echo(f"warning: {problem} (line skipped)", err=True)
 
 
+def nothing_listed(shown: str, total: int, session: str | None, author: str | None) -> str:
+    """What --list says when no record is listed: none at all, or none that the filters
+    let through (and how many there are in all, so a typo in a name is not taken for an
+    empty log)."""
+    if total == 0:
+        return f"no decisions recorded in {shown}"
+    which = "".join(
+        [
+            f" of session {one_line(session)}" if session is not None else "",
+            f" by an author matching {one_line(author)!r}" if author is not None else "",
+        ]
+    )
+    noun = "record" if total == 1 else "records"
+    return f"no decisions{which} in {shown} ({total} {noun} in all; --list shows them)"
+
+
 def list_records(
     state_dir: str,
     session: str | None,
@@ -97,6 +113,7 @@ def list_records(
     _warn_problems(problems)
     pinned = pinned_ids(pins)
     records = time_order(records)
+    total = len(records)
     if session is not None:
         records = [r for r in records if r.get("session") == session]
     if author is not None:
@@ -107,7 +124,8 @@ def list_records(
         shown = [{**r, "pinned": True} if r.get("id") in pinned else r for r in records]
         click.echo(json.dumps(shown, ensure_ascii=False, indent=2))
     elif not records:
-        click.echo(f"no decisions recorded in {shown_path(decisions_path(state_dir))}", err=True)
+        click.echo(nothing_listed(shown_path(decisions_path(state_dir)), total, session, author),
+                   err=True)  # fmt: skip
     else:
         for record in records:
             click.echo(format_record(record, record.get("id") in pinned))
@@ -126,7 +144,7 @@ def append_or_explain(state_dir: str, record: dict[str, object]) -> None:
         append_record(state_dir, record)
     except RecordError as exc:  # too long once written as a line
         raise click.ClickException(f"{exc}; nothing recorded") from None
-    # Before OSError: filelock's Timeout is a TimeoutError, which is an OSError.
+    # Before OSError: the lock's Timeout is a TimeoutError, which is an OSError.
     except TimeoutError:
         raise click.ClickException(
             f"{decisions_path(state_dir)} stayed locked by another writer for "

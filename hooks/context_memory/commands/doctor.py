@@ -24,10 +24,10 @@ import click
 from context_memory.commands.common import CONTEXT_SETTINGS, cli_location, run_click
 from context_memory.core import exit_codes
 from context_memory.core.state import STATE_DIRNAME
-from context_memory.setup.check import FAIL, OK, WARN, plural
-from context_memory.setup.checks_install import running_venv
-from context_memory.setup.doctor import run_checks
-from context_memory.setup.venv import default_venv
+from context_memory.setup.doctor.all_checks import run_checks
+from context_memory.setup.doctor.check import FAIL, OK, WARN, plural
+from context_memory.setup.doctor.checks_install import running_venv
+from context_memory.setup.install.venv import default_venv
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)

@@ -44,6 +44,7 @@ from context_memory.memory.handoff_draft import (
 from context_memory.transcript.locate import TranscriptNotFound, transcript_for_session
 
 EXAMPLE = "ctx-handoff < handoff.md, or ctx-handoff --draft"
+EXAMPLE_FILE = "ctx-handoff < handoff.md"
 
 
 def find_transcript(option: str | None, session: str, project_dir: str) -> str | None:
@@ -130,6 +131,12 @@ def cli(
         sections = draft_sections(facts, state_dir, session_id, project_dir)
     else:
         text = read_text_input(file, "handoff Markdown", EXAMPLE)
+        if not text.strip():
+            raise click.ClickException(
+                f"{file or 'stdin'} is empty: give the handoff Markdown ({EXAMPLE_FILE}), or "
+                "let ctx-handoff --draft assemble it from this session's decisions, "
+                "transcript and plan; nothing written"
+            )
         try:
             sections = parse_handoff(text).sections
         except HandoffFormatError as exc:

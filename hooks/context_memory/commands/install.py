@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from context_memory.core import exit_codes
-from context_memory.setup import installer
+from context_memory.setup.install import cli as installer
 
 PROG = "ctx-install"
 

@@ -10,8 +10,8 @@ import argparse
 import sys
 
 from context_memory.commands.common import cli_location
-from context_memory.setup.install_pin import claude_md_change, pin
-from context_memory.setup.venv import PREFIX, InstallError
+from context_memory.setup.install.pin import claude_md_change, pin
+from context_memory.setup.install.venv import PREFIX, InstallError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,15 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     project = args.project or cli_location()[0]
-    # The installer's --pin-decisions / --uninstall paths, nothing of settings.json.
-    options = argparse.Namespace(
-        pin_decisions=not args.remove, uninstall=args.remove, dry_run=args.dry_run
-    )
+    # The installer's --pin-decisions / --uninstall steps, nothing of settings.json.
     try:
-        change = claude_md_change(project, options)
+        change = claude_md_change(project, add=not args.remove, remove=args.remove)
         if change is None and not args.remove:
             return 1
-        pin(options, project, change)
+        pin(project, change, remove=args.remove, dry_run=args.dry_run)
     except InstallError as exc:
         print(f"{PREFIX} error: {exc}", file=sys.stderr)
         return 1

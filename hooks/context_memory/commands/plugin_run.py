@@ -2,8 +2,8 @@
 it found, and this runs COMMAND from the plugin folder.
 
 - Hooks and the status line (standard library only) run at once, whatever the state of the
-  plugin's virtualenv; a hook that may want filelock later (ctx-extract, ctx-audit) gets the
-  venv's packages when the venv is ready, and fails open (one log line) when it is not yet.
+  plugin's virtualenv; ctx-extract and ctx-audit get the venv's packages when the venv is
+  ready, and run on the standard library alone (its file locks included) when it is not.
 - The SessionStart hook (ctx-restore) starts the venv build in the background when it is
   missing or stale (plugin_venv), so it is usually ready before anyone needs it.
 - Commands that need click (ctx-decide, ctx-plan, ctx-handoff, ctx-doctor, ...) use the
@@ -68,7 +68,7 @@ def run(argv: list[str]) -> int:
     target, needs = COMMANDS[command]
     os.environ["CTX_PLUGIN_ROOT"] = ROOT  # ctx-doctor and ctx-restore tell a plugin run
     if needs != HOOK or (command == "ctx-audit" and args):
-        from context_memory.setup import plugin_venv
+        from context_memory.setup.plugin import venv as plugin_venv
 
         data = plugin_venv.data_dir()
         # ctx-audit with arguments is the by-hand report (click): it needs the venv.
@@ -84,12 +84,10 @@ def run(argv: list[str]) -> int:
                 except (plugin_venv.BuildError, OSError) as exc:
                     return _fail(f"{command} needs click, orjson and filelock: {exc}")
                 plugin_venv.use_venv(data)
-        elif not plugin_venv.use_venv(data):
-            # A hook before the venv is built: the standard library's lock instead of
-            # filelock's, so a PreCompact or Stop extract still does its work.
-            from context_memory.setup import plugin_filelock
-
-            sys.modules.setdefault("filelock", plugin_filelock)
+        else:
+            # A hook before the venv is built runs on the standard library alone (its locks
+            # too: core/filelocks.py), so a PreCompact or Stop extract still does its work.
+            plugin_venv.use_venv(data)
     module_name, function = target.split(":")
     module = __import__(module_name, fromlist=[function])
     sys.argv[0] = command

@@ -32,7 +32,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from filelock import FileLock
+    from context_memory.core.filelocks import FileLock
 
 LOCK_TIMEOUT_SECONDS = 10.0
 # Toolkit temporary files older than this are leftovers of a killed writer: removed.
@@ -424,10 +424,12 @@ def lock_for(
     *,
     root: str | None = None,
 ) -> FileLock:
-    """A FileLock on the sidecar ``<path>.lock`` (checked by prepare_lock_file first)."""
-    from filelock import FileLock
+    """A FileLock on the sidecar ``<path>.lock`` (checked by prepare_lock_file first):
+    the standard library's, which filelock's excludes too (core/filelocks.py)."""
+    from context_memory.core.filelocks import file_lock
 
-    return FileLock(prepare_lock_file(os.fspath(path) + ".lock", root=root), timeout=timeout)
+    lock = file_lock(prepare_lock_file(os.fspath(path) + ".lock", root=root), timeout)
+    return lock
 
 
 def _cut_back(fd: int, size: int) -> None:

@@ -68,7 +68,7 @@ def commands_text(root: str | None = None) -> str:
 
 def _start_venv_build(state_dir: str, session: str) -> None:
     """The by-hand commands' packages: built in the background, never waited for."""
-    from context_memory.setup import plugin_venv
+    from context_memory.setup.plugin import venv as plugin_venv
 
     try:
         plugin_venv.start_background_build(plugin_venv.data_dir(), plugin_root())

@@ -46,8 +46,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-    from filelock import FileLock
-
 
 PINNED_FILE = "pinned.md"
 INDEX_FILE = "pinned-index.json"
@@ -147,49 +145,6 @@ def generation_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-class _FlockLock:
-    """The installer's lock on ``<pinned.md>.lock`` when filelock is not importable (it runs
-    with the system python): the same flock(2) on the same file that filelock takes on
-    Unix, so the two exclude each other."""
-
-    def __init__(self, path: str, timeout: float, root: str) -> None:
-        self.path = path
-        self.timeout = timeout
-        self.root = root
-        self.fd = -1
-
-    def __enter__(self) -> _FlockLock:
-        import fcntl
-
-        from context_memory.core.fsutil import open_file
-
-        # Like every file of the state folder: no link followed, a regular file or nothing.
-        self.fd = open_file(self.path, os.O_RDWR | os.O_CREAT, root=self.root)
-        deadline = time.monotonic() + self.timeout
-        while True:
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return self
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    os.close(self.fd)
-                    raise TimeoutError(f"{self.path} stayed locked") from None
-                time.sleep(0.05)
-
-    def __exit__(self, *exc: object) -> None:
-        os.close(self.fd)  # closing releases the lock
-
-
-def _lock(path: str, root: str) -> FileLock | _FlockLock:
-    from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS, lock_for
-
-    try:
-        import filelock  # noqa: F401
-    except ImportError:
-        return _FlockLock(path + ".lock", LOCK_TIMEOUT_SECONDS, root)
-    return lock_for(path, root=root)
-
-
 def rebuild(state_dir: str, cap: int | None = None) -> Digest:
     """Build the digest and write it: the index first, then pinned.md, each atomically,
     under pinned.md's lock (the last writer read after every append that came before it).
@@ -200,7 +155,11 @@ def rebuild(state_dir: str, cap: int | None = None) -> Digest:
         cap = cap_tokens()[0]
     path = digest_path(state_dir)
     os.makedirs(state_dir, exist_ok=True)
-    with _lock(path, state_dir):
+    from context_memory.core.fsutil import lock_for
+
+    # filelock's, or the same flock(2) from the standard library (the installer runs with
+    # the system python): core/filelocks.py.
+    with lock_for(path, root=state_dir):
         digest = build(state_dir, cap)
         index = {
             "version": INDEX_VERSION,

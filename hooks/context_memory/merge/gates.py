@@ -38,7 +38,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from filelock import FileLock
+    from context_memory.core.filelocks import FileLock
 
 # A last merge up to this far in the future is ordinary clock drift between machines.
 CLOCK_SLACK_SECONDS = 300.0
@@ -203,15 +203,15 @@ def backoff_delays(
 
 def take_lock(state_dir: str, sleep: Callable[[float], None] = time.sleep) -> FileLock | None:
     """The held merge lock, or None when another merge kept it through every attempt."""
-    from filelock import FileLock, Timeout
+    from context_memory.core.filelocks import file_lock
 
-    lock = FileLock(prepare_lock_file(lock_path(state_dir), root=state_dir))
+    lock = file_lock(prepare_lock_file(lock_path(state_dir), root=state_dir))
     delays = backoff_delays()
     for attempt in range(LOCK_ATTEMPTS):
         try:
             lock.acquire(timeout=0)
             return lock
-        except Timeout:
+        except TimeoutError:  # filelocks.Timeout is one
             if attempt < len(delays):
                 sleep(delays[attempt])
     return None

@@ -21,13 +21,14 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from context_memory.setup import plugin_venv
 from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.setup.plugin import venv as plugin_venv
 
 PLUGIN_NAME = plugin_venv.PLUGIN_NAME
 MAX_CLIENT_FILE_BYTES = 4 * 1024 * 1024
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 HOOKS_FILE = os.path.join("hooks", "hooks.json")
+CRON_CHECK = "cron (ctx-merge)"
 
 
 class PluginInstall(NamedTuple):
@@ -156,6 +157,19 @@ def hook_check(spec: HookSpec, in_settings: list[str], plugin_id: str) -> Adjust
     )  # fmt: skip
 
 
+def cron_check(install: PluginInstall, message: str) -> Adjusted:
+    """No crontab line: the plugin sets up none (that is ./install's --cron); say how a
+    plugin user merges instead of naming an installer they do not have."""
+    found = message.split(" (", 1)[0]
+    ctx_run = os.path.join(install.source_dir or install.install_path, "bin", "ctx-run")
+    return Adjusted(
+        CRON_CHECK, "OK",
+        f"{found} (the plugin sets up no cron job; {ctx_run} ctx-merge merges by hand, and a "
+        "crontab line can run it hourly)",
+        None,
+    )  # fmt: skip
+
+
 def venv_check(environ: Mapping[str, str]) -> Adjusted:
     data = plugin_venv.data_dir(environ)
     venv = plugin_venv.venv_dir(data)
@@ -196,9 +210,14 @@ def adjust(
         if active is not None and check.status == "FAIL" and check.name == "virtualenv":
             out.append(make(*venv_check(environ)))  # plugin-only: no ./install virtualenv
             continue
-        if active is not None and check.name == "command links" and check.status != "OK":
+        linked = check.status == "OK" and " linked in " in check.message
+        if active is not None and check.name == "command links" and not linked:
+            # No links of an ./install here: what the plugin user has is its bin/.
             out.append(make("command links", "OK", "the plugin's bin/ is on the agent's PATH",
                             None))  # fmt: skip
+            continue
+        if active is not None and check.name == CRON_CHECK and check.message.startswith("no "):
+            out.append(make(*cron_check(active, check.message)))
             continue
         out.append(check)
         if check.name == "python":

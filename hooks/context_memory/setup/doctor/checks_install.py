@@ -13,12 +13,16 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from context_memory.setup import command_links
-from context_memory.setup.check import FAIL, OK, WARN, Check, plural, shortlist
+from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.hook_registry import HOOKS, HookSpec
-from context_memory.setup.settings_edit import command_word
-from context_memory.setup.settings_file import SettingsError, parse_settings, read_settings_text
-from context_memory.setup.venv import settings_path_for
+from context_memory.setup.install import command_links
+from context_memory.setup.install.settings_edit import command_word
+from context_memory.setup.install.settings_file import (
+    SettingsError,
+    parse_settings,
+    read_settings_text,
+)
+from context_memory.setup.install.venv import settings_path_for
 
 MIN_PYTHON = (3, 10)
 STATUSLINE_PROGRAM = "ctx-statusline"

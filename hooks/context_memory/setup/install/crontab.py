@@ -234,7 +234,7 @@ def remove_merge_lines(
         old = read_crontab(user)
     except CrontabError:
         # No crontab command means no line of ours to remove; other failures stay errors.
-        if _crontab_missing():
+        if crontab_missing():
             return CronChange(ABSENT, [], "", "")
         raise
     removed = [line for line in old.splitlines() if unwanted(line)]
@@ -246,10 +246,22 @@ def remove_merge_lines(
     return CronChange(REMOVED, removed, old, new)
 
 
-def _crontab_missing() -> bool:
+def crontab_missing() -> bool:
+    """No ``crontab`` command on PATH (a dry run then shows the line instead)."""
     import shutil
 
     return shutil.which("crontab") is None
+
+
+def delete_if_empty(user: str | None = None) -> None:
+    """``crontab -r`` when the crontab holds nothing (an uninstall puts back "no crontab"
+    when the install found none); quietly nothing when it cannot be read or is not empty."""
+    try:
+        if crontab_missing() or read_crontab(user) != "":
+            return
+    except CrontabError:
+        return
+    _run(_crontab_argv(user, "-r"))
 
 
 def report_lines(change: CronChange, project: str, *, dry_run: bool, asked: bool) -> list[str]:

@@ -1,11 +1,11 @@
-"""A standard-library stand-in for the part of ``filelock`` the hooks use, for the plugin's
-first minutes: the hooks run with the system's Python before the plugin's virtualenv is
-built, and ctx-extract writes a handoff stage under a lock. Without this the whole hook
-would fail open (no PreCompact text for the summariser); with it, it does its work.
+"""File locks from the standard library, for every lock of the package: the code on a
+hook's path then works with the system's Python alone (the plugin's hooks before its
+virtualenv is built, the installer run with ``python -S``), and there is one lock rule.
 
-Same lock as filelock's UnixFileLock (``fcntl.flock`` on the lock file), so a hook holding
-this and a by-hand command holding the real one exclude each other. plugin_run installs it
-as ``sys.modules["filelock"]`` only when the virtualenv is not ready.
+The same lock as filelock's UnixFileLock (``fcntl.flock`` on the lock file, polled), so
+this and a filelock held by another program (an older context-memory) exclude each other
+(tests/test_plugin_launcher.py checks both ways). Its ``Timeout`` is a ``TimeoutError``,
+as filelock's is.
 """
 
 from __future__ import annotations
@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 POLL_SECONDS = 0.05
+
+
+def file_lock(lock_file: str | os.PathLike[str], timeout: float = -1) -> FileLock:
+    """A lock on ``lock_file`` (not taken yet); ``timeout`` -1 waits for ever."""
+    return FileLock(lock_file, timeout=timeout)
 
 
 class Timeout(TimeoutError):

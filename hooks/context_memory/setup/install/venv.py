@@ -16,8 +16,9 @@ from context_memory.setup.hook_registry import HOOKS, HookSpec
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
-# The source tree this module was loaded from (``<repo>/hooks/context_memory/setup/venv.py``).
-REPO_ROOT = Path(__file__).resolve().parents[3]
+# The source tree this module was loaded from
+# (``<repo>/hooks/context_memory/setup/install/venv.py``).
+REPO_ROOT = Path(__file__).resolve().parents[4]
 
 # Venv states, as printed by ``--venv-plan`` for the install script.
 PLAN_SKIP = "skip"  # --dry-run / --uninstall: the script must not touch the virtualenv

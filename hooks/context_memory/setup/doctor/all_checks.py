@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 
-from context_memory.setup.check import Check
-from context_memory.setup.checks_install import (
+from context_memory.setup.doctor.check import Check
+from context_memory.setup.doctor.checks_install import (
     SettingsFile,
     check_command_links,
     check_hook,
@@ -27,13 +27,14 @@ from context_memory.setup.checks_install import (
     registrations,
     settings_files,
 )
-from context_memory.setup.checks_state import (
+from context_memory.setup.doctor.checks_state import (
     check_breakers,
     check_cron,
     check_logs,
     check_state_dir,
 )
 from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.install.venv import STAMP_NAME
 
 # --------------------------------------------------------------------------- all checks
 
@@ -53,17 +54,25 @@ def run_checks(
     checks.append(check_statusline(files))
     checks.append(check_command_links(venv, environ))
     checks.append(check_state_dir(state_dir))
-    checks.append(check_cron(project, read_crontab))
+    checks.append(check_cron(project, read_crontab, installer=installer_command(venv)))
     checks.append(check_logs(state_dir))
     checks.append(check_breakers(state_dir))
     return _with_plugin(checks, files, environ)
+
+
+def installer_command(venv: str) -> str:
+    """The command that set this virtualenv up, for the fixes: the ./install script stamps
+    its virtualenv; one without the stamp is pipx's or uv's, where ctx-install does it."""
+    if os.path.isdir(venv) and not os.path.isfile(os.path.join(venv, STAMP_NAME)):
+        return "ctx-install"
+    return "./install"
 
 
 def _with_plugin(
     checks: list[Check], files: list[SettingsFile], environ: Mapping[str, str]
 ) -> list[Check]:
     """The checks changed for a plugin install (plugin_doctor): its hooks, its folder."""
-    from context_memory.setup import plugin_doctor
+    from context_memory.setup.doctor import plugin as plugin_doctor
 
     loaded = [item.settings for item in files if item.error is None]
     installs = plugin_doctor.plugin_installs(environ, loaded)

@@ -5,22 +5,18 @@ the settings files it registered hooks in (with each file's text from before the
 install, so an uninstall can put back the very bytes), the folder it linked commands into
 (and whether it created that folder), the projects it added a crontab line for (and whether
 the crontab was empty before), and the projects whose CLAUDE.md got the pinned-digest line.
-``./install --uninstall`` run from anywhere replays the removal for every recorded place
-(``installer._run`` does the one it was asked for and hands itself in as ``run``), then
-restores what can be restored byte for byte, then deletes the record.
+``./install --uninstall`` run from anywhere plans the removal for every recorded place
+(install/plan.py), applies it, then restores what can be restored byte for byte and deletes
+the record (``restore_recorded``).
 
 Standard library only: the installer runs with the system python.
 """
 
 from __future__ import annotations
 
-import argparse
-import copy
 import json
 import os
-import shutil
-import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -133,59 +129,18 @@ def note_install(
 # --------------------------------------------------------------------------- uninstall
 
 
-def uninstall_recorded(
-    args: argparse.Namespace,
-    venv: Path,
-    record: dict[str, Any],
-    done_settings: Path,
-    done_project: str,
-    run: Callable[[argparse.Namespace], int],
-) -> None:
-    """After ``installer._run`` removed what it added to ``done_settings`` (and the cron
-    line and CLAUDE.md line of ``done_project``): remove the same from every other place
-    the record names, restore the recorded settings text and empty crontab, remove a link
-    folder the install created (when empty), and delete the record. ``run`` is
-    ``installer._run`` (passed in: the installer imports this module)."""
-    from context_memory.setup import command_links, crontab
-    from context_memory.setup.install_extras import set_cron
-    from context_memory.setup.install_pin import claude_md_change, pin
-    from context_memory.setup.venv import PREFIX, settings_path_for
+def restore_recorded(venv: Path, record: dict[str, Any], tool: str) -> None:
+    """After an uninstall removed our entries, lines and links from every place ``record``
+    lists: put back each settings file's text from before the first install (and drop the
+    backups made since), ``crontab -r`` a crontab that was empty before, remove a link
+    folder the install created (when empty), and delete the record. ``tool`` names the
+    installer in the messages (``./install`` or ``ctx-install``)."""
+    from context_memory.setup.install import crontab
 
-    bin_dir = venv / "bin"
-    user_settings = settings_path_for(None, os.environ)
-    for where in record["settings"]:
-        path = Path(where)
-        if path == done_settings:
-            continue
-        again = copy.copy(args)
-        again.replaying = True
-        again.purge = False  # the first run deleted the virtualenv already, if asked
-        again.project = None if path == user_settings else str(path.parent.parent)
-        if again.project is not None and not os.path.isdir(again.project):
-            continue  # the project is gone, and its settings with it
-        run(again)
-    for project in record["cron"]:
-        if project != done_project:
-            set_cron(args, bin_dir, project)
-    for project in record["pinned"]:
-        if project != done_project and os.path.isdir(project):
-            pin(args, project, claude_md_change(project, args))
-    for folder in [] if getattr(args, "no_links", False) else record["links"]:
-        links = Path(folder)
-        if links == command_links.link_dir(os.environ):
-            continue  # the first run did this one
-        gone = command_links.plan_unlinks(bin_dir, links)
-        if gone:
-            verb = "would remove" if args.dry_run else "removed"
-            if not args.dry_run:
-                command_links.remove_links(links, gone)
-            print(f"{PREFIX} {verb} {len(gone)} command links from {links}")
-    if args.dry_run:
-        return
     for where, entry in record["settings"].items():
         entry = entry if isinstance(entry, dict) else {}
-        if _restore_settings(Path(where), entry.get("before", "")):
-            _remove_our_backups(Path(where), entry.get("backups_before"))
+        if _restore_settings(Path(where), entry.get("before", ""), tool):
+            _remove_our_backups(Path(where), entry.get("backups_before"), tool)
             if entry.get("folder_existed") is False:
                 try:
                     os.rmdir(Path(where).parent)  # the install made it; only when empty
@@ -195,7 +150,7 @@ def uninstall_recorded(
         isinstance(entry, dict) and entry.get("crontab_was_empty")
         for entry in record["cron"].values()
     ):
-        _remove_empty_crontab(crontab)
+        crontab.delete_if_empty(crontab.crontab_user(os.environ))
     for folder, entry in record["links"].items():
         if isinstance(entry, dict) and entry.get("created_folder"):
             try:
@@ -206,18 +161,18 @@ def uninstall_recorded(
         save(venv, None)
 
 
-def _restore_settings(path: Path, before: object) -> bool:
+def _restore_settings(path: Path, before: object, tool: str = "./install") -> bool:
     """Put back the settings file's text from before the first install when what is there
     now means the same (only our entries were removed since): the user gets their exact
     bytes (layout, key order, trailing newline). A file the install created is deleted when
     it holds nothing any more. True when the file is now as it was before the first install
     (its text put back, or the file the install created gone)."""
-    from context_memory.setup.settings_file import (
+    from context_memory.setup.install.settings_file import (
         SettingsError,
         parse_settings,
         read_settings_text,
     )
-    from context_memory.setup.venv import PREFIX
+    from context_memory.setup.install.venv import PREFIX
 
     try:
         now_text = read_settings_text(path)
@@ -227,7 +182,7 @@ def _restore_settings(path: Path, before: object) -> bool:
         if before is None:
             if now == {} and read_settings_text(path) == now_text:
                 path.unlink()
-                print(f"{PREFIX} deleted {path}, which ./install had created")
+                print(f"{PREFIX} deleted {path}, which {tool} had created")
                 return True
             return False
         if not isinstance(before, str):
@@ -238,23 +193,23 @@ def _restore_settings(path: Path, before: object) -> bool:
             return False  # changed since the install: keep it as it is
     except (OSError, SettingsError):
         return False
-    from context_memory.setup.settings_file import replace_if_unchanged
+    from context_memory.setup.install.settings_file import replace_if_unchanged
 
     # Only if no other program (a running Claude Code) changed it since it was read.
     if replace_if_unchanged(path, now_text, before):
-        print(f"{PREFIX} restored {path} to its text from before ./install")
+        print(f"{PREFIX} restored {path} to its text from before {tool}")
         return True
     return False
 
 
-def _remove_our_backups(path: Path, before: object) -> None:
+def _remove_our_backups(path: Path, before: object, tool: str = "./install") -> None:
     """Once the settings file is as it was before the first install, the backups that the
     install (and this uninstall) made of it have nothing left to save: remove those, and
     only those (a backup that was there before the first install stays). Without the list
     (a record of an older version) nothing is removed."""
     if not isinstance(before, list):
         return
-    from context_memory.setup.venv import PREFIX
+    from context_memory.setup.install.venv import PREFIX
 
     kept = {name for name in before if isinstance(name, str)}
     ours = [name for name in backup_names(path) if name not in kept]
@@ -267,26 +222,7 @@ def _remove_our_backups(path: Path, before: object) -> None:
             continue
     if ours:
         noun = "backup" if len(ours) == 1 else "backups"
-        print(f"{PREFIX} removed {len(ours)} {noun} of {path} that ./install had made")
-
-
-def _remove_empty_crontab(crontab: Any) -> None:
-    """The crontab was empty (or absent) before the install and holds nothing now."""
-    user = crontab.crontab_user(os.environ)
-    try:
-        if crontab.read_crontab(user) != "":
-            return
-    except crontab.CrontabError:
-        return
-    if shutil.which("crontab") is None:
-        return
-    subprocess.run(
-        crontab._crontab_argv(user, "-r"),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=crontab.CRONTAB_TIMEOUT_SECONDS,
-        check=False,
-    )
+        print(f"{PREFIX} removed {len(ours)} {noun} of {path} that {tool} had made")
 
 
 # --------------------------------------------------------------------------- backups
@@ -295,7 +231,7 @@ def _remove_empty_crontab(crontab: Any) -> None:
 def backup_names(path: Path) -> list[str]:
     """The ``<name>.bak-*`` copies of ``path`` in its folder, sorted (an empty list when the
     folder cannot be read)."""
-    from context_memory.setup.settings_file import BACKUP_INFIX
+    from context_memory.setup.install.settings_file import BACKUP_INFIX
 
     prefix = path.name + BACKUP_INFIX
     try:
@@ -310,7 +246,7 @@ def prune_backups(
     """Delete all but the newest ``keep`` ``<name>.bak-<UTC time>[-N]`` copies of ``path``
     (their names sort by time, then number); ``just_made`` is always one of those kept (in
     the same second it may have taken a freed, lower number). Returns the deleted ones."""
-    from context_memory.setup.settings_file import BACKUP_INFIX
+    from context_memory.setup.install.settings_file import BACKUP_INFIX
 
     prefix = path.name + BACKUP_INFIX
     names = backup_names(path)

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from context_memory.setup.hook_registry import HOOKS, HookSpec
-from context_memory.setup.settings_file import Settings, check_hooks_shape, dumps_settings
+from context_memory.setup.install.settings_file import Settings, check_hooks_shape, dumps_settings
 
 OWN_FOLDER_NAME = "context-memory"
 # The placeholder virtualenv of settings.example.json.
@@ -255,7 +255,7 @@ def hook_entries(settings: Settings) -> Iterator[tuple[str, dict[str, Any], obje
 
 def example_settings_text(specs: Sequence[HookSpec] = HOOKS) -> str:
     """The text of ``settings.example.json``: the registration for EXAMPLE_VENV. Regenerate:
-    ``PYTHONPATH=hooks python -c 'import sys; from context_memory.setup.settings_edit import
+    ``PYTHONPATH=hooks python -c 'import sys; from context_memory.setup.install.settings_edit import
     example_settings_text as t; sys.stdout.write(t())' > settings.example.json``"""
     return dumps_settings(register_hooks({}, specs, os.path.join(EXAMPLE_VENV, "bin")))
 

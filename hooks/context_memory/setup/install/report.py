@@ -4,22 +4,21 @@ alone, and for --dry-run the diff it would write. Standard library only.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import shutil
 import sys
 from pathlib import Path
 
 from context_memory.setup.hook_registry import HOOKS, HookSpec
-from context_memory.setup.settings_edit import (
+from context_memory.setup.install.settings_edit import (
     command_for,
     lookalike_entries,
     own_entries,
 )
-from context_memory.setup.settings_file import (
+from context_memory.setup.install.settings_file import (
     Settings,
 )
-from context_memory.setup.venv import (
+from context_memory.setup.install.venv import (
     PLAN_CREATE,
     PLAN_CURRENT,
     PLAN_RECREATE,
@@ -69,24 +68,51 @@ def report_uninstall(
     print(f"{PREFIX} removed {removed} {noun} from {path}")
 
 
+def report_hooks_elsewhere(
+    old: Settings, new: Settings, path: Path, bin_dir: Path, user_path: Path, *, dry_run: bool
+) -> None:
+    """What an install for a project says when the user settings already run the hooks."""
+    names = {spec.command for spec in HOOKS}
+    removed = len(own_entries(old, bin_dir, names)) - len(own_entries(new, bin_dir, names))
+    print(
+        f"{PREFIX} hooks already registered in {user_path}, which runs them in every "
+        f"project; not registering them again in {path}"
+    )
+    if removed:
+        verb = "would remove" if dry_run else "removed"
+        print(f"{PREFIX} {verb} {removed} hooks from {path} that ran twice")
+
+
 def purge(venv: Path) -> None:
     if not venv.exists():
         print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
         return
     shutil.rmtree(venv)
     print(f"{PREFIX} deleted the virtualenv {venv}")
+    parent = venv.parent
+    if parent.name == "context-memory":
+        # The default place is <data>/context-memory/venv: its folder is ours too, and an
+        # empty one left behind says something is still installed.
+        try:
+            parent.rmdir()
+        except OSError:
+            return  # not empty: something else of the user's is in it
+        print(f"{PREFIX} deleted the folder {parent}, now empty")
 
 
 def report_dry_run(
-    args: argparse.Namespace,
+    *,
+    uninstall: bool,
     venv: Path,
     path: Path,
     text: str | None,
     new_text: str,
     changed: bool,
+    hooks_here: bool = True,
+    user_path: Path | None = None,
 ) -> None:
     print(f"{PREFIX} dry run: nothing will be written")
-    if not args.uninstall and (REPO_ROOT / "pyproject.toml").is_file():  # not for ctx-install
+    if not uninstall and (REPO_ROOT / "pyproject.toml").is_file():  # not for ctx-install
         plan = venv_plan(venv, REPO_ROOT)
         print(
             f"{PREFIX} "
@@ -99,21 +125,35 @@ def report_dry_run(
                 PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
             }[plan]
         )
+    if not hooks_here:
+        print(
+            f"{PREFIX} hooks already registered in {user_path}, which runs them in every "
+            f"project; not registering them again in {path}"
+        )
+    show_settings_change(path, text, new_text, changed, uninstall=uninstall, quiet=not hooks_here)
+
+
+def show_settings_change(
+    path: Path,
+    text: str | None,
+    new_text: str,
+    changed: bool,
+    *,
+    uninstall: bool,
+    quiet: bool = False,
+) -> None:
+    """A dry run's lines for one settings file: the diff, or that nothing would change
+    (``quiet``: not even that)."""
     if changed:
         if text is None:
             print(f"{PREFIX} would create {path}:")
         else:
             print(f"{PREFIX} would change {path} (after backing it up):")
         sys.stdout.write(unified_diff(text, new_text, path))
-    elif args.uninstall:
+    elif uninstall:
         print(f"{PREFIX} no context-memory hooks in {path}; nothing would change")
-    else:
+    elif not quiet:
         print(f"{PREFIX} hooks already registered in {path}; nothing would change")
-    if args.purge:
-        if venv.exists():
-            print(f"{PREFIX} would delete the virtualenv {venv}")
-        else:
-            print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
 
 
 def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:

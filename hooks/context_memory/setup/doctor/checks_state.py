@@ -14,8 +14,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from context_memory.core.hookio import BREAKER_LIMIT, LOG_NAME
-from context_memory.setup.check import FAIL, OK, WARN, Check, plural, shortlist
-from context_memory.setup.checks_install import program_of, program_problem
+from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
+from context_memory.setup.doctor.checks_install import program_of, program_problem
 
 LOG_TAIL_BYTES = 1024 * 1024
 ERROR_WINDOW_SECONDS = 24 * 3600
@@ -60,16 +60,19 @@ def check_state_dir(state_dir: str) -> Check:
 # --------------------------------------------------------------------------- cron
 
 
-def check_cron(project: str, read_crontab: Callable[[], str] | None = None) -> Check:
-    """The hourly ctx-merge line ``./install --cron`` adds for this project."""
+def check_cron(
+    project: str, read_crontab: Callable[[], str] | None = None, installer: str = "./install"
+) -> Check:
+    """The hourly ctx-merge line ``./install --cron`` adds for this project; ``installer``
+    is the command that adds it for this install (``ctx-install`` for pipx and uv)."""
     name = "cron (ctx-merge)"
     try:
-        from context_memory.setup import crontab
+        from context_memory.setup.install import crontab
     except ImportError:
         return Check(name, OK, "this version has no --cron")
     if read_crontab is None:
         if shutil.which("crontab") is None:
-            return Check(name, OK, "no crontab command here (./install --cron needs cron)")
+            return Check(name, OK, f"no crontab command here ({installer} --cron needs cron)")
         user = crontab.crontab_user(os.environ)
         reader: Callable[[], str] = lambda: crontab.read_crontab(user)  # noqa: E731
     else:
@@ -82,20 +85,20 @@ def check_cron(project: str, read_crontab: Callable[[], str] | None = None) -> C
         )
     ours = [line for line in text.splitlines() if crontab.is_project_line(line, project)]
     if not ours:
-        return Check(name, OK, f"no hourly ctx-merge for {project} (./install --cron adds it)")
+        return Check(name, OK, f"no hourly ctx-merge for {project} ({installer} --cron adds it)")
     if len(ours) > 1:
         return Check(
             name,
             WARN,
             f"{len(ours)} ctx-merge lines for {project}: the merge runs several times",
-            "run ./install --cron again (it keeps exactly one)",
+            f"run {installer} --cron again (it keeps exactly one)",
         )
     fields = ours[0].split(None, 5)
     program = program_of(fields[5]) if len(fields) == 6 else None
     problem = program_problem(program) if program else "the line has no command"
     if problem:
         return Check(
-            name, FAIL, f"the crontab line for {project}: {problem}", "run ./install --cron"
+            name, FAIL, f"the crontab line for {project}: {problem}", f"run {installer} --cron"
         )
     when = f"hourly at :{int(fields[0]):02d}" if fields[0].isdigit() else f"at '{fields[0]}'"
     return Check(name, OK, f"{when} for {project}: {program}")

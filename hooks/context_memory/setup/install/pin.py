@@ -5,14 +5,13 @@ state folder. Standard library only.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
 
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.memory import claude_md, pinned, pinned_digest
-from context_memory.setup.venv import PREFIX, InstallError
+from context_memory.setup.install.venv import PREFIX, InstallError
 
 
 class ClaudeMdChange:
@@ -28,13 +27,12 @@ class ClaudeMdChange:
         self.new = new
 
 
-def claude_md_change(project: str, args: argparse.Namespace) -> ClaudeMdChange | None:
-    """What --pin-decisions (add the import line) or --uninstall (remove it) does to
+def claude_md_change(project: str, *, add: bool, remove: bool) -> ClaudeMdChange | None:
+    """What ``add`` (--pin-decisions: the import line) or ``remove`` (--uninstall) does to
     ``project``/CLAUDE.md; None when neither applies. Raises InstallError for a file that
-    cannot be edited safely (not UTF-8, not a file) when --pin-decisions asked for it;
-    --uninstall only warns then."""
-    asked = bool(getattr(args, "pin_decisions", False))
-    if not asked and not args.uninstall:
+    cannot be edited safely (not UTF-8, not a file) when asked to add the line; a removal
+    only warns then."""
+    if not add and not remove:
         return None
     shown = Path(project) / pinned.CLAUDE_MD
     target = Path(os.path.realpath(shown)) if shown.is_symlink() else shown
@@ -50,18 +48,18 @@ def claude_md_change(project: str, args: argparse.Namespace) -> ClaudeMdChange |
         problem = f"{shown}: {exc.strerror or exc}"
     if problem is not None:
         line = f"{problem}; left alone. Edit the line {pinned.IMPORT_LINE} in it by hand"
-        if asked and not args.uninstall:
+        if add and not remove:
             raise InstallError(line)
         print(f"{PREFIX} warning: {line}", file=sys.stderr)
         return None
-    if args.uninstall:
+    if remove:
         new = claude_md.without_import_line(text) if text is not None else None
     else:
         new = claude_md.with_import_line(text)
     return ClaudeMdChange(shown, target, text, new)
 
 
-def pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) -> None:
+def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: bool) -> None:
     """--pin-decisions: the import line in CLAUDE.md and the digest built at once.
     --uninstall: the line removed (nothing else of the file) and the digest deleted."""
     if change is None:
@@ -72,10 +70,10 @@ def pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) -
         state_dir = check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
     except UnsafeNameError as exc:
         raise InstallError(str(exc)) from None
-    verb = "would " if args.dry_run else ""
-    if args.uninstall:
+    verb = "would " if dry_run else ""
+    if remove:
         if change.new is not None:
-            if not args.dry_run:
+            if not dry_run:
                 _write_claude_md(change)
             print(f"{PREFIX} pinned digest: {verb}remove the line {pinned.IMPORT_LINE} from "
                   f"{change.shown}")  # fmt: skip
@@ -87,7 +85,7 @@ def pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) -
                 print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
                       "left alone")  # fmt: skip
                 return
-            if not args.dry_run:
+            if not dry_run:
                 for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
                     try:
                         os.unlink(path)
@@ -99,14 +97,14 @@ def pin(args: argparse.Namespace, project: str, change: ClaudeMdChange | None) -
     if change.new is None:
         print(f"{PREFIX} pinned digest: {change.shown} already imports {pinned.IMPORT_LINE}")
     else:
-        if not args.dry_run:
+        if not dry_run:
             _write_claude_md(change)
         if change.old is None:
             done = f"{verb}create {change.shown} with the line {pinned.IMPORT_LINE}"
         else:
             done = f"{verb}add the line {pinned.IMPORT_LINE} to {change.shown}"
         print(f"{PREFIX} pinned digest: {done}")
-    if args.dry_run:
+    if dry_run:
         print(f"{PREFIX} pinned digest: would build {pinned.digest_path(state_dir)}")
         return
     cap, warning = pinned.cap_tokens()

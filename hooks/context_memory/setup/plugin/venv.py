@@ -48,10 +48,12 @@ class BuildError(Exception):
 
 
 def plugin_root() -> str:
-    """The plugin folder: hooks/context_memory/setup/plugin_venv.py -> the folder above
+    """The plugin folder: hooks/context_memory/setup/plugin/venv.py -> the folder above
     hooks/."""
     here = os.path.abspath(__file__)
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(here))))
+    for _ in range(5):  # venv.py, plugin/, setup/, context_memory/, hooks/
+        here = os.path.dirname(here)
+    return here
 
 
 def data_dir(environ: Mapping[str, str] | None = None) -> str:
@@ -230,7 +232,7 @@ def start_background_build(data: str, root: str | None = None) -> bool:
     env["PYTHONPATH"] = os.path.join(root, "hooks")
     env["CLAUDE_PLUGIN_DATA"] = data
     subprocess.Popen(
-        [sys.executable, "-m", "context_memory.setup.plugin_venv", "build"],
+        [sys.executable, "-m", "context_memory.setup.plugin.venv", "build"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -243,10 +245,10 @@ def start_background_build(data: str, root: str | None = None) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m context_memory.setup.plugin_venv build``: what the background start runs."""
+    """``python -m context_memory.setup.plugin.venv build``: what the background start runs."""
     args = sys.argv[1:] if argv is None else argv
     if args != ["build"]:
-        print("usage: python -m context_memory.setup.plugin_venv build", file=sys.stderr)
+        print("usage: python -m context_memory.setup.plugin.venv build", file=sys.stderr)
         return 2
     data = data_dir()
     try:

@@ -5,38 +5,28 @@ Standard library only.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from context_memory.setup import command_links, crontab
-from context_memory.setup.venv import (
+from context_memory.setup.install import command_links, crontab
+from context_memory.setup.install.venv import (
     PREFIX,
     REPO_ROOT,
 )
 
 
-def link_commands(args: argparse.Namespace, bin_dir: Path) -> None:
-    """Commands on PATH (pipx style): symlinks in ~/.local/bin (CTX_BIN_DIR) into the venv."""
-    if getattr(args, "no_links", False):
-        return
-    links = command_links.link_dir(os.environ)
-    verb = "would " if args.dry_run else ""
-    if args.uninstall:
-        gone = command_links.plan_unlinks(bin_dir, links)
-        if gone and not args.dry_run:
-            command_links.remove_links(links, gone)
-        if gone:
-            print(f"{PREFIX} {verb}remove {len(gone)} command links from {links}")
-        return
+def link_commands(bin_dir: Path, links: Path, *, dry_run: bool) -> None:
+    """Commands on PATH (pipx style): symlinks in ``links`` (~/.local/bin, CTX_BIN_DIR)
+    into the venv's ``bin_dir``."""
+    verb = "would " if dry_run else ""
     plan = command_links.plan_links(bin_dir, links)
     wanted: tuple[str, ...] = (command_links.LINK_CREATE, command_links.LINK_UPDATE)
-    if args.dry_run:  # the virtualenv may not exist yet: its commands are still what is linked
+    if dry_run:  # the virtualenv may not exist yet: its commands are still what is linked
         wanted += (command_links.LINK_MISSING_TARGET,)
     new = [c for c, action in plan if action in wanted]
-    if new and not args.dry_run:
+    if new and not dry_run:
         command_links.apply_links(bin_dir, links, plan)
     if new:
         print(f"{PREFIX} {verb}link {', '.join(new)} into {links}")
@@ -49,6 +39,18 @@ def link_commands(args: argparse.Namespace, bin_dir: Path) -> None:
             )
     if new and not command_links.on_path(links, os.environ):
         print(f"{PREFIX} note: {path_note(links, os.environ)}")
+
+
+def unlink_commands(bin_dir: Path, links: Path, *, dry_run: bool, past: bool = False) -> None:
+    """--uninstall: remove the links in ``links`` that point into ``bin_dir`` (a file of the
+    same name that is not ours stays). ``past``: say "removed" (the recorded folders)."""
+    gone = command_links.plan_unlinks(bin_dir, links)
+    if not gone:
+        return
+    if not dry_run:
+        command_links.remove_links(links, gone)
+    verb = "would remove" if dry_run else ("removed" if past else "remove")
+    print(f"{PREFIX} {verb} {len(gone)} command links from {links}")
 
 
 def path_note(links: Path, environ: Mapping[str, str]) -> str:
@@ -80,17 +82,19 @@ def _in_double_quotes(text: str) -> str:
     return "".join("\\" + ch if ch in '\\"$`' else ch for ch in text)
 
 
-def set_cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:
-    """--cron: the crontab line that runs ctx-merge hourly for ``project``. --uninstall
-    removes it (with --purge, also every line running this virtualenv's ctx-merge)."""
-    asked = bool(getattr(args, "cron", False))
+def set_cron(
+    bin_dir: Path, project: str, *, asked: bool, remove: bool, purge: bool, dry_run: bool
+) -> None:
+    """``asked`` (--cron): the crontab line that runs ctx-merge hourly for ``project``.
+    ``remove`` (--uninstall) removes it (with ``purge``, also every line running this
+    virtualenv's ctx-merge)."""
     user = crontab.crontab_user(os.environ)
-    if args.uninstall:
+    if remove:
         try:
             change = crontab.remove_merge_lines(
                 project,
-                bin_dir=str(bin_dir) if args.purge else None,
-                dry_run=args.dry_run,
+                bin_dir=str(bin_dir) if purge else None,
+                dry_run=dry_run,
                 user=user,
             )
         except crontab.CrontabError as exc:
@@ -98,7 +102,7 @@ def set_cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:
                 raise
             print(f"{PREFIX} warning: could not look for a ctx-merge line: {exc}", file=sys.stderr)
             return
-    elif asked and args.dry_run and crontab._crontab_missing():
+    elif asked and dry_run and crontab.crontab_missing():
         print(
             f"{PREFIX} crontab: the crontab command is not installed (Debian/Ubuntu: sudo apt "
             "install cron), so ./install --cron would stop; the line it would add, for your "
@@ -107,12 +111,12 @@ def set_cron(args: argparse.Namespace, bin_dir: Path, project: str) -> None:
         print(f"  {crontab.cron_line(str(bin_dir), project)}")
         return
     elif asked:
-        change = crontab.add_merge_line(str(bin_dir), project, dry_run=args.dry_run, user=user)
+        change = crontab.add_merge_line(str(bin_dir), project, dry_run=dry_run, user=user)
     else:
         return
-    for line in crontab.report_lines(change, project, dry_run=args.dry_run, asked=asked):
+    for line in crontab.report_lines(change, project, dry_run=dry_run, asked=asked):
         print(line if line.startswith(" ") else f"{PREFIX} {line}")
-    if asked and not args.uninstall and os.path.realpath(project) == str(REPO_ROOT):
+    if asked and not remove and os.path.realpath(project) == str(REPO_ROOT):
         print(
             f"{PREFIX} note: {project} is this context-memory checkout; for your own "
             "project run ./install --cron --project DIR (or from that folder)"

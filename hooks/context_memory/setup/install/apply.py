@@ -1,0 +1,232 @@
+"""Carrying out an installer plan (install/plan.py), or printing it for ``--dry-run``: one
+function per kind of step, each saying what it did (or would do) in one or a few lines.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from context_memory.setup.hook_registry import HOOKS
+from context_memory.setup.install import record
+from context_memory.setup.install.extras import link_commands, set_cron, unlink_commands
+from context_memory.setup.install.options import InstallOptions
+from context_memory.setup.install.pin import pin
+from context_memory.setup.install.plan import (
+    CronLine,
+    DropProjectHooks,
+    EditSettings,
+    KeepVenv,
+    LinkCommands,
+    NoteInstall,
+    PinLine,
+    PreparePrograms,
+    PurgeVenv,
+    RestoreRecorded,
+    StatuslineNote,
+    Step,
+    WarnLookalikes,
+)
+from context_memory.setup.install.report import (
+    purge,
+    report_dry_run,
+    report_hooks_elsewhere,
+    report_install,
+    report_uninstall,
+    show_settings_change,
+    warn_lookalikes,
+)
+from context_memory.setup.install.settings_edit import own_entries, register_hooks, unregister_hooks
+from context_memory.setup.install.settings_file import (
+    Settings,
+    SettingsError,
+    detect_indent,
+    dumps_settings,
+)
+from context_memory.setup.install.settings_write import (
+    desired_settings,
+    prepare_programs,
+    read_settings,
+    write_settings,
+)
+from context_memory.setup.install.venv import PREFIX
+
+HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
+
+
+def apply(steps: Sequence[Step], options: InstallOptions) -> None:
+    """Carry out ``steps`` in order (``options.dry_run``: print them instead)."""
+    if options.dry_run:
+        show(steps, options)
+        return
+    for step in steps:
+        _APPLY[type(step)](step)
+
+
+def show(steps: Sequence[Step], options: InstallOptions) -> None:
+    """``--dry-run``: what each step would change, where; nothing is written."""
+    for step in steps:
+        if isinstance(step, EditSettings):
+            show_settings(step, options)
+        elif isinstance(step, PurgeVenv):
+            if step.venv.exists():
+                print(f"{PREFIX} would delete the virtualenv {step.venv}")
+            else:
+                print(f"{PREFIX} the virtualenv {step.venv} does not exist; nothing to delete")
+        elif isinstance(step, StatuslineNote):
+            print(f"{PREFIX} {step.text}")
+        elif isinstance(step, LinkCommands):
+            links(step, dry_run=True)
+        elif isinstance(step, CronLine):
+            cron(step, dry_run=True)
+        elif isinstance(step, PinLine):
+            pin(step.project, step.change, remove=step.remove, dry_run=True)
+        elif isinstance(step, DropProjectHooks):
+            drop_project_hooks(step, dry_run=True)
+        # Preparing programs, keeping the venv, look-alike warnings, the record: nothing to show.
+
+
+def show_settings(edit: EditSettings, options: InstallOptions) -> None:
+    changed = edit.new != edit.old
+    new_text = dumps_settings(edit.new, detect_indent(edit.text)) if changed else edit.text or ""
+    if not edit.first:
+        show_settings_change(edit.path, edit.text, new_text, changed, uninstall=True)
+        return
+    report_dry_run(
+        uninstall=options.uninstall,
+        venv=options.venv,
+        path=edit.path,
+        text=edit.text,
+        new_text=new_text,
+        changed=changed,
+        hooks_here=edit.hooks_here,
+        user_path=edit.user_path,
+    )
+
+
+# --------------------------------------------------------------------------- apply, per step
+
+
+def prepare(step: PreparePrograms) -> None:
+    prepare_programs(step.venv, step.programs)
+
+
+def edit_settings(edit: EditSettings) -> None:
+    def wanted(settings: Settings) -> Settings:
+        return desired_settings(
+            settings,
+            edit.bin_dir,
+            uninstall=edit.uninstall,
+            statusline=edit.statusline,
+            hooks_here=edit.hooks_here,
+        )
+
+    old, new, changed = edit.old, edit.new, False
+    if new != old:
+        old, new, changed = write_settings(edit.path, wanted, edit.text, old)
+    if edit.uninstall:
+        report_uninstall(old, new, edit.path, edit.bin_dir, changed)
+    elif not edit.hooks_here:
+        report_hooks_elsewhere(old, new, edit.path, edit.bin_dir, edit.user_path, dry_run=False)
+    elif changed and register_hooks(old, HOOKS, edit.bin_dir) == old:
+        print(f"{PREFIX} hooks already registered in {edit.path}; only the status line changed")
+    else:
+        report_install(edit.path, edit.bin_dir, changed)
+
+
+def note(step: StatuslineNote) -> None:
+    print(f"{PREFIX} {step.text}")
+
+
+def purge_venv(step: PurgeVenv) -> None:
+    purge(step.venv)
+
+
+def keep_venv(step: KeepVenv) -> None:
+    print(f"{PREFIX} kept the virtualenv {step.venv} (./install --uninstall --purge deletes it)")
+
+
+def links(step: LinkCommands, dry_run: bool = False) -> None:
+    if step.remove:
+        unlink_commands(step.bin_dir, step.links, dry_run=dry_run, past=step.recorded)
+    else:
+        link_commands(step.bin_dir, step.links, dry_run=dry_run)
+
+
+def cron(step: CronLine, dry_run: bool = False) -> None:
+    set_cron(
+        step.bin_dir,
+        step.project,
+        asked=step.asked,
+        remove=step.remove,
+        purge=step.purge,
+        dry_run=dry_run,
+    )
+
+
+def pin_line(step: PinLine) -> None:
+    pin(step.project, step.change, remove=step.remove, dry_run=False)
+
+
+def lookalikes(step: WarnLookalikes) -> None:
+    try:
+        _, settings = read_settings(step.path)
+    except (SettingsError, OSError):
+        return
+    warn_lookalikes(settings, step.path, step.bin_dir)
+
+
+def drop_project_hooks(step: DropProjectHooks, dry_run: bool = False) -> None:
+    """Take our hooks out of a project's settings (the status line and the rest stay)."""
+    try:
+        text, old = read_settings(step.path)
+    except (SettingsError, OSError):
+        return
+    if not dry_run:
+        old, _, changed = write_settings(
+            step.path, lambda s: unregister_hooks(s, step.bin_dir), text, old
+        )
+        if not changed:
+            return
+    removed = len(own_entries(old, step.bin_dir, HOOK_NAMES))
+    verb = "would remove" if dry_run else "removed"
+    print(
+        f"{PREFIX} {verb} {removed} hooks from {step.path}: {step.user_path} runs them in "
+        "every project now, and both would run each hook twice"
+    )
+
+
+def restore(step: RestoreRecorded) -> None:
+    record.restore_recorded(step.venv, step.record, step.tool)
+
+
+def note_install(step: NoteInstall) -> None:
+    record.note_install(
+        step.venv,
+        settings_path=step.settings_path,
+        settings_before=step.settings_before,
+        backups_before=list(step.backups_before),
+        folder_existed=step.folder_existed,
+        links_dir=step.links_dir,
+        links_dir_existed=step.links_dir_existed,
+        cron_project=step.cron_project,
+        crontab_was_empty=step.crontab_was_empty,
+        pin_project=step.pin_project,
+    )
+
+
+_APPLY: dict[type, Callable[[Any], None]] = {
+    PreparePrograms: prepare,
+    EditSettings: edit_settings,
+    StatuslineNote: note,
+    PurgeVenv: purge_venv,
+    KeepVenv: keep_venv,
+    LinkCommands: links,
+    CronLine: cron,
+    PinLine: pin_line,
+    WarnLookalikes: lookalikes,
+    DropProjectHooks: drop_project_hooks,
+    RestoreRecorded: restore,
+    NoteInstall: note_install,
+}

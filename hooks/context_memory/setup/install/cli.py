@@ -1,0 +1,188 @@
+"""``./install`` and ``ctx-install``'s command line: the options parsed into
+``InstallOptions``, then the plan made (install/plan.py) and carried out or, with
+``--dry-run``, printed (install/apply.py).
+
+The ``install`` script at the top of the repository finds Python 3.10+, creates the private
+virtualenv and pip-installs the package into it, then runs this module with the SYSTEM
+python and ``PYTHONPATH=<repo>/hooks``. So this module, and everything it imports, is
+standard library only and must not import the entry points it registers.
+
+    python -m context_memory.setup.install.cli [--project DIR] [--dry-run]
+        [--uninstall [--purge]] [--venv DIR] [--statusline[=chain]] [--cron] [--pin-decisions]
+
+Exit codes: 0 done (or nothing to do), 1 refused (settings file unusable, virtualenv
+missing, ...; nothing was written), 2 bad command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from context_memory import __version__
+from context_memory.core import exit_codes
+from context_memory.setup.install import crontab
+from context_memory.setup.install.apply import apply
+from context_memory.setup.install.options import InstallOptions
+from context_memory.setup.install.pin import claude_md_change
+from context_memory.setup.install.plan import check_utf8_paths, make_plan
+from context_memory.setup.install.settings_file import SettingsError
+from context_memory.setup.install.settings_write import read_settings
+from context_memory.setup.install.venv import (
+    PLAN_CREATE,
+    PLAN_RECREATE,
+    PLAN_SKIP,
+    PLAN_UPDATE,
+    PREFIX,
+    REPO_ROOT,
+    InstallError,
+    default_venv,
+    settings_path_for,
+    source_hash,
+    venv_plan,
+)
+
+# --------------------------------------------------------------------------- command line
+
+
+def build_parser(prog: str = "install") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        allow_abbrev=False,
+        description=(
+            "Install context-memory: register its hooks in Claude Code's settings.json "
+            "(the ./install script first creates the private virtualenv they run from). "
+            "Running it again changes nothing; the settings file is backed up before any "
+            "change."
+        ),
+    )
+    parser.add_argument(
+        "--project",
+        metavar="DIR",
+        help="register in DIR/.claude/settings.json instead of the user settings "
+        "($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print what would change (a diff of the settings file) and write nothing",
+    )
+    parser.add_argument(
+        "--uninstall",
+        action="store_true",
+        help="remove what ./install added, wherever it was added (it keeps a record in the "
+        "virtualenv): the hooks and status line in every settings file, the command links, "
+        "the crontab lines and the CLAUDE.md line of --pin-decisions; settings files it "
+        "created are deleted, others get their text from before ./install back when only "
+        "its entries changed. Keeps the virtualenv and your .working-state folders",
+    )
+    parser.add_argument(
+        "--purge",
+        action="store_true",
+        help="with --uninstall: also delete the virtualenv",
+    )
+    parser.add_argument(
+        "--venv",
+        metavar="DIR",
+        help="the virtualenv (default: $CTX_VENV, else "
+        "${XDG_DATA_HOME:-~/.local/share}/context-memory/venv)",
+    )
+    parser.add_argument(
+        "--statusline",
+        nargs="?",
+        const="add",
+        choices=("add", "chain"),
+        help="also set ctx-statusline as Claude Code's status line (it makes the hooks' "
+        "window exact). An existing status line of yours is kept; --statusline=chain "
+        "runs yours first, then ctx-statusline (--uninstall restores yours)",
+    )
+    parser.add_argument(
+        "--cron",
+        action="store_true",
+        help="also add a line to your crontab that runs ctx-merge --quiet hourly for the "
+        "project (--project DIR, else the current directory); running it again changes "
+        "nothing, --uninstall removes it",
+    )
+    parser.add_argument(
+        "--pin-decisions",
+        action="store_true",
+        help="also add the line @.working-state/pinned.md to the project's CLAUDE.md "
+        "(--project DIR, else the current directory) and build that digest of the "
+        "project's decisions: the client then sends it with every request, so no "
+        "compaction can lose it; --uninstall removes the line",
+    )
+    # For ctx-install: pipx and uv link the commands themselves; leave their links alone.
+    parser.add_argument("--no-links", action="store_true", help=argparse.SUPPRESS)
+    # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
+    parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
+    # "install" alone does not say what it installs; ctx-install answers as every ctx-* does.
+    name = "%(prog)s (context-memory)" if prog == "install" else "%(prog)s"
+    parser.add_argument("--version", action="version", version=f"{name} {__version__}")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    if args.purge and not args.uninstall:
+        parser.error("--purge only goes with --uninstall")
+    options = options_from(args, prog)
+    try:
+        if args.venv_plan:
+            return print_venv_plan(options)
+        apply(make_plan(options), options)
+    except (SettingsError, InstallError, crontab.CrontabError) as exc:
+        print(f"{PREFIX} error: {exc}", file=sys.stderr)
+        return exit_codes.FAILURE
+    except OSError as exc:
+        where = f" {exc.filename}:" if exc.filename else ""
+        print(f"{PREFIX} error:{where} {exc.strerror or exc}", file=sys.stderr)
+        return exit_codes.FAILURE
+    return exit_codes.OK
+
+
+def options_from(args: argparse.Namespace, prog: str) -> InstallOptions:
+    """The parsed command line as typed options: the only place that sees the Namespace."""
+    return InstallOptions(
+        venv=Path(os.path.abspath(args.venv or default_venv(os.environ))),
+        project=args.project,
+        dry_run=args.dry_run,
+        uninstall=args.uninstall,
+        purge=args.purge,
+        statusline=args.statusline,
+        cron=args.cron,
+        pin_decisions=args.pin_decisions,
+        links=not args.no_links,
+        tool="./install" if prog == "install" else prog,
+    )
+
+
+def print_venv_plan(options: InstallOptions) -> int:
+    """For the install script: "<plan> <source hash>" (see venv_plan), after refusing an
+    unusable settings file or CLAUDE.md before the script spends a minute on pip."""
+    venv = options.venv
+    if options.project is not None and not os.path.isdir(options.project):
+        raise InstallError(f"--project {options.project}: no such directory")
+    path = settings_path_for(options.project, os.environ)
+    check_utf8_paths(venv, path)
+    read_settings(path)
+    if options.pin_decisions and not options.uninstall:
+        claude_md_change(options.project or os.getcwd(), add=True, remove=False)
+    plan = PLAN_SKIP if options.dry_run or options.uninstall else venv_plan(venv, REPO_ROOT)
+    if plan in (PLAN_CREATE, PLAN_RECREATE, PLAN_UPDATE) and "$" in str(venv):
+        # setuptools expands $name in its install paths: the build fails half-way.
+        raise InstallError(
+            f"the virtualenv path {venv} contains '$', which pip's build tools "
+            "cannot install into. Set CTX_VENV to a folder without '$' (for example "
+            "CTX_VENV=/opt/context-memory/venv ./install), then run ./install again. "
+            "Nothing was changed."
+        )
+    print(plan, source_hash(REPO_ROOT))
+    return exit_codes.OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

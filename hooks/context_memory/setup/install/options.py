@@ -1,0 +1,33 @@
+"""What one run of the installer was asked to do: ``InstallOptions``, built from the command
+line by install/cli.py (./install, ctx-install) or by hand (ctx-pin, tests). Below the
+command-line layer every function takes these, never an ``argparse.Namespace``.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+STATUSLINE_ADD = "add"
+STATUSLINE_CHAIN = "chain"
+
+
+@dataclass(frozen=True)
+class InstallOptions:
+    """One run: install (the default) or uninstall, for the user settings or a project."""
+
+    venv: Path  # absolute: the virtualenv whose programs are registered
+    project: str | None = None  # --project DIR: its .claude/settings.json, else the user's
+    dry_run: bool = False
+    uninstall: bool = False
+    purge: bool = False  # with uninstall: delete the virtualenv too
+    statusline: str | None = None  # STATUSLINE_ADD, STATUSLINE_CHAIN or None
+    cron: bool = False
+    pin_decisions: bool = False
+    links: bool = True  # False for ctx-install: pipx and uv link the commands themselves
+    tool: str = "./install"  # what the messages call the installer
+
+    @property
+    def bin_dir(self) -> Path:
+        return self.venv / "bin"

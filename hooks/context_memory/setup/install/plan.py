@@ -1,0 +1,362 @@
+"""The plan of one installer run: a list of typed steps saying what would change where.
+``make_plan`` reads everything it needs (settings files, the crontab, CLAUDE.md, the install
+record) and refuses what cannot be done before anything is written; install/apply.py
+prints the plan (``--dry-run``) or carries it out. An uninstall's plan comes from the
+install record: the same steps for every place the installs added something, then the
+restore of what the record kept. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from context_memory.setup.install import command_links, crontab, record
+from context_memory.setup.install.options import InstallOptions
+from context_memory.setup.install.pin import ClaudeMdChange, claude_md_change
+from context_memory.setup.install.settings_edit import STATUSLINE_PROGRAM
+from context_memory.setup.install.settings_file import Settings
+from context_memory.setup.install.settings_write import (
+    desired_settings,
+    read_settings,
+    registered_programs,
+    runs_our_hooks,
+    statusline_note,
+)
+from context_memory.setup.install.venv import (
+    STAMP_NAME,
+    InstallError,
+    missing_entry_points,
+    settings_path_for,
+)
+
+
+@dataclass(frozen=True)
+class PreparePrograms:
+    """Write our launchers into the virtualenv and run each registered program once."""
+
+    venv: Path
+    programs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EditSettings:
+    """One settings file: its text and settings now, and after this run."""
+
+    path: Path
+    text: str | None
+    old: Settings
+    new: Settings
+    bin_dir: Path
+    uninstall: bool
+    statusline: str | None
+    hooks_here: bool  # False: the user settings run the hooks already
+    user_path: Path
+    first: bool  # the place this run was asked for (its dry run shows the full report)
+
+
+@dataclass(frozen=True)
+class StatuslineNote:
+    text: str
+
+
+@dataclass(frozen=True)
+class PurgeVenv:
+    venv: Path
+
+
+@dataclass(frozen=True)
+class KeepVenv:
+    venv: Path
+
+
+@dataclass(frozen=True)
+class LinkCommands:
+    bin_dir: Path
+    links: Path
+    remove: bool
+    recorded: bool = False  # a folder from the record, not this run's
+
+
+@dataclass(frozen=True)
+class CronLine:
+    bin_dir: Path
+    project: str
+    asked: bool
+    remove: bool
+    purge: bool
+
+
+@dataclass(frozen=True)
+class PinLine:
+    project: str
+    change: ClaudeMdChange | None
+    remove: bool
+
+
+@dataclass(frozen=True)
+class WarnLookalikes:
+    path: Path
+    bin_dir: Path
+
+
+@dataclass(frozen=True)
+class DropProjectHooks:
+    """A project settings file an earlier --project install registered the hooks in, now
+    that the user settings run them in every project."""
+
+    path: Path
+    user_path: Path
+    bin_dir: Path
+
+
+@dataclass(frozen=True)
+class RestoreRecorded:
+    venv: Path
+    record: dict[str, Any]
+    tool: str
+
+
+@dataclass(frozen=True)
+class NoteInstall:
+    venv: Path
+    settings_path: Path
+    settings_before: str | None
+    backups_before: tuple[str, ...]
+    folder_existed: bool
+    links_dir: Path
+    links_dir_existed: bool
+    cron_project: str | None
+    crontab_was_empty: bool
+    pin_project: str | None
+
+
+Step = (
+    PreparePrograms
+    | EditSettings
+    | StatuslineNote
+    | PurgeVenv
+    | KeepVenv
+    | LinkCommands
+    | CronLine
+    | PinLine
+    | WarnLookalikes
+    | DropProjectHooks
+    | RestoreRecorded
+    | NoteInstall
+)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def check_utf8_paths(venv: Path, path: Path) -> None:
+    for label, where in (("virtualenv", str(venv)), ("settings file", str(path))):
+        try:
+            where.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InstallError(
+                f"the {label} path {where!r} is not UTF-8 text, which settings.json cannot "
+                "hold. Set CTX_VENV (or CLAUDE_CONFIG_DIR) to a UTF-8 path, then run "
+                "./install again. Nothing was changed."
+            ) from None
+
+
+def check_purge(options: InstallOptions) -> None:
+    venv = options.venv
+    if options.purge and venv.exists() and not (venv / STAMP_NAME).is_file():
+        raise InstallError(
+            f"{venv} does not look like a context-memory virtualenv (no {STAMP_NAME}), "
+            "so --purge will not delete it. Run without --purge, then delete it yourself."
+        )
+
+
+def check_programs(options: InstallOptions) -> None:
+    """An install (not a dry run) needs the virtualenv's programs it will register."""
+    venv, bin_dir = options.venv, options.bin_dir
+    missing = missing_entry_points(bin_dir)
+    if missing:
+        raise InstallError(
+            f"{missing[0]} does not exist: the virtualenv {venv} is missing or "
+            "incomplete. Run ./install, which creates it and installs the package "
+            "into it."
+        )
+    statusline_program = bin_dir / STATUSLINE_PROGRAM
+    if options.statusline and not os.access(statusline_program, os.X_OK):
+        raise InstallError(
+            f"{statusline_program} does not exist: the virtualenv {venv} holds an older "
+            "context-memory. Run ./install --statusline, which updates it."
+        )
+
+
+def crontab_before(options: InstallOptions) -> str | None:
+    """--cron: the crontab as it is (None when not asked, or a dry run without crontab);
+    refuses (no crontab command, not allowed to use it) before anything is written."""
+    if not options.cron or options.uninstall:
+        return None
+    merge_program = options.bin_dir / crontab.MERGE_PROGRAM
+    if not options.dry_run and not os.access(merge_program, os.X_OK):
+        raise InstallError(
+            f"{merge_program} does not exist: the virtualenv {options.venv} holds an older "
+            "context-memory. Run ./install --cron, which updates it."
+        )
+    if options.dry_run and crontab.crontab_missing():
+        return None  # the dry run shows the line instead (see extras.set_cron)
+    return crontab.read_crontab(crontab.crontab_user(os.environ))
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+def project_of(options: InstallOptions) -> str:
+    """The project of --cron and --pin-decisions: --project DIR, else the current folder."""
+    return os.path.abspath(options.project) if options.project is not None else os.getcwd()
+
+
+def edit_settings(
+    options: InstallOptions, path: Path, user_path: Path, *, first: bool
+) -> EditSettings:
+    text, old = read_settings(path)
+    uninstall = options.uninstall
+    hooks_here = uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
+    statusline = None if uninstall else options.statusline
+    new = desired_settings(
+        old, options.bin_dir, uninstall=uninstall, statusline=statusline, hooks_here=hooks_here
+    )
+    return EditSettings(
+        path, text, old, new, options.bin_dir, uninstall, statusline, hooks_here, user_path, first
+    )
+
+
+def settings_steps(edit: EditSettings) -> list[Step]:
+    note = statusline_note(
+        edit.old, edit.bin_dir, uninstall=edit.uninstall, statusline=edit.statusline
+    )
+    return [edit, *([StatuslineNote(note)] if note else [])]
+
+
+def make_plan(options: InstallOptions) -> list[Step]:
+    """Every step of this run, in order; raises InstallError, SettingsError or
+    CrontabError for what cannot be done, before anything is written."""
+    if options.project is not None and not os.path.isdir(options.project):
+        raise InstallError(f"--project {options.project}: no such directory")
+    path = settings_path_for(options.project, os.environ)
+    user_path = settings_path_for(None, os.environ)
+    check_utf8_paths(options.venv, path)
+    # Read and check the settings file first: an unusable file is refused before anything.
+    edit = edit_settings(options, path, user_path, first=True)
+    check_purge(options)
+    if not options.uninstall and not options.dry_run:
+        check_programs(options)
+    before_cron = crontab_before(options)
+    project = project_of(options)
+    claude_md = claude_md_change(project, add=options.pin_decisions, remove=options.uninstall)
+    steps: list[Step] = []
+    if not options.dry_run and not options.uninstall:
+        programs = registered_programs(
+            desired_settings(edit.old, options.bin_dir, statusline=options.statusline),
+            options.bin_dir,
+        )
+        steps.append(PreparePrograms(options.venv, tuple(programs)))
+    steps.append(edit)
+    if options.uninstall and options.purge:
+        steps.append(PurgeVenv(options.venv))
+    elif options.uninstall and options.links:
+        steps.append(KeepVenv(options.venv))
+    steps.extend(settings_steps(edit)[1:])
+    links = command_links.link_dir(os.environ)
+    if options.links:
+        steps.append(LinkCommands(options.bin_dir, links, remove=options.uninstall))
+    steps.append(CronLine(options.bin_dir, project, options.cron, options.uninstall, options.purge))
+    steps.append(PinLine(project, claude_md, remove=options.uninstall))
+    steps.append(WarnLookalikes(path, options.bin_dir))
+    if options.uninstall:
+        steps.extend(recorded_steps(options, path, project, links, user_path))
+    else:
+        if path == user_path:
+            steps.extend(project_duplicates(options, user_path))
+        steps.append(note_install(options, edit, project, links, before_cron))
+    return steps
+
+
+def note_install(
+    options: InstallOptions,
+    edit: EditSettings,
+    project: str,
+    links: Path,
+    before_cron: str | None,
+) -> NoteInstall:
+    return NoteInstall(
+        options.venv,
+        settings_path=edit.path,
+        settings_before=edit.text,
+        backups_before=tuple(record.backup_names(edit.path)),
+        folder_existed=edit.path.parent.is_dir(),
+        links_dir=links,
+        links_dir_existed=links.is_dir(),
+        cron_project=project if options.cron else None,
+        crontab_was_empty=options.cron and before_cron == "",
+        pin_project=project if options.pin_decisions else None,
+    )
+
+
+def project_duplicates(options: InstallOptions, user_path: Path) -> list[Step]:
+    """A user-level install after --project ones: the project settings files the record
+    lists that still register our hooks would run each of them twice."""
+    found: list[Step] = []
+    for where in record.load(options.venv)["settings"]:
+        path = Path(where)
+        if path == user_path or not path.parent.parent.is_dir():
+            continue
+        if runs_our_hooks(path, options.bin_dir):
+            found.append(DropProjectHooks(path, user_path, options.bin_dir))
+    return found
+
+
+def recorded_steps(
+    options: InstallOptions, done_path: Path, done_project: str, links: Path, user_path: Path
+) -> list[Step]:
+    """--uninstall: the same removal for every other place the install record lists, then
+    the restore of what it kept (no second run of the installer)."""
+    kept = record.load(options.venv)
+    again = InstallOptions(
+        venv=options.venv, dry_run=options.dry_run, uninstall=True, tool=options.tool
+    )
+    steps: list[Step] = []
+    cron_done, pin_done = {done_project}, {done_project}  # each place once
+
+    def cron_and_pin(project: str, pin_too: bool) -> None:
+        if project not in cron_done:
+            cron_done.add(project)
+            steps.append(CronLine(options.bin_dir, project, False, True, False))
+        if pin_too and project not in pin_done and os.path.isdir(project):
+            pin_done.add(project)
+            change = claude_md_change(project, add=False, remove=True)
+            steps.append(PinLine(project, change, remove=True))
+
+    for where in kept["settings"]:
+        path = Path(where)
+        if path == done_path:
+            continue
+        project = None if path == user_path else str(path.parent.parent)
+        if project is not None and not os.path.isdir(project):
+            continue  # the project is gone, and its settings with it
+        steps.extend(settings_steps(edit_settings(again, path, user_path, first=False)))
+        # What an uninstall run for that settings file does: its project's (or, for the
+        # user settings, the current folder's) crontab line and CLAUDE.md line.
+        cron_and_pin(project if project is not None else os.getcwd(), True)
+        steps.append(WarnLookalikes(path, options.bin_dir))
+    for project in kept["cron"]:
+        cron_and_pin(project, False)
+    for project in kept["pinned"]:
+        if project not in pin_done and os.path.isdir(project):
+            pin_done.add(project)
+            steps.append(PinLine(project, claude_md_change(project, add=False, remove=True), True))
+    if options.links:
+        for folder in kept["links"]:
+            if Path(folder) != links:
+                steps.append(LinkCommands(options.bin_dir, Path(folder), True, recorded=True))
+    steps.append(RestoreRecorded(options.venv, kept, options.tool))
+    return steps
