@@ -130,7 +130,7 @@ def test_installed_hooks_ignore_a_hostile_python_environment(
 def test_launchers_written_into_a_pipx_style_virtualenv_are_isolated(tmp_path: Path) -> None:
     """ctx-install writes the same launchers into the virtualenv pipx or uv made: a venv with
     the package installed as pip installs it (no ./install), then write_launchers."""
-    from context_memory.setup.launchers import write_launchers
+    from context_memory.setup.install.launchers import write_launchers
 
     venv = tmp_path / "pipx venv"  # a space: the sh-trampoline form of the launcher
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
