@@ -20,9 +20,7 @@ from .fake_api import FakeMessagesApi, texts_of
 
 pytestmark = pytest.mark.e2e
 
-PROMPT = (
-    "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns instead."
-)
+PROMPT = "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns instead."
 SUMMARY = "1. Primary Request and Intent: format the dates on the invoice page."
 
 
