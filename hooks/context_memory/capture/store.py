@@ -10,10 +10,10 @@ those 64 bytes there (truncated, replaced, rewritten) is read again from its sta
 last MAX_RUN_BYTES): capture identity (uuid, kind, source), checked against the log, keeps
 that from adding anything twice. A damaged position file counts as none (same restart).
 
-Bounded: a run reads at most MAX_RUN_BYTES; when more is waiting (the first capture of an
-old transcript, a session whose hooks did not run for long), only the newest
-MAX_RUN_BYTES are read: what was said last matters most at the next compaction. The log is
-read only when the rows captured something.
+Bounded: a run reads at most MAX_RUN_BYTES (or CTX_MAX_SCAN_BYTES when lower); when more
+is waiting (the first capture of an old transcript, a session whose hooks did not run for
+long), only the newest that many bytes are read: what was said last matters most at the
+next compaction. The log is read only when the rows captured something.
 
 Supersede (at append time): a new record supersedes each live record with which it shares
 an anchor in new.prefer and old.avoid, or in new.avoid and old.prefer
@@ -39,7 +39,7 @@ from context_memory.memory.decisions import (
     retired_ids,
     superseded_by,
 )
-from context_memory.transcript.rows import open_transcript
+from context_memory.transcript.rows import max_scan_bytes, open_transcript
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
@@ -89,6 +89,12 @@ def states_nothing(line: bytes) -> bool:
     if any(needle in line for needle in _SIDECHAIN):
         return True
     return _TOOL_RESULT in line and not any(needle in line for needle in _KEEP_NEEDLES)
+
+
+def run_bytes() -> int:
+    """Bytes one run reads at most: MAX_RUN_BYTES, or CTX_MAX_SCAN_BYTES when lower (the
+    bound of every transcript scan of the hooks)."""
+    return min(MAX_RUN_BYTES, max_scan_bytes())
 
 
 def capture_enabled(env: Mapping[str, str] | None = None) -> bool:
@@ -180,9 +186,10 @@ def read_new_rows(
         if start is None:
             result.restarted = position is not None
             start = 0
-        if size - start > MAX_RUN_BYTES:
-            result.skipped_bytes = size - MAX_RUN_BYTES - start
-            start = size - MAX_RUN_BYTES
+        budget = run_bytes()
+        if size - start > budget:
+            result.skipped_bytes = size - budget - start
+            start = size - budget
             continued = False
         data = os.pread(fd, size - start, start) if size > start else b""
         if continued is False and start > 0:
