@@ -20,10 +20,10 @@ from hostile.harness import console_scripts
 
 PACKAGE = REPO / "hooks" / "context_memory"
 ENTRY_PACKAGES = ("commands", "handlers")
-LIBRARY_PACKAGES = ("core", "transcript", "measure", "memory", "audit", "merge", "setup")
+LIBRARY_PACKAGES = ("core", "transcript", "measure", "memory", "audit", "merge", "setup", "guard")
 MAX_LINES = 450
 SIZE_REASON = "Size:"  # the docstring paragraph that says why a module is longer
-HOOKS = ("ctx-budget", "ctx-extract", "ctx-restore", "ctx-audit", "ctx-statusline")
+HOOKS = ("ctx-budget", "ctx-extract", "ctx-restore", "ctx-audit", "ctx-statusline", "ctx-guard")
 
 
 def module_name(path: Path) -> str:
