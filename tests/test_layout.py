@@ -20,7 +20,17 @@ from hostile.harness import console_scripts
 
 PACKAGE = REPO / "hooks" / "context_memory"
 ENTRY_PACKAGES = ("commands", "handlers")
-LIBRARY_PACKAGES = ("core", "transcript", "measure", "memory", "audit", "merge", "setup", "guard")
+LIBRARY_PACKAGES = (
+    "core",
+    "transcript",
+    "measure",
+    "memory",
+    "capture",
+    "guard",
+    "audit",
+    "merge",
+    "setup",
+)
 MAX_LINES = 450
 SIZE_REASON = "Size:"  # the docstring paragraph that says why a module is longer
 HOOKS = ("ctx-budget", "ctx-extract", "ctx-restore", "ctx-audit", "ctx-statusline", "ctx-guard")

@@ -1,0 +1,142 @@
+"""Anchors: the distinctive words of a captured item that a later check matches.
+
+Distinctive = what names a thing rather than talks about it: backticked spans, file names
+and paths, package and command names (``date-fns``, ``pnpm``, ``uv``), identifiers
+(``group.visible``, ``_generate_html``, ``camelCase``), versions. Plain English words count
+only right after a verb of choice ("use pnpm", "switch to vite", "don't use moment").
+
+``avoid`` is what the user ruled out, ``prefer`` what they chose instead; both are subsets
+of the anchors. All lowercase, at most ``MAX_ANCHORS``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from context_memory.capture.text import MAX_SCAN
+
+MAX_ANCHORS = 12
+MAX_ANCHOR_LENGTH = 64
+
+_TOKEN = re.compile(r"[A-Za-z0-9_@~$][A-Za-z0-9_.@/+~:#-]{0,200}")
+_BACKTICK = re.compile(r"`([^`\n]{1,80})`")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+# Verbs of choice: the word after them names what is chosen or ruled out.
+_PREFER = re.compile(
+    r"(?:\b(?:use|using|prefer|switch(?:ing)? to|migrate to|go with|stick (?:with|to)|"
+    r"move (?:it )?to|let'?s do|do|install)\s+|(?:改成|改用|换成|用)\s*)"
+    r"(?:the\s+|a\s+|an\s+)?`?([A-Za-z0-9_@][A-Za-z0-9_.@/+-]{0,60})",
+    re.IGNORECASE,
+)
+_AVOID = re.compile(
+    r"(?:\b(?:don'?t|do not|never|stop|no longer|not)\s+(?:use|using|install|run)|"
+    r"\binstead of|\brather than|\bavoid|\bno more|不要用|别用|不用)\s*"
+    r"(?:the\s+|a\s+|an\s+)?`?([A-Za-z0-9_@][A-Za-z0-9_.@/+-]{0,60})"
+    r"|\bnot\s+`?([A-Za-z0-9_@][A-Za-z0-9_.@/+-]{0,60})`?(?=\s*(?:[,.;)]|$|\s+but\b))",
+    re.IGNORECASE,
+)
+STOP_WORDS = frozenset(
+    """a an the this that these those it its it's them they we you i me my our your us
+    and or but if then so as of to in on at by for with from into onto about over under
+    is are was were be been being do does did done doing have has had can could would
+    should will shall may might must not no yes ok okay please just also only all any some
+    more most less least very really too much many one two three first second last same
+    other another each every both either neither such own here there now when where why
+    how what which who whom whose up down out off again once before after while because
+    something anything everything nothing way thing things stuff bit lot e.g i.e etc
+    like want need make let let's use using used get got go going see look think know
+    work works working file files code test tests change changes new old good fine better
+    instead rather than""".split()
+)
+
+
+def _clean(token: str) -> str:
+    token = token.strip(".,:;!?'\"()[]{}<>`").lower()
+    if token.startswith("@"):
+        token = token[1:]
+    return token[:MAX_ANCHOR_LENGTH]
+
+
+def _distinctive(token: str) -> bool:
+    if token.startswith(("http:", "https:")) or len(token) < 2:
+        return False
+    inner = token[1:-1]
+    if any(mark in inner for mark in "._/-@+:#~") and any(ch.isalpha() for ch in token):
+        return True
+    has_digit = any(ch.isdigit() for ch in token)
+    return has_digit and any(ch.isalpha() for ch in token)
+
+
+def _add(found: list[str], token: str) -> None:
+    token = _clean(token)
+    if token and token not in STOP_WORDS and token not in found and len(found) < MAX_ANCHORS:
+        found.append(token)
+
+
+def choice_words(text: str) -> tuple[list[str], list[str]]:
+    """(prefer, avoid): the words named right after a verb of choice or of refusal."""
+    text = text[:MAX_SCAN]
+    prefer: list[str] = []
+    avoid: list[str] = []
+    for match in _AVOID.finditer(text):
+        word = match.group(1) or match.group(2)
+        # "instead of X" / "rather than X" name a thing only when X looks like a name
+        if match.group(0).lower().startswith(("instead", "rather", "avoid", "no more")):
+            if not (_distinctive(_clean(word)) or _CAMEL.search(word)):
+                continue
+        _add(avoid, word)
+    for match in _PREFER.finditer(text):
+        start = match.start()
+        before = text[max(0, start - 12) : start].lower()
+        if "not" in before or "n't" in before or "never" in before or "stop" in before:
+            continue  # "don't use X" is the avoid side
+        _add(prefer, match.group(1))
+    prefer = [word for word in prefer if word not in avoid]
+    return prefer, avoid
+
+
+def anchors_of(*texts: str, first: tuple[str, ...] = ()) -> list[str]:
+    """The distinctive words of ``texts`` (``first`` lead the list), at most 12."""
+    found: list[str] = []
+    for word in first:
+        _add(found, word)
+    for text in texts:
+        text = text[:MAX_SCAN]
+        for match in _BACKTICK.finditer(text):
+            span = match.group(1).strip()
+            if " " not in span:
+                _add(found, span)
+            else:
+                _add(found, span.split()[0])
+        for match in _TOKEN.finditer(text):
+            token = match.group(0)
+            cleaned = _clean(token)
+            if _distinctive(cleaned) or _CAMEL.search(token.strip(".,:;!?'\"()`")):
+                _add(found, token)
+    return found
+
+
+def command_head(command: str) -> str:
+    """The program a shell command runs (``npm`` for ``cd x && sudo npm install``), lowercase."""
+    segments = re.split(r"&&|\|\||;|\|", command[:MAX_SCAN])
+    words: list[str] = []
+    for segment in segments:
+        words = segment.strip().split()
+        if words and words[0] not in ("cd", "pushd", "export", "set", "source", "."):
+            break
+        words = []
+    while words and (words[0] in ("sudo", "env", "time", "nohup", "exec") or "=" in words[0]):
+        words = words[1:]
+    if not words:
+        return ""
+    return _clean(words[0].rsplit("/", 1)[-1])
+
+
+def split_choice(anchors: list[str], text: str) -> tuple[list[str], list[str], list[str]]:
+    """(anchors, prefer, avoid) for ``text``: choice words join the anchors first."""
+    prefer, avoid = choice_words(text)
+    merged: list[str] = []
+    for word in [*avoid, *prefer, *anchors]:
+        if word not in merged and len(merged) < MAX_ANCHORS:
+            merged.append(word)
+    return merged, [w for w in prefer if w in merged], [w for w in avoid if w in merged]

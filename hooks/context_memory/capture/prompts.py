@@ -1,0 +1,134 @@
+"""Source d: corrections, rejections and standing instructions in the user's prompts.
+
+A prompt is read as the user typed it: the client's wrappers (<ide_selection>, system
+reminders) are removed and the analysis stops at the first line of a paste (a log, a
+traceback, code, data), so "This is annoying, maybe we should use the https address?"
+followed by a build log is read as its first line. Each sentence is matched against the
+cue table (cues.py); a question counts only when it proposes. The prompt gives at most
+one item: the kind of its strongest cue, the matching sentences as its text, the start of
+the prompt as its quote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from context_memory.capture.cues import (
+    PASTE_LINE,
+    PROPOSING_QUESTION,
+    SKIP_PREFIXES,
+    USER_CUES,
+    VETOES,
+)
+from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
+
+KIND_RANK = {"rejected": 0, "constraint": 1, "decided": 2}
+# A typed part longer than this is a paste or a document, not an instruction.
+MAX_TYPED = 2500
+MAX_SENTENCES = 3
+
+
+@dataclass(frozen=True)
+class PromptItem:
+    kind: str
+    text: str  # the cue sentences, joined
+    quote: str  # verbatim from the prompt, from its start or from the first cue sentence
+
+
+def prompt_text(content: object) -> str:
+    """The text a user row's ``message.content`` holds (text blocks joined), bounded."""
+    if isinstance(content, str):
+        return content[: MAX_SCAN * 4]
+    if not isinstance(content, list):
+        return ""
+    parts = []
+    for block in content[:30]:
+        if isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text")
+            if isinstance(text, str):
+                parts.append(text[: MAX_SCAN * 4])
+    return "\n".join(parts)
+
+
+def is_skipped(text: str) -> bool:
+    """A prompt the user did not type as an instruction (wrapper, marker, summary)."""
+    head = text.lstrip()[:200]
+    return not head or head.startswith(SKIP_PREFIXES)
+
+
+def typed_part(text: str) -> str:
+    """``text`` up to the first line that starts a paste (bounded)."""
+    kept: list[str] = []
+    for line in text[:MAX_SCAN].split("\n"):
+        if PASTE_LINE.match(line):
+            break
+        kept.append(line)
+    return "\n".join(kept).strip()
+
+
+def _sentence_kind(sentence: str) -> str:
+    if any(veto.search(sentence) for veto in VETOES):
+        return ""
+    for pattern, kind in USER_CUES:
+        if pattern.search(sentence):
+            if sentence.rstrip().endswith(("?", "？")) and not PROPOSING_QUESTION.search(sentence):
+                return ""
+            return kind
+    return ""
+
+
+def classify(text: str) -> PromptItem | None:
+    """The item one prompt states, or None (a question, a plain request, a paste, ...)."""
+    text = strip_wrappers(text)
+    if is_skipped(text):
+        return None
+    typed = typed_part(text)
+    if not typed or len(typed) > MAX_TYPED:
+        return None
+    found: list[tuple[str, str]] = []
+    for sentence in sentences(typed):
+        kind = _sentence_kind(sentence)
+        if kind:
+            found.append((kind, sentence))
+    if not found:
+        return None
+    kind = min((k for k, _ in found), key=KIND_RANK.__getitem__)
+    chosen = [s for _, s in found][:MAX_SENTENCES]
+    flat = " ".join(text.replace("\\\n", "\n").split())
+    at = flat.find(chosen[0])
+    quote = flat if at < 150 else flat[at:]
+    return PromptItem(kind=kind, text=" … ".join(chosen), quote=quote[:MAX_SCAN])
+
+
+_IMPERATIVE = (
+    "use ",
+    "keep ",
+    "prefer ",
+    "switch ",
+    "stick ",
+    "go with ",
+    "try ",
+    "always ",
+    "never ",
+    "don't ",
+    "do not ",
+    "dont ",
+    "stop ",
+    "avoid ",
+    "only ",
+    "no ",
+    "not ",
+    "instead ",
+)
+
+
+def is_instruction(reason: str) -> bool:
+    """A rejection's typed reason that also binds later work ("use pnpm", "keep the name")."""
+    head = " ".join(reason.split()).lower()
+    for lead in ("please ", "let's ", "lets ", "just "):
+        if head.startswith(lead):
+            head = head[len(lead) :]
+    if head.startswith(_IMPERATIVE):
+        return True
+    found = classify(reason)
+    return found is not None and found.kind == "constraint"

@@ -1,0 +1,64 @@
+"""Source c: ``AskUserQuestion``. The answer the user chose is their decision; the options
+not chosen are its alternatives.
+
+The result row carries ``toolUseResult: {"questions": [{"question", "options": [{"label",
+...}], ...}], "answers": {question: answer}}``; its text reads
+``User has answered your questions: "Q"="A", "Q2"="A2". You can now continue ...``, which
+is parsed when the structured form is missing (older rows, damaged rows).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from context_memory.capture.items import make_item
+from context_memory.capture.text import MAX_SCAN, clip
+
+ANSWER_START = "User has answered your question"
+_PAIR = re.compile(r'"([^"\n]{1,400})"="([^"\n]{0,400})"')
+MAX_QUESTIONS = 8
+
+
+def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """([(question, answer)], alternatives not chosen)."""
+    result = row.get("toolUseResult")
+    pairs: list[tuple[str, str]] = []
+    others: list[str] = []
+    if isinstance(result, dict) and isinstance(result.get("answers"), dict):
+        answers = result["answers"]
+        for question, answer in list(answers.items())[:MAX_QUESTIONS]:
+            if isinstance(question, str) and isinstance(answer, str):
+                pairs.append((question, answer))
+        questions = result.get("questions")
+        for entry in questions[:MAX_QUESTIONS] if isinstance(questions, list) else []:
+            if not isinstance(entry, dict):
+                continue
+            chosen = answers.get(entry.get("question"), "")
+            chosen = chosen if isinstance(chosen, str) else ""
+            options = entry.get("options")
+            for option in options[:8] if isinstance(options, list) else []:
+                label = option.get("label") if isinstance(option, dict) else None
+                if isinstance(label, str) and label and label not in chosen:
+                    others.append(label)
+    if not pairs:
+        pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
+    return pairs, others
+
+
+def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
+    pairs, others = _answers(row, text)
+    if not pairs:
+        return None
+    decision = "; ".join(f"{clip(q, 140)} → {clip(a, 120)}" for q, a in pairs)
+    answers = " ".join(a for _, a in pairs)
+    return make_item(
+        "decided",
+        "user",
+        "question",
+        row,
+        decision=decision,
+        quote=text,
+        alternatives=others,
+        choice_text=answers,
+    )

@@ -1,0 +1,354 @@
+"""The capture engine (capture/engine.py) on real rows of older clients and on built rows:
+each source a-e, both rejection texts and the newer client's, a reason in the next prompt,
+Chinese prompts, prompts that capture nothing, damaged rows, state carried across runs."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from context_memory.capture.engine import MAX_STATE_BYTES, Capturer
+from real_fixture import real_lines
+
+JSSOUND = "7acd37a8"  # client 2.0.42: npm install rejected with "use pnpm"
+TIMELINE = "0d3a8e6f"  # client 1.0.43: rejected edits, reasons in the next prompts
+TOKENIZER = "9e953218"  # client 2.0.5: bare feedback as the tool_result
+CODERABBIT = "cb2e607c"  # client 2.0.37: plan rejected with a reason, then approved
+MANIFEST = "a7da6a22"  # client 2.0.55: AskUserQuestion answers
+TUI = "937c6e6b"  # client 1.0.53: the agent's own choice
+
+REJECTED = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file). "
+)
+
+
+def rows_of(part: str) -> list[Any]:
+    return [json.loads(line) for line in real_lines(part)]
+
+
+def capture(rows: list[Any]) -> list[dict[str, Any]]:
+    capturer = Capturer()
+    items = [item for row in rows for item in capturer.feed(row)]
+    return items + capturer.flush()
+
+
+def by_uuid(items: list[dict[str, Any]], prefix: str) -> list[dict[str, Any]]:
+    return [item for item in items if item["uuid"].startswith(prefix)]
+
+
+def call_row(call_id: str, name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "assistant",
+        "uuid": f"a-{call_id}",
+        "message": {
+            "content": [{"type": "tool_use", "id": call_id, "name": name, "input": tool_input}]
+        },
+    }
+
+
+def result_row(call_id: str, text: str, uuid: str = "r1", **extra: Any) -> dict[str, Any]:
+    block = {"type": "tool_result", "tool_use_id": call_id, "is_error": True, "content": text}
+    return {
+        "type": "user",
+        "uuid": uuid,
+        "timestamp": "2026-01-02T03:04:05Z",
+        "message": {"role": "user", "content": [block]},
+        **extra,
+    }
+
+
+def prompt_row(text: str, uuid: str = "p1", **extra: Any) -> dict[str, Any]:
+    return {"type": "user", "uuid": uuid, "message": {"role": "user", "content": text}, **extra}
+
+
+# --- a: rejected tool calls -------------------------------------------------------------
+
+
+def test_a_real_rejection_with_a_typed_reason_is_a_rejection_and_a_constraint() -> None:
+    items = by_uuid(capture(rows_of(JSSOUND)), "01cc930d")
+    assert [(i["kind"], i["source"], i["by"]) for i in items] == [
+        ("rejected", "tool-rejection", "user"),
+        ("constraint", "tool-rejection", "user"),
+    ]
+    rejected, constraint = items
+    assert rejected["decision"] == "Bash: npm install"
+    assert rejected["reason"] == "use pnpm"
+    assert rejected["call"] == {"tool": "Bash", "command": "npm install"}
+    assert (rejected["avoid"], rejected["prefer"]) == (["npm"], ["pnpm"])
+    assert constraint["decision"] == "use pnpm"
+    assert constraint["prefer"] == ["pnpm"] and "pnpm" in constraint["anchors"]
+    assert rejected["row_ts"].startswith("20")
+
+
+def test_a_real_interrupted_call_takes_its_reason_from_the_next_prompt() -> None:
+    items = by_uuid(capture(rows_of(TIMELINE)), "08e0a953")
+    assert len(items) == 1
+    item = items[0]
+    assert (item["kind"], item["source"]) == ("rejected", "tool-rejection")
+    assert item["call"]["tool"] == "MultiEdit"
+    assert item["call"]["file"].endswith("templates/components/timeline.html")
+    assert item["reason"] == "You can set group.visible using the vis library which is less work"
+    assert "group.visible" in item["anchors"]
+
+
+def test_a_pending_rejection_waits_across_runs_and_flushes_without_a_reason() -> None:
+    first = Capturer()
+    assert first.feed(call_row("t1", "Bash", {"command": "rm -rf build"})) == []
+    assert first.feed(result_row("t1", REJECTED + "STOP what you are doing and wait.")) == []
+    assert first.feed(prompt_row("[Request interrupted by user for tool use]", "m1")) == []
+    state = json.loads(json.dumps(first.to_state()))
+    second = Capturer(state)
+    items = second.feed(prompt_row("keep the build folder, it holds the cache", "p2"))
+    assert [(i["kind"], i["source"], i["reason"]) for i in items] == [
+        ("rejected", "tool-rejection", "keep the build folder, it holds the cache"),
+        ("constraint", "prompt", ""),
+    ]
+    third = Capturer()
+    third.feed(call_row("t2", "Write", {"file_path": "/x/a.py", "content": "print(1)"}))
+    third.feed(result_row("t2", REJECTED + "STOP what you are doing and wait."))
+    flushed = third.flush()
+    assert [(i["decision"], i["reason"]) for i in flushed] == [("Write /x/a.py: print(1)", "")]
+    assert third.flush() == []
+
+
+def test_a_newer_clients_reason_text_is_read() -> None:
+    capturer = Capturer()
+    capturer.feed(call_row("t1", "Bash", {"command": "npm install moment"}))
+    text = (
+        REJECTED + "STOP what you are doing and wait for the user to tell you how to proceed. "
+        "To tell you how to proceed, the user said:\nUse date-fns instead, moment is too heavy"
+    )
+    items = capturer.feed(
+        result_row(
+            "t1", text, toolUseResult="User rejected tool use", toolDenialKind="user-rejected"
+        )
+    )
+    assert items[0]["reason"] == "Use date-fns instead, moment is too heavy"
+    assert items[0]["avoid"] == ["npm"] and items[0]["prefer"] == ["date-fns"]
+    assert items[1]["kind"] == "constraint"
+
+
+def test_a_real_bare_feedback_of_client_2_0_5_is_a_rejection_and_tool_errors_are_not() -> None:
+    items = capture(rows_of(TOKENIZER))
+    feedback = by_uuid(items, "2a6064fb")
+    assert [(i["kind"], i["reason"]) for i in feedback] == [
+        ("rejected", "please add transformer.js too first")
+    ]
+    assert feedback[0]["call"]["tool"] == "Bash"
+    assert by_uuid(items, "bd141c8d") == []  # <tool_use_error>File has not been read yet
+
+
+def test_a_sibling_refusal_and_text_quoted_in_output_capture_nothing() -> None:
+    capturer = Capturer()
+    capturer.feed(call_row("t1", "Bash", {"command": "ls"}))
+    sibling = "The user doesn't want to take this action right now. STOP what you are doing."
+    assert capturer.feed(result_row("t1", sibling)) == []
+    capturer.feed(call_row("t2", "Read", {"file_path": "/x/protocol.md"}))
+    quoted = {"type": "tool_result", "tool_use_id": "t2", "content": REJECTED + "STOP."}
+    assert capturer.feed({"type": "user", "message": {"content": [quoted]}}) == []
+    assert capturer.feed(result_row("t2", "Exit code 1\nnpm ERR! missing script")) == []
+    assert capturer.flush() == []
+
+
+# --- b: plans, c: questions ---------------------------------------------------------------
+
+
+def test_b_real_plan_rejected_with_feedback_then_approved() -> None:
+    items = capture(rows_of(CODERABBIT))
+    rejected = by_uuid(items, "8f25a85d")
+    assert [(i["kind"], i["source"]) for i in rejected] == [
+        ("rejected", "plan"),
+        ("constraint", "plan"),
+    ]
+    assert rejected[0]["reason"].startswith("Let's keep the name of the py file")
+    assert rejected[0]["call"]["tool"] == "ExitPlanMode"
+    approved = by_uuid(items, "40787c75")
+    assert [(i["kind"], i["source"], i["by"]) for i in approved] == [("decided", "plan", "user")]
+    assert approved[0]["decision"].startswith("approved plan: Plan: Make Project Installable")
+    assert "Hatchling" in approved[0]["decision"]
+
+
+def test_c_real_question_answer_is_the_decision_and_the_other_options_alternatives() -> None:
+    items = by_uuid(capture(rows_of(MANIFEST)), "fb7630b4")
+    assert len(items) == 1
+    item = items[0]
+    assert (item["kind"], item["source"], item["by"]) == ("decided", "question", "user")
+    assert item["decision"] == (
+        "How should corrupted archives be reported in the manifest? → Option C: Extra field"
+    )
+    assert item["alternatives"] and "Option C: Extra field" not in item["alternatives"]
+    assert all(alt.startswith("Option") for alt in item["alternatives"])
+
+
+def test_c_question_text_is_parsed_when_the_structured_result_is_missing() -> None:
+    text = 'User has answered your questions: "Which database?"="SQLite". You can now continue.'
+    items = Capturer().feed(
+        result_row("q1", text)
+        | {"message": {"content": [{"type": "tool_result", "tool_use_id": "q1", "content": text}]}}
+    )
+    assert [(i["decision"], i["alternatives"]) for i in items] == [("Which database? → SQLite", [])]
+
+
+# --- d: prompts ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "avoid", "prefer"),
+    [
+        ("No, use pnpm, not npm.", "rejected", ["npm"], ["pnpm"]),
+        (
+            "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns "
+            "instead.",
+            "constraint",
+            ["moment"],
+            ["date-fns"],
+        ),
+        ("From now on always run the tests with `pytest -x`.", "constraint", [], []),
+        ("不要用 npm，改成 pnpm", "rejected", ["npm"], ["pnpm"]),
+        ("以后一律用 uv 安装依赖", "constraint", [], ["uv"]),
+        ("别再改 README 了", "rejected", [], []),
+        (
+            "Let's keep the name of the py file but change the pyproject script",
+            "constraint",
+            [],
+            [],
+        ),
+        ("I told you the config lives in settings.toml", "rejected", [], []),
+    ],
+)
+def test_d_prompts_that_state_something(
+    text: str, kind: str, avoid: list[str], prefer: list[str]
+) -> None:
+    items = Capturer().feed(prompt_row(text))
+    assert [(i["kind"], i["source"], i["by"]) for i in items] == [(kind, "prompt", "user")]
+    assert (items[0]["avoid"], items[0]["prefer"]) == (avoid, prefer)
+    assert items[0]["quote"] == " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How can I make this possible to install as a library with `uv`?",  # a question
+        "Please fix these lint errors",  # a plain request
+        "Can you please add a Github Action to run tests and linting?",
+        "A couple of tests are unhappy now:\n\nTraceback (most recent call last):\n"
+        '  File "x.py", line 3, in <module>\n    never_do_this()\nNameError: don\'t',
+        "<command-name>/clear</command-name>\n<command-message>clear</command-message>",
+        "<local-command-stdout>Don't panic</local-command-stdout>",
+        "[Request interrupted by user for tool use]",
+        "Fair enough. Can you write a balanced opinion? Keep it same overall length as the pros.",
+        "I saw that in case of BadZipFile we don't do anything (pass); could that be reported?",
+        "这个函数是做什么的？",
+    ],
+)
+def test_d_prompts_that_capture_nothing(text: str) -> None:
+    assert Capturer().feed(prompt_row(text)) == []
+
+
+def test_d_meta_sidechain_and_summary_rows_capture_nothing() -> None:
+    text = "Don't use moment, use date-fns instead."
+    for flag in ("isMeta", "isSidechain", "isCompactSummary"):
+        assert Capturer().feed(prompt_row(text, **{flag: True})) == []
+    assert len(Capturer().feed(prompt_row(text))) == 1
+
+
+def test_d_real_prompt_with_a_pasted_log_is_read_up_to_the_paste() -> None:
+    items = by_uuid(capture(rows_of(TOKENIZER)), "10f77a3e")
+    assert [(i["kind"], i["decision"]) for i in items] == [
+        ("decided", "This is annoying, maybe we should use the https repo address?")
+    ]
+    assert "https" in items[0]["prefer"]
+
+
+# --- e: the agent's own choices -------------------------------------------------------------
+
+
+def test_e_real_agent_choice_is_by_agent() -> None:
+    items = by_uuid(capture(rows_of(TUI)), "59c85866")
+    assert [(i["kind"], i["source"], i["by"]) for i in items] == [
+        ("decided", "agent-text", "agent")
+    ]
+    assert "patch.object" in items[0]["anchors"]
+    assert "instead of directly assigning" in items[0]["decision"]
+
+
+def test_e_diagnosis_and_open_options_are_not_choices() -> None:
+    for text in (
+        "The issue is that the function is returning None instead of `the_value`.",
+        "Options: 1. Keep ScriptProcessor 2. Switch to `AudioWorklet`. Which would you prefer?",
+    ):
+        row = {
+            "type": "assistant",
+            "uuid": "a1",
+            "message": {"content": [{"type": "text", "text": text}]},
+        }
+        assert Capturer().feed(row) == []
+
+
+# --- damaged rows, bounds, state ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        None,
+        3,
+        "text",
+        [],
+        {},
+        {"type": "user"},
+        {"type": "user", "message": "x"},
+        {"type": "user", "message": {"content": 5}},
+        {"type": "assistant", "message": {"content": "x"}},
+        {"type": "user", "message": {"content": [None, 1, {"type": "tool_result"}]}},
+        {
+            "type": "assistant",
+            "message": {"content": [{"type": "tool_use", "id": 5, "input": None}]},
+        },
+        {"type": "summary", "summary": "Don't use npm"},
+    ],
+)
+def test_damaged_rows_are_skipped(row: Any) -> None:
+    capturer = Capturer()
+    assert capturer.feed(row) == []
+    assert capturer.flush() == []
+
+
+def test_huge_rows_are_bounded_in_time_and_output() -> None:
+    capturer = Capturer()
+    huge = "don't " + "x" * 5_000_000
+    start = time.perf_counter()
+    capturer.feed(prompt_row(huge))
+    for number in range(500):
+        capturer.feed(call_row(f"id{number}" + "k" * 100, "Bash", {"command": "y" * 100_000}))
+    items = capturer.feed(result_row("id499" + "k" * 100, REJECTED + "reason:  " + "z" * 100_000))
+    assert time.perf_counter() - start < 5.0
+    assert len(json.dumps(capturer.to_state()).encode()) < MAX_STATE_BYTES
+    for item in items:
+        assert all(len(item[f]) <= 300 for f in ("decision", "reason", "quote"))
+        assert len(item["anchors"]) <= 12
+
+
+def test_state_round_trip_gives_the_same_items_as_one_pass() -> None:
+    rows = rows_of(TIMELINE) + rows_of(JSSOUND)
+    whole = capture(rows)
+    assert whole == capture(rows)  # deterministic
+    pieced: list[dict[str, Any]] = []
+    state: dict[str, Any] | None = None
+    for start in range(0, len(rows), 37):
+        capturer = Capturer(state)
+        pieced.extend(item for row in rows[start : start + 37] for item in capturer.feed(row))
+        state = json.loads(json.dumps(capturer.to_state()))
+    pieced.extend(Capturer(state).flush())
+    assert pieced == whole
+    assert len(whole) >= 10
+
+
+def test_an_unknown_or_broken_state_starts_afresh() -> None:
+    for state in ({"v": 99, "pending": [1]}, {"v": 1, "calls": "x", "pending": "y", "prompts": -3}):
+        capturer = Capturer(state)
+        assert capturer.flush() == [] and capturer.prompts == 0
