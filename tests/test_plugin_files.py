@@ -86,7 +86,7 @@ def test_dispatcher_knows_every_project_command_and_its_function() -> None:
         assert callable(getattr(__import__(module, fromlist=[function]), function))
 
 
-@pytest.mark.parametrize("name", [*ALLOWED, "ctx-pin"])
+@pytest.mark.parametrize("name", [*ALLOWED, "ctx-pin", "ctx-capture"])
 def test_bin_commands_run_the_launcher(name: str) -> None:
     path = REPO / "bin" / name
     assert os.access(path, os.X_OK)
@@ -97,7 +97,7 @@ def test_bin_commands_run_the_launcher(name: str) -> None:
 def test_bin_holds_only_launchers() -> None:
     """bin/ is on the agent's PATH: nothing else lands there."""
     assert sorted(p.name for p in (REPO / "bin").iterdir()) == sorted(
-        ["ctx-run", "ctx-pin", *ALLOWED]
+        ["ctx-run", "ctx-pin", "ctx-capture", *ALLOWED]
     )
 
 

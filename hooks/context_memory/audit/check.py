@@ -27,7 +27,7 @@ from context_memory.core.tables import (
     AUDIT_PREFIX,
     AUDIT_TEXTS,
 )
-from context_memory.memory.decisions import str_list
+from context_memory.memory.decisions import stated_by, str_list
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
@@ -58,9 +58,10 @@ def select_decisions(
 ) -> list[dict[str, Any]]:
     """The decisions an audit checks, oldest first by recorded time.
 
-    The ``last`` most recent decided or rejected records, plus every rejection of
-    ``session`` (a lost rejection is the costliest loss: the agent proposes it again),
-    plus the ``team_rejections`` newest rejections of any session or author (on a
+    The ``last`` most recent decided, rejected or constraint records, plus every rejection
+    and constraint of ``session`` (a lost rejection is the costliest loss: the agent
+    proposes it again; a constraint is one too), plus the ``team_rejections`` newest
+    rejections and constraints of any session or author (on a
     shared project a teammate's rejection matters as much as one's own). Records written
     after ``recorded_by`` (the compaction's time) are left out. Time order, not file order:
     git's union merge puts a teammate's records wherever the merge joins the two sides.
@@ -74,7 +75,7 @@ def select_decisions(
         key=lambda record: str(record.get("ts", "")),
     )
     chosen = {id(record) for record in eligible[-last:]}
-    rejections = [record for record in eligible if record.get("kind") == "rejected"]
+    rejections = [record for record in eligible if record.get("kind") in ("rejected", "constraint")]
     if team_rejections > 0:
         chosen.update(id(record) for record in rejections[-team_rejections:])
     if session:
@@ -122,6 +123,7 @@ def audit_decisions(
                 "reason": reason if isinstance(reason, str) else "",
                 "keywords": str_list(record.get("keywords")),
                 "session": record.get("session"),
+                "by": stated_by(dict(record)),
                 "status": "survived" if best.present else "lost",
                 "where": where,
                 "found": best.found,
@@ -176,7 +178,9 @@ def injection_text(
     for index, item in enumerate(lost):
         reason = str(item.get("reason") or "")
         why = texts["why"].format(reason=_clip(reason, MAX_DECISION_CHARS)) if reason else ""
-        template = texts["rejected"] if item.get("kind") == "rejected" else texts["decided"]
+        if item.get("by") == "user":
+            why += texts["by_user"]
+        template = texts.get(str(item.get("kind")), texts["decided"])
         decision = _clip(str(item.get("decision") or ""), MAX_DECISION_CHARS)
         line = template.format(decision=decision, why=why)
         if len(line) + 1 > room:

@@ -25,7 +25,7 @@ FRESH_SECONDS = 120.0
 # Right after a compaction the new boundary sits near the end of the transcript; the hooks
 # look no further back than this for it (a miss only means fewer messages count as kept).
 RECENT_COMPACTION_BYTES = 8 * 1024 * 1024
-KINDS_AUDITED = ("decided", "rejected")
+KINDS_AUDITED = ("decided", "rejected", "constraint")
 TEAM_REJECTIONS_AUDITED = 10
 SOURCE_SUMMARY = "summary"
 SOURCE_KEPT = "kept messages"

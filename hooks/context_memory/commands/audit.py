@@ -23,7 +23,7 @@ from context_memory.commands.common import CONTEXT_SETTINGS, cli_state_dir, run_
 from context_memory.core import exit_codes
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import UnsafeNameError, session_dir
-from context_memory.memory.decisions import decisions_path, read_records
+from context_memory.memory.decisions import decisions_path, live_records
 from context_memory.transcript.compaction_count import count_compactions
 from context_memory.transcript.locate import (
     TranscriptNotFound,
@@ -160,7 +160,7 @@ def cli(transcript: str, as_json: bool, every: bool, last: int | None) -> int:
     """
     path = resolve_transcript(transcript)
     state_dir = cli_state_dir()
-    records, problems = read_records(state_dir)
+    records, problems = live_records(state_dir)
     for problem in problems:
         click.echo(f"Warning: {problem} (skipped)", err=True)
     try:

@@ -5,6 +5,7 @@
     ctx-decide --risk "resharding under load is untested" --keywords resharding
     ctx-decide --list [--last N] [--json] [--session ID] [--author NAME]
     ctx-decide --pin ID | --unpin ID    keep a decision at the top of the pinned digest
+    ctx-decide --drop ID                retract a record (kept in the log, never injected)
 
 The agent calls it through its Bash tool; people can too. Each record is one line appended
 under a lock, so parallel writers never interleave or lose lines. Each record carries its
@@ -32,9 +33,12 @@ from context_memory.memory.decisions import (
     RecordError,
     append_record,
     decisions_path,
+    make_mark_record,
     make_pin_record,
     make_record,
     read_records,
+    retired_ids,
+    stated_by,
 )
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author
@@ -50,9 +54,11 @@ def split_keywords(values: tuple[str, ...]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-def format_record(record: dict[str, object], pinned: bool = False) -> str:
-    """One line per record: time, id, kind, text (reason; alternatives), session and
-    author, and "pinned" for an entry kept at the top of the pinned digest."""
+def format_record(record: dict[str, object], pinned: bool = False, retired: str = "") -> str:
+    """One line per record: time, id, kind, text (reason; alternatives), then in brackets
+    "captured, user" (or agent) for a record captured from the transcript, the session
+    and author; "pinned" for an entry kept at the top of the pinned digest, and
+    "superseded" or "dropped" (``retired``) for one that is no longer injected."""
     # record_item is one safe line already; the other fields come from the file as well.
     kind = one_line(record.get("kind"))
     line = (
@@ -61,11 +67,14 @@ def format_record(record: dict[str, object], pinned: bool = False) -> str:
     )
     session = record.get("session")
     author = record.get("author")
-    tags = [one_line(session)] if session else []
+    tags = [f"captured, {stated_by(record)}"] if record.get("source") else []
+    if session:
+        tags.append(one_line(session))
     if isinstance(author, str) and author:
         tags.append(f"by {one_line(author)}")
     line = f"{line}  [{', '.join(tags)}]" if tags else line
-    return f"{line}  pinned" if pinned else line
+    line = f"{line}  pinned" if pinned else line
+    return f"{line}  {retired}" if retired else line
 
 
 def by_author(record: dict[str, object], name: str) -> bool:
@@ -93,9 +102,11 @@ def list_records(
     author: str | None = None,
 ) -> None:
     pins: list[dict[str, object]] = []
-    records, problems = read_records(state_dir, pins)
+    marks: list[dict[str, object]] = []
+    records, problems = read_records(state_dir, pins, marks)
     _warn_problems(problems)
     pinned = pinned_ids(pins)
+    retired = retired_ids(marks)
     records = time_order(records)
     if session is not None:
         records = [r for r in records if r.get("session") == session]
@@ -104,13 +115,47 @@ def list_records(
     if last is not None:
         records = records[-last:]
     if as_json:
-        shown = [{**r, "pinned": True} if r.get("id") in pinned else r for r in records]
+        shown = [
+            json_entry(r, r.get("id") in pinned, retired.get(str(r.get("id")))) for r in records
+        ]
         click.echo(json.dumps(shown, ensure_ascii=False, indent=2))
     elif not records:
         click.echo(f"no decisions recorded in {shown_path(decisions_path(state_dir))}", err=True)
     else:
         for record in records:
-            click.echo(format_record(record, record.get("id") in pinned))
+            ident = str(record.get("id"))
+            click.echo(format_record(record, ident in pinned, retired.get(ident, "")))
+
+
+def json_entry(record: dict[str, object], pinned: bool, retired: str | None) -> dict[str, object]:
+    """A record as --list --json shows it: "pinned": true and "status": "superseded" or
+    "dropped" added when they apply."""
+    entry = dict(record)
+    if pinned:
+        entry["pinned"] = True
+    if retired:
+        entry["status"] = retired
+    return entry
+
+
+def drop_record(state_dir: str, target: str, session: str, author: str = "") -> None:
+    """--drop ID: append a drop mark (unless the record is dropped already), rebuild."""
+    marks: list[dict[str, object]] = []
+    records, problems = read_records(state_dir, None, marks)
+    _warn_problems(problems)
+    matches = [r for r in records if r.get("id") == target]
+    if not matches:
+        raise click.ClickException(
+            f"no decision with id {target!r} in {shown_path(decisions_path(state_dir))}; "
+            "ctx-decide --list shows the ids (second column)"
+        )
+    if retired_ids(marks).get(target) == "dropped":
+        click.echo(f"already dropped: {target} {record_item(matches[-1])}")
+        return
+    append_or_explain(state_dir, make_mark_record("drop", target, session=session, author=author))
+    click.echo(f"dropped {target} {record_item(matches[-1])}; it is no longer injected")
+    if enabled(state_dir):
+        echo_refresh(state_dir)
 
 
 def echo_refresh(state_dir: str) -> None:
@@ -199,6 +244,11 @@ def change_pin(state_dir: str, kind: str, target: str, session: str, author: str
 @click.option("--pin", metavar="ID", help="Keep decision ID at the top of the pinned digest.")
 @click.option("--unpin", metavar="ID", help="Undo --pin ID.")
 @click.option(
+    "--drop",
+    metavar="ID",
+    help="Retract record ID (a captured one, say): kept in the log, never injected again.",
+)
+@click.option(
     "--pin-rebuild", is_flag=True, help="Rebuild .working-state/pinned.md (after a git pull)."
 )
 @click.option(
@@ -219,6 +269,7 @@ def cli(
     as_json: bool,
     pin: str | None,
     unpin: str | None,
+    drop: str | None,
     pin_rebuild: bool,
     author: str | None,
 ) -> None:
@@ -236,7 +287,12 @@ def cli(
     ]
     actions = [
         name
-        for name, value in (("--pin", pin), ("--unpin", unpin), ("--pin-rebuild", pin_rebuild))
+        for name, value in (
+            ("--pin", pin),
+            ("--unpin", unpin),
+            ("--drop", drop),
+            ("--pin-rebuild", pin_rebuild),
+        )
         if value
     ]
     if actions:
@@ -250,6 +306,9 @@ def cli(
                     "./install --project DIR --pin-decisions turns it on"
                 )
             echo_refresh(state_dir)
+            return
+        if drop:
+            drop_record(state_dir, drop, session_for(session), record_author(project, state_dir))
             return
         change_pin(
             state_dir,

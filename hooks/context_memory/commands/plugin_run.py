@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ctx-audit": ("context_memory.handlers.audit:main", HOOK_VENV),
     "ctx-decide": ("context_memory.commands.decide:main", VENV),
     "ctx-plan": ("context_memory.commands.plan:main", VENV),
+    "ctx-capture": ("context_memory.commands.capture:main", VENV),
     "ctx-handoff": ("context_memory.commands.handoff:main", VENV),
     "ctx-merge": ("context_memory.commands.merge:main", VENV),
     "ctx-doctor": ("context_memory.commands.doctor:main", VENV),

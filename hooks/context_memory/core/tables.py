@@ -218,7 +218,9 @@ AUDIT_TEXTS: dict[str, dict[str, str]] = {
         ),
         "decided": "- Decided: {decision}{why}",
         "rejected": "- Rejected: {decision}{why} Do not propose it again.",
+        "constraint": "- Constraint: {decision}{why}",
         "why": " (why: {reason})",
+        "by_user": " (stated by the user)",
         "fallback_pointer": "Full record: .working-state/decisions.jsonl.",
         "more": (
             "- ... and {more} more lost decisions, not shown (this text is capped at {cap} "
@@ -234,7 +236,9 @@ AUDIT_TEXTS: dict[str, dict[str, str]] = {
         "header": "{prefix} 压缩后丢失的决策：摘要中不再提到以下已记录的决策，它们依然有效。",
         "decided": "- 已决定：{decision}{why}",
         "rejected": "- 已否决：{decision}{why} 不要再提议。",
+        "constraint": "- 约束：{decision}{why}",
         "why": "（理由：{reason}）",
+        "by_user": "（用户所说）",
         "fallback_pointer": "完整记录：.working-state/decisions.jsonl。",
         "more": "- ……另有 {more} 条丢失的决策未列出（本文上限 {cap} 个字符）：全部见 {record}。",
         "user_lost": (
@@ -302,7 +306,9 @@ TURN_START_TEXTS: dict[str, dict[str, str]] = {
         "none": "Record decisions that must survive with ctx-decide.",
         "decided": "- Decided: {decision}{why}",
         "rejected": "- Rejected: {decision}{why} Do not propose it again.",
+        "constraint": "- Constraint: {decision}{why}",
         "why": " (why: {reason})",
+        "by_user": " (stated by the user)",
         "more": "More in {path} (ctx-decide --list).",
     },
     "zh": {
@@ -311,7 +317,9 @@ TURN_START_TEXTS: dict[str, dict[str, str]] = {
         "none": "请用 ctx-decide 记录必须保留的决策。",
         "decided": "- 已决定：{decision}{why}",
         "rejected": "- 已否决：{decision}{why} 不要再提议。",
+        "constraint": "- 约束：{decision}{why}",
         "why": "（理由：{reason}）",
+        "by_user": "（用户所说）",
         "more": "更多见 {path}（ctx-decide --list）。",
     },
 }

@@ -61,7 +61,7 @@ from context_memory.core.state import (
 )
 from context_memory.measure.bands import language
 from context_memory.measure.turn_start import record_key, take_injected
-from context_memory.memory.decisions import read_records
+from context_memory.memory.decisions import live_records
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def _audit_and_store(
     trigger: str | None = None,
     fingerprint: str | None = None,
 ) -> dict[str, Any] | None:
-    records, _ = read_records(hook.state_dir)
+    records, _ = live_records(hook.state_dir)
     decisions = select_decisions(records, hook.session, audit_last(env), recorded_by=recorded_by)
     # Used up by any compaction; counts only for the automatic one right after the prompt.
     injected = take_injected(hook.folder, hook.transcript)

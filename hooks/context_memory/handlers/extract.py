@@ -12,6 +12,11 @@ when something is new since the last handoff, a draft handoff stage.
   and at the first stop after ctx-budget marked the 80% crossing. Other stops cost one
   counter update. Subagent stops and re-entered stops are skipped.
 
+- Both first capture what the user (and the agent) decided, rejected or required in the
+  rows since the last capture (capture/store.py; ``CTX_CAPTURE=off`` turns it off): at
+  PreCompact before the steering text is built, so what was just said reaches the
+  summariser. A failed capture is logged and the rest goes on.
+
 It never blocks: no exit 2, no ``"decision": "block"`` (a blocked automatic compaction can
 deadlock a session); errors fail open through hookio.run_hook, whose circuit breaker stops
 trying for a session after 3 consecutive failures. Standard library only at import; the
@@ -48,6 +53,9 @@ MAX_STEERING_ITEMS = 20
 MAX_STEERING_ITEM_CHARS = 300
 # Records of each kind copied into compaction-extract.json (the newest; the log has all).
 MAX_EXTRACT_RECORDS = 200
+
+# What the steering text lists (live records: superseded and dropped ones are left out).
+STEERING_LABELS = {"decided": "Decided", "rejected": "Rejected", "constraint": "Constraint"}
 
 TRIGGER_INTERVAL = "stop-interval"
 TRIGGER_CROSSED = "stop-crossed-80"
@@ -162,6 +170,7 @@ def act(
         "decisions": copied_records(facts.records, "decided"),
         "rejections": copied_records(facts.records, "rejected"),
         "risks": copied_records(facts.records, "risk"),
+        "constraints": copied_records(facts.records, "constraint"),
         "files_modified": files_touched(
             facts.edits, project_dir, subagent_edits=facts.subagent_edits
         ),
@@ -194,7 +203,7 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
     from context_memory.memory.decisions import decisions_path
     from context_memory.memory.handoff_draft import record_item
 
-    kept = [r for r in facts.records if r.get("kind") in ("decided", "rejected")]
+    kept = [r for r in facts.records if r.get("kind") in STEERING_LABELS]
     if not kept:
         return None
     shown = kept[-MAX_STEERING_ITEMS:]
@@ -203,7 +212,7 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
         "(they are also on disk):"
     ]
     for record in shown:
-        label = "Decided" if record.get("kind") == "decided" else "Rejected"
+        label = STEERING_LABELS[str(record.get("kind"))]
         item = record_item(record)
         if len(item) > MAX_STEERING_ITEM_CHARS:
             item = item[: MAX_STEERING_ITEM_CHARS - 3] + "..."
@@ -233,6 +242,43 @@ def _snapshot_digest(
         log_line(state_dir, HOOK_NAME, session, f"pinned digest snapshot not written: {exc}")
 
 
+def author_of(hook: HookInput) -> str:
+    """Who the captured records are written by (as ctx-decide's: git's user, cached)."""
+    from context_memory.memory.identity import record_author
+
+    return record_author(hook.project_dir, hook.state_dir)
+
+
+def capture_rows(hook: HookInput, state_dir: str, session: str) -> None:
+    """Capture the rows since the session's last capture (fails open on its own: the
+    extract and the steering text matter more)."""
+    transcript = hook.transcript_path
+    if not transcript:
+        return
+    from context_memory.capture.store import capture_enabled, capture_session
+
+    if not capture_enabled():
+        return
+    try:
+        result = capture_session(state_dir, session, transcript, author=lambda: author_of(hook))
+    except FileNotFoundError as exc:
+        if exc.filename == transcript:
+            return  # no transcript (yet): nothing to capture
+        log_line(state_dir, HOOK_NAME, session, f"capture skipped: {exc}")
+        return
+    except Exception as exc:  # noqa: BLE001 - fail open: the engine reads untrusted rows
+        log_line(state_dir, HOOK_NAME, session, f"capture skipped: {type(exc).__name__}: {exc}")
+        return
+    if result.skipped_bytes:
+        log_line(
+            state_dir,
+            HOOK_NAME,
+            session,
+            f"capture read only the newest part of the transcript ({result.skipped_bytes} "
+            "bytes skipped)",
+        )
+
+
 def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
     """The hook's stdout: the steering text on PreCompact, nothing otherwise."""
     hook = as_hook_input(payload)
@@ -248,6 +294,7 @@ def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
         raise HookInputError("the hook input has no session_id")
     state_dir = hook.state_dir
     folder = session_dir(state_dir, session)
+    capture_rows(hook, state_dir, session)
     if event == "Stop":
         trigger = stop_trigger(folder, bump_stop_counter(folder, state_dir), extract_interval())
         if trigger is None:

@@ -38,7 +38,10 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 DECISIONS_FILE = "decisions.jsonl"  # records.DECISIONS_FILE; records imports json
-KINDS_INJECTED = ("decided", "rejected")
+KINDS_INJECTED = ("decided", "rejected", "constraint")
+# Marks that retire a record (memory/decisions.py MARK_KINDS): appended after it, so a
+# backwards read meets the mark first.
+RETIRING_KINDS = ("supersede", "drop")
 RECORD_VERSION = 1
 # The record is a few hundred bytes; anything much larger is not ours.
 MAX_RECORD_BYTES = 64 * 1024
@@ -77,7 +80,9 @@ def decision_line(record: dict[str, Any], texts: dict[str, str]) -> str:
         if isinstance(reason, str) and reason.strip()
         else ""
     )
-    template = texts["rejected"] if record.get("kind") == "rejected" else texts["decided"]
+    if record.get("by") == "user":
+        why += texts["by_user"]
+    template = texts.get(str(record.get("kind")), texts["decided"])
     return template.format(decision=_clip(str(record["decision"]), TURN_START_ITEM_CHARS), why=why)
 
 
@@ -88,12 +93,14 @@ def session_decisions(
     in ``max_chars``; the records used; and whether the log holds more than was shown.
 
     Reads the log backwards and stops once the lines are full: at most its last
-    TURN_START_TAIL_BYTES, and only as much as the lines need.
+    TURN_START_TAIL_BYTES, and only as much as the lines need. A record that a later
+    supersede or drop mark retires (met first, reading backwards) is left out.
     """
     texts = TURN_START_TEXTS.get(lang, TURN_START_TEXTS["en"])
     lines: list[str] = []
     used: list[dict[str, Any]] = []
     total = 0
+    retired: set[object] = set()
     try:
         handle = _open_regular(os.path.join(state_dir, DECISIONS_FILE))
     except FileNotFoundError:
@@ -104,8 +111,12 @@ def session_decisions(
             if b'"session"' not in raw:
                 continue
             record = parse_row(raw)
+            if record is not None and record.get("kind") in RETIRING_KINDS:
+                retired.add(record.get("target"))
+                continue
             if (
                 record is None
+                or record.get("id") in retired
                 or record.get("session") != session
                 or record.get("kind") not in KINDS_INJECTED
                 or not isinstance(record.get("decision"), str)

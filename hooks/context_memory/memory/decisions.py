@@ -1,12 +1,24 @@
 """The decisions log: ``<state>/decisions.jsonl``, one JSON record per line.
 
-Record: {"id", "ts" (UTC ISO 8601), "session", "kind" ("decided" | "rejected" | "risk"),
-"decision", "reason", "alternatives": [...], "keywords": [...], "author"}. For a rejection,
-"decision" holds what was rejected. ``ctx-decide --pin/--unpin`` appends
-{"id", "ts", "session", "kind": "pin" | "unpin", "target": <record id>, "author"}: pins
-travel with the log; readers of decisions skip them. Appends are locked; a corrupt line is
-reported with
-its path and line number and skipped by every reader, never rewritten.
+Record: {"id", "ts" (UTC ISO 8601), "session", "kind" ("decided" | "rejected" | "risk" |
+"constraint"), "decision", "reason", "alternatives": [...], "keywords": [...], "author"}. For
+a rejection, "decision" holds what was rejected. A record captured from the transcript
+(capture/) also has "by" ("user" | "agent"), "source", "uuid" (the transcript row),
+"row_ts", "quote" (verbatim, bounded), "anchors", "avoid", "prefer" and, for a rejected tool
+call, "call" (make_captured_record bounds them all); a record without "by" counts as the
+agent's.
+
+Marks are appended records too and travel with the log: ``ctx-decide --pin/--unpin``
+appends {"id", "ts", "session", "kind": "pin" | "unpin", "target": <record id>, "author"};
+a later record on the same anchors appends {"kind": "supersede", "target", "by_record"};
+``ctx-decide --drop`` appends {"kind": "drop", "target", "author"}. Readers of decisions
+skip marks; live_records leaves out what is superseded or dropped (it stays in the log).
+Appends are locked; a corrupt line is reported with its path and line number and skipped
+by every reader, never rewritten.
+
+Size: over 450 lines on purpose: this is the one schema of a log line (records, marks,
+captured fields, their bounds) and its one reader; a review of what a line may hold, and
+of what readers may take from it, reads one file.
 
 Shared through git (``ctx-doctor --team``), the log is merged with git's union driver: both
 sides' lines are kept, so a record that reached both sides is there twice. Readers take
@@ -25,8 +37,21 @@ from context_memory.core.fsutil import append_line_locked, open_file
 from context_memory.memory.identity import git_dir, new_record_id
 
 DECISIONS_FILE = "decisions.jsonl"
-KINDS = ("decided", "rejected", "risk")
+KINDS = ("decided", "rejected", "risk", "constraint")
 PIN_KINDS = ("pin", "unpin")
+MARK_KINDS = ("supersede", "drop")
+BY_VALUES = ("user", "agent")
+CAPTURE_SOURCES = ("tool-rejection", "plan", "question", "prompt", "agent-text")
+CALL_TOOLS_WITH_FILE = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+# Bounds of a captured record's fields (capture spec): one line of text, a verbatim quote,
+# a dozen anchors; what a transcript row says never makes a record big.
+MAX_CAPTURED_TEXT = 300
+MAX_QUOTE_CHARS = 300
+MAX_ANCHORS = 12
+MAX_ANCHOR_CHARS = 64
+MAX_GIST_CHARS = 200
+MAX_CALL_CHARS = 300
+MAX_UUID_CHARS = 100
 MAX_TEXT_LENGTH = 4000
 # A record the toolkit writes stays far below this (two texts of 4000 characters); a longer
 # line is skipped unread, so one huge record costs no hook its time or memory.
@@ -146,9 +171,18 @@ def _is_pin(record: object) -> bool:
     )
 
 
+def _is_mark(record: object) -> bool:
+    return (
+        isinstance(record, dict)
+        and record.get("kind") in MARK_KINDS
+        and isinstance(record.get("target"), str)
+    )
+
+
 def read_records(
     state_dir: str | os.PathLike[str],
     pins: list[dict[str, object]] | None = None,
+    marks: list[dict[str, object]] | None = None,
 ) -> tuple[list[dict[str, object]], list[LogProblem]]:
     """All whole, valid records in file order, each once, and the lines that were skipped.
 
@@ -156,7 +190,7 @@ def read_records(
     than MAX_RECORD_BYTES is skipped unread, and of a log bigger than MAX_LOG_BYTES only
     the newest part is read. Every skip is a LogProblem (line 0: the whole file).
     Pin records are not decisions: they go to ``pins`` when given, and are skipped
-    silently otherwise.
+    silently otherwise; supersede and drop marks likewise go to ``marks``.
 
     A union merge by git leaves a record that reached both sides twice: the first line
     with an id counts (or, without an id, the first identical line); repeats are dropped
@@ -209,7 +243,8 @@ def read_records(
                 problems.append(LogProblem(path, shown, reason))
                 continue
             is_pin = _is_pin(record)
-            if not is_pin and not _valid(record):
+            is_mark = not is_pin and _is_mark(record)
+            if not is_pin and not is_mark and not _valid(record):
                 problems.append(LogProblem(path, shown, "not a decision record"))
                 continue
             ident = record.get("id")
@@ -221,8 +256,46 @@ def read_records(
                 if pins is not None:
                     pins.append(record)
                 continue
+            if is_mark:
+                if marks is not None:
+                    marks.append(record)
+                continue
             records.append(record)
     return records, problems
+
+
+def retired_ids(marks: list[dict[str, object]]) -> dict[str, str]:
+    """Record id -> "superseded" or "dropped", from the log's marks (a drop wins)."""
+    retired: dict[str, str] = {}
+    for mark in marks:
+        target = mark.get("target")
+        if not isinstance(target, str):
+            continue
+        if mark.get("kind") == "drop":
+            retired[target] = "dropped"
+        elif mark.get("kind") == "supersede":
+            retired.setdefault(target, "superseded")
+    return retired
+
+
+def live_records(
+    state_dir: str | os.PathLike[str],
+    pins: list[dict[str, object]] | None = None,
+) -> tuple[list[dict[str, object]], list[LogProblem]]:
+    """read_records without the records that are superseded or dropped: what every reader
+    that shows or injects decisions uses."""
+    marks: list[dict[str, object]] = []
+    records, problems = read_records(state_dir, pins, marks)
+    retired = retired_ids(marks)
+    if retired:
+        records = [r for r in records if r.get("id") not in retired]
+    return records, problems
+
+
+def stated_by(record: dict[str, object]) -> str:
+    """Who stated a record: "user" or "agent" (records without ``by`` are the agent's)."""
+    by = record.get("by")
+    return by if isinstance(by, str) and by in BY_VALUES else "agent"
 
 
 def _skip_rest(handle: object) -> None:
@@ -254,6 +327,23 @@ def clip_record(record: dict[str, object]) -> dict[str, object]:
     for key in ("alternatives", "keywords"):
         items = str_list(record.get(key))[:MAX_LIST_ITEMS]
         copy[key] = [_clip(item, MAX_LIST_ITEM_CHARS) for item in items]
+    if "by" in record or "source" in record:  # a captured record: its fields, bounded
+        for key, limit in (
+            ("by", MAX_UUID_CHARS),
+            ("source", MAX_UUID_CHARS),
+            ("uuid", MAX_UUID_CHARS),
+            ("row_ts", MAX_UUID_CHARS),
+            ("quote", MAX_QUOTE_CHARS),
+        ):
+            value = record.get(key)
+            if isinstance(value, str):
+                copy[key] = _clip(value, limit)
+        for key in ("anchors", "avoid", "prefer"):
+            words = str_list(record.get(key))[:MAX_ANCHORS]
+            copy[key] = [_clip(word, MAX_ANCHOR_CHARS) for word in words]
+        call = clean_call(record.get("call"))
+        if call:
+            copy["call"] = call
     return copy
 
 
@@ -276,3 +366,137 @@ def make_pin_record(kind: str, target: str, *, session: str, author: str = "") -
     if author:
         record["author"] = " ".join(author.split())
     return record
+
+
+def make_mark_record(
+    kind: str, target: str, *, session: str, by_record: str = "", author: str = ""
+) -> dict[str, object]:
+    """A supersede mark (``by_record``: the id of the record that supersedes ``target``) or
+    a drop mark; ``author`` as in make_record."""
+    if kind not in MARK_KINDS:
+        raise RecordError(f"kind must be one of {', '.join(MARK_KINDS)}, not {kind!r}")
+    if kind == "supersede" and not by_record:
+        raise RecordError("a supersede mark needs the id of the superseding record")
+    record: dict[str, object] = {
+        "id": new_record_id(),
+        "ts": utc_now_iso(),
+        "session": session,
+        "kind": kind,
+        "target": target,
+    }
+    if by_record:
+        record["by_record"] = by_record
+    if author:
+        record["author"] = " ".join(author.split())
+    return record
+
+
+def _line(value: object, limit: int) -> str:
+    return _clip(" ".join(value.split()), limit) if isinstance(value, str) else ""
+
+
+def _words(value: object, limit: int = MAX_ANCHORS) -> list[str]:
+    """Distinct lowercase one-line words, in order, at most ``limit`` of them."""
+    words: list[str] = []
+    for item in str_list(value):
+        word = _line(item, MAX_ANCHOR_CHARS).lower()
+        if word and word not in words:
+            words.append(word)
+    return words[:limit]
+
+
+def clean_call(value: object) -> dict[str, str] | None:
+    """A captured ``call`` with its known fields, bounded; None when it names no tool."""
+    if not isinstance(value, dict):
+        return None
+    tool = _line(value.get("tool"), MAX_UUID_CHARS)
+    if not tool:
+        return None
+    call = {"tool": tool}
+    for key, limit in (
+        ("command", MAX_CALL_CHARS),
+        ("file", MAX_CALL_CHARS),
+        ("gist", MAX_GIST_CHARS),
+    ):
+        text = _line(value.get(key), limit)
+        if text:
+            call[key] = text
+    return call
+
+
+def make_captured_record(
+    item: dict[str, object], *, session: str, ts: str | None = None, author: str = ""
+) -> dict[str, object]:
+    """A validated, bounded decisions-log record from one captured item (the capture
+    engine's dict: kind, by, source, uuid, row_ts, decision, reason, quote, alternatives,
+    anchors, avoid, prefer, call). Texts are cut to one line of MAX_CAPTURED_TEXT; anchors
+    are lowercase and at most MAX_ANCHORS; avoid and prefer keep only anchors; ``keywords``
+    are the anchors, so the audit looks for them as for ctx-decide's keywords."""
+    kind = item.get("kind")
+    if kind not in ("decided", "rejected", "constraint"):
+        raise RecordError(f"a captured kind must be decided, rejected or constraint, not {kind!r}")
+    by = item.get("by")
+    if by not in BY_VALUES:
+        raise RecordError(f"by must be one of {', '.join(BY_VALUES)}, not {by!r}")
+    source = item.get("source")
+    if source not in CAPTURE_SOURCES:
+        raise RecordError(f"source must be one of {', '.join(CAPTURE_SOURCES)}, not {source!r}")
+    uuid = _line(item.get("uuid"), MAX_UUID_CHARS)
+    if not uuid:
+        raise RecordError("a captured record needs the uuid of its transcript row")
+    quote = _line(item.get("quote"), MAX_QUOTE_CHARS)
+    text = _line(item.get("decision"), MAX_CAPTURED_TEXT) or quote
+    anchors = _words(item.get("anchors"))
+    record = make_record(
+        str(kind),
+        text,
+        session=session,
+        reason=_line(item.get("reason"), MAX_CAPTURED_TEXT),
+        alternatives=[_line(a, MAX_CAPTURED_TEXT) for a in str_list(item.get("alternatives"))][
+            :MAX_LIST_ITEMS
+        ],
+        keywords=anchors,
+        ts=ts,
+        author=author,
+    )
+    record.update(
+        by=by,
+        source=source,
+        uuid=uuid,
+        row_ts=_line(item.get("row_ts"), MAX_UUID_CHARS),
+        quote=quote,
+        anchors=anchors,
+        avoid=[w for w in _words(item.get("avoid")) if w in anchors],
+        prefer=[w for w in _words(item.get("prefer")) if w in anchors],
+    )
+    call = clean_call(item.get("call"))
+    if call:
+        record["call"] = call
+    return record
+
+
+def capture_identity(record: dict[str, object]) -> tuple[str, str, str] | None:
+    """(uuid, kind, source) of a captured record, None for one written by ctx-decide."""
+    uuid, kind, source = record.get("uuid"), record.get("kind"), record.get("source")
+    if isinstance(uuid, str) and isinstance(kind, str) and isinstance(source, str) and uuid:
+        return (uuid, kind, source)
+    return None
+
+
+def superseded_by(new: dict[str, object], live: list[dict[str, object]]) -> list[str]:
+    """Ids of the live records ``new`` supersedes: each shares with it an anchor that is in
+    new.prefer and old.avoid, or in new.avoid and old.prefer ("use npm after all" after
+    "use pnpm, not npm"). Records without avoid/prefer (ctx-decide's) are never superseded
+    this way: ctx-decide --drop retracts them."""
+    prefer, avoid = set(str_list(new.get("prefer"))), set(str_list(new.get("avoid")))
+    if not prefer and not avoid:
+        return []
+    found = []
+    for old in live:
+        if old is new or old.get("id") == new.get("id"):
+            continue
+        if (prefer & set(str_list(old.get("avoid")))) or (avoid & set(str_list(old.get("prefer")))):
+            ident = old.get("id")
+            if isinstance(ident, str) and ident:
+                found.append(ident)
+    return found

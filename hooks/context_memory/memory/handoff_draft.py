@@ -2,9 +2,11 @@
 
 A draft takes its five sections from what is on disk and in the transcript:
 
-- Decided / Rejected / Risks: this session's records in ``decisions.jsonl`` made since its
-  last handoff (records carry whole seconds, so a record stamped in the same second as that
-  handoff counts as new unless the handoff already lists it);
+- Decided / Rejected / Risks: this session's live records in ``decisions.jsonl``
+  (superseded and dropped ones left out; a constraint goes to Decided as
+  ``Constraint: ...``) made since its last handoff (records carry whole seconds, so a
+  record stamped in the same second as that handoff counts as new unless the handoff
+  already lists it);
 - Files Modified: the transcript's Write / Edit / MultiEdit / NotebookEdit calls since that
   handoff, relative to the project, first-touched order; then the files only its subagents
   edited, marked ``(subagent)``;
@@ -23,7 +25,13 @@ import time
 from context_memory.core.fsutil import atomic_write, lock_for, make_dirs, open_file, read_fd_bounded
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import ensure_inside, validate_name
-from context_memory.memory.decisions import LogProblem, read_records, str_list, utc_now_iso
+from context_memory.memory.decisions import (
+    LogProblem,
+    live_records,
+    stated_by,
+    str_list,
+    utc_now_iso,
+)
 from context_memory.memory.handoff import (
     MAX_HANDOFF_BYTES,
     MAX_STAGE,
@@ -46,7 +54,14 @@ if TYPE_CHECKING:
 PLAN_FILE = "current-plan.md"
 # The plan is read for its unchecked items; a bigger file is skipped.
 MAX_PLAN_BYTES = 4 * 1024 * 1024
-RECORD_SECTIONS = {"decided": "Decided", "rejected": "Rejected", "risk": "Risks"}
+RECORD_SECTIONS = {
+    "decided": "Decided",
+    "rejected": "Rejected",
+    "risk": "Risks",
+    "constraint": "Decided",
+}
+CONSTRAINT_PREFIX = "Constraint: "
+BY_USER_NOTE = "stated by the user"
 # Sections whose items are news since the last handoff (Remaining is a state, not news).
 NEWS_SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified")
 _UNCHECKED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s+(.+?)\s*$")
@@ -83,7 +98,8 @@ class SessionFacts:
 
 
 def record_item(record: dict[str, Any]) -> str:
-    """One record as a handoff line: ``text (reason; alternatives: a, b)``."""
+    """One record as a handoff line: ``text (reason; alternatives: a, b; stated by the
+    user)``, the last note for what the user stated (captured records)."""
     notes = []
     reason = record.get("reason")
     if isinstance(reason, str) and reason.strip():
@@ -91,6 +107,8 @@ def record_item(record: dict[str, Any]) -> str:
     alternatives = str_list(record.get("alternatives"))
     if alternatives:
         notes.append("alternatives: " + ", ".join(alternatives))
+    if stated_by(record) == "user":
+        notes.append(BY_USER_NOTE)
     text = str(record.get("decision", ""))
     # Records are untrusted: a reason with line breaks must not add lines to a handoff or
     # to the PreCompact steering text.
@@ -100,10 +118,16 @@ def record_item(record: dict[str, Any]) -> str:
     return item
 
 
+def section_item(record: dict[str, Any]) -> str:
+    """record_item, with ``Constraint: `` before a constraint (it shares Decided)."""
+    item = record_item(record)
+    return CONSTRAINT_PREFIX + item if record.get("kind") == "constraint" else item
+
+
 def session_facts(state_dir: str, session: str, transcript: str | None) -> SessionFacts:
     """This session's records (every problem line noted) and the transcript's edits and to-dos."""
     facts = SessionFacts()
-    records, facts.problems = read_records(state_dir)
+    records, facts.problems = live_records(state_dir)
     facts.records = [r for r in records if r.get("session") == session]
     if not transcript:
         facts.transcript_note = "no transcript found"
@@ -176,7 +200,7 @@ def records_since(records: list[dict[str, Any]], last: LastHandoff | None) -> li
         if (
             not stamp
             or stamp > cutoff
-            or (stamp == cutoff and record_item(record) not in last.listed)
+            or (stamp == cutoff and section_item(record) not in last.listed)
         ):
             fresh.append(record)
     return fresh
@@ -211,7 +235,7 @@ def draft_sections(
     for record in records_since(facts.records, last):
         name = RECORD_SECTIONS.get(str(record.get("kind")))
         if name:
-            sections[name].append(record_item(record))
+            sections[name].append(section_item(record))
     for name in RECORD_SECTIONS.values():
         sections[name] = sections[name][-MAX_DRAFT_ITEMS:]
     sections["Files Modified"] = files_touched(

@@ -36,7 +36,7 @@ import os
 import time
 
 from context_memory.core.state import STATE_DIRNAME
-from context_memory.memory.decisions import read_records
+from context_memory.memory.decisions import live_records
 from context_memory.memory.handoff_draft import plan_open_items
 from context_memory.memory.pinned_digest import DEFAULT_CAP_TOKENS, Digest, render_digest
 from context_memory.merge.layout import DECISIONS_JSON, MERGED_DIRNAME
@@ -132,7 +132,7 @@ def shown_where(state_dir: str) -> str:
 def build(state_dir: str, cap: int) -> Digest:
     """Read the log, the plan and the merged record, and render the digest."""
     pins: list[dict[str, Any]] = []
-    records, _ = read_records(state_dir, pins)
+    records, _ = live_records(state_dir, pins)
     return render_digest(
         records,
         pins,

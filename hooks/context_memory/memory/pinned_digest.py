@@ -10,7 +10,7 @@ from __future__ import annotations
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.core.tables import CHARS_PER_TOKEN
 from context_memory.memory.decisions import DECISIONS_FILE
-from context_memory.memory.handoff_draft import RECORD_SECTIONS, record_item
+from context_memory.memory.handoff_draft import RECORD_SECTIONS, section_item
 from context_memory.memory.identity import is_new_style_id
 from context_memory.merge.layout import MERGED_DIRNAME
 from context_memory.merge.merge import merge_handoffs
@@ -155,7 +155,7 @@ def items_in_force(
             0,
             _stamp(record.get("ts")),
             "record",
-            {section: [record_item(dict(record))]},
+            {section: [section_item(dict(record))]},
         )
         sources.append((handoff.time, 0, index, handoff, record))
     for index, handoff in enumerate(_merged_handoffs(merged)):

@@ -13,7 +13,7 @@ import stat
 
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import STATE_DIRNAME
-from context_memory.memory.decisions import DECISIONS_FILE, KINDS
+from context_memory.memory.decisions import DECISIONS_FILE, KINDS, MARK_KINDS, stated_by
 from context_memory.memory.handoff import latest_handoff
 
 TYPE_CHECKING = False  # typing costs an import; mypy still reads the block
@@ -55,9 +55,15 @@ def _clip(text: str, limit: int) -> str:
 
 
 def recent_rejections(state_dir: str, limit: int = REJECTIONS_SHOWN) -> list[str]:
-    """The newest ``limit`` rejections of the log's last MB (any session, any author), newest
-    first, each as ``text (reason)`` cut to REJECTION_CHARS; a line seen twice (a union
-    merge) counts once."""
+    """The newest ``limit`` live rejections of the log's last MB (any session, any
+    author), newest first, each as ``text (reason)`` cut to REJECTION_CHARS (``; user``
+    added for what the user stated); a line seen twice (a union merge) counts once, a
+    record a supersede or drop mark retires not at all."""
+    return recent_records(state_dir, "rejected", limit)
+
+
+def recent_records(state_dir: str, kind: str, limit: int = REJECTIONS_SHOWN) -> list[str]:
+    """recent_rejections for records of ``kind`` (rejected or constraint)."""
     import json
 
     from context_memory.core.fsutil import open_file
@@ -79,26 +85,36 @@ def recent_rejections(state_dir: str, limit: int = REJECTIONS_SHOWN) -> list[str
     if start > 0:
         lines = lines[1:]  # the first line is cut
     found: dict[object, tuple[str, str]] = {}
+    retired: set[object] = set()
+    needle = f'"{kind}"'.encode()
     for raw in lines:
-        if b'"rejected"' not in raw:
+        if needle not in raw and b'"target"' not in raw:
             continue
         try:
             record = json.loads(raw)
         except (ValueError, RecursionError):
             continue
+        if isinstance(record, dict) and record.get("kind") in MARK_KINDS:
+            retired.add(record.get("target"))
+            continue
         if not isinstance(record, dict) or record.get("kind") not in KINDS:
             continue
         text = record.get("decision")
-        if record.get("kind") != "rejected" or not isinstance(text, str) or not text.strip():
+        if record.get("kind") != kind or not isinstance(text, str) or not text.strip():
             continue
         reason = record.get("reason")
-        item = f"{text} ({reason})" if isinstance(reason, str) and reason.strip() else text
+        notes = [reason] if isinstance(reason, str) and reason.strip() else []
+        if stated_by(record) == "user":
+            notes.append("user")
+        item = f"{text} ({'; '.join(notes)})" if notes else text
         ident = record.get("id")
         key = ident if isinstance(ident, str) and ident else raw.strip()
         stamp = record.get("ts")
         found.setdefault(
             key, (stamp if isinstance(stamp, str) else "", _clip(one_line(item), REJECTION_CHARS))
         )
+    for gone in retired:
+        found.pop(gone, None)
     newest = sorted(found.values(), key=lambda pair: pair[0], reverse=True)[:limit]
     return [item for _, item in newest]
 
@@ -130,6 +146,9 @@ def recovery_pointer(
     rejected = recent_rejections(state_dir) if with_rejections else []
     if rejected:
         sentences.append("Rejected, do not propose again: " + "; ".join(rejected) + ".")
+    required = recent_records(state_dir, "constraint") if with_rejections else []
+    if required:
+        sentences.append("Constraints: " + "; ".join(required) + ".")
     if handoff:
         sentences.append(f"Latest handoff: {_shown(handoff, base)}.")
     if merged:

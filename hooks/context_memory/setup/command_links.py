@@ -17,6 +17,7 @@ LINKED_COMMANDS = (
     "ctx-usage",
     "ctx-decide",
     "ctx-plan",
+    "ctx-capture",
     "ctx-handoff",
     "ctx-audit",
     "ctx-merge",

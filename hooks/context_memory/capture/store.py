@@ -1,0 +1,351 @@
+"""Capture into the decisions log: read a transcript's new rows, feed them to the capture
+engine, append what it finds as records, mark what they supersede, remember the position.
+
+The position of a session is ``<state>/capture/<session>.json``: the transcript's path,
+the byte offset after the last whole row read, the file's identity (device, inode) and
+the 64 bytes before the offset, and the engine's pending state (Capturer.to_state). A
+run reads only the rows after the offset, so its cost follows the turn, not the
+transcript. A transcript that is another file, shorter than the offset, or no longer has
+those 64 bytes there (truncated, replaced, rewritten) is read again from its start (its
+last MAX_RUN_BYTES): capture identity (uuid, kind, source), checked against the log, keeps
+that from adding anything twice. A damaged position file counts as none (same restart).
+
+Bounded: a run reads at most MAX_RUN_BYTES; when more is waiting (the first capture of an
+old transcript, a session whose hooks did not run for long), only the newest
+MAX_RUN_BYTES are read: what was said last matters most at the next compaction. The log is
+read only when the rows captured something.
+
+Supersede (at append time): a new record supersedes each live record with which it shares
+an anchor in new.prefer and old.avoid, or in new.avoid and old.prefer
+(decisions.superseded_by). The old record stays; a supersede mark follows the new one.
+
+Standard library only (filelock when a record is appended); the engine is imported when
+a run has rows to feed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from context_memory.core.fsutil import atomic_write, lock_for, open_file, read_fd_bounded
+from context_memory.memory.decisions import (
+    RecordError,
+    append_record,
+    capture_identity,
+    make_captured_record,
+    make_mark_record,
+    read_records,
+    retired_ids,
+    superseded_by,
+)
+from context_memory.transcript.rows import open_transcript
+
+TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any, Protocol
+
+    class CapturerLike(Protocol):
+        def feed(self, row: dict[str, Any]) -> list[dict[str, Any]]: ...
+        def flush(self) -> list[dict[str, Any]]: ...
+        def to_state(self) -> dict[str, Any]: ...
+
+    # The records' author, or how to find it when something is captured.
+    Author = str | Callable[[], str]
+
+
+CAPTURE_DIR = "capture"
+CAPTURE_ENV = "CTX_CAPTURE"
+OFF_VALUES = ("off", "0", "false", "no")
+POSITION_VERSION = 1
+# Bytes of transcript one run reads at most (see the module docstring).
+MAX_RUN_BYTES = 8 * 1024 * 1024
+# A row longer than this (a pasted file, an image) is skipped unparsed: it states no decision
+# the engine could quote, and parsing it would cost the hook its time.
+MAX_ROW_BYTES = 1024 * 1024
+# The position file: small (the engine's state is < 64 KiB); a bigger one is not ours.
+MAX_POSITION_BYTES = 256 * 1024
+MAX_ENGINE_STATE_BYTES = 64 * 1024
+TAIL_BYTES = 64
+
+
+def capture_enabled(env: Mapping[str, str] | None = None) -> bool:
+    """False when CTX_CAPTURE is off (or 0, false, no)."""
+    value = (os.environ if env is None else env).get(CAPTURE_ENV, "")
+    return value.strip().lower() not in OFF_VALUES
+
+
+def position_path(state_dir: str, session: str) -> str:
+    return os.path.join(state_dir, CAPTURE_DIR, f"{session}.json")
+
+
+class CaptureResult:
+    """What one run did: the records added (or that would be, with dry_run), the superseded
+    ids (old id -> new id), the items already in the log, damaged rows and skipped bytes."""
+
+    __slots__ = (
+        "added",
+        "superseded",
+        "duplicates",
+        "damaged_rows",
+        "skipped_bytes",
+        "invalid",
+        "restarted",
+    )
+
+    def __init__(self) -> None:
+        self.added: list[dict[str, Any]] = []
+        self.superseded: dict[str, str] = {}
+        self.duplicates = 0
+        self.damaged_rows = 0
+        self.skipped_bytes = 0
+        self.invalid = 0
+        self.restarted = False
+
+
+def load_position(state_dir: str, session: str) -> dict[str, Any] | None:
+    """The saved position, or None when there is none or it is damaged (a restart)."""
+    path = position_path(state_dir, session)
+    try:
+        fd = open_file(path, root=state_dir)
+        try:
+            raw = read_fd_bounded(fd, MAX_POSITION_BYTES, path)
+        finally:
+            os.close(fd)
+        position = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(position, dict) or position.get("version") != POSITION_VERSION:
+        return None
+    if not isinstance(position.get("offset"), int) or not isinstance(position.get("tail"), str):
+        return None
+    return position
+
+
+def _tail(fd: int, offset: int) -> str:
+    start = max(0, offset - TAIL_BYTES)
+    return os.pread(fd, offset - start, start).hex()
+
+
+def _start_of(fd: int, size: int, transcript: str, position: dict[str, Any] | None) -> int | None:
+    """Where to go on reading: the saved offset when the position is this file's, else
+    None (read from the start)."""
+    if position is None or position.get("transcript") != transcript:
+        return None
+    info = os.fstat(fd)
+    offset = position["offset"]
+    if (
+        position.get("dev") != info.st_dev
+        or position.get("inode") != info.st_ino
+        or not 0 <= offset <= size
+        or _tail(fd, offset) != position["tail"]
+    ):
+        return None
+    return int(offset)
+
+
+def read_new_rows(
+    transcript: str, position: dict[str, Any] | None, result: CaptureResult
+) -> tuple[list[dict[str, Any]], dict[str, Any], bool]:
+    """The whole rows after the position, the new position (engine state not yet set), and
+    whether the engine state of ``position`` still applies (False: restart it)."""
+    with open_transcript(transcript, buffering=0) as handle:
+        fd = handle.fileno()
+        info = os.fstat(fd)
+        size = info.st_size
+        start = _start_of(fd, size, transcript, position)
+        continued = start is not None
+        if start is None:
+            result.restarted = position is not None
+            start = 0
+        if size - start > MAX_RUN_BYTES:
+            result.skipped_bytes = size - MAX_RUN_BYTES - start
+            start = size - MAX_RUN_BYTES
+            continued = False
+        data = os.pread(fd, size - start, start) if size > start else b""
+        if continued is False and start > 0:
+            # Cut mid-row: the rest of that row is not a row.
+            cut = data.find(b"\n")
+            result.skipped_bytes += cut + 1 if cut >= 0 else len(data)
+            data = data[cut + 1 :] if cut >= 0 else b""
+            start = size - len(data)
+        end = data.rfind(b"\n") + 1  # a half-written last row waits for the next run
+        offset = start + end
+        rows: list[dict[str, Any]] = []
+        for line in data[:end].split(b"\n"):
+            if not line.strip():
+                continue
+            if len(line) > MAX_ROW_BYTES:
+                result.damaged_rows += 1
+                continue
+            try:
+                row = json.loads(line)
+            except (UnicodeDecodeError, ValueError, RecursionError):
+                result.damaged_rows += 1
+                continue
+            if isinstance(row, dict):
+                rows.append(row)
+            else:
+                result.damaged_rows += 1
+        new_position: dict[str, Any] = {
+            "version": POSITION_VERSION,
+            "transcript": transcript,
+            "dev": info.st_dev,
+            "inode": info.st_ino,
+            "size": size,
+            "offset": offset,
+            "tail": _tail(fd, offset),
+        }
+    return rows, new_position, continued
+
+
+def _engine(state: dict[str, Any] | None) -> CapturerLike:
+    from context_memory.capture.engine import Capturer
+
+    return Capturer(state)
+
+
+def captured_items(
+    rows: list[dict[str, Any]],
+    state: dict[str, Any] | None,
+    *,
+    flush: bool,
+    make: Callable[[dict[str, Any] | None], CapturerLike] = _engine,
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The engine's items for ``rows`` (and its pending ones with ``flush``), its new state."""
+    capturer = make(state)
+    items: list[dict[str, Any]] = []
+    for row in rows:
+        items.extend(capturer.feed(row))
+    if flush:
+        items.extend(capturer.flush())
+    return items, capturer.to_state()
+
+
+def add_records(
+    state_dir: str,
+    items: list[dict[str, Any]],
+    *,
+    session: str,
+    author: Author,
+    result: CaptureResult,
+    dry_run: bool,
+) -> None:
+    """Append the items not yet in the log as records, each followed by the supersede
+    marks it makes (with dry_run: only say what would be appended). ``author`` is asked
+    only when there is something to write (it may run git once)."""
+    if not items:
+        return
+    who = author() if callable(author) else author
+    fresh: list[dict[str, Any]] = []
+    for item in items:
+        try:
+            fresh.append(make_captured_record(item, session=session, author=who))
+        except RecordError:
+            result.invalid += 1
+    if not fresh:
+        return
+    if dry_run:
+        _append_new(state_dir, fresh, session=session, result=result, dry_run=True)
+        return
+    # The check against the log and the appends under one lock: two captures of the same
+    # rows at once (a hook and ctx-capture by hand) add them once.
+    with lock_for(position_path(state_dir, session), root=state_dir):
+        _append_new(state_dir, fresh, session=session, result=result, dry_run=False)
+
+
+def _append_new(
+    state_dir: str,
+    fresh: list[dict[str, Any]],
+    *,
+    session: str,
+    result: CaptureResult,
+    dry_run: bool,
+) -> None:
+    marks: list[dict[str, Any]] = []
+    records, _ = read_records(state_dir, None, marks)
+    known = {capture_identity(r) for r in records} - {None}
+    retired = retired_ids(marks)
+    live = [r for r in records if r.get("id") not in retired]
+    for record in fresh:
+        identity = capture_identity(record)
+        if identity in known:
+            result.duplicates += 1
+            continue
+        known.add(identity)
+        old_ids = superseded_by(record, live)
+        if not dry_run:
+            append_record(state_dir, record)
+            for old in old_ids:
+                append_record(
+                    state_dir,
+                    make_mark_record(
+                        "supersede", old, session=session, by_record=str(record["id"])
+                    ),
+                )
+        for old in old_ids:
+            result.superseded[old] = str(record["id"])
+        live = [r for r in live if r.get("id") not in old_ids] + [record]
+        result.added.append(record)
+
+
+def save_position(state_dir: str, session: str, position: dict[str, Any]) -> None:
+    atomic_write(
+        position_path(state_dir, session),
+        json.dumps(position, ensure_ascii=False, separators=(",", ":")) + "\n",
+        root=state_dir,
+    )
+
+
+def capture_session(
+    state_dir: str,
+    session: str,
+    transcript: str,
+    *,
+    author: Author = "",
+    dry_run: bool = False,
+    flush: bool = False,
+    make: Callable[[dict[str, Any] | None], CapturerLike] = _engine,
+) -> CaptureResult:
+    """Capture the rows of ``transcript`` after the session's position into the log.
+
+    With ``dry_run`` nothing is written (neither records nor the position). The position
+    is written without a lock (the hooks of one session run one after another; either of
+    two racing positions is a valid one, and identity keeps a re-read from adding twice);
+    appends take the lock. ``flush``
+    emits what the engine still holds pending (by hand: the end of the data); hooks leave
+    it pending, as the user's next prompt may carry an interrupted call's reason.
+    """
+    result = CaptureResult()
+    _run(state_dir, session, transcript, author, dry_run, flush, make, result)
+    return result
+
+
+def _run(
+    state_dir: str,
+    session: str,
+    transcript: str,
+    author: Author,
+    dry_run: bool,
+    flush: bool,
+    make: Callable[[dict[str, Any] | None], CapturerLike],
+    result: CaptureResult,
+) -> None:
+    position = load_position(state_dir, session)
+    rows, new_position, continued = read_new_rows(transcript, position, result)
+    saved_state = position.get("state") if continued and position else None
+    state = saved_state if isinstance(saved_state, dict) else None
+    if rows or flush:
+        items, state = captured_items(rows, state, flush=flush, make=make)
+        add_records(
+            state_dir, items, session=session, author=author, result=result, dry_run=dry_run
+        )
+    if dry_run:
+        return
+    if state is not None:
+        encoded = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+        if len(encoded.encode("utf-8")) <= MAX_ENGINE_STATE_BYTES:
+            new_position["state"] = state
+    if position != new_position:
+        save_position(state_dir, session, new_position)

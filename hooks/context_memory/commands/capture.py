@@ -1,0 +1,115 @@
+"""ctx-capture [TRANSCRIPT]: capture by hand what a session decided, rejected or required.
+
+    ctx-capture                  the newest session of this folder (as ctx-usage finds it)
+    ctx-capture SESSION_ID       that session's transcript
+    ctx-capture PATH --json      print the records added as a JSON list
+    ctx-capture --dry-run        say what would be added; write nothing, not even the position
+
+The Stop and PreCompact hooks do the same on their own (capture/store.py); by hand it reads
+from the session's last captured position too, and also emits what the engine holds
+pending (an interrupted call whose reason never came). Rows already captured add nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from context_memory.capture.store import CaptureResult, capture_session
+from context_memory.commands.common import CONTEXT_SETTINGS, cli_location, run_click, shown_path
+from context_memory.core.safe_text import one_line
+from context_memory.core.state import UnsafeNameError, validate_name
+from context_memory.memory.decisions import decisions_path, stated_by
+from context_memory.memory.handoff_draft import record_item
+from context_memory.memory.identity import record_author
+from context_memory.transcript.locate import (
+    TranscriptNotFound,
+    looks_like_session_id,
+    newest_transcript,
+    transcript_for_session,
+)
+
+
+def find_transcript(argument: str | None) -> str:
+    """TRANSCRIPT (a path or a session id), else the newest session of this folder."""
+    if argument is None:
+        return newest_transcript(os.getcwd())
+    candidate = os.path.expanduser(argument)
+    if os.path.exists(candidate) or not looks_like_session_id(argument):
+        return candidate
+    return transcript_for_session(argument, os.getcwd())
+
+
+def record_line(record: dict[str, object]) -> str:
+    """``kind  id  text (reason; stated by the user)  [source]``."""
+    return (
+        f"{one_line(record.get('kind'))}  {one_line(record.get('id'))}  {record_item(record)}"
+        f"  [{one_line(record.get('source'))}, {stated_by(record)}]"
+    )
+
+
+def report_lines(result: CaptureResult, log: str, dry_run: bool) -> list[str]:
+    """What the run added (or would add), what it superseded, what it skipped."""
+    verb = "would add" if dry_run else "added"
+    lines = [f"{verb} {len(result.added)} record(s) to {log}"]
+    lines.extend(f"  {record_line(record)}" for record in result.added)
+    for old, new in result.superseded.items():
+        lines.append(f"  {old} {'would be' if dry_run else 'is'} superseded by {new}")
+    if result.duplicates:
+        lines.append(f"{result.duplicates} already captured before (not added again)")
+    if result.damaged_rows:
+        lines.append(f"{result.damaged_rows} damaged transcript row(s) skipped")
+    if result.skipped_bytes:
+        lines.append(f"only the newest part was read ({result.skipped_bytes} bytes skipped)")
+    return lines
+
+
+@click.command(context_settings=CONTEXT_SETTINGS)
+@click.argument("transcript", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the records as a JSON list.")
+@click.option("--dry-run", is_flag=True, help="Write nothing anywhere (no record, no position).")
+def cli(transcript: str | None, as_json: bool, dry_run: bool) -> None:
+    """Capture decisions, rejections and constraints from TRANSCRIPT (a path or a session
+    id; default: the newest session of this folder) into .working-state/decisions.jsonl.
+    CTX_CAPTURE=off turns off the hooks' capture, not this command.
+    """
+    try:
+        path = find_transcript(transcript)
+    except TranscriptNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    if not os.path.isfile(path):
+        raise click.ClickException(f"{path}: no such transcript file")
+    name = os.path.basename(path)
+    try:
+        session = validate_name(name[: -len(".jsonl")] if name.endswith(".jsonl") else name)
+    except UnsafeNameError as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+    project, state_dir = cli_location()
+    try:
+        result = capture_session(
+            state_dir,
+            session,
+            path,
+            author=lambda: record_author(project, state_dir),
+            dry_run=dry_run,
+            flush=True,
+        )
+    except OSError as exc:
+        where = exc.filename or path
+        raise click.ClickException(f"{where}: {exc.strerror or exc}; nothing captured") from None
+    if as_json:
+        click.echo(json.dumps(result.added, ensure_ascii=False, indent=2))
+        return
+    for line in report_lines(result, shown_path(decisions_path(state_dir)), dry_run):
+        click.echo(line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_click(cli, argv, "ctx-capture")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
