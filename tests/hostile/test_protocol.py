@@ -36,6 +36,7 @@ def test_entry_points_cover_every_registered_hook() -> None:
         "ctx-restore-SessionStart-startup",
         "ctx-audit-PostCompact",
         "ctx-audit-SessionStart-compact",
+        "ctx-guard-PreToolUse",
         "ctx-statusline-StatusLine",
     ]
 

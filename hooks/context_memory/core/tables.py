@@ -381,11 +381,10 @@ GUARD_WRAPPERS = frozenset(
     )
 )
 # Programs too common to be "the thing the user ruled out" by themselves: a rejected call
-# of theirs is matched as the whole call, and as a program they count only when the record
-# also names what to use instead (prefer).
+# of theirs is matched as the whole call (the same words again), never as the program alone.
 GUARD_GENERIC_PROGRAMS = frozenset(
     "git cd ls cat echo bash sh zsh python python3 node make mkdir cp mv touch sed awk "
-    "find xargs source . export set sleep curl wget chmod chown tar gh".split()
+    "find xargs source . export set sleep chmod chown tar gh".split()
 )
 # Words never taken as anchors of a record written by ctx-decide (English glue words, and
 # the verbs of the decision sentences themselves).

@@ -47,6 +47,8 @@ ALLOW = "allow"
 EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 GUARDED_TOOLS = ("Bash", *EDIT_TOOLS)
 _RANK = {ALLOW: 0, REMIND: 1, ASK: 2}
+# The client's own words when the user rejects a call: the user's words are the reason.
+CLIENT_REJECTION_START = "The user doesn't want to"
 
 
 class Verdict:
@@ -155,8 +157,8 @@ def _bash_avoid(entry: dict[str, Any], commands: list[Command]) -> tuple[str, st
         names = _bash_names(command)
         for anchor in avoid:
             as_program = anchor == command.program
-            if as_program and anchor in GUARD_GENERIC_PROGRAMS and not prefer:
-                continue
+            if as_program and anchor in GUARD_GENERIC_PROGRAMS:
+                continue  # git, python, make...: only the rejected call itself counts
             if not (as_program or _anchor_hit(anchor, names, sequence)):
                 continue
             chosen = any(p == command.program or _anchor_hit(p, names, sequence) for p in prefer)
@@ -167,20 +169,32 @@ def _bash_avoid(entry: dict[str, Any], commands: list[Command]) -> tuple[str, st
     return best, what
 
 
-def _bash_repeat(entry: dict[str, Any], commands: list[Command]) -> tuple[str, str]:
+def _clipped(text: str) -> tuple[str, bool]:
+    """``text`` without the ellipsis a clipped record text ends with, and whether it had one."""
+    for mark in ("\u2026", "..."):
+        if text.endswith(mark):
+            return text[: -len(mark)].rstrip(), True
+    return text, False
+
+
+def _bash_repeat(
+    entry: dict[str, Any], command_text: str, commands: list[Command]
+) -> tuple[str, str]:
     call = entry.get("call")
     if not isinstance(call, dict) or call.get("tool") != "Bash":
         return ALLOW, ""
-    rejected = [
-        c
-        for c in commands_of(_text(call.get("command")))
-        if c.program != "cd" and not _looks_only(c)
-    ]
+    rejected_text, cut = _clipped(_squash(_text(call.get("command"))))
+    if cut:
+        # The record holds the start of a long command: the same start is the same call.
+        if len(rejected_text) >= GUARD_GIST_MIN_CHARS and command_text.startswith(rejected_text):
+            return ASK, rejected_text
+        return ALLOW, ""
+    rejected = [c for c in commands_of(rejected_text) if c.program != "cd" and not _looks_only(c)]
     if not rejected:
         return ALLOW, ""
     keys = {c.key() for c in commands}
     if all(c.key() in keys for c in rejected):
-        return ASK, _squash(_text(call.get("command")))
+        return ASK, rejected_text
     return ALLOW, ""
 
 
@@ -190,9 +204,7 @@ def _edit_repeat(entry: dict[str, Any], tool: str, path: str, new_text: str) -> 
         return ALLOW, ""
     if not _same_file(_text(call.get("file")), path):
         return ALLOW, ""
-    gist = _squash(_text(call.get("gist")))
-    if gist.endswith("..."):
-        gist = gist[:-3].rstrip()
+    gist, _ = _clipped(_squash(_text(call.get("gist"))))
     new = _squash(new_text)
     if len(gist) >= GUARD_GIST_MIN_CHARS and new.startswith(gist):
         return ASK, path
@@ -228,11 +240,13 @@ def judge(tool: str, tool_input: dict[str, Any], entries: list[dict[str, Any]]) 
         return Verdict(ALLOW)
     best = Verdict(ALLOW)
     if tool == "Bash":
-        commands = commands_of(_text(tool_input.get("command")))
+        command_text = _text(tool_input.get("command"))
+        commands = commands_of(command_text)
         if not commands:
             return best
+        squashed = _squash(command_text)
         checks: list[Check] = [
-            lambda e: _bash_repeat(e, commands),
+            lambda e: _bash_repeat(e, squashed, commands),
             lambda e: _bash_avoid(e, commands),
         ]
     else:
@@ -273,7 +287,7 @@ def _when(entry: dict[str, Any]) -> str:
 def _said(entry: dict[str, Any]) -> str:
     """The user's words (the quote), else the decision and its reason."""
     quote = entry.get("quote") or ""
-    if quote:
+    if quote and not quote.startswith(CLIENT_REJECTION_START):
         return _clip(quote, 240)
     text = entry.get("text") or ""
     reason = entry.get("reason") or ""
