@@ -3,10 +3,10 @@
     python bench/bench_capture.py [--labels PATH] [--transcripts DIR] [--split all|a|b] [--json]
 
 Runs ``context_memory.capture.engine.Capturer`` over the 16 labelled transcripts of
-``shared/reference/real-transcripts`` (the same files are in tests/fixtures/real-transcripts)
-and scores it against ``shared/reference/decision-labels/labels.jsonl`` with the rule of its
-README: a captured record matches a label when the label's file is the record's file and
-the record's decision, reason, quote and anchors together contain every one of the label's
+tests/fixtures/real-transcripts and scores it against the hand labels in
+tests/fixtures/decision-labels/labels.jsonl (a copy of the project's shared reference) with
+the rule of its README: a captured record matches a label when the label's file is the
+record's file and the record's decision, reason, quote and anchors together contain every one of the label's
 terms (case-insensitive substring). A label is found when any record matches it; precision
 is the share of captured records that match some label.
 
@@ -32,15 +32,9 @@ sys.path.insert(0, str(REPO / "hooks"))
 
 from context_memory.capture.engine import Capturer  # noqa: E402
 
-SHARED = REPO.parent.parent / "shared" / "reference"
-FIXTURES = REPO / "tests" / "fixtures" / "real-transcripts"
-# A copy of the labels lives in tests/fixtures/decision-labels (for CI); the shared one wins.
-_SHARED_LABELS = SHARED / "decision-labels" / "labels.jsonl"
-_FIXTURE_LABELS = REPO / "tests" / "fixtures" / "decision-labels" / "labels.jsonl"
-DEFAULT_LABELS = _SHARED_LABELS if _SHARED_LABELS.is_file() else _FIXTURE_LABELS
-DEFAULT_TRANSCRIPTS = (
-    SHARED / "real-transcripts" if (SHARED / "real-transcripts").is_dir() else FIXTURES
-)
+FIXTURES = REPO / "tests" / "fixtures"
+DEFAULT_LABELS = FIXTURES / "decision-labels" / "labels.jsonl"
+DEFAULT_TRANSCRIPTS = FIXTURES / "real-transcripts"
 TARGETS = {"recall_user": 0.85, "recall_all": 0.65, "precision": 0.70}
 LABEL_KINDS = {"decision": "decided", "rejection": "rejected", "constraint": "constraint"}
 

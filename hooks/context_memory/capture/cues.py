@@ -1,7 +1,7 @@
 """The cue tables: the phrases that make a sentence a correction, rejection, standing
 instruction or choice, and the phrases that make it none.
 
-From the labelling rules (shared/reference/decision-labels/README.md): a decision is a
+From the labelling rules (tests/fixtures/decision-labels/README.md): a decision is a
 choice the session settled, a rejection an option turned down, a constraint a standing
 instruction later work must obey; plain task requests, questions, narration and
 one-answer formatting are not. A sentence is a candidate when one cue matches and no
