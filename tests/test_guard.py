@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 
 from cli_run import run_hook_main
-from context_memory.core.tables import GUARD_INDEX_FILE, GUARD_INDEX_MAX_BYTES
 from context_memory.guard import index as guard_index
-from context_memory.guard.index import entry_of, load_entries
+from context_memory.guard.entries import entry_of
+from context_memory.guard.index import INDEX_FILE as GUARD_INDEX_FILE
+from context_memory.guard.index import INDEX_MAX_BYTES as GUARD_INDEX_MAX_BYTES
+from context_memory.guard.index import load_entries
 from context_memory.guard.match import ALLOW, ASK, REMIND, judge
 from context_memory.guard.words import commands_of, package_name
 from context_memory.handlers import guard as guard_hook
@@ -474,10 +476,10 @@ def test_another_event_or_tool_gets_nothing(
 def test_a_broken_index_folder_fails_open(
     guarded: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def broken(state_dir: str, log: object = None) -> list[dict[str, Any]]:
+    def broken(state_dir: str, log: object = None) -> None:
         raise OSError("disk on fire")
 
-    monkeypatch.setattr(guard_index, "load_entries", broken)
+    monkeypatch.setattr(guard_index, "current_index", broken)
     result = run_hook_main(
         monkeypatch, capsys, guard_hook.main, payload(guarded, "npm install moment")
     )

@@ -399,18 +399,11 @@ GUARD_STOP_WORDS = frozenset(
     # the verbs of commands: "npm install" rejected is npm, not every install
     "install add run build test update upgrade remove commit push pull start exec".split()
 )
-# The index: at most this many records (the newest), each text clipped; a bigger or
-# unreadable index file is rebuilt (or ignored when it cannot be written).
-GUARD_INDEX_FILE = "guard-index.json"
+# The index (guard/index.py): at most this many records (the newest), each text clipped.
 GUARD_INDEX_MAX_ENTRIES = 400
-GUARD_INDEX_MAX_BYTES = 2 * 1024 * 1024
 GUARD_TEXT_CHARS = 160
 GUARD_REASON_MAX_CHARS = 600
-# A tool call's text is looked at up to this many characters (a Write of a big file).
-GUARD_INPUT_MAX_CHARS = 64 * 1024
 # An Edit/Write re-attempt: the new text starts with the rejected text's gist (this long at
 # least), or shares this fraction of its words (a reminder only).
 GUARD_GIST_MIN_CHARS = 40
 GUARD_GIST_REMIND_OVERLAP = 0.8
-GUARD_MODES = ("ask", "remind", "off")
-GUARD_ENV = "CTX_GUARD"

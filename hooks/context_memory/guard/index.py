@@ -1,45 +1,116 @@
-"""The guard's index: ``<state>/guard-index.json``, what the guard needs of the decisions log.
+"""The guard's index, ``<state>/guard-index.json``: read before every guarded tool call.
 
-Read before every guarded tool call, so it is small: only the live records that rule
-something out (rejections, constraints, decisions that name what not to use), the newest
-GUARD_INDEX_MAX_ENTRIES of them, each with short texts and its anchors. Its header holds
-the log's (size, mtime_ns, inode) when it was built; a log that differs makes the next
-call rebuild it (reading the log once, through the live-records reader); a missing,
-damaged, oversized or foreign index is rebuilt too, and when it cannot be written the
-rebuilt entries are used for this call only. The fast path reads one small file with
-lightjson: no ``json``, no ``re``.
+The fast path of the hook, so it costs almost nothing: one ``lstat`` of the decisions log,
+one bounded read of the index, and set lookups. The file is one JSON document written one
+part per line, so that a part can be used without parsing the rest::
 
-Records of ``ctx-decide`` carry no anchors: they get them here from their text, keywords
-and alternatives (anchors_from_text).
+    {"version":2,"log":[SIZE,MTIME_NS,INODE],
+    "keys":"moment npm pnpm ...",
+    "triggers":"0 moment|0 moment install npm|1 pnpm|...",
+    "entries":[
+    {"id":"...","avoid":["moment"],...},
+    ...
+    ]}
+
+The first line is compared as text with the log's (size, mtime_ns, inode) now: a log that
+differs, or a missing, damaged, oversized or linked index, makes the call rebuild it from
+the live records (guard/entries.py, which loads the log reader) and save it when the state
+folder takes it. The triggers line lists, per entry, groups of pieces (lowercase runs of
+letters and digits) that must all be in a call for the entry to match it at all
+(entries.triggers_of); the keys line, the first piece of every group. The call's own
+pieces are a set: most calls share no key with the index and end there, after one set
+intersection. Only the entries a call triggers are parsed (lightjson), and only then are
+the matcher and the shell reader imported. Standard library only, no ``re``, no ``json``.
 """
 
 from __future__ import annotations
 
 import os
 
-from context_memory.core import lightjson
-from context_memory.core.tables import (
-    GUARD_INDEX_FILE,
-    GUARD_INDEX_MAX_BYTES,
-    GUARD_INDEX_MAX_ENTRIES,
-    GUARD_STOP_WORDS,
-    GUARD_TEXT_CHARS,
-)
-from context_memory.guard.words import text_words
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
-INDEX_VERSION = 1
+# Here, not in core/tables.py: this module is the hook's fast path, and the tables module
+# costs more to import than everything this module does.
+INDEX_FILE = "guard-index.json"
+INDEX_MAX_BYTES = 2 * 1024 * 1024
+# What a call's text is read up to (the matcher reads as much: match.GUARD_INPUT_MAX_CHARS).
+INPUT_MAX_CHARS = 64 * 1024
+INDEX_VERSION = 2
 DECISIONS_FILE = "decisions.jsonl"  # memory/decisions.py's name (not imported: json)
-MAX_ANCHORS = 12
-# Words after which a decision names what it chose ("use pnpm", "prefer date-fns").
-_CHOOSING = frozenset(("use", "prefer", "choose", "chose", "pick", "picked", "with", "keep"))
+_KEYS_START = b'"keys":"'
+_TRIGGERS_START = b'"triggers":"'
+_ENTRIES_LINE = b'"entries":['
+_END_LINE = b"]}"
+_GROUP_SEPARATOR = "|"
+# The key of a group without pieces (a ruled-out name of punctuation only): every call.
+ANY_CALL = "*"
+
+# Every ASCII character that is not a letter or a digit separates two pieces.
+_SEPARATORS = "".join(chr(c) for c in range(128) if not chr(c).isalnum())
+_TO_SPACE = str.maketrans(_SEPARATORS, " " * len(_SEPARATORS))
+# The shell's reading joins what quotes and backslashes split ("mom""ent", mom\ent).
+_QUOTES = "'\"\\"
+_JOINED = str.maketrans(
+    "".join(c for c in _SEPARATORS if c not in _QUOTES),
+    " " * (len(_SEPARATORS) - len(_QUOTES)),
+    _QUOTES,
+)
+
+
+def pieces(text: str) -> list[str]:
+    """The lowercase runs of letters and digits of ``text`` (non-ASCII characters stay in
+    their piece), in order."""
+    return text.lower().translate(_TO_SPACE).split()
+
+
+class CallPieces:
+    """The pieces of a call's texts (command, file path, text written), both as written
+    and as the shell joins them; ``has(group)``: every piece of the group is there.
+
+    Every word the matcher can compare (a shell word, a package name, a part of a path, a
+    word of an edit) is made of such pieces, so an entry whose groups are all absent
+    cannot match. Non-ASCII text is looked up by substring: a non-ASCII separator may
+    sit inside a piece."""
+
+    __slots__ = ("found", "texts")
+
+    def __init__(self, tool_input: dict[str, Any]) -> None:
+        texts: list[str] = []
+        for value in tool_input.values():
+            if isinstance(value, str):
+                texts.append(value[:INPUT_MAX_CHARS].lower())
+            elif isinstance(value, list):  # MultiEdit's edits
+                for item in value[:100]:
+                    if isinstance(item, dict):
+                        texts.extend(
+                            v[:INPUT_MAX_CHARS].lower() for v in item.values() if isinstance(v, str)
+                        )
+        found: set[str] = set()
+        for text in texts:
+            found.update(text.translate(_TO_SPACE).split())
+            if "\\" in text or "'" in text or '"' in text:
+                found.update(text.replace("\\\n", "").translate(_JOINED).split())
+        self.found = found
+        self.texts = [text for text in texts if not text.isascii()]
+
+    def may_have(self, keys: set[str]) -> bool:
+        """Whether one of ``keys`` is among the call's pieces (the quick first look)."""
+        if not self.found.isdisjoint(keys) or ANY_CALL in keys:
+            return True
+        return any(key in text for text in self.texts for key in keys)
+
+    def has(self, group: list[str]) -> bool:
+        found = self.found
+        if all(piece in found for piece in group):
+            return True
+        return any(all(piece in text for piece in group) for text in self.texts)
 
 
 def index_path(state_dir: str) -> str:
-    return os.path.join(state_dir, GUARD_INDEX_FILE)
+    return os.path.join(state_dir, INDEX_FILE)
 
 
 def log_signature(state_dir: str) -> list[int] | None:
@@ -54,202 +125,228 @@ def log_signature(state_dir: str) -> list[int] | None:
     return [info.st_size, info.st_mtime_ns, info.st_ino]
 
 
-# -- entries from records --------------------------------------------------------------------
+def header_line(signature: list[int]) -> bytes:
+    return b'{"version":%d,"log":[%d,%d,%d],' % (INDEX_VERSION, *signature)
 
 
-def _str(value: object, limit: int = GUARD_TEXT_CHARS) -> str:
-    if not isinstance(value, str):
-        return ""
-    value = " ".join(value.split())
-    return value if len(value) <= limit else value[: limit - 3].rstrip() + "..."
+# -- reading ---------------------------------------------------------------------------------
 
 
-def _words(value: object) -> list[str]:
-    if not isinstance(value, list):
-        return []
-    found: list[str] = []
-    for item in value[: MAX_ANCHORS * 2]:
-        if isinstance(item, str):
-            word = " ".join(item.lower().split())[:80]
-            if word and word not in found:
-                found.append(word)
-    return found[:MAX_ANCHORS]
-
-
-def distinctive(text: str) -> list[str]:
-    """Words of ``text`` worth matching: not glue words, at least 3 characters."""
-    found: list[str] = []
-    for word in text_words(text, 2000):
-        if len(word) >= 3 and word not in GUARD_STOP_WORDS and word not in found:
-            found.append(word)
-    return found
-
-
-def anchors_from_text(record: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """(avoid, prefer) of a record that has none (one written by ctx-decide).
-
-    A rejection avoids its keywords, else the distinctive words of what it rejected (words
-    after "use"/"prefer" there are what it chose instead). A decision avoids the words of
-    its alternatives and prefers its keywords or its own words.
-    """
-    kind = record.get("kind")
-    keywords = [w.lower() for w in _words(record.get("keywords"))]
-    text = record.get("decision") if isinstance(record.get("decision"), str) else ""
-    if kind == "decided":
-        avoid: list[str] = []
-        for alternative in _words(record.get("alternatives")):
-            avoid.extend(w for w in distinctive(alternative) if w not in avoid)
-        prefer = keywords or distinctive(str(text))
-        return [w for w in avoid if w not in prefer][:MAX_ANCHORS], prefer[:MAX_ANCHORS]
-    words = text_words(str(text), 2000)
-    cut = next((i for i, word in enumerate(words) if word in _CHOOSING), len(words))
-    prefer = distinctive(" ".join(words[cut + 1 :]))
-    avoid = keywords or [w for w in distinctive(" ".join(words[:cut])) if w not in prefer]
-    return avoid[:MAX_ANCHORS], prefer[:MAX_ANCHORS]
-
-
-def entry_of(record: dict[str, Any]) -> dict[str, Any] | None:
-    """The index entry of a live record, or None when it rules nothing out."""
-    kind = record.get("kind")
-    if kind not in ("rejected", "constraint", "decided"):
-        return None
-    avoid = _words(record.get("avoid"))
-    prefer = _words(record.get("prefer"))
-    if not avoid and not prefer and "source" not in record:
-        avoid, prefer = anchors_from_text(record)
-    call = record.get("call")
-    entry_call: dict[str, str] | None = None
-    if isinstance(call, dict) and isinstance(call.get("tool"), str):
-        entry_call = {"tool": _str(call.get("tool"), 40)}
-        for key in ("command", "file", "gist"):
-            if isinstance(call.get(key), str):
-                entry_call[key] = _str(call.get(key), 400)
-    if not avoid and entry_call is None:
-        return None
-    if kind == "decided" and not avoid:
-        return None
-    by = record.get("by")
-    return {
-        "id": _str(record.get("id"), 64),
-        "when": _str(record.get("row_ts"), 40) or _str(record.get("ts"), 40),
-        "by": by if by in ("user", "agent") else "agent",
-        "kind": kind,
-        "text": _str(record.get("decision")),
-        "reason": _str(record.get("reason")),
-        "quote": _str(record.get("quote"), 240),
-        "avoid": avoid,
-        "prefer": prefer,
-        "call": entry_call,
-    }
-
-
-def entries_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    entries = [e for e in (entry_of(r) for r in records if isinstance(r, dict)) if e]
-    return entries[-GUARD_INDEX_MAX_ENTRIES:]
-
-
-# -- the index file --------------------------------------------------------------------------
-
-
-def read_index(state_dir: str, signature: list[int]) -> list[dict[str, Any]] | None:
-    """The index's entries when it is whole and built from the log as it is now."""
+def _read_index_bytes(state_dir: str) -> bytes | None:
+    """The index file's bytes: a regular file (no link followed) of at most INDEX_MAX_BYTES."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        from context_memory.core.fsutil import read_bytes
+        fd = os.open(index_path(state_dir), flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (info.st_mode & 0o170000) != 0o100000 or info.st_size > INDEX_MAX_BYTES:
+            return None
+        data = os.read(fd, INDEX_MAX_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= INDEX_MAX_BYTES else None
 
-        raw = read_bytes(index_path(state_dir), GUARD_INDEX_MAX_BYTES, root=state_dir)
-        document = lightjson.loads(raw.decode("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+
+class IndexFile:
+    """A whole index, built from the log as it is now. Parsed as far as a call needs:
+    the keys (the first piece of every trigger group) always, the groups when a key is in
+    the call, the entries the call triggers."""
+
+    __slots__ = ("keys", "_triggers", "_body", "_lines")
+
+    def __init__(self, keys: set[str], triggers: bytes, body: bytes) -> None:
+        self.keys = keys
+        self._triggers = triggers
+        self._body = body
+        self._lines: list[bytes] | None = None
+
+    def _groups(self) -> list[tuple[int, list[str]]] | None:
+        """The trigger groups (entry number, pieces); None when the line is damaged."""
+        groups: list[tuple[int, list[str]]] = []
+        try:
+            text = self._triggers.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        for group in text.split(_GROUP_SEPARATOR) if text else ():
+            number, _, rest = group.partition(" ")
+            if not number.isdigit():
+                return None
+            groups.append((int(number), rest.split()))
+        return groups
+
+    def lines(self) -> list[bytes]:
+        """The entry lines (a trailing comma each but the last)."""
+        if self._lines is None:
+            self._lines = self._body.split(b"\n") if self._body else []
+        return self._lines
+
+    def triggered(self, call: CallPieces) -> list[int] | None:
+        """The numbers of the entries the call triggers, in order (None: damaged)."""
+        if not call.may_have(self.keys):
+            return []  # most calls: no first piece of any group is in them
+        groups = self._groups()
+        if groups is None:
+            return None
+        count = len(self.lines())
+        hit: set[int] = set()
+        for number, group in groups:
+            if number not in hit and number < count and call.has(group):
+                hit.add(number)
+        return sorted(hit)
+
+    def entries(self, numbers: list[int] | None = None) -> list[dict[str, Any]] | None:
+        """Entries ``numbers`` (all by default), None when one is damaged."""
+        from context_memory.core import lightjson
+
+        lines = self.lines()
+        found: list[dict[str, Any]] = []
+        for number in range(len(lines)) if numbers is None else numbers:
+            try:
+                entry = lightjson.loads(lines[number].rstrip(b",").decode("utf-8"))
+            except (ValueError, UnicodeDecodeError, RecursionError, IndexError):
+                return None
+            if not isinstance(entry, dict):
+                return None
+            found.append(entry)
+        return found
+
+
+def _line_at(data: bytes, start: int) -> tuple[bytes, int]:
+    """The line that starts at ``start`` and where the next one starts (-1: no newline)."""
+    end = data.find(b"\n", start)
+    return (data[start:], -1) if end < 0 else (data[start:end], end + 1)
+
+
+def _string_line(line: bytes, start: bytes) -> bytes | None:
+    """The text of a ``"name":"text",`` line (written unescaped: pieces need none)."""
+    if line.startswith(start) and line.endswith(b'",'):
+        return line[len(start) : -2]
+    return None
+
+
+def parse_index(data: bytes, signature: list[int]) -> IndexFile | None:
+    """The index when it is whole and its header names the log as it is now (the groups
+    and entries are checked when a call needs them)."""
+    header, at = _line_at(data, 0)
+    if header != header_line(signature) or at < 0 or not data.endswith(b"\n" + _END_LINE + b"\n"):
         return None
-    if (
-        not isinstance(document, dict)
-        or document.get("version") != INDEX_VERSION
-        or document.get("log") != signature
-    ):
+    keys_line, at = _line_at(data, at)
+    triggers_line, at = _line_at(data, at) if at >= 0 else (b"", -1)
+    entries_line, at = _line_at(data, at) if at >= 0 else (b"", -1)
+    keys = _string_line(keys_line, _KEYS_START)
+    triggers = _string_line(triggers_line, _TRIGGERS_START)
+    if keys is None or triggers is None or entries_line != _ENTRIES_LINE or at < 0:
         return None
-    entries = document.get("entries")
-    if not isinstance(entries, list):
+    try:
+        key_set = set(keys.decode("utf-8").split())
+    except UnicodeDecodeError:
         return None
-    return [e for e in entries if isinstance(e, dict)]
+    body = data[at : len(data) - len(_END_LINE) - 2]
+    return IndexFile(key_set, triggers, body)
+
+
+def read_index(state_dir: str, signature: list[int]) -> IndexFile | None:
+    data = _read_index_bytes(state_dir)
+    return None if data is None else parse_index(data, signature)
+
+
+# -- building --------------------------------------------------------------------------------
 
 
 def live_records(state_dir: str) -> list[dict[str, Any]]:
-    """The log's live records (memory.decisions.live_records when the store has it)."""
-    from context_memory.memory import decisions
+    """The log's live records (memory.decisions.live_records)."""
+    from context_memory.memory.decisions import live_records as read_live
 
-    reader = getattr(decisions, "live_records", None)
-    if reader is not None:
-        records, _ = reader(state_dir)
-        return list(records)
-    return _live_records_fallback(state_dir)
+    records, _ = read_live(state_dir)
+    return list(records)
 
 
-def _live_records_fallback(state_dir: str) -> list[dict[str, Any]]:
-    """Before the store's reader: every record line, minus dropped and superseded ones."""
-    from context_memory.core.fsutil import open_file
-    from context_memory.memory.decisions import MAX_LOG_BYTES, MAX_RECORD_BYTES
+def index_text(signature: list[int], entries: list[dict[str, Any]]) -> bytes:
+    """The index file for ``entries`` of the log with ``signature``."""
+    from context_memory.core import lightjson
+    from context_memory.guard.entries import triggers_of
 
-    records: list[dict[str, Any]] = []
-    gone: set[str] = set()
-    try:
-        fd = open_file(os.path.join(state_dir, DECISIONS_FILE), root=state_dir)
-    except OSError:
-        return records
-    with open(fd, "rb") as handle:
-        size = os.fstat(fd).st_size
-        if size > MAX_LOG_BYTES:
-            handle.seek(size - MAX_LOG_BYTES)
-            handle.readline(MAX_RECORD_BYTES)
-        seen: set[str] = set()
-        while True:
-            raw = handle.readline(MAX_RECORD_BYTES + 1)
-            if not raw:
-                break
-            if len(raw) > MAX_RECORD_BYTES or not raw.strip():
-                continue
-            try:
-                record = lightjson.loads(raw.decode("utf-8"))
-            except (ValueError, UnicodeDecodeError):
-                continue
-            if not isinstance(record, dict):
-                continue
-            ident = record.get("id")
-            if isinstance(ident, str):
-                if ident in seen:
-                    continue
-                seen.add(ident)
-            if record.get("kind") in ("supersede", "drop"):
-                if isinstance(record.get("target"), str):
-                    gone.add(record["target"])
-                continue
-            records.append(record)
-    return [r for r in records if r.get("id") not in gone]
+    groups = []
+    keys: dict[str, None] = {}
+    for number, entry in enumerate(entries):
+        for group in triggers_of(entry):
+            # Pieces hold letters and digits only: nothing to escape in a JSON string.
+            groups.append(" ".join([str(number), *group]))
+            keys[group[0] if group else ANY_CALL] = None
+    lines = [
+        header_line(signature),
+        _KEYS_START + " ".join(keys).encode("utf-8") + b'",',
+        _TRIGGERS_START + _GROUP_SEPARATOR.join(groups).encode("utf-8") + b'",',
+        _ENTRIES_LINE,
+    ]
+    body = [lightjson.dumps(entry).encode("utf-8") for entry in entries]
+    lines.extend(line + b"," for line in body[:-1])
+    lines.extend(body[-1:])
+    lines.append(_END_LINE)
+    return b"\n".join(lines) + b"\n"
 
 
-def build_index(state_dir: str, signature: list[int]) -> dict[str, Any]:
-    return {
-        "version": INDEX_VERSION,
-        "log": signature,
-        "entries": entries_of(live_records(state_dir)),
-    }
+def rebuild(state_dir: str, signature: list[int], log: Callable[[str], None] | None) -> IndexFile:
+    """The index built from the live records now, saved when the log did not change
+    meanwhile and the state folder takes it (``log(message)`` hears why not)."""
+    from context_memory.guard.entries import entries_of
 
-
-def load_entries(state_dir: str, log: Any = None) -> list[dict[str, Any]]:
-    """The entries for this call: the index when fresh, else rebuilt (and saved when the
-    state folder takes it; ``log(message)`` hears why not)."""
-    signature = log_signature(state_dir)
-    if signature is None:
-        return []
-    entries = read_index(state_dir, signature)
-    if entries is not None:
-        return entries
-    document = build_index(state_dir, signature)
+    text = index_text(signature, entries_of(live_records(state_dir)))
     if log_signature(state_dir) == signature:  # not written to meanwhile
         try:
             from context_memory.core.fsutil import atomic_write
 
-            atomic_write(index_path(state_dir), lightjson.dumps(document), root=state_dir)
+            atomic_write(index_path(state_dir), text, root=state_dir)
         except OSError as exc:
             if log is not None:
                 log(f"guard index not saved: {exc}")
-    entries = document["entries"]
-    return entries if isinstance(entries, list) else []
+    built = parse_index(text, signature)
+    if built is None:  # cannot happen: index_text writes what parse_index reads
+        raise ValueError("the guard index just built does not parse")
+    return built
+
+
+def current_index(state_dir: str, log: Callable[[str], None] | None = None) -> IndexFile | None:
+    """The index of the log as it is now (read, else rebuilt); None when there is no log."""
+    signature = log_signature(state_dir)
+    if signature is None:
+        return None
+    return read_index(state_dir, signature) or rebuild(state_dir, signature, log)
+
+
+def load_entries(state_dir: str, log: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    """Every entry of the index (oldest first)."""
+    index = current_index(state_dir, log)
+    if index is None:
+        return []
+    entries = index.entries()
+    if entries is None:  # a damaged entry line: rebuild once
+        signature = log_signature(state_dir)
+        entries = rebuild(state_dir, signature, log).entries() if signature else []
+    return entries or []
+
+
+def entries_for_call(
+    state_dir: str, tool_input: dict[str, Any], log: Callable[[str], None] | None = None
+) -> list[dict[str, Any]]:
+    """The entries that can match this call (oldest first): [] for most calls, which then
+    need nothing more."""
+    index = current_index(state_dir, log)
+    if index is None:
+        return []
+    call = CallPieces(tool_input)
+    numbers = index.triggered(call)
+    if numbers == []:
+        return []
+    entries = None if numbers is None else index.entries(numbers)
+    if entries is None:  # a damaged line: rebuild once
+        signature = log_signature(state_dir)
+        if signature is None:
+            return []
+        index = rebuild(state_dir, signature, log)
+        entries = index.entries(index.triggered(call) or [])
+    return entries or []

@@ -25,13 +25,13 @@ from context_memory.core.tables import (
     GUARD_GENERIC_PROGRAMS,
     GUARD_GIST_MIN_CHARS,
     GUARD_GIST_REMIND_OVERLAP,
-    GUARD_INPUT_MAX_CHARS,
     GUARD_READ_ONLY_PROGRAMS,
     GUARD_READ_ONLY_SUBCOMMANDS,
     GUARD_REASON_MAX_CHARS,
     GUARD_REMOVAL_PROGRAMS,
     GUARD_REMOVAL_SUBCOMMANDS,
 )
+from context_memory.guard.index import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
 from context_memory.guard.words import Command, commands_of, name_parts, package_name, text_words
 
 TYPE_CHECKING = False
@@ -129,7 +129,7 @@ def _bash_names(command: Command) -> set[str]:
     return names
 
 
-def _looks_only(command: Command) -> bool:
+def looks_only(command: Command) -> bool:
     if command.program in GUARD_READ_ONLY_PROGRAMS:
         return True
     sub = command.subcommand
@@ -151,7 +151,7 @@ def _bash_avoid(entry: dict[str, Any], commands: list[Command]) -> tuple[str, st
         return ALLOW, ""
     best, what = ALLOW, ""
     for command in commands:
-        if _looks_only(command) or _removes(command):
+        if looks_only(command) or _removes(command):
             continue
         sequence = [command.program, *command.words]
         names = _bash_names(command)
@@ -169,7 +169,7 @@ def _bash_avoid(entry: dict[str, Any], commands: list[Command]) -> tuple[str, st
     return best, what
 
 
-def _clipped(text: str) -> tuple[str, bool]:
+def clipped(text: str) -> tuple[str, bool]:
     """``text`` without the ellipsis a clipped record text ends with, and whether it had one."""
     for mark in ("\u2026", "..."):
         if text.endswith(mark):
@@ -183,13 +183,13 @@ def _bash_repeat(
     call = entry.get("call")
     if not isinstance(call, dict) or call.get("tool") != "Bash":
         return ALLOW, ""
-    rejected_text, cut = _clipped(_squash(_text(call.get("command"))))
+    rejected_text, cut = clipped(_squash(_text(call.get("command"))))
     if cut:
         # The record holds the start of a long command: the same start is the same call.
         if len(rejected_text) >= GUARD_GIST_MIN_CHARS and command_text.startswith(rejected_text):
             return ASK, rejected_text
         return ALLOW, ""
-    rejected = [c for c in commands_of(rejected_text) if c.program != "cd" and not _looks_only(c)]
+    rejected = [c for c in commands_of(rejected_text) if c.program != "cd" and not looks_only(c)]
     if not rejected:
         return ALLOW, ""
     keys = {c.key() for c in commands}
@@ -204,7 +204,7 @@ def _edit_repeat(entry: dict[str, Any], tool: str, path: str, new_text: str) -> 
         return ALLOW, ""
     if not _same_file(_text(call.get("file")), path):
         return ALLOW, ""
-    gist, _ = _clipped(_squash(_text(call.get("gist"))))
+    gist, _ = clipped(_squash(_text(call.get("gist"))))
     new = _squash(new_text)
     if len(gist) >= GUARD_GIST_MIN_CHARS and new.startswith(gist):
         return ASK, path

@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from context_memory.core.exit_codes import FAILURE, OK, USAGE
-from context_memory.guard.index import entry_of
+from context_memory.guard.entries import entry_of
 from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
+from context_memory.memory.decisions import superseded_by
 
 MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024
 
@@ -61,13 +62,6 @@ def tool_calls(row: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
 
 
-def supersedes(new: dict[str, Any], old: dict[str, Any]) -> bool:
-    """The store's rule: the new record chose what the old one ruled out, or the reverse."""
-    new_prefer, new_avoid = set(new.get("prefer") or ()), set(new.get("avoid") or ())
-    old_prefer, old_avoid = set(old.get("prefer") or ()), set(old.get("avoid") or ())
-    return bool(new_prefer & old_avoid or new_avoid & old_prefer)
-
-
 class Knowledge:
     """The live records known so far (as index entries), from captured items."""
 
@@ -81,7 +75,10 @@ class Knowledge:
         record.setdefault("id", f"replay-{self.count}")
         record.setdefault("ts", item.get("row_ts") or "")
         entry = entry_of(record)
-        self.entries = [e for e in self.entries if not supersedes(record, e)]
+        # The store's rule at append time (memory.decisions.superseded_by); the entries
+        # carry the records' ids, avoid and prefer.
+        gone = set(superseded_by(record, list(self.entries)))
+        self.entries = [e for e in self.entries if e.get("id") not in gone]
         if entry is not None:
             self.entries.append(entry)
 
@@ -102,9 +99,7 @@ def replay(
 ) -> list[dict[str, Any]]:
     """One verdict per main-chain tool call, in order."""
     if capturer_factory is None:
-        from context_memory.capture.engine import (  # type: ignore[import-untyped,unused-ignore]
-            Capturer,
-        )
+        from context_memory.capture.engine import Capturer
 
         capturer_factory = Capturer
     capturer = capturer_factory()

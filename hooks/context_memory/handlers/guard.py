@@ -26,8 +26,7 @@ from context_memory.core.hookio import (
     run_hook,
     write_stdout,
 )
-from context_memory.core.tables import GUARD_ENV, GUARD_MODES
-from context_memory.guard.match import ASK, REMIND, ask_text, judge, remind_text
+from context_memory.guard.index import entries_for_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,6 +34,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 HOOK_NAME = "ctx-guard"
+# Here, not in core/tables.py: the hook's fast path does not import the tables.
+GUARD_ENV = "CTX_GUARD"
+GUARD_MODES = ("ask", "remind", "off")
+# What the matcher judges (match.GUARDED_TOOLS; not imported: most calls never need it).
+GUARDED_TOOLS = frozenset(("Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"))
 EVENT = "PreToolUse"
 REPLAY_OPTION = "--replay"
 REPLAY_HELP = (
@@ -52,11 +56,11 @@ def guard_mode(env: Mapping[str, str]) -> str:
     return value if value in GUARD_MODES else "ask"
 
 
-def output_for(verdict_name: str, text: str) -> str:
+def output_for(ask: bool, text: str) -> str:
     from context_memory.core import lightjson
 
     specific: dict[str, str] = {"hookEventName": EVENT}
-    if verdict_name == ASK:
+    if ask:
         specific["permissionDecision"] = "ask"
         specific["permissionDecisionReason"] = text
     else:
@@ -74,20 +78,23 @@ def guard_output(
         return None
     tool = hook.get("tool_name")
     tool_input = hook.get("tool_input")
-    if not isinstance(tool, str) or not isinstance(tool_input, dict):
+    if tool not in GUARDED_TOOLS or not isinstance(tool_input, dict):
         return None
-    from context_memory.guard.index import load_entries
-
     state_dir = hook.state_dir
-    entries = load_entries(
+    entries = entries_for_call(
         state_dir,
+        tool_input,
         log=lambda message: log_line(state_dir, HOOK_NAME, hook.session_id or "-", message),
     )
-    verdict = judge(tool, tool_input, entries)
+    if not entries:  # most calls: nothing in them any record names
+        return None
+    from context_memory.guard.match import ASK, REMIND, ask_text, judge, remind_text
+
+    verdict = judge(str(tool), tool_input, entries)
     if verdict.verdict == ASK and mode == "ask":
-        return output_for(ASK, ask_text(verdict))
+        return output_for(True, ask_text(verdict))
     if verdict.verdict in (ASK, REMIND):
-        return output_for(REMIND, remind_text(verdict))
+        return output_for(False, remind_text(verdict))
     return None
 
 
