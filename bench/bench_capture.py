@@ -6,9 +6,9 @@ Runs ``context_memory.capture.engine.Capturer`` over the 16 labelled transcripts
 tests/fixtures/real-transcripts and scores it against the hand labels in
 tests/fixtures/decision-labels/labels.jsonl (a copy of the project's shared reference) with
 the rule of its README: a captured record matches a label when the label's file is the
-record's file and the record's decision, reason, quote and anchors together contain every one of the label's
-terms (case-insensitive substring). A label is found when any record matches it; precision
-is the share of captured records that match some label.
+record's file and the record's decision, reason, quote and anchors together contain every
+one of the label's terms (case-insensitive substring). A label is found when any record
+matches it; precision is the share of captured records that match some label.
 
 Reported: recall per kind and per ``by``, overall, precision, records per 10 user prompts,
 every missed label and every record that matches no label. ``--split a`` / ``b`` scores

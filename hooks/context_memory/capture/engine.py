@@ -20,11 +20,10 @@ docs/capture.md and the shared spec.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from context_memory.capture import rejections
 from context_memory.capture.agent_text import settled_choice
-from context_memory.capture.items import Item, call_of, describe_call, make_item
+from context_memory.capture.items import call_of, describe_call, make_item
 from context_memory.capture.plan import APPROVED_START, plan_item
 from context_memory.capture.prompts import (
     classify,
@@ -35,6 +34,12 @@ from context_memory.capture.prompts import (
 )
 from context_memory.capture.question import ANSWER_START, question_item
 from context_memory.capture.text import block_text, clip, strip_wrappers
+
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Any
+
+    from context_memory.capture.items import Item
 
 STATE_VERSION = 1
 MAX_CALLS = 64  # tool calls remembered for joining results to them

@@ -3,12 +3,14 @@ and the short description of a tool call that rejections and plans carry."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from context_memory.capture.anchors import anchors_of, command_head, split_choice
 from context_memory.capture.text import MAX_GIST, clip
 
-Item = dict[str, Any]
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Any
+
+    Item = dict[str, Any]
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 
 

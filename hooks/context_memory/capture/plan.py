@@ -9,10 +9,13 @@ one approved (the user may have edited it), else the call's ``input.plan``.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from context_memory.capture.items import make_item
 from context_memory.capture.text import clip
+
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Any
 
 APPROVED_START = "User has approved your plan"
 _MARKDOWN = re.compile(r"[#*`>|]+|\[([^\]\n]{0,200})\]\([^)\n]{0,300}\)")

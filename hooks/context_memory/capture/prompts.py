@@ -11,8 +11,6 @@ the prompt as its quote.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from context_memory.capture.cues import (
     PASTE_LINE,
     PROPOSING_QUESTION,
@@ -28,11 +26,17 @@ MAX_TYPED = 2500
 MAX_SENTENCES = 3
 
 
-@dataclass(frozen=True)
 class PromptItem:
-    kind: str
-    text: str  # the cue sentences, joined
-    quote: str  # verbatim from the prompt, from its start or from the first cue sentence
+    """What one prompt states (a plain class: dataclasses costs an import on the Stop path)."""
+
+    __slots__ = ("kind", "text", "quote")
+
+    def __init__(self, kind: str, text: str, quote: str) -> None:
+        self.kind = kind
+        self.text = text  # the cue sentences, joined
+        self.quote = (
+            quote  # verbatim from the prompt, from its start or from the first cue sentence
+        )
 
 
 def prompt_text(content: object) -> str:

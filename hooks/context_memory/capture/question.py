@@ -10,10 +10,13 @@ is parsed when the structured form is missing (older rows, damaged rows).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from context_memory.capture.items import make_item
 from context_memory.capture.text import MAX_SCAN, clip
+
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Any
 
 ANSWER_START = "User has answered your question"
 _PAIR = re.compile(r'"([^"\n]{1,400})"="([^"\n]{0,400})"')

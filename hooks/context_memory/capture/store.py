@@ -68,6 +68,27 @@ MAX_ROW_BYTES = 1024 * 1024
 MAX_POSITION_BYTES = 256 * 1024
 MAX_ENGINE_STATE_BYTES = 64 * 1024
 TAIL_BYTES = 64
+# Rows the engine takes nothing from, told by their bytes so they are not parsed: most of
+# a turn's bytes are tool results. A tool_result row counts only when it is an error (a
+# rejection), answers a question or approves a plan, or holds a text block (a prompt
+# beside it); sidechain rows count not at all. Any doubt: the row is parsed.
+_TOOL_RESULT = b'"tool_result"'
+_KEEP_NEEDLES = (
+    b'"is_error":true',
+    b'"is_error": true',
+    b'"type":"text"',
+    b'"type": "text"',
+    b"User has answered your question",
+    b"User has approved your plan",
+)
+_SIDECHAIN = (b'"isSidechain":true', b'"isSidechain": true')
+
+
+def states_nothing(line: bytes) -> bool:
+    """Whether the engine takes nothing from this row (see _KEEP_NEEDLES)."""
+    if any(needle in line for needle in _SIDECHAIN):
+        return True
+    return _TOOL_RESULT in line and not any(needle in line for needle in _KEEP_NEEDLES)
 
 
 def capture_enabled(env: Mapping[str, str] | None = None) -> bool:
@@ -178,6 +199,8 @@ def read_new_rows(
                 continue
             if len(line) > MAX_ROW_BYTES:
                 result.damaged_rows += 1
+                continue
+            if states_nothing(line):
                 continue
             try:
                 row = json.loads(line)
@@ -295,6 +318,9 @@ def save_position(state_dir: str, session: str, position: dict[str, Any]) -> Non
         position_path(state_dir, session),
         json.dumps(position, ensure_ascii=False, separators=(",", ":")) + "\n",
         root=state_dir,
+        # Lost in a crash, a position costs a re-read (identity keeps it from adding
+        # anything twice); flushed, it would cost most of a Stop's capture time.
+        durable=False,
     )
 
 

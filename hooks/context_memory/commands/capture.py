@@ -39,7 +39,8 @@ def find_transcript(argument: str | None) -> str:
         return newest_transcript(os.getcwd())
     candidate = os.path.expanduser(argument)
     if os.path.exists(candidate) or not looks_like_session_id(argument):
-        return candidate
+        # Absolute: the position remembers the path, which the hooks give absolute.
+        return os.path.abspath(candidate)
     return transcript_for_session(argument, os.getcwd())
 
 

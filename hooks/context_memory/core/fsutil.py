@@ -346,8 +346,13 @@ def atomic_write(
     *,
     mode: int | None = None,
     root: str | None = None,
+    durable: bool = True,
 ) -> None:
     """Replace ``path`` with ``data`` in one step: readers see the old file or the new one.
+
+    ``durable=False`` skips the flush to disk before the rename: for a file that may be
+    lost in a crash at no cost but work done again (capture positions), where the flush
+    would be most of a hook's time.
 
     The temporary file lives in the same folder (os.replace is atomic only within one
     file system), is created exclusively (never through a link) and flushed to disk before
@@ -387,7 +392,8 @@ def atomic_write(
                 done = 0
                 while done < len(payload):
                     done += os.write(fd, payload[done:])
-                os.fsync(fd)
+                if durable:
+                    os.fsync(fd)
                 os.fchmod(fd, mode)
             finally:
                 os.close(fd)
