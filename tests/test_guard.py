@@ -531,3 +531,50 @@ def test_the_installed_hook_in_a_fresh_process(installed_project: Any, tmp_path:
     )
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, b"", b"")
     assert (project / ".working-state" / GUARD_INDEX_FILE).exists()
+
+
+# -- the index's triggers: a call the index filters out is one the matcher allows ----------
+
+FILTER_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("Bash", {"command": "npm install"}),
+    ("Bash", {"command": "pnpm install"}),
+    ("Bash", {"command": "npm install date-fns", "description": "not moment"}),
+    ("Bash", {"command": 'npm install "mom""ent"'}),  # the shell joins quoted pieces
+    ("Bash", {"command": "npm install mom\\ent"}),
+    ("Bash", {"command": "npm install mo\\\nment"}),  # a line continuation
+    ("Bash", {"command": "NPM=1 /usr/bin/NPM ci"}),
+    ("Bash", {"command": "yarn add moment@2.29.4 date-fns"}),
+    ("Bash", {"command": "ls"}),
+    ("Edit", {"file_path": "/a/d.js", "old_string": "x", "new_string": "import moment，x"}),
+    ("Edit", {"file_path": "/a/d.js", "old_string": "x", "new_string": "import dayjs"}),
+    ("Write", {"file_path": "/a/src/moment.js", "content": "export {}"}),
+    ("Write", {"file_path": "/a/src/dates.js", "content": "// date-fns, not moment"}),
+    ("Write", {"file_path": "app/test_combined_link.py", "content": REWRITE["call"]["gist"]}),
+    (
+        "MultiEdit",
+        {"file_path": "/a/p.json", "edits": [{"old_string": "a", "new_string": '"moment"'}]},
+    ),
+    ("NotebookEdit", {"notebook_path": "/a/n.ipynb", "new_source": "import moment"}),
+]
+
+
+@pytest.mark.parametrize(("tool", "tool_input"), FILTER_CALLS)
+def test_the_index_filter_never_changes_a_verdict(
+    tmp_path: Path, tool: str, tool_input: dict[str, Any]
+) -> None:
+    state = tmp_path / ".working-state"
+    write_log(state, PNPM, MOMENT, REWRITE)
+    every = judge(tool, tool_input, load_entries(str(state)))
+    some = guard_index.entries_for_call(str(state), tool_input)
+    filtered = judge(tool, tool_input, some)
+    assert (filtered.verdict, filtered.entry) == (every.verdict, every.entry)
+    if every.verdict == ALLOW and tool_input.get("command") in ("pnpm install", "ls"):
+        assert some == []  # nothing for the matcher to look at
+
+
+def test_the_filter_catches_what_the_shell_joins() -> None:
+    assert verdict_of("Bash", {"command": 'npm install "mom""ent"'}, MOMENT) == ASK
+    assert verdict_of("Bash", {"command": "npm install mo\\\nment"}, MOMENT) == ASK
+    assert guard_index.CallPieces({"command": 'npm i "mom""ent"'}).has(["moment"])
+    assert guard_index.CallPieces({"new_string": "import moment，x"}).has(["moment"])
+    assert not guard_index.CallPieces({"command": "npm i momentum"}).has(["moment"])
