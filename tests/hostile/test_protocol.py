@@ -190,4 +190,5 @@ def test_every_hook_is_registered_for_a_real_event() -> None:
         "PreCompact",
         "PostCompact",
         "SessionStart",
+        "PreToolUse",
     }
