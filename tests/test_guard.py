@@ -21,6 +21,7 @@ from context_memory.guard.index import INDEX_FILE as GUARD_INDEX_FILE
 from context_memory.guard.index import INDEX_MAX_BYTES as GUARD_INDEX_MAX_BYTES
 from context_memory.guard.index import load_entries
 from context_memory.guard.match import ALLOW, ASK, REMIND, judge
+from context_memory.guard.pieces import CallPieces
 from context_memory.guard.words import commands_of, package_name
 from context_memory.handlers import guard as guard_hook
 from context_memory.memory.decisions import append_record, make_record
@@ -575,6 +576,6 @@ def test_the_index_filter_never_changes_a_verdict(
 def test_the_filter_catches_what_the_shell_joins() -> None:
     assert verdict_of("Bash", {"command": 'npm install "mom""ent"'}, MOMENT) == ASK
     assert verdict_of("Bash", {"command": "npm install mo\\\nment"}, MOMENT) == ASK
-    assert guard_index.CallPieces({"command": 'npm i "mom""ent"'}).has(["moment"])
-    assert guard_index.CallPieces({"new_string": "import moment，x"}).has(["moment"])
-    assert not guard_index.CallPieces({"command": "npm i momentum"}).has(["moment"])
+    assert CallPieces({"command": 'npm i "mom""ent"'}).has(["moment"])
+    assert CallPieces({"new_string": "import moment，x"}).has(["moment"])
+    assert not CallPieces({"command": "npm i momentum"}).has(["moment"])

@@ -16,8 +16,8 @@ from context_memory.core.tables import (
     GUARD_STOP_WORDS,
     GUARD_TEXT_CHARS,
 )
-from context_memory.guard.index import pieces
 from context_memory.guard.match import clipped, looks_only
+from context_memory.guard.pieces import pieces
 from context_memory.guard.words import commands_of, text_words
 
 TYPE_CHECKING = False

@@ -31,7 +31,7 @@ from context_memory.core.tables import (
     GUARD_REMOVAL_PROGRAMS,
     GUARD_REMOVAL_SUBCOMMANDS,
 )
-from context_memory.guard.index import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
+from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
 from context_memory.guard.words import Command, commands_of, name_parts, package_name, text_words
 
 TYPE_CHECKING = False
