@@ -26,6 +26,7 @@ LIBRARY_PACKAGES = (
     "measure",
     "memory",
     "capture",
+    "guard",
     "audit",
     "merge",
     "setup",
@@ -34,7 +35,7 @@ LIBRARY_PACKAGES = (
 SUBPACKAGES = ("setup/install", "setup/doctor", "setup/plugin")
 MAX_LINES = 450
 SIZE_REASON = "Size:"  # the docstring paragraph that says why a module is longer
-HOOKS = ("ctx-budget", "ctx-extract", "ctx-restore", "ctx-audit", "ctx-statusline")
+HOOKS = ("ctx-budget", "ctx-extract", "ctx-restore", "ctx-audit", "ctx-statusline", "ctx-guard")
 
 
 def module_name(path: Path) -> str:
