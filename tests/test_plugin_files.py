@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
+from context_memory import __version__
 from context_memory.commands import plugin_run
 from context_memory.handlers.allow import ALLOWED
 from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.plugin import hooks as plugin_hooks
+from context_memory.setup.plugin import manifests
 from context_memory.setup.plugin import venv as plugin_venv
 
 REPO = Path(__file__).resolve().parent.parent
@@ -61,9 +63,28 @@ def test_manifests_name_the_marketplace_and_plugin_with_one_version() -> None:
     (entry,) = market["plugins"]
     assert (entry["name"], entry["source"]) == ("context-memory", "./")
     assert plugin["name"] == plugin_venv.PLUGIN_NAME == "context-memory"
-    pyproject = (REPO / "pyproject.toml").read_text()
-    version = re.search(r'^version = "([^"]+)"', pyproject, re.M)
-    assert version and entry["version"] == plugin["version"] == version[1]
+    assert entry["version"] == plugin["version"] == __version__
+
+
+def test_manifests_are_the_generated_files() -> None:
+    """The version is written in one place: __init__.py (pyproject.toml reads it), and the
+    manifests are made from it."""
+    for name, text in manifests.manifest_texts().items():
+        committed = (REPO / ".claude-plugin" / name).read_text(encoding="utf-8")
+        assert committed == text, (
+            f".claude-plugin/{name} is stale: run PYTHONPATH=hooks "
+            "python -m context_memory.setup.plugin.manifests"
+        )
+    assert 'dynamic = ["version"]' in (REPO / "pyproject.toml").read_text()
+    assert not re.search(r'^version = "', (REPO / "pyproject.toml").read_text(), re.M)
+
+
+def test_the_manifests_follow_the_version(tmp_path: Path) -> None:
+    (tmp_path / ".claude-plugin").mkdir()
+    assert manifests.main([str(tmp_path)]) == 0
+    written = json.loads((tmp_path / ".claude-plugin" / "plugin.json").read_text())
+    assert written["version"] == __version__
+    assert manifests.marketplace_manifest("9.9.9")["plugins"][0]["version"] == "9.9.9"
 
 
 def test_venv_dependencies_are_the_projects() -> None:

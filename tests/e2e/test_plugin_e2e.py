@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from context_memory import __version__
+
 from .conftest import REPO_ROOT, ClaudeRunner, _run_in_own_group
 from .fake_api import FakeMessagesApi, ScriptedTurn, Usage, texts_of, tool_use_block
 
@@ -109,7 +111,7 @@ def test_plugin_install_validates_and_registers_no_settings_hooks(
     home = plugin_runner.home
     installed = json.loads((home / ".claude/plugins/installed_plugins.json").read_text())
     (entry,) = installed["plugins"][PLUGIN]
-    assert entry["version"] == "0.1.0"
+    assert entry["version"] == __version__
     # The client copies the folder (its hooks still run from the folder: see below).
     assert Path(entry["installPath"], ".claude-plugin", "plugin.json").is_file()
     settings = json.loads((home / ".claude/settings.json").read_text())
@@ -222,7 +224,7 @@ def test_a_moved_checkout_stops_the_hooks_and_ctx_doctor_says_so(
     claude_plugin(run, "install", "context-memory", "--marketplace", str(source))
     checks = doctor_lines(run, source / "bin" / "ctx-doctor")
     assert checks["plugin"] == (
-        f"OK {PLUGIN} 0.1.0 (user scope), hooks run from the folder {source} (moving or "
+        f"OK {PLUGIN} {__version__} (user scope), hooks run from the folder {source} (moving or "
         "deleting it stops them)"
     )
     assert checks["hook ctx-budget"] == f"OK UserPromptSubmit through the plugin {PLUGIN}"
@@ -244,5 +246,6 @@ def test_a_moved_checkout_stops_the_hooks_and_ctx_doctor_says_so(
         assert COMMANDS_MARKER not in request.body_json()
     checks = doctor_lines(run, moved / "bin" / "ctx-doctor")
     assert checks["plugin folder"].startswith(
-        f"FAIL {PLUGIN} 0.1.0 (user scope): its marketplace folder {source} is gone or moved"
+        f"FAIL {PLUGIN} {__version__} (user scope): its marketplace folder {source} is gone or "
+        "moved"
     )
