@@ -26,18 +26,15 @@ from typing import Any
 
 import pytest
 
+import installed
 from conftest import REPO, SAMPLE_TRANSCRIPT
 from context_memory import __version__
 from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install.settings_edit import command_for
 
-PYTHONS = {
-    "3.10": "/root/.pyenv/versions/3.10.13/bin/python3",
-    "3.11": "/root/.pyenv/versions/3.11.7/bin/python3",
-    "3.12": "/root/.pyenv/versions/3.12.1/bin/python3",
-    "3.13": "/root/.pyenv/versions/3.13.0/bin/python3",
-    "system": "/usr/bin/python3",
-}
+# The interpreters are found, not named: pyenv's versions, python3.N on PATH, the system's
+# own build, or CTX_TEST_PYTHONS (tests/installed.py).
+PYTHONS = installed.matrix_labels()
 # What the prompt path keeps out (tests/test_import_cost.py checks the modules; this checks
 # the processes the client really starts).
 KEPT_OUT = ("re", "json", "click", "orjson", "filelock")
@@ -46,14 +43,21 @@ AWKWARD = 'h a`b"c\\d\ne f'
 SESSION = "5f1d2c3b-aaaa-4bbb-8ccc-123456789abc"
 
 
-def python_or_skip(name: str) -> str:
-    python = PYTHONS[name]
-    if not os.access(python, os.X_OK):
-        message = f"{python} is not on this machine"
-        if os.environ.get("CI"):
-            pytest.fail(f"{message}; CI must run every supported Python")
-        pytest.skip(message)
-    return python
+def python_or_skip(label: str) -> str:
+    """The interpreter of ``label``; a missing one skips, or fails in CI (but "system",
+    which exists only where /usr/bin/python3 is a build of its own)."""
+    found = installed.interpreters().get(label)
+    if found is None:
+        reason = installed.missing_reason(label)
+        if installed.in_ci() and label != "system":
+            pytest.fail(f"{reason}; CI must run every supported Python")
+        pytest.skip(reason)
+    return found.path
+
+
+def any_python() -> str:
+    """One supported interpreter: the tests that need a Python, not a particular one."""
+    return installed.interpreters()[installed.primary_label()].path
 
 
 def snapshot(root: Path) -> Path:
@@ -236,7 +240,7 @@ def awkward_install(
 ) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
     """./install --statusline with HOME (and so the default virtualenv, the settings and the
     command links) under a path holding a space, a backtick, ", \\ and a newline."""
-    python = python_or_skip("system")
+    python = any_python()
     home = tmp_path_factory.mktemp("awkward") / AWKWARD
     home.mkdir()
     done = install(source, home, "--statusline", CTX_PYTHON=python)
@@ -326,10 +330,9 @@ def test_a_dollar_in_the_virtualenv_path_is_refused_before_anything(
     """pip's build (setuptools) expands $name in install paths and fails half-way; the
     installer says so up front and changes nothing. With CTX_VENV elsewhere, such a HOME
     installs fine (its settings and links hold the $)."""
-    python_or_skip("system")
     home = tmp_path / "h $HOME x"
     home.mkdir()
-    done = install(source, home, CTX_PYTHON=PYTHONS["system"])
+    done = install(source, home, CTX_PYTHON=any_python())
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr == (
@@ -341,7 +344,7 @@ def test_a_dollar_in_the_virtualenv_path_is_refused_before_anything(
     assert os.listdir(home) == []
 
     _, _, venv = awkward_install  # already holds this source: no pip
-    done = install(source, home, CTX_PYTHON=PYTHONS["system"], CTX_VENV=str(venv))
+    done = install(source, home, CTX_PYTHON=any_python(), CTX_VENV=str(venv))
     assert (done.returncode, done.stderr) == (0, ""), done.stdout
     commands = registered_hooks(home)
     assert commands == {spec.command: command_for(venv / "bin", spec.command) for spec in HOOKS}

@@ -1,0 +1,60 @@
+"""What a contributor relies on: the licence pyproject.toml names, a changelog entry for the
+version, one ruff version for pre-commit and CI, the checks CI runs, and the README's
+commands for the fast and the full test tiers."""
+
+from __future__ import annotations
+
+import re
+
+from context_memory import __version__
+from helpers.paths import REPO
+
+PYPROJECT = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_licence_file_is_the_one_pyproject_names() -> None:
+    assert 'license = { text = "MIT" }' in PYPROJECT
+    licence = (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n\nCopyright (c) ")
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in licence
+
+
+def test_the_changelog_has_an_entry_for_this_version_and_one_unreleased() -> None:
+    changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$", changelog, re.M)
+    assert headings[0] == ("Unreleased", "")
+    assert (__version__, "2026-11-30") in headings
+    assert "Keep a Changelog" in changelog
+
+
+def test_pre_commit_runs_the_ruff_that_ci_pins() -> None:
+    pinned = re.search(r'"ruff==([0-9.]+)"', PYPROJECT)
+    config = (REPO / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    rev = re.search(r"astral-sh/ruff-pre-commit\n\s+rev: v([0-9.]+)\n", config)
+    assert pinned and rev and rev[1] == pinned[1]
+    for hook in ("ruff-check", "ruff-format", "end-of-file-fixer", "trailing-whitespace"):
+        assert f"- id: {hook}\n" in config
+
+
+def test_ci_runs_lint_format_types_and_the_readme_test_command() -> None:
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    for line in (
+        "ruff check hooks tests bench\n",
+        "ruff format --check hooks tests bench\n",
+        "mypy\n",
+        "python -m pytest\n",
+    ):
+        assert line in ci
+
+
+def test_the_readme_names_the_fast_and_the_full_test_command() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    development = readme.split("## Development\n", 1)[1].split("\n## ", 1)[0]
+    assert 'python -m pytest -m "not slow"\n' in development
+    assert "\npython -m pytest\n" in development
+    assert "ruff format --check" in development
+
+
+def test_the_markers_are_registered() -> None:
+    for marker in ("slow:", "root:", "client:"):
+        assert f'    "{marker}' in PYPROJECT
