@@ -382,6 +382,13 @@ HOOK_GUIDES: dict[str, tuple[str, str, str]] = {
         '{"hook_event_name": "PreToolUse", "tool_name": "Bash", '
         '"tool_input": {"command": "ctx-usage"}}',
     ),
+    "ctx-guard": (
+        "PreToolUse",
+        "before each Bash, Write, Edit, MultiEdit or NotebookEdit call it asks you first when "
+        "the call redoes what you rejected",
+        '{"hook_event_name": "PreToolUse", "tool_name": "Bash", '
+        '"tool_input": {"command": "npm install moment"}, "cwd": "."}',
+    ),
 }
 
 # The SessionStart pointer names every rejection of the decisions log that fits in this
