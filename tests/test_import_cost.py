@@ -83,6 +83,27 @@ def test_prompt_path_does_not_import_re_or_json(module: str) -> None:
     assert sorted(set(found) & heavy) == [], f"{module} imports {sorted(found)}"
 
 
+# The package's big modules that the prompt path reaches only through their small parts:
+# core/prompt_tables (not tables' audit word lists), core/fsread (not fsutil's writers).
+PROMPT_PATH_AVOIDS = ("context_memory.core.tables", "context_memory.core.fsutil")
+
+
+@pytest.mark.parametrize("module", PROMPT_PATH_MODULES)
+def test_prompt_path_imports_neither_tables_nor_fsutil(module: str) -> None:
+    code = f"import sys, {module}; print(' '.join(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=60,
+        check=True,
+    )
+    loaded = set(done.stdout.split())
+    assert module in loaded and "context_memory.core.prompt_tables" in loaded
+    assert sorted(loaded & set(PROMPT_PATH_AVOIDS)) == []
+
+
 RUN_AND_LIST = """
 import io, sys
 from {module} import {function} as main

@@ -14,11 +14,12 @@ through this module:
   appends are locked; lock files are opened the same way, never truncated through a link.
 
 UnsafePathError and TooLargeError are OSErrors, so callers that already skip an unreadable
-file skip these too; their messages name the path and say what to do. Only ``os`` is
-imported at load time: hooks on the prompt path use this module.
+file skip these too; their messages name the path and say what to do.
 
-Size: over 450 lines on purpose: every door into the state folder is in this one module,
-so a review of what could escape the folder (or follow a link out of it) reads one file.
+The read doors and the folder walk are in core/fsread.py, re-exported here under the same
+names: the prompt path imports only that module (no ``os``, none of the writers below).
+A review of what could escape the folder (or follow a link out of it) reads these two
+files.
 """
 
 from __future__ import annotations

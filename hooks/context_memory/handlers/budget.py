@@ -17,14 +17,14 @@ from context_memory.core.hookio import (
     log_line,
     run_hook,
 )
-from context_memory.core.state import UnsafeNameError, session_dir
-from context_memory.core.tables import (
+from context_memory.core.prompt_tables import (
     AUDIT_PENDING_MARK,
     AUTOCOMPACT_STOPPED_TEXTS,
     AUTOCOMPACT_STOPPED_TURNS,
     BUDGET_PREFIX,
     CROSSED_MARK,
 )
+from context_memory.core.state import UnsafeNameError, session_dir
 from context_memory.measure.bands import (
     band_thresholds,
     budget_text,

@@ -32,7 +32,7 @@ from context_memory.core.hookio import (
     parse_hook_input,
     write_stdout,
 )
-from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
+from context_memory.core.prompt_tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.bands import (
     BAND_COLORS,
     BandConfigError,

@@ -7,7 +7,7 @@ Standard library only: on the prompt path.
 from __future__ import annotations
 
 from context_memory.core import lightos
-from context_memory.core.tables import (
+from context_memory.core.prompt_tables import (
     BAND_NAMES,
     BAND_TEXTS,
     BUDGET_PREFIX,

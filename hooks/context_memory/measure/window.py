@@ -6,7 +6,7 @@ Standard library only: on the prompt path.
 from __future__ import annotations
 
 from context_memory.core import lightos
-from context_memory.core.tables import (
+from context_memory.core.prompt_tables import (
     AUTOCOMPACT_BUFFER,
     DEFAULT_MAX_OUTPUT,
     MODEL_MAX_OUTPUT,

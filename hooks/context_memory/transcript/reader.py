@@ -8,7 +8,7 @@ the file. Standard library only (json is fast enough for the few rows a scan par
 from __future__ import annotations
 
 from context_memory.core import lightos
-from context_memory.core.tables import BETA_1M
+from context_memory.core.prompt_tables import BETA_1M
 from context_memory.transcript.rows import (
     BOUNDARY_NEEDLES,
     eligible_assistant_usage,

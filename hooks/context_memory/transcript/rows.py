@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 
 from context_memory.core import lightjson, lightos
-from context_memory.core.tables import INTERRUPTION_TEXTS
+from context_memory.core.prompt_tables import INTERRUPTION_TEXTS
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
