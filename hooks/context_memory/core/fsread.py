@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import errno
 
-from context_memory.core import lightos as _os
+from context_memory.core import lightos
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from os import PathLike as _PathLike
 
-_CLOEXEC = _os.O_CLOEXEC
-_NOFOLLOW = _os.O_NOFOLLOW
-_NONBLOCK = _os.O_NONBLOCK
-_DIRECTORY = _os.O_DIRECTORY
-_DIR_FLAGS = _os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
+_CLOEXEC = lightos.O_CLOEXEC
+_NOFOLLOW = lightos.O_NOFOLLOW
+_NONBLOCK = lightos.O_NONBLOCK
+_DIRECTORY = lightos.O_DIRECTORY
+_DIR_FLAGS = lightos.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
 
 
 class UnsafePathError(OSError):
@@ -61,7 +61,7 @@ def _unsafe(path: str, what: str) -> UnsafePathError:
 
 def _is_link(path: str, name: str, dir_fd: int | None) -> bool:
     try:
-        return _os.S_ISLNK(_os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+        return lightos.S_ISLNK(lightos.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
     except OSError:
         return False
 
@@ -69,13 +69,13 @@ def _is_link(path: str, name: str, dir_fd: int | None) -> bool:
 def _components(root: str, folder: str) -> list[str]:
     """The names from ``root`` down to ``folder`` (both made absolute), as os.path.relpath
     gives them; UnsafePathError when ``folder`` is not ``root`` or below it."""
-    start, target = _os.abspath(root), _os.abspath(folder)
+    start, target = lightos.abspath(root), lightos.abspath(folder)
     if target == start:
         return []
-    prefix = start if start.endswith(_os.sep) else start + _os.sep
+    prefix = start if start.endswith(lightos.sep) else start + lightos.sep
     if not target.startswith(prefix):
         raise UnsafePathError(errno.EINVAL, "outside the state folder " + root, folder)
-    return target[len(prefix) :].split(_os.sep)
+    return target[len(prefix) :].split(lightos.sep)
 
 
 def open_dir(folder: str, *, root: str, create: bool = False) -> int:
@@ -84,37 +84,37 @@ def open_dir(folder: str, *, root: str, create: bool = False) -> int:
     Raises UnsafePathError for a link or a file on the way, OSError otherwise."""
     if create:
         try:
-            fd = _os.open(root, _os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+            fd = lightos.open(root, lightos.O_RDONLY | _DIRECTORY | _CLOEXEC)
         except FileNotFoundError:
             import os  # writing: off the prompt path's common runs
 
             os.makedirs(root, exist_ok=True)
-            fd = _os.open(root, _os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+            fd = lightos.open(root, lightos.O_RDONLY | _DIRECTORY | _CLOEXEC)
     else:
-        fd = _os.open(root, _os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+        fd = lightos.open(root, lightos.O_RDONLY | _DIRECTORY | _CLOEXEC)
     here = root
     try:
         for part in _components(root, folder):
-            here = _os.join(here, part)
+            here = lightos.join(here, part)
             try:
-                child = _os.open(part, _DIR_FLAGS, dir_fd=fd)
+                child = lightos.open(part, _DIR_FLAGS, dir_fd=fd)
             except FileNotFoundError:
                 if not create:
                     raise
                 try:
-                    _os.mkdir(part, 0o777, dir_fd=fd)
+                    lightos.mkdir(part, 0o777, dir_fd=fd)
                 except FileExistsError:
                     pass
-                child = _os.open(part, _DIR_FLAGS, dir_fd=fd)
+                child = lightos.open(part, _DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    info = _os.stat(part, dir_fd=fd, follow_symlinks=False)
+                    info = lightos.stat(part, dir_fd=fd, follow_symlinks=False)
                     raise _unsafe(here, _kind(info.st_mode)) from None
                 raise
-            _os.close(fd)
+            lightos.close(fd)
             fd = child
     except BaseException:
-        _os.close(fd)
+        lightos.close(fd)
         raise
     return fd
 
@@ -123,7 +123,7 @@ def _open_in(dir_fd: int | None, name: str, path: str, flags: int, mode: int) ->
     """Open ``name`` (in ``dir_fd``, else the path as given) without following a link or
     blocking on a FIFO; the result is a regular file or UnsafePathError is raised."""
     try:
-        fd = _os.open(name, flags | _NOFOLLOW | _NONBLOCK | _CLOEXEC, mode, dir_fd=dir_fd)
+        fd = lightos.open(name, flags | _NOFOLLOW | _NONBLOCK | _CLOEXEC, mode, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP or (
             exc.errno == errno.ENXIO and not _is_link(path, name, dir_fd)
@@ -134,18 +134,18 @@ def _open_in(dir_fd: int | None, name: str, path: str, flags: int, mode: int) ->
             raise _unsafe(path, "a folder") from None
         raise
     try:
-        info = _os.fstat(fd)
-        if not _os.S_ISREG(info.st_mode):
+        info = lightos.fstat(fd)
+        if not lightos.S_ISREG(info.st_mode):
             raise _unsafe(path, _kind(info.st_mode))
     except BaseException:
-        _os.close(fd)
+        lightos.close(fd)
         raise
     return fd
 
 
 def open_file(
     path: str | _PathLike[str],
-    flags: int = _os.O_RDONLY,
+    flags: int = lightos.O_RDONLY,
     *,
     root: str | None = None,
     mode: int = 0o644,
@@ -153,18 +153,18 @@ def open_file(
 ) -> int:
     """A descriptor of the regular file ``path`` (see the module docstring). With ``root``,
     the folders between ``root`` and the file are checked too (``create_dirs``: made)."""
-    target = _os.fspath(path)
+    target = lightos.fspath(path)
     if root is None:
         if create_dirs:
             import os  # writing: off the prompt path's common runs
 
-            os.makedirs(_os.dirname(_os.abspath(target)), exist_ok=True)
+            os.makedirs(lightos.dirname(lightos.abspath(target)), exist_ok=True)
         return _open_in(None, target, target, flags, mode)
-    dir_fd = open_dir(_os.dirname(_os.abspath(target)), root=root, create=create_dirs)
+    dir_fd = open_dir(lightos.dirname(lightos.abspath(target)), root=root, create=create_dirs)
     try:
-        return _open_in(dir_fd, _os.basename(target), target, flags, mode)
+        return _open_in(dir_fd, lightos.basename(target), target, flags, mode)
     finally:
-        _os.close(dir_fd)
+        lightos.close(dir_fd)
 
 
 def read_fd_bounded(fd: int, limit: int, path: str) -> bytes:
@@ -172,7 +172,7 @@ def read_fd_bounded(fd: int, limit: int, path: str) -> bytes:
     chunks = []
     total = 0
     while True:
-        chunk = _os.read(fd, min(1 << 20, limit + 1 - total))
+        chunk = lightos.read(fd, min(1 << 20, limit + 1 - total))
         if not chunk:
             break
         chunks.append(chunk)
@@ -190,9 +190,9 @@ def read_bytes(path: str | _PathLike[str], limit: int, *, root: str | None = Non
     """The bytes of the regular file ``path``, at most ``limit`` of them (else TooLargeError)."""
     fd = open_file(path, root=root)
     try:
-        return read_fd_bounded(fd, limit, _os.fspath(path))
+        return read_fd_bounded(fd, limit, lightos.fspath(path))
     finally:
-        _os.close(fd)
+        lightos.close(fd)
 
 
 def read_text(path: str | _PathLike[str], limit: int, *, root: str | None = None) -> str:
@@ -203,21 +203,21 @@ def read_text(path: str | _PathLike[str], limit: int, *, root: str | None = None
 def list_dir(folder: str | _PathLike[str], *, root: str) -> list[str]:
     """The names in ``folder`` (no link followed from ``root`` down); [] when it is missing.
     Raises UnsafePathError when it or a folder above it (below ``root``) is not a folder."""
-    target = _os.fspath(folder)
+    target = lightos.fspath(folder)
     try:
         fd = open_dir(target, root=root)
     except FileNotFoundError:
         return []
     try:
-        return _os.listdir(fd)
+        return lightos.listdir(fd)
     finally:
-        _os.close(fd)
+        lightos.close(fd)
 
 
 def is_regular_file(path: str | _PathLike[str]) -> bool:
     """Whether ``path`` itself (not what a link points to) is a regular file."""
     try:
-        return _os.S_ISREG(_os.lstat(path).st_mode)
+        return lightos.S_ISREG(lightos.lstat(path).st_mode)
     except (OSError, ValueError):
         return False
 
@@ -227,11 +227,11 @@ def check_no_links(root: str, path: str) -> str:
     (missing ones are fine); raises UnsafePathError. Cheap: one lstat per component."""
     here = root
     for part in _components(root, path):
-        here = _os.join(here, part)
+        here = lightos.join(here, part)
         try:
-            mode = _os.lstat(here).st_mode
+            mode = lightos.lstat(here).st_mode
         except FileNotFoundError:
             return path
-        if not _os.S_ISDIR(mode):
+        if not lightos.S_ISDIR(mode):
             raise _unsafe(here, _kind(mode))
     return path
