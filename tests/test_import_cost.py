@@ -105,7 +105,7 @@ def test_prompt_path_imports_neither_tables_nor_fsutil(module: str) -> None:
         check=True,
     )
     loaded = set(done.stdout.split())
-    assert module in loaded and "context_memory.core.prompt_tables" in loaded
+    assert module in loaded and "context_memory.core.hookio" in loaded  # the check can fail
     assert sorted(loaded & set(PROMPT_PATH_AVOIDS)) == []
 
 
