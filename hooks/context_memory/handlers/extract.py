@@ -234,7 +234,7 @@ def _snapshot_digest(
 ) -> None:
     """Note which decisions the pinned digest holds as this compaction starts: they reach
     the model with every request, so the audit neither reports nor re-injects them."""
-    from context_memory.memory.pinned_snapshots import snapshot_for_compaction
+    from context_memory.pinned.snapshots import snapshot_for_compaction
 
     try:
         snapshot_for_compaction(state_dir, folder, project_dir, trigger)

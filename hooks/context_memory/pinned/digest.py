@@ -7,6 +7,7 @@ out and where they are.
 
 from __future__ import annotations
 
+from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import estimate_tokens
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.core.tables import CHARS_PER_TOKEN
@@ -15,7 +16,6 @@ from context_memory.memory.handoff_draft import RECORD_SECTIONS, section_item
 from context_memory.memory.identity import is_new_style_id
 from context_memory.merge.layout import MERGED_DIRNAME
 from context_memory.merge.merge import merge_handoffs
-from context_memory.merge.rules import parse_time
 from context_memory.merge.sources import HandoffFile
 
 TYPE_CHECKING = False
