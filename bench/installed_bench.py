@@ -69,6 +69,7 @@ class Install:
         self.settings = json.loads(settings_path.read_text(encoding="utf-8"))
         self.budget = self._hook("UserPromptSubmit")
         self.statusline = shlex.split(self.settings["statusLine"]["command"])
+        self.guard = self._hook("PreToolUse")
         self.python = self._python_of(self.budget)
 
     def _hook(self, event: str) -> list[str]:
@@ -136,6 +137,21 @@ def hook_json(path: Path, project: Path) -> bytes:
             "cwd": str(project),
             "hook_event_name": "UserPromptSubmit",
             "prompt": "next",
+        }
+    ).encode()
+
+
+def guard_json(path: Path, project: Path) -> bytes:
+    """ctx-guard before a Bash call (bench/bench_guard.py measures it with 10,000 records)."""
+    return json.dumps(
+        {
+            "session_id": SESSION,
+            "transcript_path": str(path),
+            "cwd": str(project),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "npm install date-fns"},
+            "tool_use_id": "toolu_bench",
         }
     ).encode()
 
@@ -262,6 +278,14 @@ def measure(
             "-",
             install.statusline,
             status_json(transcript(sizes[0], shapes[0]), project, 75.2),
+        )
+    )
+    cases.append(
+        Case(
+            "ctx-guard (a Bash call)",
+            "-",
+            install.guard,
+            guard_json(transcript(sizes[0], shapes[0]), project),
         )
     )
     everything = [*baselines, *cases]

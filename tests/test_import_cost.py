@@ -72,7 +72,12 @@ def test_hot_entry_point_imports_stay_light(module: str) -> None:
 
 # Before every prompt and every status-line refresh: not even ``re`` (which ``json``
 # imports, with ``enum``): in a clean virtualenv it costs 40% of the interpreter's start.
-PROMPT_PATH_MODULES = ("context_memory.handlers.budget", "context_memory.handlers.statusline")
+# ctx-guard: before every tool call, several per turn.
+PROMPT_PATH_MODULES = (
+    "context_memory.handlers.budget",
+    "context_memory.handlers.statusline",
+    "context_memory.handlers.guard",
+)
 
 
 @pytest.mark.parametrize("module", PROMPT_PATH_MODULES)
@@ -87,11 +92,18 @@ from {module} import {function} as main
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
 main([])
 sys.stdout.flush()
-print("\\nMODULES " + " ".join(sorted(m for m in sys.modules if "." not in m)))
+print("\\nMODULES " + " ".join(sorted(sys.modules)))
 """
 
 
 def modules_after_run(
+    entry: Entry, sandbox: Sandbox, payload: dict[str, object], **env: str
+) -> set[str]:
+    """The top-level modules loaded by one run (all_modules_after_run: every module)."""
+    return {m for m in all_modules_after_run(entry, sandbox, payload, **env) if "." not in m}
+
+
+def all_modules_after_run(
     entry: Entry, sandbox: Sandbox, payload: dict[str, object], **env: str
 ) -> set[str]:
     code = RUN_AND_LIST.format(module=entry.module, function=entry.function)
@@ -164,3 +176,43 @@ def test_a_prompt_at_the_compaction_threshold_reads_decisions_without_json_or_re
     assert (folder / "turn-start-injection.json").exists()  # the path was taken
     heavy = {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY, "re", "json", "enum"}
     assert sorted(loaded & heavy) == []
+
+
+# What ctx-guard needs only when a call names something a record rules out (the matcher,
+# the shell reader, the tables) or when the log changed (the index builder, the log reader).
+GUARD_SLOW_PATH = (
+    "context_memory.guard.match",
+    "context_memory.guard.words",
+    "context_memory.guard.entries",
+    "context_memory.core.tables",
+    "context_memory.core.fsutil",
+    "context_memory.memory.decisions",
+)
+
+
+def guard_run(sandbox: Sandbox, command: str) -> tuple[set[str], Path]:
+    entry = entry_for("ctx-guard", "PreToolUse")
+    payload = sandbox.payload(entry)
+    payload["tool_input"] = {"command": command}
+    return all_modules_after_run(entry, sandbox, payload), sandbox.state / "guard-index.json"
+
+
+def test_a_guarded_call_that_names_nothing_ruled_out_loads_only_the_fast_path(
+    sandbox: Sandbox,
+) -> None:
+    """The common call, the index fresh: no json, no re, none of the slow path's modules."""
+    first, index = guard_run(sandbox, "pip install codis")  # builds the index: slow path
+    assert index.exists()
+    assert "context_memory.guard.entries" in first  # the check below can fail
+    loaded, _ = guard_run(sandbox, "pip install redis-py-cluster")
+    heavy = {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY, "re", "json", "enum"}
+    assert sorted(loaded & {*heavy, *GUARD_SLOW_PATH}) == []
+    assert {"context_memory.guard.index", "context_memory.handlers.guard"} <= loaded
+
+
+def test_a_guarded_call_that_is_judged_loads_no_json_or_re(sandbox: Sandbox) -> None:
+    guard_run(sandbox, "pip install codis")
+    loaded, _ = guard_run(sandbox, "pip install codis")
+    assert "context_memory.guard.match" in loaded  # it was judged (a reminder: ctx-decide)
+    heavy = {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY, "re", "json", "enum"}
+    assert sorted(loaded & {*heavy, "context_memory.memory.decisions"}) == []

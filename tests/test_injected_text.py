@@ -5,10 +5,11 @@ line breaks, written through the toolkit's own record functions (ctx-decide's an
 capture's), are fed to every injected text: the ctx-budget instruction with the audit it
 re-injects, the audit's re-injection at SessionStart, ctx-restore's pointer, the pinned
 digest file (imported into every request through CLAUDE.md), the PreCompact steering text,
-and a captured record's quote as those texts re-inject it. Each is asserted exactly.
+ctx-guard's question (permissionDecisionReason), and a captured record's quote as those
+texts re-inject it. Each is asserted exactly.
 
-A new injected text (ctx-guard's reason, when guard/ is merged) is one more entry of
-PRODUCERS and EXPECTED: a function from the seeded project to the text the model sees.
+A new injected text is one more entry of PRODUCERS and EXPECTED: a function from the
+seeded project to the text the model sees.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import transcript_rows as tr
 from cli_run import run_hook_main
 from context_memory.core.hookio import context_output
 from context_memory.core.safe_text import UNSAFE, one_line, safe_block, visible
-from context_memory.handlers import audit, budget, extract, restore
+from context_memory.handlers import audit, budget, extract, guard, restore
 from context_memory.memory.decisions import append_record, make_captured_record, make_record
 from context_memory.pinned import store as pinned
 from context_memory.setup.doctor.check import OK, Check
@@ -106,8 +107,11 @@ def seed(project: Path) -> Path:
         "uuid": "u-1",
         "quote": QUOTE,
         "anchors": ["moment"],
+        "avoid": ["moment"],
     }
-    append_record(state, make_captured_record(captured, session=SESSION, ts=TS))
+    record = make_captured_record(captured, session=SESSION, ts=TS)
+    record["id"] = "rec-quote"  # named in ctx-guard's question
+    append_record(state, record)
     return state
 
 
@@ -184,12 +188,24 @@ def precompact_steering(project: Path, monkeypatch, capsys) -> str:
     return done.stdout
 
 
+def guard_reason(project: Path, monkeypatch, capsys) -> str:
+    """ctx-guard's question before a call that does what the user's quote ruled out."""
+    call = payload(project, "PreToolUse", tool_name="Bash", tool_use_id="toolu_01")
+    call["tool_input"] = {"command": "npm install moment"}
+    done = run_hook_main(monkeypatch, capsys, guard.main, call)
+    assert (done.exit_code, done.stderr) == (0, "")
+    specific = json.loads(done.stdout)["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "ask"
+    return str(specific["permissionDecisionReason"])
+
+
 PRODUCERS: dict[str, Callable[[Path, pytest.MonkeyPatch, pytest.CaptureFixture[str]], str]] = {
     "budget instruction": budget_instruction,
     "audit re-injection": audit_reinjection,
     "restore pointer": restore_pointer,
     "pinned digest": pinned_digest,
     "precompact steering": precompact_steering,
+    "guard reason": guard_reason,
 }
 
 AUDIT_LOST = (
@@ -202,6 +218,10 @@ AUDIT_LOST = (
     ".working-state/decisions.jsonl first. Record new decisions with ctx-decide."
 )
 EXPECTED: dict[str, str] = {
+    "guard reason": (
+        f"You rejected `{QUOTE_SHOWN}` on 2026-11-30: '{QUOTE_SHOWN}'. This call runs "
+        "`npm install moment`. Run it anyway? [ctx-guard, record rec-quote]"
+    ),
     "budget instruction": AUDIT_LOST
     + (
         "\n\n[CONTEXT BUDGET] ~130K/200K (65%). Context is getting tight: prefer Grep and "

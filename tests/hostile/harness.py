@@ -119,7 +119,10 @@ ADDITIONAL_CONTEXT_EVENTS = (
     "Stop",
     "SubagentStop",
     "PostToolUse",
+    "PreToolUse",
 )
+# PreToolUse alone may answer for the permission prompt (protocol section 9).
+PERMISSION_DECISIONS = ("allow", "ask", "deny")
 # Plain text has a meaning here (context, compaction instructions, a line for the user).
 PLAIN_TEXT_EVENTS = ("UserPromptSubmit", "SessionStart", "PreCompact", "PostCompact")
 
@@ -166,7 +169,16 @@ def validate_hook_stdout(event: str, stdout: bytes) -> object:
                 f"hookSpecificOutput.hookEventName is {specific.get('hookEventName')!r}, "
                 f"the running event is {event!r}"
             )
-        unknown = set(specific) - {"hookEventName", "additionalContext"}
+        known = {"hookEventName", "additionalContext"}
+        if event == "PreToolUse":
+            known |= {"permissionDecision", "permissionDecisionReason"}
+            decision = specific.get("permissionDecision")
+            if decision is not None and decision not in PERMISSION_DECISIONS:
+                raise ProtocolError(f"permissionDecision {decision!r} is not a valid decision")
+            reason = specific.get("permissionDecisionReason")
+            if reason is not None and not isinstance(reason, str):
+                raise ProtocolError("permissionDecisionReason must be a string")
+        unknown = set(specific) - known
         if unknown:
             raise ProtocolError(f"unknown hookSpecificOutput keys {sorted(unknown)}")
         if "additionalContext" in specific:
@@ -185,6 +197,9 @@ def validate_harmless(event: str, stdout: bytes) -> object:
             raise ProtocolError('"decision": "block" (erases the prompt or blocks compaction)')
         if document.get("continue") is False:
             raise ProtocolError('"continue": false stops Claude')
+        specific = document.get("hookSpecificOutput") or {}
+        if specific.get("permissionDecision") == "deny":
+            raise ProtocolError('"permissionDecision": "deny" blocks a tool call on its own')
     return document
 
 
@@ -468,6 +483,12 @@ class Sandbox:
                 "PreCompact": {"trigger": "auto", "custom_instructions": None},
                 "PostCompact": {"trigger": "auto", "compact_summary": SUMMARY},
                 "SessionStart": {"source": entry.source or "startup", "model": "claude-sonnet-4-6"},
+                # A call the seeded rejection of Codis rules out: the guard has work to do.
+                "PreToolUse": {
+                    "tool_name": "Bash",
+                    "tool_input": {"command": "pip install codis"},
+                    "tool_use_id": "toolu_01guard",
+                },
             }
             data.update(extra.get(entry.event, {}))
         data.update(changes)

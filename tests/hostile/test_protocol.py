@@ -36,6 +36,7 @@ def test_entry_points_cover_every_registered_hook() -> None:
         "ctx-restore-SessionStart-startup",
         "ctx-audit-PostCompact",
         "ctx-audit-SessionStart-compact",
+        "ctx-guard-PreToolUse",
         "ctx-statusline-StatusLine",
     ]
 
@@ -94,6 +95,36 @@ def test_blocking_is_never_harmless(stdout: bytes) -> None:
     validate_hook_stdout("UserPromptSubmit", stdout)  # valid for the client...
     with pytest.raises(ProtocolError):
         validate_harmless("UserPromptSubmit", stdout)  # ...but never ours to send
+
+
+PRE_TOOL_ASK = (
+    b'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask",'
+    b'"permissionDecisionReason":"x"}}'
+)
+
+
+def test_pre_tool_use_may_ask_or_remind_but_never_deny() -> None:
+    """Section 9: ask and additionalContext are the guard's answers; deny is valid for the
+    client but blocks on the hook's own say, which the toolkit never does."""
+    assert validate_harmless("PreToolUse", PRE_TOOL_ASK) == {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "ask",
+            "permissionDecisionReason": "x",
+        }
+    }
+    remind = b'{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"x"}}'
+    assert validate_harmless("PreToolUse", remind) is not None
+    deny = PRE_TOOL_ASK.replace(b'"ask"', b'"deny"')
+    validate_hook_stdout("PreToolUse", deny)
+    with pytest.raises(ProtocolError, match="blocks a tool call"):
+        validate_harmless("PreToolUse", deny)
+    with pytest.raises(ProtocolError, match="not a valid decision"):
+        validate_hook_stdout("PreToolUse", PRE_TOOL_ASK.replace(b'"ask"', b'"maybe"'))
+    with pytest.raises(ProtocolError, match="unknown hookSpecificOutput keys"):
+        validate_hook_stdout(
+            "UserPromptSubmit", PRE_TOOL_ASK.replace(b"PreToolUse", b"UserPromptSubmit")
+        )
 
 
 @pytest.mark.parametrize("stdout", [b"two\nlines\n", b"no newline", b"\n"])
@@ -159,4 +190,5 @@ def test_every_hook_is_registered_for_a_real_event() -> None:
         "PreCompact",
         "PostCompact",
         "SessionStart",
+        "PreToolUse",
     }

@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ctx-usage": ("context_memory.commands.usage:main", HOOK),
     "ctx-restore": ("context_memory.handlers.plugin_restore:main", HOOK),
     "ctx-allow": ("context_memory.handlers.allow:main", HOOK),
+    "ctx-guard": ("context_memory.handlers.guard:main", HOOK),
     "ctx-extract": ("context_memory.handlers.extract:main", HOOK_VENV),
     "ctx-audit": ("context_memory.handlers.audit:main", HOOK_VENV),
     "ctx-decide": ("context_memory.commands.decide:main", VENV),

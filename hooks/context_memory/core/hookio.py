@@ -243,9 +243,22 @@ def _breaker_path(state_dir: str, hook: str, session: str | None) -> str | None:
     return os.path.join(folder, f".{hook}.failures")
 
 
+def _breaker_file(state_dir: str, hook: str, session: str | None) -> str | None:
+    """The failure count's file when there is one. Mostly there is none: one lstat says
+    so, without loading fsutil for session_dir's link checks (ctx-guard runs before every
+    tool call)."""
+    if not session:
+        return None
+    try:
+        name = os.path.join(state_dir, "sessions", validate_name(session), f".{hook}.failures")
+    except UnsafeNameError:
+        return None
+    return _breaker_path(state_dir, hook, session) if os.path.lexists(name) else None
+
+
 def breaker_failures(state_dir: str, hook: str, session: str | None) -> int:
     """Consecutive failures recorded for this hook in this session (0 when none)."""
-    path = _breaker_path(state_dir, hook, session)
+    path = _breaker_file(state_dir, hook, session)
     if path is None:
         return 0
     try:
@@ -273,7 +286,7 @@ def _record_failure(state_dir: str, hook: str, session: str | None) -> int:
 
 
 def _record_success(state_dir: str, hook: str, session: str | None) -> None:
-    path = _breaker_path(state_dir, hook, session)
+    path = _breaker_file(state_dir, hook, session)
     if path is not None and os.path.lexists(path):
         try:
             os.unlink(path)

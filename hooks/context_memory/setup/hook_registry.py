@@ -25,4 +25,5 @@ HOOKS: tuple[HookSpec, ...] = (
     HookSpec("SessionStart", "startup|resume|clear", "ctx-restore", 10),
     HookSpec("PostCompact", None, "ctx-audit", 30),
     HookSpec("SessionStart", "compact", "ctx-audit", 30),
+    HookSpec("PreToolUse", "Bash|Write|Edit|MultiEdit|NotebookEdit", "ctx-guard", 10),
 )

@@ -34,7 +34,7 @@ def hooks_document(specs: tuple[HookSpec, ...] = HOOKS) -> dict[str, object]:
     events: dict[str, list[dict[str, object]]] = {}
     for spec in specs:
         events.setdefault(spec.event, []).append(_group(spec.matcher, spec.command, spec.timeout))
-    events["PreToolUse"] = [_group("Bash", ALLOW_COMMAND, ALLOW_TIMEOUT)]
+    events.setdefault("PreToolUse", []).insert(0, _group("Bash", ALLOW_COMMAND, ALLOW_TIMEOUT))
     return {
         "description": "context-memory: context budget, working memory, compaction audit",
         "hooks": events,

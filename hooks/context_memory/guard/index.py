@@ -1,0 +1,290 @@
+"""The guard's index, ``<state>/guard-index.json``: read before every guarded tool call.
+
+The fast path of the hook, so it costs almost nothing: one ``lstat`` of the decisions log,
+one bounded read of the index, and set lookups. The file is one JSON document written one
+part per line, so that a part can be used without parsing the rest::
+
+    {"version":2,"log":[SIZE,MTIME_NS,INODE],
+    "keys":"moment npm pnpm ...",
+    "triggers":"0 moment|0 moment install npm|1 pnpm|...",
+    "entries":[
+    {"id":"...","avoid":["moment"],...},
+    ...
+    ]}
+
+The first line is compared as text with the log's (size, mtime_ns, inode) now: a log that
+differs, or a missing, damaged, oversized or linked index, makes the call rebuild it from
+the live records (guard/entries.py, which loads the log reader) and save it when the state
+folder takes it. The triggers line lists, per entry, groups of pieces (lowercase runs of
+letters and digits) that must all be in a call for the entry to match it at all
+(entries.triggers_of); the keys line, the first piece of every group. The call's own
+pieces are a set: most calls share no key with the index and end there, after one set
+intersection. Only the entries a call triggers are parsed (lightjson), and only then are
+the matcher and the shell reader imported. Standard library only, no ``re``, no ``json``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from context_memory.guard.pieces import ANY_CALL, CallPieces
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+# Here, not in core/tables.py: this module is the hook's fast path, and the tables module
+# costs more to import than everything this module does.
+INDEX_FILE = "guard-index.json"
+INDEX_MAX_BYTES = 2 * 1024 * 1024
+INDEX_VERSION = 2
+DECISIONS_FILE = "decisions.jsonl"  # memory/decisions.py's name (not imported: json)
+_KEYS_START = b'"keys":"'
+_TRIGGERS_START = b'"triggers":"'
+_ENTRIES_LINE = b'"entries":['
+_END_LINE = b"]}"
+_GROUP_SEPARATOR = "|"
+
+
+def index_path(state_dir: str) -> str:
+    return os.path.join(state_dir, INDEX_FILE)
+
+
+def log_signature(state_dir: str) -> list[int] | None:
+    """(size, mtime_ns, inode) of the decisions log, or None when there is none (or it is
+    not a regular file: a link is not followed)."""
+    try:
+        info = os.lstat(os.path.join(state_dir, DECISIONS_FILE))
+    except OSError:
+        return None
+    if (info.st_mode & 0o170000) != 0o100000:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ino]
+
+
+def header_line(signature: list[int]) -> bytes:
+    return b'{"version":%d,"log":[%d,%d,%d],' % (INDEX_VERSION, *signature)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def _read_index_bytes(state_dir: str) -> bytes | None:
+    """The index file's bytes: a regular file (no link followed) of at most INDEX_MAX_BYTES."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(index_path(state_dir), flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (info.st_mode & 0o170000) != 0o100000 or info.st_size > INDEX_MAX_BYTES:
+            return None
+        data = os.read(fd, INDEX_MAX_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= INDEX_MAX_BYTES else None
+
+
+class IndexFile:
+    """A whole index, built from the log as it is now. Parsed as far as a call needs:
+    the keys (the first piece of every trigger group) always, the groups when a key is in
+    the call, the entries the call triggers."""
+
+    __slots__ = ("keys", "_triggers", "_body", "_lines")
+
+    def __init__(self, keys: set[str], triggers: bytes, body: bytes) -> None:
+        self.keys = keys
+        self._triggers = triggers
+        self._body = body
+        self._lines: list[bytes] | None = None
+
+    def _groups(self) -> list[tuple[int, list[str]]] | None:
+        """The trigger groups (entry number, pieces); None when the line is damaged."""
+        groups: list[tuple[int, list[str]]] = []
+        try:
+            text = self._triggers.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        for group in text.split(_GROUP_SEPARATOR) if text else ():
+            number, _, rest = group.partition(" ")
+            if not number.isdigit():
+                return None
+            groups.append((int(number), rest.split()))
+        return groups
+
+    def lines(self) -> list[bytes]:
+        """The entry lines (a trailing comma each but the last)."""
+        if self._lines is None:
+            self._lines = self._body.split(b"\n") if self._body else []
+        return self._lines
+
+    def triggered(self, call: CallPieces) -> list[int] | None:
+        """The numbers of the entries the call triggers, in order (None: damaged)."""
+        if not call.may_have(self.keys):
+            return []  # most calls: no first piece of any group is in them
+        groups = self._groups()
+        if groups is None:
+            return None
+        count = len(self.lines())
+        hit: set[int] = set()
+        for number, group in groups:
+            if number not in hit and number < count and call.has(group):
+                hit.add(number)
+        return sorted(hit)
+
+    def entries(self, numbers: list[int] | None = None) -> list[dict[str, Any]] | None:
+        """Entries ``numbers`` (all by default), None when one is damaged."""
+        from context_memory.core import lightjson
+
+        lines = self.lines()
+        found: list[dict[str, Any]] = []
+        for number in range(len(lines)) if numbers is None else numbers:
+            try:
+                entry = lightjson.loads(lines[number].rstrip(b",").decode("utf-8"))
+            except (ValueError, UnicodeDecodeError, RecursionError, IndexError):
+                return None
+            if not isinstance(entry, dict):
+                return None
+            found.append(entry)
+        return found
+
+
+def _line_at(data: bytes, start: int) -> tuple[bytes, int]:
+    """The line that starts at ``start`` and where the next one starts (-1: no newline)."""
+    end = data.find(b"\n", start)
+    return (data[start:], -1) if end < 0 else (data[start:end], end + 1)
+
+
+def _string_line(line: bytes, start: bytes) -> bytes | None:
+    """The text of a ``"name":"text",`` line (written unescaped: pieces need none)."""
+    if line.startswith(start) and line.endswith(b'",'):
+        return line[len(start) : -2]
+    return None
+
+
+def parse_index(data: bytes, signature: list[int]) -> IndexFile | None:
+    """The index when it is whole and its header names the log as it is now (the groups
+    and entries are checked when a call needs them)."""
+    header, at = _line_at(data, 0)
+    if header != header_line(signature) or at < 0 or not data.endswith(b"\n" + _END_LINE + b"\n"):
+        return None
+    keys_line, at = _line_at(data, at)
+    triggers_line, at = _line_at(data, at) if at >= 0 else (b"", -1)
+    entries_line, at = _line_at(data, at) if at >= 0 else (b"", -1)
+    keys = _string_line(keys_line, _KEYS_START)
+    triggers = _string_line(triggers_line, _TRIGGERS_START)
+    if keys is None or triggers is None or entries_line != _ENTRIES_LINE or at < 0:
+        return None
+    try:
+        key_set = set(keys.decode("utf-8").split())
+    except UnicodeDecodeError:
+        return None
+    body = data[at : len(data) - len(_END_LINE) - 2]
+    return IndexFile(key_set, triggers, body)
+
+
+def read_index(state_dir: str, signature: list[int]) -> IndexFile | None:
+    data = _read_index_bytes(state_dir)
+    return None if data is None else parse_index(data, signature)
+
+
+# -- building --------------------------------------------------------------------------------
+
+
+def live_records(state_dir: str) -> list[dict[str, Any]]:
+    """The log's live records (memory.decisions.live_records)."""
+    from context_memory.memory.decisions import live_records as read_live
+
+    records, _ = read_live(state_dir)
+    return list(records)
+
+
+def index_text(signature: list[int], entries: list[dict[str, Any]]) -> bytes:
+    """The index file for ``entries`` of the log with ``signature``."""
+    from context_memory.core import lightjson
+    from context_memory.guard.entries import triggers_of
+
+    groups = []
+    keys: dict[str, None] = {}
+    for number, entry in enumerate(entries):
+        for group in triggers_of(entry):
+            # Pieces hold letters and digits only: nothing to escape in a JSON string.
+            groups.append(" ".join([str(number), *group]))
+            keys[group[0] if group else ANY_CALL] = None
+    lines = [
+        header_line(signature),
+        _KEYS_START + " ".join(keys).encode("utf-8") + b'",',
+        _TRIGGERS_START + _GROUP_SEPARATOR.join(groups).encode("utf-8") + b'",',
+        _ENTRIES_LINE,
+    ]
+    body = [lightjson.dumps(entry).encode("utf-8") for entry in entries]
+    lines.extend(line + b"," for line in body[:-1])
+    lines.extend(body[-1:])
+    lines.append(_END_LINE)
+    return b"\n".join(lines) + b"\n"
+
+
+def rebuild(state_dir: str, signature: list[int], log: Callable[[str], None] | None) -> IndexFile:
+    """The index built from the live records now, saved when the log did not change
+    meanwhile and the state folder takes it (``log(message)`` hears why not)."""
+    from context_memory.guard.entries import entries_of
+
+    text = index_text(signature, entries_of(live_records(state_dir)))
+    if log_signature(state_dir) == signature:  # not written to meanwhile
+        try:
+            from context_memory.core.fsutil import atomic_write
+
+            atomic_write(index_path(state_dir), text, root=state_dir)
+        except OSError as exc:
+            if log is not None:
+                log(f"guard index not saved: {exc}")
+    built = parse_index(text, signature)
+    if built is None:  # cannot happen: index_text writes what parse_index reads
+        raise ValueError("the guard index just built does not parse")
+    return built
+
+
+def current_index(state_dir: str, log: Callable[[str], None] | None = None) -> IndexFile | None:
+    """The index of the log as it is now (read, else rebuilt); None when there is no log."""
+    signature = log_signature(state_dir)
+    if signature is None:
+        return None
+    return read_index(state_dir, signature) or rebuild(state_dir, signature, log)
+
+
+def load_entries(state_dir: str, log: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+    """Every entry of the index (oldest first)."""
+    index = current_index(state_dir, log)
+    if index is None:
+        return []
+    entries = index.entries()
+    if entries is None:  # a damaged entry line: rebuild once
+        signature = log_signature(state_dir)
+        entries = rebuild(state_dir, signature, log).entries() if signature else []
+    return entries or []
+
+
+def entries_for_call(
+    state_dir: str, tool_input: dict[str, Any], log: Callable[[str], None] | None = None
+) -> list[dict[str, Any]]:
+    """The entries that can match this call (oldest first): [] for most calls, which then
+    need nothing more."""
+    index = current_index(state_dir, log)
+    if index is None:
+        return []
+    call = CallPieces(tool_input)
+    numbers = index.triggered(call)
+    if numbers == []:
+        return []
+    entries = None if numbers is None else index.entries(numbers)
+    if entries is None:  # a damaged line: rebuild once
+        signature = log_signature(state_dir)
+        if signature is None:
+            return []
+        index = rebuild(state_dir, signature, log)
+        entries = index.entries(index.triggered(call) or [])
+    return entries or []

@@ -1,0 +1,176 @@
+"""``ctx-guard --replay TRANSCRIPT [--json]``: what the guard would have said at each tool
+call of a real session.
+
+The transcript is read in file order. Before each main-chain assistant row, its tool calls
+are judged against what was known then: the records captured (capture.engine.Capturer)
+from the rows before it, starting from nothing, superseded ones left out as the store
+leaves them out. Then the row is fed to the capturer. Nothing is read from or written to
+the state folder: the measurement of the guard on a session, not a run of it.
+
+Not on the hook path: json, gzip and the capture engine are imported here only.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from context_memory.core.exit_codes import FAILURE, OK, USAGE
+from context_memory.guard.entries import entry_of
+from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
+from context_memory.memory.decisions import superseded_by
+
+MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024
+
+
+class ReplayError(Exception):
+    """The transcript cannot be replayed (missing, unreadable, too big)."""
+
+
+def read_rows(path: str) -> Iterator[dict[str, Any]]:
+    """The transcript's JSON object rows in file order (gzip when the name ends in .gz);
+    a line that is not a JSON object is skipped, as the client skips it."""
+    opener: Callable[..., Any] = gzip.open if path.endswith(".gz") else open
+    read = 0
+    try:
+        with opener(path, "rb") as handle:
+            for raw in handle:
+                read += len(raw)
+                if read > MAX_TRANSCRIPT_BYTES:
+                    raise ReplayError(f"{path}: larger than {MAX_TRANSCRIPT_BYTES} bytes")
+                try:
+                    row = json.loads(raw)
+                except (ValueError, RecursionError):
+                    continue
+                if isinstance(row, dict):
+                    yield row
+    except OSError as exc:
+        raise ReplayError(f"{path}: {exc.strerror or exc}") from None
+
+
+def tool_calls(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tool_use blocks of a main-chain assistant row."""
+    if row.get("type") != "assistant" or row.get("isSidechain"):
+        return []
+    message = row.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
+
+
+class Knowledge:
+    """The live records known so far (as index entries), from captured items."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+        self.count = 0
+
+    def add(self, item: dict[str, Any]) -> None:
+        self.count += 1
+        record = dict(item)
+        record.setdefault("id", f"replay-{self.count}")
+        record.setdefault("ts", item.get("row_ts") or "")
+        entry = entry_of(record)
+        # The store's rule at append time (memory.decisions.superseded_by); the entries
+        # carry the records' ids, avoid and prefer.
+        gone = set(superseded_by(record, list(self.entries)))
+        self.entries = [e for e in self.entries if e.get("id") not in gone]
+        if entry is not None:
+            self.entries.append(entry)
+
+
+def _gist(tool: str, tool_input: object) -> str:
+    if not isinstance(tool_input, dict):
+        return ""
+    for key in ("command", "file_path", "notebook_path", "pattern", "url", "prompt"):
+        value = tool_input.get(key)
+        if isinstance(value, str):
+            text = " ".join(value.split())
+            return text if len(text) <= 160 else text[:157] + "..."
+    return ""
+
+
+def replay(
+    rows: Iterable[dict[str, Any]], capturer_factory: Callable[[], Any] | None = None
+) -> list[dict[str, Any]]:
+    """One verdict per main-chain tool call, in order."""
+    if capturer_factory is None:
+        from context_memory.capture.engine import Capturer
+
+        capturer_factory = Capturer
+    capturer = capturer_factory()
+    known = Knowledge()
+    results: list[dict[str, Any]] = []
+    for row in rows:
+        for block in tool_calls(row):
+            name = block.get("name")
+            tool: str = name if isinstance(name, str) else ""
+            given = block.get("input")
+            tool_input: dict[str, Any] = given if isinstance(given, dict) else {}
+            verdict = judge(tool, tool_input, known.entries)
+            text = ""
+            if verdict.verdict == ASK:
+                text = ask_text(verdict)
+            elif verdict.verdict != ALLOW:
+                text = remind_text(verdict)
+            results.append(
+                {
+                    "uuid": row.get("uuid", ""),
+                    "tool_use_id": block.get("id", ""),
+                    "tool": tool,
+                    "guarded": tool in GUARDED_TOOLS,
+                    "input": _gist(tool, tool_input),
+                    "verdict": verdict.verdict,
+                    "what": verdict.what,
+                    "text": text,
+                    "record": verdict.entry,
+                }
+            )
+        for item in capturer.feed(row) or ():
+            if isinstance(item, dict):
+                known.add(item)
+    return results
+
+
+def summary(results: list[dict[str, Any]]) -> str:
+    guarded = sum(1 for r in results if r["guarded"])
+    asks = sum(1 for r in results if r["verdict"] == ASK)
+    reminds = sum(1 for r in results if r["verdict"] not in (ASK, ALLOW))
+    return f"{len(results)} tool calls, {guarded} guarded: {asks} ask, {reminds} remind"
+
+
+def render_text(results: list[dict[str, Any]]) -> str:
+    lines = []
+    for result in results:
+        line = f"{result['uuid'][:8] or '-':8} {result['verdict']:6} {result['tool']}"
+        if result["input"]:
+            line += f": {result['input']}"
+        lines.append(line)
+        if result["text"]:
+            lines.append(f"         {result['text']}")
+    lines.append(summary(results))
+    return "\n".join(lines) + "\n"
+
+
+def replay_main(args: list[str]) -> int:
+    """The --replay command line: TRANSCRIPT [--json]. OK; FAILURE (an unreadable
+    transcript) or USAGE with one line on stderr."""
+    as_json = "--json" in args
+    paths = [a for a in args if a != "--json"]
+    if len(paths) != 1 or paths[0].startswith("-"):
+        sys.stderr.write("usage: ctx-guard --replay TRANSCRIPT [--json]\n")
+        return USAGE
+    try:
+        results = replay(read_rows(paths[0]))
+    except ReplayError as exc:
+        sys.stderr.write(f"ctx-guard: {exc}\n")
+        return FAILURE
+    if as_json:
+        sys.stdout.write(json.dumps(results, ensure_ascii=False, indent=1) + "\n")
+    else:
+        sys.stdout.write(render_text(results))
+    return OK

@@ -1,0 +1,228 @@
+"""ctx-guard --replay: the verdicts on the shared real transcripts (the issue 21 targets),
+the command line in-process, as a console script and as installed, and that it writes
+nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli_run import run_console_script, run_main
+from context_memory.guard.replay import read_rows, render_text, replay, replay_main
+from context_memory.handlers import guard as guard_hook
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
+PREFIX = "daaain__claude-code-log__test_test_data_real_projects_-Users-dain-workspace-"
+# Every verdict that is not allow on the 17 shared transcripts: (transcript, tool_use_id,
+# verdict, matched record's source words).
+EXPECTED = [
+    (
+        PREFIX + "claude-code-log-sample_0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl.gz",
+        "toolu_012bp8MER5iLbumvxDTBJ5XR",
+        "remind",
+        "You can set group.visible using the vis library which is less work",
+    ),
+    (
+        PREFIX + "danieldemmel-me-next_9e953218-585f-4692-89df-9e0747a31c68.jsonl.gz",
+        "toolu_015TsTNXBfZx3YZBpA3zLCXF",
+        "ask",
+        "please add transformer.js too first",
+    ),
+]
+ASK_TEXT = (
+    "You rejected `git commit -m \"$(cat <<'EOF' Add tokenizer application files and "
+    "comprehensive README - Add index.html (renamed from...` on 2025-10-04: 'please add "
+    "transformer.js too first'. Run it anyway? [ctx-guard, record replay-4]"
+)
+PROMPT = "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns instead."
+
+
+def test_the_shared_transcripts_give_exactly_these_asks_and_reminders() -> None:
+    paths = sorted(REAL.glob("*.jsonl.gz"))
+    assert len(paths) == 17
+    found = []
+    calls = 0
+    for path in paths:
+        results = replay(read_rows(str(path)))
+        calls += len(results)
+        found += [
+            (path.name, r["tool_use_id"], r["verdict"], r["record"]["reason"])
+            for r in results
+            if r["verdict"] != "allow"
+        ]
+    assert found == EXPECTED
+    assert calls == 852
+    asks = sum(1 for item in found if item[2] == "ask")
+    assert 100 * asks / calls <= 1.0  # the issue's target: at most 1 ask per 100 calls
+
+
+def test_the_ask_on_a_real_transcript_quotes_the_user() -> None:
+    path = REAL / EXPECTED[1][0]
+    [ask] = [r for r in replay(read_rows(str(path))) if r["verdict"] == "ask"]
+    assert ask["text"] == ASK_TEXT
+    assert ask["record"]["by"] == "user"
+    assert ask["record"]["kind"] == "rejected"
+    assert ask["record"]["call"]["tool"] == "Bash"
+
+
+def rows(*commands: str) -> list[dict[str, Any]]:
+    """A session: the user's prompt, then one assistant row per command (each answered)."""
+    found: list[dict[str, Any]] = [
+        {
+            "type": "user",
+            "uuid": "u0",
+            "isSidechain": False,
+            "timestamp": "2026-11-30T10:00:00.000Z",
+            "message": {"role": "user", "content": PROMPT},
+        }
+    ]
+    for number, command in enumerate(commands, 1):
+        found.append(
+            {
+                "type": "assistant",
+                "uuid": f"a{number}",
+                "isSidechain": False,
+                "timestamp": "2026-11-30T10:00:05.000Z",
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": f"toolu_{number}",
+                            "name": "Bash",
+                            "input": {"command": command},
+                        }
+                    ],
+                },
+            }
+        )
+        found.append(
+            {
+                "type": "user",
+                "uuid": f"r{number}",
+                "isSidechain": False,
+                "timestamp": "2026-11-30T10:00:06.000Z",
+                "message": {
+                    "role": "user",
+                    "content": [
+                        {"type": "tool_result", "tool_use_id": f"toolu_{number}", "content": "ok"}
+                    ],
+                },
+            }
+        )
+    return found
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Path:
+    path = tmp_path / "session.jsonl"
+    data = rows("npm install moment", "npm install date-fns")
+    path.write_text("".join(json.dumps(row) + "\n" for row in data))
+    return path
+
+
+ASK_LINE = (
+    "         On 2026-11-30 you said: 'Don't use moment for the dates, it is far too heavy "
+    "for our bundle. Use date-fns instead.'. This call uses `npm install moment`. Run it "
+    "anyway? [ctx-guard, record replay-1]\n"
+)
+TEXT_OUTPUT = (
+    "a1       ask    Bash: npm install moment\n"
+    + ASK_LINE
+    + "a2       allow  Bash: npm install date-fns\n"
+    + "2 tool calls, 2 guarded: 1 ask, 0 remind\n"
+)
+
+
+def check_json(output: str) -> None:
+    found = json.loads(output)
+    assert [(r["uuid"], r["tool_use_id"], r["verdict"]) for r in found] == [
+        ("a1", "toolu_1", "ask"),
+        ("a2", "toolu_2", "allow"),
+    ]
+    assert found[0]["record"]["avoid"] == ["moment"]
+    assert found[0]["record"]["prefer"] == ["date-fns"]
+    assert found[0]["record"]["quote"] == PROMPT
+    assert found[0]["text"] == ASK_LINE.strip()
+    assert found[1]["record"] is None
+
+
+def test_replay_in_process(session: Path) -> None:
+    result = run_main(guard_hook.main, ["--replay", str(session)])
+    assert (result.exit_code, result.stdout, result.stderr) == (0, TEXT_OUTPUT, "")
+    result = run_main(guard_hook.main, ["--replay", str(session), "--json"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    check_json(result.stdout)
+    assert render_text(replay(read_rows(str(session)))) == TEXT_OUTPUT
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "stderr"),
+    [
+        ([], 2, "usage: ctx-guard --replay TRANSCRIPT [--json]\n"),
+        (["a", "b"], 2, "usage: ctx-guard --replay TRANSCRIPT [--json]\n"),
+        (
+            ["/nonexistent/t.jsonl"],
+            1,
+            "ctx-guard: /nonexistent/t.jsonl: No such file or directory\n",
+        ),
+    ],
+)
+def test_replay_usage_and_a_missing_transcript(args: list[str], code: int, stderr: str) -> None:
+    result = run_main(replay_main, args)
+    assert (result.exit_code, result.stdout, result.stderr) == (code, "", stderr)
+
+
+def tree(root: Path) -> dict[str, tuple[int, int]]:
+    return {
+        str(path.relative_to(root)): (path.stat().st_size, path.stat().st_mtime_ns)
+        for path in sorted(root.rglob("*"))
+    }
+
+
+def project_with_state(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    state = project / ".working-state"
+    state.mkdir()
+    (state / "decisions.jsonl").write_text(
+        json.dumps({"id": "x", "ts": "2026-11-30T00:00:00Z", "kind": "rejected",
+                    "decision": "date-fns", "session": "s"}) + "\n"
+    )  # fmt: skip
+    return project
+
+
+def test_the_console_script_in_a_fresh_process_writes_nothing(
+    session: Path, tmp_path: Path
+) -> None:
+    project = project_with_state(tmp_path)
+    before = tree(project)
+    done = run_console_script("ctx-guard", "--replay", str(session), cwd=project)
+    assert (done.returncode, done.stdout, done.stderr) == (0, TEXT_OUTPUT, "")
+    done = run_console_script("ctx-guard", "--replay", str(session), "--json", cwd=project)
+    assert (done.returncode, done.stderr) == (0, "")
+    check_json(done.stdout)
+    assert tree(project) == before  # no index, no log line, the log untouched
+
+
+def test_the_installed_command_replays_a_real_transcript(
+    installed_project: Any, session: Path, tmp_path: Path
+) -> None:
+    project = project_with_state(tmp_path)
+    before = tree(project)
+    done = installed_project.run_program("ctx-guard", ["--replay", str(session)], cwd=project)
+    assert (done.returncode, done.stdout.decode(), done.stderr) == (0, TEXT_OUTPUT, b"")
+    real = REAL / EXPECTED[1][0]
+    done = installed_project.run_program("ctx-guard", ["--replay", str(real), "--json"])
+    assert (done.returncode, done.stderr) == (0, b"")
+    found = json.loads(done.stdout)
+    assert [(r["tool_use_id"], r["verdict"]) for r in found if r["verdict"] != "allow"] == [
+        (EXPECTED[1][1], "ask")
+    ]
+    assert [r["text"] for r in found if r["verdict"] == "ask"] == [ASK_TEXT]
+    assert tree(project) == before
+    assert not os.path.exists(project / ".working-state" / "guard-index.json")
