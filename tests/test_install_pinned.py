@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from context_memory.memory.decisions import append_record, make_record
-from context_memory.memory.pinned import IMPORT_LINE
+from context_memory.pinned.store import IMPORT_LINE
 from test_install import home, links, run, venv  # noqa: F401  (fixtures)
 
 P = "context-memory:"

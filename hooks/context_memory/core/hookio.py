@@ -136,9 +136,13 @@ def as_hook_input(value: HookInput | dict[str, Any]) -> HookInput:
 
 
 def context_output(event: str, text: str) -> str:
-    """The one JSON document that injects ``text`` as additionalContext for ``event``."""
+    """The one JSON document that injects ``text`` as additionalContext for ``event``:
+    every injected context passes safe_text's rule here (lines kept, no control, bidi or
+    zero-width character)."""
+    from context_memory.core.safe_text import safe_block
+
     return lightjson.dumps(
-        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": safe_block(text)}}
     )
 
 
@@ -193,8 +197,10 @@ def _remember_project(hook: HookInput) -> None:
 
 
 def _one_line(text: str, limit: int = 400) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+    """A log or stderr line by safe_text's rule (imported here: only a log line needs it)."""
+    from context_memory.core.safe_text import one_line
+
+    return one_line(text, limit)
 
 
 def log_line(state_dir: str, hook: str, session: str, message: str) -> None:
