@@ -29,10 +29,11 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "hooks"))
 sys.path.insert(0, str(HERE))
 
-from context_memory.memory import pinned, pinned_digest  # noqa: E402
 from context_memory.memory.decisions import make_pin_record, make_record  # noqa: E402
 from context_memory.merge import rules as merge_rules  # noqa: E402
 from context_memory.merge import run as merge_run  # noqa: E402
+from context_memory.pinned import digest as pinned_digest  # noqa: E402
+from context_memory.pinned import store as pinned  # noqa: E402
 
 REBUILD_TARGET_SECONDS = 0.5
 NOW = "2026-12-31T00:00:00Z"

@@ -2,6 +2,7 @@
 
     python bench/installed_bench.py                     # 1M, 100M, 1G; both transcript shapes
     python bench/installed_bench.py --sizes 1M --runs 9 --python /usr/bin/python3
+    python bench/installed_bench.py --compare OTHER/home/.claude/settings.json   # before/after
 
 The project is installed with the repository's own ``./install --statusline`` into
 bench/data/installed-<python version>/ (a private HOME and virtualenv; pip runs once, later
@@ -17,6 +18,11 @@ system of the process), median wall time, and the highest peak RSS; the ratios a
 baselines' medians. Targets (issue 10): ctx-budget and ctx-statusline within 1.5x of
 `python -c pass` in CPU time at every size and for both shapes (2.1.332's and old
 clients'), under 40 MB. Goal (issue 19): within 1.3x of `python -c pass`.
+
+``--compare SETTINGS`` also runs another install's hook and status line commands (say, the
+main branch's, installed before a change) as twin cases in the same rounds, marked
+"[compare]": a before/after figure that the machine's drift cannot skew. The verdicts
+are on this install's rows only.
 """
 
 from __future__ import annotations
@@ -214,8 +220,11 @@ def run_once(
 
 
 class Case:
-    def __init__(self, label: str, size: str, argv: list[str], stdin: bytes) -> None:
+    def __init__(
+        self, label: str, size: str, argv: list[str], stdin: bytes, compared: bool = False
+    ) -> None:
         self.label, self.size, self.argv, self.stdin = label, size, argv, stdin
+        self.compared = compared  # another install's command (--compare): no verdict on it
         self.walls: list[float] = []
         self.cpus: list[float] = []
         self.peak = 0.0
@@ -240,8 +249,24 @@ def module_argv(install: Install, command: str) -> list[str]:
     return [install.python, "-c", code]
 
 
+def compared_cases(cases: list[Case], install: Install, other: Install) -> list[Case]:
+    """Each case's twin run by ``other``'s command (the same input), marked [compare]."""
+    twins = []
+    for case in cases:
+        argv = {id(install.budget): other.budget, id(install.statusline): other.statusline}
+        if id(case.argv) in argv:
+            label = f"{case.label} [compare]"
+            twins.append(Case(label, case.size, argv[id(case.argv)], case.stdin, compared=True))
+    return twins
+
+
 def measure(
-    install: Install, sizes: list[str], shapes: list[str], runs: int, modules: bool = False
+    install: Install,
+    sizes: list[str],
+    shapes: list[str],
+    runs: int,
+    modules: bool = False,
+    other: Install | None = None,
 ) -> tuple[list[Case], list[Case]]:
     project = DATA / "installed-project"
     if project.exists():
@@ -288,6 +313,8 @@ def measure(
             guard_json(transcript(sizes[0], shapes[0]), project),
         )
     )
+    if other is not None:
+        cases += compared_cases(cases, install, other)
     everything = [*baselines, *cases]
     for case in everything:  # warm: page cache, .pyc files, the status line's window cache
         run_once(case.argv, case.stdin, env, project)
@@ -323,7 +350,8 @@ def report(
                 "runs": len(case.cpus),
             }
         )
-    hot = rows[len(baselines) :]
+    pairs = zip(rows[len(baselines) :], cases, strict=True)
+    hot = [row for row, case in pairs if not case.compared]
     worst_cpu = max(hot, key=lambda r: r["cpu_ratio"])
     worst_peak = max(hot, key=lambda r: r["peak_mb"])
     verdict = {True: "PASS", False: "FAIL"}
@@ -372,11 +400,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--modules", action="store_true", help="also each entry point's main() without launcher"
     )
+    parser.add_argument(
+        "--compare", help="another install's settings.json: its commands in the same rounds"
+    )
     parser.add_argument("--json", dest="json_out", help="also write the rows as JSON here")
     args = parser.parse_args(argv)
     install = Install(Path(args.settings)) if args.settings else install_with(args.python)
+    other = Install(Path(args.compare)) if args.compare else None
     baselines, cases = measure(
-        install, args.sizes.split(","), args.shapes.split(","), args.runs, args.modules
+        install, args.sizes.split(","), args.shapes.split(","), args.runs, args.modules, other
     )
     rows, checks = report(baselines, cases, install)
     print_table(rows, checks, install)

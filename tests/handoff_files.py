@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from context_memory.core.isotime import parse_time
 from context_memory.memory.handoff import render_handoff
-from context_memory.merge.rules import parse_time
 from context_memory.merge.sources import HandoffFile
 
 

@@ -170,9 +170,14 @@ def test_installed_entry_points_on_damaged_input(
         expected, got = both_ways(sandbox, case, usage_inside, usage_outside)
         assert got == expected, f"ctx-usage {args} under Python {install.interpreter.version}"
         status, stdout, stderr = got
+        if case == "only-garbage":  # no row first or last: not a transcript (exit 1)
+            assert (status, stdout) == (1, b"")
+            assert stderr.startswith(
+                f"Error: {sandbox.transcript} is not a Claude Code transcript".encode()
+            )
+            continue
         assert (status, stderr) == (0, b"")
-        # No reply, no model: the unknown-model default window.
-        tokens, window = (0, 1_000_000) if case == "only-garbage" else (170_805, 200_000)
+        tokens, window = (170_805, 200_000)
         if args[0] == "--json":
             assert (json.loads(stdout)["tokens"], json.loads(stdout)["window"]) == (tokens, window)
         else:

@@ -22,10 +22,12 @@ from context_memory.handlers import (
     audit,
     budget,
     extract,
+    guard,
     plugin_restore,
     restore,
     statusline,
 )
+from context_memory.setup.hook_registry import HOOKS
 
 MAINS: dict[str, Callable[..., int]] = {
     "ctx-budget": budget.main,
@@ -34,6 +36,7 @@ MAINS: dict[str, Callable[..., int]] = {
     "ctx-audit": audit.main,
     "ctx-statusline": statusline.main,
     "ctx-allow": allow.main,
+    "ctx-guard": guard.main,
 }
 
 BUDGET_BY_HAND = (
@@ -57,6 +60,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_every_hook_command_has_a_guide() -> None:
+    assert {spec.command for spec in HOOKS} <= set(MAINS)  # every registered hook is here
     assert sorted(HOOK_GUIDES) == sorted(MAINS)
     for hook, (events, _summary, example) in HOOK_GUIDES.items():
         payload = json.loads(example)  # the example is one JSON object a user can paste

@@ -72,6 +72,7 @@ def test_hot_entry_point_imports_stay_light(module: str) -> None:
 
 # Before every prompt and every status-line refresh: not even ``re`` (which ``json``
 # imports, with ``enum``): in a clean virtualenv it costs 40% of the interpreter's start.
+# Nor ``os`` (core/lightos): with _collections_abc, stat and posixpath, 2 ms of CPU.
 # ctx-guard: before every tool call, several per turn.
 PROMPT_PATH_MODULES = (
     "context_memory.handlers.budget",
@@ -83,7 +84,29 @@ PROMPT_PATH_MODULES = (
 @pytest.mark.parametrize("module", PROMPT_PATH_MODULES)
 def test_prompt_path_does_not_import_re_or_json(module: str) -> None:
     found = imported_modules(module)
-    assert sorted(set(found) & {"re", "json", "enum"}) == [], f"{module} imports {sorted(found)}"
+    heavy = {"re", "json", "enum", "os", "stat", "posixpath", "_collections_abc"}
+    assert sorted(set(found) & heavy) == [], f"{module} imports {sorted(found)}"
+
+
+# The package's big modules that the prompt path reaches only through their small parts:
+# core/prompt_tables (not tables' audit word lists), core/fsread (not fsutil's writers).
+PROMPT_PATH_AVOIDS = ("context_memory.core.tables", "context_memory.core.fsutil")
+
+
+@pytest.mark.parametrize("module", PROMPT_PATH_MODULES)
+def test_prompt_path_imports_neither_tables_nor_fsutil(module: str) -> None:
+    code = f"import sys, {module}; print(' '.join(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=60,
+        check=True,
+    )
+    loaded = set(done.stdout.split())
+    assert module in loaded and "context_memory.core.hookio" in loaded  # the check can fail
+    assert sorted(loaded & set(PROMPT_PATH_AVOIDS)) == []
 
 
 RUN_AND_LIST = """
@@ -160,6 +183,41 @@ def test_a_run_that_writes_nothing_imports_no_writer(
         modules_after_run(entry, sandbox, payload)  # the first refresh records the window
     loaded = modules_after_run(entry, sandbox, payload, COMPACTION_EXTRACT_INTERVAL="0")
     assert sorted(loaded & {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY}) == []
+
+
+# What the prompt path adds to a bare interpreter's modules (``python -S``: no ``os`` either),
+# besides the package itself: ``__future__`` (its annotations import), the C JSON scanner
+# behind core/lightjson, and ``errno`` (built in). Not ``os`` (core/lightos stands in for
+# it: ``os`` brings _collections_abc, stat and posixpath, an eighth of ``python -c pass``).
+PROMPT_PATH_STANDARD = {"__future__", "_json", "errno"}
+BARE_MODULES_CODE = "import sys; print(' '.join(m for m in sys.modules if '.' not in m))"
+
+
+@pytest.mark.parametrize(
+    ("command", "event"), [("ctx-budget", "UserPromptSubmit"), ("ctx-statusline", "StatusLine")]
+)
+def test_the_prompt_path_adds_exactly_these_standard_modules(
+    command: str, event: str, sandbox: Sandbox
+) -> None:
+    """A common run (free band; a status refresh that changes nothing; the session already
+    registered): exactly PROMPT_PATH_STANDARD beyond what ``python -S -c pass`` loads."""
+    entry = entry_for(command, event)
+    sandbox.write_transcript(sandbox.base_transcript.replace(b"168000", b"8000"))
+    for mark in sandbox.state.rglob(AUDIT_PENDING_MARK):
+        mark.unlink()
+    payload = sandbox.payload(entry)
+    modules_after_run(entry, sandbox, payload)  # registers the session, records the window
+    loaded = modules_after_run(entry, sandbox, payload)
+    bare = subprocess.run(
+        [sys.executable, "-S", "-c", BARE_MODULES_CODE],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        timeout=60,
+        check=True,
+    ).stdout.split()
+    assert "os" not in bare  # the comparison is with an interpreter that has not loaded it
+    assert sorted(loaded - set(bare) - {"context_memory"}) == sorted(PROMPT_PATH_STANDARD)
 
 
 def test_a_prompt_at_the_compaction_threshold_reads_decisions_without_json_or_re(

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from context_memory.memory.decisions import append_record, make_record
-from context_memory.memory.pinned import IMPORT_LINE
+from context_memory.pinned.store import IMPORT_LINE
+from context_memory.setup.hook_registry import HOOKS
 from test_install import home, links, run, venv  # noqa: F401  (fixtures)
 
 P = "context-memory:"
@@ -260,14 +261,16 @@ def test_a_user_install_after_a_project_install_takes_the_project_s_copy_out(
     code, out, err = run(capsys, "--venv", str(venv), "--dry-run")
     assert (code, err) == (0, "")
     assert out.splitlines()[-1] == (
-        f"{P} would remove 6 hooks from {settings}: {home / '.claude' / 'settings.json'} runs "
+        f"{P} would remove {len(HOOKS)} hooks from {settings}: "
+        f"{home / '.claude' / 'settings.json'} runs "
         "them in every project now, and both would run each hook twice"
     )
     assert "hooks" in json.loads(settings.read_text())
     code, out, err = run(capsys, "--venv", str(venv))
     assert (code, err) == (0, "")
     assert (
-        f"{P} removed 6 hooks from {settings}: {home / '.claude' / 'settings.json'} runs "
+        f"{P} removed {len(HOOKS)} hooks from {settings}: "
+        f"{home / '.claude' / 'settings.json'} runs "
         "them in every project now, and both would run each hook twice"
     ) in out.splitlines()
     assert json.loads(settings.read_text()) == {"model": "opus"}

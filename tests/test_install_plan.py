@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install import plan as install_plan
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.plan import (
@@ -81,7 +82,7 @@ def test_the_plan_of_a_fresh_install(
     assert edit.path == home / ".claude" / "settings.json"
     assert (edit.text, edit.old, edit.first, edit.hooks_here) == (None, {}, True, True)
     assert sorted(edit.new["hooks"]) == [
-        "PostCompact", "PreCompact", "SessionStart", "Stop", "UserPromptSubmit"
+        "PostCompact", "PreCompact", "PreToolUse", "SessionStart", "Stop", "UserPromptSubmit"
     ]  # fmt: skip
     assert steps[2] == LinkCommands(venv / "bin", links, remove=False)
     assert steps[3] == CronLine(venv / "bin", str(tmp_path), False, False, False)
@@ -138,6 +139,6 @@ def test_the_uninstall_is_planned_from_the_record(
     # Applied: every recorded place is back as before, from the one plan.
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
     assert code == 0
-    assert f"context-memory: removed 6 hooks from {project_settings}" in out.splitlines()
+    assert f"context-memory: removed {len(HOOKS)} hooks from {project_settings}" in out.splitlines()
     assert not project_settings.exists() and not (project / "CLAUDE.md").exists()
     assert os.listdir(project) == [".working-state"]

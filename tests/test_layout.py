@@ -1,5 +1,6 @@
-"""The package layout as docs/layout.md states it: library packages never import the entry
-points (commands/, handlers/), no import cycle, package ``__init__`` files stay empty, no
+"""The package layout as docs/layout.md states it: packages in rank (each imports only
+packages ranked below it, so the library never imports the entry points commands/ and
+handlers/), no import cycle, package ``__init__`` files stay empty, no
 module grows past ~450 lines without saying why; and every command answers ``--version``,
 every hook ``--help`` and ``--version`` without running (nothing logged as a failure)."""
 
@@ -20,17 +21,24 @@ from hostile.harness import console_scripts
 
 PACKAGE = REPO / "hooks" / "context_memory"
 ENTRY_PACKAGES = ("commands", "handlers")
-LIBRARY_PACKAGES = (
-    "core",
-    "transcript",
-    "measure",
-    "memory",
-    "capture",
-    "guard",
-    "audit",
-    "merge",
-    "setup",
-)
+# The rank of every package, as docs/layout.md's table states it: a package imports only
+# packages of a lower rank (top-level, lazy and TYPE_CHECKING imports alike); packages of
+# the same rank do not import each other.
+RANK = {
+    "core": 0,
+    "transcript": 1,
+    "measure": 2,
+    "memory": 2,
+    "capture": 3,
+    "merge": 3,
+    "pinned": 4,
+    "guard": 4,
+    "audit": 5,
+    "setup": 6,
+    "commands": 7,
+    "handlers": 8,
+}
+LIBRARY_PACKAGES = tuple(name for name in RANK if name not in ENTRY_PACKAGES)
 # setup/ is split by job: installing, ctx-doctor's checks, what the plugin runs at hook time.
 SUBPACKAGES = ("setup/install", "setup/doctor", "setup/plugin")
 MAX_LINES = 450
@@ -47,9 +55,14 @@ MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def imports_of(path: Path) -> set[str]:
-    """The project modules ``path`` imports, at the top or inside a function."""
+    return imports_in(path.read_text(encoding="utf-8"))
+
+
+def imports_in(source: str) -> set[str]:
+    """The project modules ``source`` imports: at the top, inside a function, or under
+    ``if TYPE_CHECKING:`` (ast.walk visits every statement)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("context_memory"):
             for alias in node.names:
                 name = f"{node.module}.{alias.name}"
@@ -68,10 +81,13 @@ def package_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
+PACKAGES = {package_of(name) for name in MODULES if name != "context_memory"}
+
+
 def test_every_module_is_in_a_known_package() -> None:
-    """The tree reads as the architecture: nothing at the top but the package's __init__."""
-    packages = {package_of(name) for name in MODULES if name != "context_memory"}
-    assert packages == {*LIBRARY_PACKAGES, *ENTRY_PACKAGES}
+    """The tree reads as the architecture: nothing at the top but the package's __init__,
+    and every package has its rank."""
+    assert PACKAGES == set(RANK)
     top = sorted(path.name for path in PACKAGE.glob("*.py"))
     assert top == ["__init__.py"]
 
@@ -87,10 +103,58 @@ def test_library_packages_never_import_entry_points() -> None:
     assert crossing == []
 
 
+def imports_against_rank(graph: dict[str, set[str]]) -> list[str]:
+    """Each import of a package of the same or a higher rank, as 'module imports target'."""
+    return sorted(
+        f"{name} imports {target}"
+        for name, targets in graph.items()
+        for target in targets
+        if package_of(target) != package_of(name)
+        if RANK.get(package_of(target), 99) >= RANK.get(package_of(name), -1)
+    )
+
+
+def test_packages_are_in_rank() -> None:
+    assert imports_against_rank(GRAPH) == []
+
+
+def test_rank_check_sees_a_break() -> None:
+    """A package that imports one of the same rank, or one above it, is named."""
+    graph = {
+        "context_memory.memory.handoff": {"context_memory.merge.rules"},
+        "context_memory.merge.sources": {"context_memory.memory.handoff"},
+        "context_memory.audit.check": {"context_memory.memory.decisions"},
+    }
+    assert imports_against_rank(graph) == [
+        "context_memory.memory.handoff imports context_memory.merge.rules",
+    ]
+    assert imports_against_rank({"context_memory.merge.run": {"context_memory.capture.x"}}) == [
+        "context_memory.merge.run imports context_memory.capture.x"
+    ]
+
+
+def test_layout_doc_states_the_ranks() -> None:
+    """docs/layout.md's rank table is this one: '| 2 | `measure`, `memory` | ... |' rows."""
+    rows: dict[str, int] = {}
+    for line in (REPO / "docs" / "layout.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) >= 2 and cells[0].isdigit():
+            for name in cells[1].split(","):
+                rows[name.strip().strip("`").rstrip("/")] = int(cells[0])
+    assert rows == RANK
+
+
 def test_the_graph_is_read_as_it_is_written() -> None:
-    """The checks above can fail: a known edge is seen, including a lazy one."""
+    """The checks above can fail: a known edge is seen, including a lazy one and one under
+    TYPE_CHECKING."""
     assert "context_memory.core.fsutil" in GRAPH["context_memory.memory.decisions"]
     assert "context_memory.commands.audit" in GRAPH["context_memory.handlers.audit"]
+    source = (
+        "TYPE_CHECKING = False\n"
+        "if TYPE_CHECKING:\n    from context_memory.merge.rules import fold\n"
+        "def f():\n    from context_memory.capture import store\n"
+    )
+    assert imports_in(source) == {"context_memory.merge.rules", "context_memory.capture.store"}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -125,7 +189,7 @@ def test_no_import_cycle() -> None:
 def test_package_init_files_stay_empty() -> None:
     """Each package on the prompt path costs an import; an empty one costs the least."""
     inits = [path for path in PACKAGE.rglob("__init__.py") if path.parent != PACKAGE]
-    assert len(inits) == len(LIBRARY_PACKAGES) + len(ENTRY_PACKAGES) + len(SUBPACKAGES)
+    assert len(inits) == len(PACKAGES) + len(SUBPACKAGES)
     assert [str(path) for path in inits if path.read_text() != ""] == []
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
+from context_memory.core.isotime import parse_time
 from context_memory.merge import merge
 from context_memory.merge import publish as merge_publish
 from context_memory.merge.gates import (
@@ -23,7 +24,7 @@ from context_memory.merge.gates import (
 from context_memory.merge.layout import GATE_SESSIONS, GATE_TIME, MergeError, Problem
 from context_memory.merge.merge import merge_handoffs
 from context_memory.merge.render import render_markdown, result_data
-from context_memory.merge.rules import normalise, parse_time, reason_of, subject_of
+from context_memory.merge.rules import normalise, reason_of, subject_of
 from context_memory.merge.sources import count_new_sessions, scan_handoffs
 from handoff_files import handoff, write_handoff
 

@@ -18,10 +18,10 @@ from filelock import FileLock
 from cli_run import captured
 from conftest import subprocess_env
 from context_memory.commands.merge import main
+from context_memory.core.isotime import parse_time
 from context_memory.merge import publish as merge_publish
 from context_memory.merge import rules as merge_rules
 from context_memory.merge.render import dumps
-from context_memory.merge.rules import parse_time
 from context_memory.merge.run import run_merge
 from handoff_files import write_handoff
 

@@ -8,9 +8,9 @@ import random
 import shutil
 from pathlib import Path
 
+from context_memory.core.isotime import parse_time
 from context_memory.merge import rules as merge_rules
 from context_memory.merge import sources as merge_sources
-from context_memory.merge.rules import parse_time
 from context_memory.merge.run import run_merge
 from context_memory.merge.sources import date_untimed_handoffs, scan_handoffs
 from handoff_files import write_handoff

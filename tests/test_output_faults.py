@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
+from context_memory.core.hookio import by_hand_text
 from hostile.harness import Entry, Sandbox, console_command, entry_for
 
 STATUSLINE = entry_for("ctx-statusline", "StatusLine")
@@ -100,10 +101,7 @@ def test_a_stdout_that_is_not_utf8_still_gets_the_text(
 
 def test_ctx_audit_with_stdin_closed_or_a_terminal_never_exits_2(box: Sandbox) -> None:
     audit = entry_for("ctx-audit", "PostCompact")
-    message = (
-        b"ctx-audit: no hook input on stdin and no TRANSCRIPT given; nothing to do "
-        b"(by hand: ctx-audit TRANSCRIPT, see ctx-audit --help)\n"
-    )
+    message = by_hand_text("ctx-audit").encode()  # the guide of a hook tried by hand
     command = console_command(audit)
     command[-1] += " <&-"  # stdin closed, as a shell does it
     closed = subprocess.run(

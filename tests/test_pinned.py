@@ -18,9 +18,8 @@ from conftest import subprocess_env
 from context_memory.commands.decide import cli as decide_cli
 from context_memory.commands.merge import cli as merge_cli
 from context_memory.commands.plan import cli as plan_cli
+from context_memory.core.isotime import parse_time
 from context_memory.handlers import audit, extract
-from context_memory.memory import pinned, pinned_digest, pinned_snapshots
-from context_memory.memory.claude_md import with_import_line, without_import_line
 from context_memory.memory.decisions import (
     append_record,
     make_pin_record,
@@ -29,14 +28,17 @@ from context_memory.memory.decisions import (
 )
 from context_memory.memory.handoff import render_handoff, stage_path
 from context_memory.memory.identity import is_new_style_id
-from context_memory.memory.pinned import IMPORT_LINE, cap_tokens
-from context_memory.memory.pinned_digest import (
+from context_memory.pinned import digest as pinned_digest
+from context_memory.pinned import snapshots as pinned_snapshots
+from context_memory.pinned import store as pinned
+from context_memory.pinned.claude_md import with_import_line, without_import_line
+from context_memory.pinned.digest import (
     DEFAULT_CAP_TOKENS,
     estimate_tokens,
     pinned_ids,
     render_digest,
 )
-from context_memory.merge.rules import parse_time
+from context_memory.pinned.store import IMPORT_LINE, cap_tokens
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 HEAD = (

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from context_memory.commands import pin as plugin_pin
-from context_memory.memory import pinned, pinned_digest
+from context_memory.pinned import digest as pinned_digest
+from context_memory.pinned import store as pinned
 
 
 def test_pin_adds_the_line_and_builds_the_digest_then_remove_undoes_it(

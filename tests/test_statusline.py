@@ -11,6 +11,7 @@ import pytest
 import transcript_rows as tr
 from cli_run import run_hook_main
 from conftest import SAMPLE_TRANSCRIPT, subprocess_env
+from context_memory.core.hookio import by_hand_text, hook_usage
 from context_memory.handlers import statusline
 from context_memory.handlers.statusline import bar, main
 from context_memory.measure import window_cache as statusline_cache
@@ -177,6 +178,8 @@ def test_bad_input_never_fails(project, monkeypatch, capsys, stdin):
     if stdin.startswith(b"{"):
         # Nothing usable, but still a line: no model, no window -> the 1M default.
         assert out == "░░░░░░░░░░ 0/1M 0% free · 967K to auto-compact\n"
+    elif not stdin:  # nothing on stdin: tried by hand, the guide (test_hook_by_hand)
+        assert (out, err) == ("", by_hand_text("ctx-statusline"))
     else:
         assert out == ""
         assert err.startswith("ctx-statusline: HookInputError: ") and err.count("\n") == 1
@@ -195,7 +198,8 @@ def test_an_unexpected_error_prints_nothing_and_exits_0(project, monkeypatch, ca
 
 
 def test_help(monkeypatch, capsys):
-    assert run(monkeypatch, capsys, b"", ["--help"])[:2] == (0, statusline.USAGE)
+    usage = statusline.USAGE + "\n" + hook_usage("ctx-statusline")
+    assert run(monkeypatch, capsys, b"", ["--help"])[:2] == (0, usage)
 
 
 # --------------------------------------------------------------------------- the cache

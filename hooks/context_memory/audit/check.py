@@ -137,8 +137,8 @@ def audit_decisions(
 def mark_pinned(results: Sequence[dict[str, Any]], session_folder: str, when: float) -> None:
     """Decisions the pinned digest held at the compaction (snapshot taken by the PreCompact
     hook) reached the model with every request: survived, never lost nor re-injected."""
-    from context_memory.memory.pinned import SNAPSHOT_FILE
-    from context_memory.memory.pinned_snapshots import ids_in_digest_at
+    from context_memory.pinned.snapshots import ids_in_digest_at
+    from context_memory.pinned.store import SNAPSHOT_FILE
 
     if not os.path.exists(os.path.join(session_folder, SNAPSHOT_FILE)):
         return

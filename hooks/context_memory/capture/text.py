@@ -25,10 +25,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|\n+|(?<=[。！？；])"
 
 def clip(text: object, limit: int = MAX_FIELD) -> str:
     """One safe line of at most ``limit`` characters (an ellipsis marks a cut)."""
-    line = one_line(str(text)[: limit * 4])
-    if len(line) <= limit:
-        return line
-    return line[: limit - 1].rstrip() + "…"
+    return one_line(str(text)[: limit * 4], limit, "…")
 
 
 def strip_wrappers(text: str) -> str:

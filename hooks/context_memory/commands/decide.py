@@ -42,9 +42,9 @@ from context_memory.memory.decisions import (
 )
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author
-from context_memory.memory.pinned import digest_path, enabled, refresh
-from context_memory.memory.pinned_digest import pinned_ids
-from context_memory.memory.pinned_snapshots import index_ids
+from context_memory.pinned.digest import pinned_ids
+from context_memory.pinned.snapshots import index_ids
+from context_memory.pinned.store import digest_path, enabled, refresh
 
 KIND_WIDTH = len("rejected")
 

@@ -15,18 +15,18 @@ import click
 
 from context_memory.commands.common import cli_state_dir, run_click
 from context_memory.core.hookio import log_line
+from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import (
     STATE_DIRNAME,
     UnsafeNameError,
     check_state_dir,
 )
-from context_memory.memory.pinned import refresh
 from context_memory.merge.gates import read_settings
 from context_memory.merge.layout import GATE_LOCK, MergeError, decisions_md_path
 from context_memory.merge.render import future_line
-from context_memory.merge.rules import parse_time
 from context_memory.merge.run import Outcome, run_merge
+from context_memory.pinned.store import refresh
 
 PREFIX = "ctx-merge:"
 

@@ -25,7 +25,7 @@ from context_memory.commands.common import (
 )
 from context_memory.core.fsutil import atomic_write, read_text
 from context_memory.memory.handoff_draft import MAX_PLAN_BYTES, PLAN_FILE
-from context_memory.memory.pinned import refresh
+from context_memory.pinned.store import refresh
 
 
 def plan_path(state_dir: str) -> str:

@@ -14,19 +14,21 @@ through this module:
   appends are locked; lock files are opened the same way, never truncated through a link.
 
 UnsafePathError and TooLargeError are OSErrors, so callers that already skip an unreadable
-file skip these too; their messages name the path and say what to do. Only ``os`` is
-imported at load time: hooks on the prompt path use this module.
+file skip these too; their messages name the path and say what to do.
 
-Size: over 450 lines on purpose: every door into the state folder is in this one module,
-so a review of what could escape the folder (or follow a link out of it) reads one file.
+The read doors and the folder walk are in core/fsread.py, re-exported here under the same
+names: the prompt path imports only that module (no ``os``, none of the writers below).
+A review of what could escape the folder (or follow a link out of it) reads these two
+files.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 import time
+
+from context_memory.core import fsread
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,224 +41,29 @@ LOCK_TIMEOUT_SECONDS = 10.0
 STALE_TEMP_SECONDS = 3600.0
 TEMP_SUFFIX = ".tmp"
 
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
-_DIR_FLAGS = os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC
-
-
-class UnsafePathError(OSError):
-    """A path in the state folder that is a symbolic link, a FIFO, a device or a folder
-    where a file belongs: not followed, not opened."""
-
-
-class TooLargeError(OSError):
-    """A file in the state folder bigger than its read bound."""
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISREG(mode):
-        return "a file where a folder belongs"
-    return "not a regular file"
-
-
-def _unsafe(path: str, what: str) -> UnsafePathError:
-    return UnsafePathError(
-        errno.ELOOP if what == "a symbolic link" else errno.EINVAL,
-        f"{what}: not followed (the state folder holds regular files and folders only; "
-        "replace it with a real one or remove it)",
-        path,
-    )
-
-
-def _is_link(path: str, name: str, dir_fd: int | None) -> bool:
-    try:
-        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
-    except OSError:
-        return False
-
-
-def _components(root: str, folder: str) -> list[str]:
-    rel = os.path.relpath(os.path.abspath(folder), os.path.abspath(root))
-    if rel == os.curdir:
-        return []
-    parts = rel.split(os.sep)
-    if os.pardir in parts:
-        raise UnsafePathError(errno.EINVAL, "outside the state folder " + root, folder)
-    return parts
-
-
-def open_dir(folder: str, *, root: str, create: bool = False) -> int:
-    """A descriptor of ``folder``, every component below ``root`` opened without following
-    a link (``create``: missing folders are made). ``root`` itself is opened as it is.
-    Raises UnsafePathError for a link or a file on the way, OSError otherwise."""
-    if create:
-        try:
-            fd = os.open(root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
-        except FileNotFoundError:
-            os.makedirs(root, exist_ok=True)
-            fd = os.open(root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
-    else:
-        fd = os.open(root, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
-    here = root
-    try:
-        for part in _components(root, folder):
-            here = os.path.join(here, part)
-            try:
-                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            except FileNotFoundError:
-                if not create:
-                    raise
-                try:
-                    os.mkdir(part, 0o777, dir_fd=fd)
-                except FileExistsError:
-                    pass
-                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                    info = os.stat(part, dir_fd=fd, follow_symlinks=False)
-                    raise _unsafe(here, _kind(info.st_mode)) from None
-                raise
-            os.close(fd)
-            fd = child
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def _open_in(dir_fd: int | None, name: str, path: str, flags: int, mode: int) -> int:
-    """Open ``name`` (in ``dir_fd``, else the path as given) without following a link or
-    blocking on a FIFO; the result is a regular file or UnsafePathError is raised."""
-    try:
-        fd = os.open(name, flags | _NOFOLLOW | _NONBLOCK | _CLOEXEC, mode, dir_fd=dir_fd)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP or (
-            exc.errno == errno.ENXIO and not _is_link(path, name, dir_fd)
-        ):
-            what = "a symbolic link" if exc.errno == errno.ELOOP else "a FIFO"
-            raise _unsafe(path, what) from None
-        if exc.errno == errno.EISDIR:
-            raise _unsafe(path, "a folder") from None
-        raise
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise _unsafe(path, _kind(info.st_mode))
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def open_file(
-    path: str | os.PathLike[str],
-    flags: int = os.O_RDONLY,
-    *,
-    root: str | None = None,
-    mode: int = 0o644,
-    create_dirs: bool = False,
-) -> int:
-    """A descriptor of the regular file ``path`` (see the module docstring). With ``root``,
-    the folders between ``root`` and the file are checked too (``create_dirs``: made)."""
-    target = os.fspath(path)
-    if root is None:
-        if create_dirs:
-            os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
-        return _open_in(None, target, target, flags, mode)
-    dir_fd = open_dir(os.path.dirname(os.path.abspath(target)), root=root, create=create_dirs)
-    try:
-        return _open_in(dir_fd, os.path.basename(target), target, flags, mode)
-    finally:
-        os.close(dir_fd)
-
-
-def open_file_at(dir_fd: int, name: str, path: str) -> int:
-    """A read-only descriptor of the regular file ``name`` in the folder ``dir_fd`` (from
-    open_dir: many files of one folder without checking the folders again each time);
-    ``path`` names it in errors. Raises UnsafePathError for a link, a FIFO or a folder."""
-    return _open_in(dir_fd, name, path, os.O_RDONLY, 0o644)
-
-
-def read_fd_bounded(fd: int, limit: int, path: str) -> bytes:
-    """All of ``fd`` when it holds at most ``limit`` bytes, else TooLargeError."""
-    chunks = []
-    total = 0
-    while True:
-        chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        total += len(chunk)
-        if total > limit:
-            raise TooLargeError(
-                errno.EFBIG,
-                f"larger than {limit} bytes: skipped (not a file the toolkit wrote)",
-                path,
-            )
-    return b"".join(chunks)
-
-
-def read_bytes(path: str | os.PathLike[str], limit: int, *, root: str | None = None) -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit`` of them (else TooLargeError)."""
-    fd = open_file(path, root=root)
-    try:
-        return read_fd_bounded(fd, limit, os.fspath(path))
-    finally:
-        os.close(fd)
-
-
-def read_text(path: str | os.PathLike[str], limit: int, *, root: str | None = None) -> str:
-    """read_bytes decoded as UTF-8 (a leading byte-order mark dropped, bad bytes replaced)."""
-    return read_bytes(path, limit, root=root).decode("utf-8-sig", errors="replace")
-
-
-def list_dir(folder: str | os.PathLike[str], *, root: str) -> list[str]:
-    """The names in ``folder`` (no link followed from ``root`` down); [] when it is missing.
-    Raises UnsafePathError when it or a folder above it (below ``root``) is not a folder."""
-    target = os.fspath(folder)
-    try:
-        fd = open_dir(target, root=root)
-    except FileNotFoundError:
-        return []
-    try:
-        return os.listdir(fd)
-    finally:
-        os.close(fd)
-
-
-def is_regular_file(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` itself (not what a link points to) is a regular file."""
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
-def check_no_links(root: str, path: str) -> str:
-    """Return ``path`` unless a component below ``root`` is a link or a non-folder on the way
-    (missing ones are fine); raises UnsafePathError. Cheap: one lstat per component."""
-    here = root
-    for part in _components(root, path):
-        here = os.path.join(here, part)
-        try:
-            mode = os.lstat(here).st_mode
-        except FileNotFoundError:
-            return path
-        if not stat.S_ISDIR(mode):
-            raise _unsafe(here, _kind(mode))
-    return path
+# The read doors and the folder walk live in fsread (the prompt path loads only that
+# module); every name stays importable from here.
+_CLOEXEC = fsread._CLOEXEC
+_DIR_FLAGS = fsread._DIR_FLAGS
+_DIRECTORY = fsread._DIRECTORY
+_NOFOLLOW = fsread._NOFOLLOW
+_NONBLOCK = fsread._NONBLOCK
+TooLargeError = fsread.TooLargeError
+UnsafePathError = fsread.UnsafePathError
+_components = fsread._components
+_is_link = fsread._is_link
+_kind = fsread._kind
+_open_in = fsread._open_in
+_unsafe = fsread._unsafe
+check_no_links = fsread.check_no_links
+is_regular_file = fsread.is_regular_file
+list_dir = fsread.list_dir
+open_dir = fsread.open_dir
+open_file = fsread.open_file
+open_file_at = fsread.open_file_at
+read_bytes = fsread.read_bytes
+read_fd_bounded = fsread.read_fd_bounded
+read_text = fsread.read_text
 
 
 def make_dirs(folder: str, *, root: str) -> None:

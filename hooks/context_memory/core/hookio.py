@@ -9,11 +9,10 @@ this module is on the prompt path.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
-from context_memory.core import lightjson
+from context_memory.core import lightjson, lightos
 from context_memory.core.session_registry import remember_session
 from context_memory.core.state import (
     UnsafeNameError,
@@ -137,9 +136,13 @@ def as_hook_input(value: HookInput | dict[str, Any]) -> HookInput:
 
 
 def context_output(event: str, text: str) -> str:
-    """The one JSON document that injects ``text`` as additionalContext for ``event``."""
+    """The one JSON document that injects ``text`` as additionalContext for ``event``:
+    every injected context passes safe_text's rule here (lines kept, no control, bidi or
+    zero-width character)."""
+    from context_memory.core.safe_text import safe_block
+
     return lightjson.dumps(
-        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": safe_block(text)}}
     )
 
 
@@ -166,6 +169,8 @@ def write_stdout(text: str) -> None:
 
 def discard_stdout() -> None:
     """Point stdout's descriptor at /dev/null (after a broken pipe; see write_stdout)."""
+    import os  # a broken pipe only
+
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         try:
@@ -187,13 +192,15 @@ def _remember_project(hook: HookInput) -> None:
     Only when the hook knows the project (CLAUDE_PROJECT_DIR or the payload's cwd): the
     process's own directory is a guess, and a guess must not steer the commands.
     """
-    if hook.cwd or os.environ.get("CLAUDE_PROJECT_DIR"):
+    if hook.cwd or lightos.environ().get("CLAUDE_PROJECT_DIR"):
         remember_session(hook.session_id, hook.project_dir, hook.state_dir)
 
 
 def _one_line(text: str, limit: int = 400) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+    """A log or stderr line by safe_text's rule (imported here: only a log line needs it)."""
+    from context_memory.core.safe_text import one_line
+
+    return one_line(text, limit)
 
 
 def log_line(state_dir: str, hook: str, session: str, message: str) -> None:
@@ -204,25 +211,25 @@ def log_line(state_dir: str, hook: str, session: str, message: str) -> None:
     every project below it that has no ``.git``.
     """
     try:
-        if not os.path.isdir(state_dir):
+        if not lightos.isdir(state_dir):
             return
-        from context_memory.core.fsutil import open_file
+        from context_memory.core.fsread import open_file
 
-        logs = os.path.join(state_dir, "logs")
+        logs = lightos.join(state_dir, "logs")
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         line = f"{stamp}\t{hook}\t{session or '-'}\t{_one_line(message)}\n"
         # One write on an O_APPEND descriptor: short lines from concurrent hooks do not
         # interleave. Neither logs/ nor the log is written through a link or into a FIFO.
         fd = open_file(
-            os.path.join(logs, LOG_NAME),
-            os.O_WRONLY | os.O_APPEND | os.O_CREAT,
+            lightos.join(logs, LOG_NAME),
+            lightos.O_WRONLY | lightos.O_APPEND | lightos.O_CREAT,
             root=state_dir,
             create_dirs=True,
         )
         try:
-            os.write(fd, line.encode("utf-8", errors="replace"))
+            lightos.write(fd, line.encode("utf-8", errors="replace"))
         finally:
-            os.close(fd)
+            lightos.close(fd)
     except (OSError, ValueError):
         pass
 
@@ -234,29 +241,16 @@ def _breaker_path(state_dir: str, hook: str, session: str | None) -> str | None:
         folder = session_dir(state_dir, session)
     except (UnsafeNameError, OSError):  # an unsafe id; a linked session folder
         return None
-    return os.path.join(folder, f".{hook}.failures")
-
-
-def _breaker_file(state_dir: str, hook: str, session: str | None) -> str | None:
-    """The failure count's file when there is one. Mostly there is none: one lstat says
-    so, without loading fsutil for session_dir's link checks (ctx-guard runs before every
-    tool call)."""
-    if not session:
-        return None
-    try:
-        name = os.path.join(state_dir, "sessions", validate_name(session), f".{hook}.failures")
-    except UnsafeNameError:
-        return None
-    return _breaker_path(state_dir, hook, session) if os.path.lexists(name) else None
+    return lightos.join(folder, f".{hook}.failures")
 
 
 def breaker_failures(state_dir: str, hook: str, session: str | None) -> int:
     """Consecutive failures recorded for this hook in this session (0 when none)."""
-    path = _breaker_file(state_dir, hook, session)
-    if path is None:
-        return 0
+    path = _breaker_path(state_dir, hook, session)
+    if path is None or not lightos.lexists(path):
+        return 0  # the common case: one lstat, no folder walk
     try:
-        from context_memory.core.fsutil import read_bytes
+        from context_memory.core.fsread import read_bytes
 
         return int(read_bytes(path, 64, root=state_dir).strip() or b"0")
     except (OSError, ValueError):
@@ -267,7 +261,7 @@ def _record_failure(state_dir: str, hook: str, session: str | None) -> int:
     path = _breaker_path(state_dir, hook, session)
     if path is None:
         return 0
-    if not os.path.isdir(state_dir):
+    if not lightos.isdir(state_dir):
         return 0  # a failing hook never creates a state folder
     count = breaker_failures(state_dir, hook, session) + 1
     try:
@@ -280,10 +274,10 @@ def _record_failure(state_dir: str, hook: str, session: str | None) -> int:
 
 
 def _record_success(state_dir: str, hook: str, session: str | None) -> None:
-    path = _breaker_file(state_dir, hook, session)
-    if path is not None and os.path.lexists(path):
+    path = _breaker_path(state_dir, hook, session)
+    if path is not None and lightos.lexists(path):
         try:
-            os.unlink(path)
+            lightos.unlink(path)
         except OSError:
             pass
 

@@ -14,10 +14,7 @@ Standard library only: this module is on the prompt path.
 
 from __future__ import annotations
 
-import os
-import stat  # os imports it already: free
-
-from context_memory.core import lightjson
+from context_memory.core import lightjson, lightos
 from context_memory.core.state import UnsafeNameError, validate_name
 
 # An entry is two paths; anything bigger is not ours.
@@ -28,21 +25,21 @@ MAX_ENTRY_BYTES = 16 * 1024
 STALE_ENTRY_SECONDS = 30 * 24 * 3600
 # At most this many folder entries looked at per clean-up: bounded work in any cache.
 MAX_PRUNE_SCAN = 10_000
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_READ_FLAGS = lightos.O_RDONLY | lightos.O_NOFOLLOW | lightos.O_NONBLOCK
 
 
 def cache_dir() -> str:
     """``$CTX_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/context-memory``."""
-    configured = os.environ.get("CTX_CACHE_DIR")
+    configured = lightos.environ().get("CTX_CACHE_DIR")
     if configured:
         return configured
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "context-memory")
+    base = lightos.getenv("XDG_CACHE_HOME") or lightos.join(lightos.expanduser("~"), ".cache")
+    return lightos.join(base, "context-memory")
 
 
 def entry_path(session: str) -> str:
     """Where the entry of ``session`` lives; raises UnsafeNameError for an unsafe id."""
-    return os.path.join(cache_dir(), "sessions", validate_name(session))
+    return lightos.join(cache_dir(), "sessions", validate_name(session))
 
 
 def _entry_bytes(project: str, state_dir: str) -> bytes:
@@ -54,17 +51,17 @@ def _entry_bytes(project: str, state_dir: str) -> bytes:
 def _read_entry(path: str) -> bytes | None:
     """The entry's bytes: a regular file, not a link, at most MAX_ENTRY_BYTES; else None."""
     try:
-        fd = os.open(path, _READ_FLAGS)
+        fd = lightos.open(path, _READ_FLAGS)
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        if not lightos.S_ISREG(lightos.fstat(fd).st_mode):
             return None
-        data = os.read(fd, MAX_ENTRY_BYTES + 1)
+        data = lightos.read(fd, MAX_ENTRY_BYTES + 1)
     except OSError:
         return None
     finally:
-        os.close(fd)
+        lightos.close(fd)
     return data if len(data) <= MAX_ENTRY_BYTES else None
 
 
@@ -80,9 +77,11 @@ def remember_session(session: str | None, project: str, state_dir: str) -> None:
         path = entry_path(session)
     except UnsafeNameError:
         return
-    wanted = _entry_bytes(os.path.abspath(project), os.path.abspath(state_dir))
+    wanted = _entry_bytes(lightos.abspath(project), lightos.abspath(state_dir))
     if _read_entry(path) == wanted:
         return
+    import os  # a write: once per session, not before every prompt
+
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
@@ -95,17 +94,18 @@ def remember_session(session: str | None, project: str, state_dir: str) -> None:
         os.replace(tmp, path)
     except OSError:
         try:
-            os.unlink(tmp)
+            lightos.unlink(tmp)
         except OSError:
             pass
         return
-    prune_stale_entries(os.path.dirname(path))
+    prune_stale_entries(lightos.dirname(path))
 
 
 def prune_stale_entries(folder: str, now: float | None = None) -> int:
     """Remove entries (and leftover temporary files) not written for STALE_ENTRY_SECONDS:
     one file per session would otherwise pile up forever. Regular files only, no link
     followed; never raises. Returns how many were removed."""
+    import os
     import time
 
     cutoff = (time.time() if now is None else now) - STALE_ENTRY_SECONDS
@@ -117,8 +117,8 @@ def prune_stale_entries(folder: str, now: float | None = None) -> int:
                     break
                 try:
                     info = entry.stat(follow_symlinks=False)
-                    if stat.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
-                        os.unlink(entry.path)
+                    if lightos.S_ISREG(info.st_mode) and info.st_mtime < cutoff:
+                        lightos.unlink(entry.path)
                         removed += 1
                 except OSError:
                     continue
@@ -128,11 +128,11 @@ def prune_stale_entries(folder: str, now: float | None = None) -> int:
 
 
 def _usable_path(value: object) -> str | None:
-    if not isinstance(value, str) or not os.path.isabs(value):
+    if not isinstance(value, str) or not lightos.isabs(value):
         return None
     if any(char in value for char in "\x00\n\r"):
         return None
-    return os.path.normpath(value)
+    return lightos.normpath(value)
 
 
 def recorded_location(session: str | None) -> tuple[str, str] | None:
@@ -157,6 +157,6 @@ def recorded_location(session: str | None) -> tuple[str, str] | None:
         return None
     project = _usable_path(data.get("project"))
     state_dir = _usable_path(data.get("state_dir"))
-    if project is None or state_dir is None or not os.path.isdir(project):
+    if project is None or state_dir is None or not lightos.isdir(project):
         return None
     return project, state_dir

@@ -6,7 +6,7 @@ to import than the hook's own work. Callers off that path wrap them in Path free
 
 from __future__ import annotations
 
-import os
+from context_memory.core import lightos
 
 STATE_DIRNAME = ".working-state"
 PROJECT_MARKERS = (STATE_DIRNAME, ".claude", ".git")
@@ -50,9 +50,10 @@ def validate_name(value: object, what: str = "session id") -> str:
 
 def _home_or_above(folder: str) -> bool:
     """True for the home folder and every folder above it (``/home``, ``/``)."""
-    home = os.path.expanduser("~")
-    for candidate_home in {os.path.abspath(home), os.path.realpath(home)}:
-        if candidate_home == folder or candidate_home.startswith(folder.rstrip(os.sep) + os.sep):
+    home = lightos.expanduser("~")
+    for candidate_home in {lightos.abspath(home), lightos.realpath(home)}:
+        below = folder.rstrip(lightos.sep) + lightos.sep
+        if candidate_home == folder or candidate_home.startswith(below):
             return True
     return False
 
@@ -64,7 +65,7 @@ def _is_submodule_git_file(path: str) -> bool:
     is a checkout of its own and stays a project root.
     """
     try:
-        if not os.path.isfile(path) or os.path.islink(path):
+        if not lightos.isfile(path) or lightos.islink(path):
             return False
         with open(path, "rb") as handle:
             head = handle.read(4096).decode("utf-8", "replace")
@@ -83,8 +84,8 @@ def is_project_marker(folder: str, marker: str) -> bool:
     user) at the home folder or above, and the ``.git`` file of a submodule, which belongs
     to the repository around it.
     """
-    path = os.path.join(folder, marker)
-    if not os.path.exists(path):
+    path = lightos.join(folder, marker)
+    if not lightos.exists(path):
         return False
     if marker == ".claude" and _home_or_above(folder):
         return False
@@ -99,12 +100,12 @@ def search_project_root(start: str) -> str | None:
     Commands run by hand have no session to ask, so the root has to be found rather
     than assumed (commands the agent runs ask the session registry first).
     """
-    candidate = os.path.abspath(start)
+    candidate = lightos.abspath(start)
     while True:
         for marker in PROJECT_MARKERS:
             if is_project_marker(candidate, marker):
                 return candidate
-        parent = os.path.dirname(candidate)
+        parent = lightos.dirname(candidate)
         if parent == candidate:
             return None
         candidate = parent
@@ -112,7 +113,7 @@ def search_project_root(start: str) -> str | None:
 
 def find_project_root(start: str) -> str:
     """The nearest ancestor of ``start`` holding a project marker, else ``start`` itself."""
-    return search_project_root(start) or os.path.abspath(start)
+    return search_project_root(start) or lightos.abspath(start)
 
 
 def resolve_project_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
@@ -121,11 +122,11 @@ def resolve_project_dir(cwd: str | None = None, *, search_up: bool = False) -> s
     ``search_up`` (for commands run by hand or through Bash) looks for the nearest
     ancestor with a project marker instead of taking the directory as it is.
     """
-    env_dir = os.environ.get("CLAUDE_PROJECT_DIR")
+    env_dir = lightos.environ().get("CLAUDE_PROJECT_DIR")
     if env_dir:
-        return os.path.abspath(env_dir)
-    base = cwd if cwd else os.getcwd()
-    return find_project_root(base) if search_up else os.path.abspath(base)
+        return lightos.abspath(env_dir)
+    base = cwd if cwd else lightos.getcwd()
+    return find_project_root(base) if search_up else lightos.abspath(base)
 
 
 def resolve_state_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
@@ -133,11 +134,11 @@ def resolve_state_dir(cwd: str | None = None, *, search_up: bool = False) -> str
 
     Raises UnsafeStateDirError when ``<project>/.working-state`` is a symbolic link.
     """
-    override = os.environ.get("CTX_STATE_DIR")
+    override = lightos.environ().get("CTX_STATE_DIR")
     if override:
-        return os.path.abspath(override)
+        return lightos.abspath(override)
     return check_state_dir(
-        os.path.join(resolve_project_dir(cwd, search_up=search_up), STATE_DIRNAME)
+        lightos.join(resolve_project_dir(cwd, search_up=search_up), STATE_DIRNAME)
     )
 
 
@@ -147,8 +148,8 @@ def check_state_dir(path: str) -> str:
     A ``.working-state`` link (say, in a cloned repository) would send every write of
     the hooks somewhere else. Keeping the state elsewhere is what CTX_STATE_DIR is for.
     """
-    if os.path.islink(path):
-        target = os.path.realpath(path)
+    if lightos.islink(path):
+        target = lightos.realpath(path)
         raise UnsafeStateDirError(
             f"{path} is a symbolic link: nothing is written through it. Set "
             f"CTX_STATE_DIR={target} to keep the state there, or make it a real folder"
@@ -158,9 +159,9 @@ def check_state_dir(path: str) -> str:
 
 def ensure_inside(root: str, path: str) -> str:
     """Return ``path`` if it resolves inside ``root``; raise UnsafeNameError otherwise."""
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(path)
-    if real != real_root and not real.startswith(real_root + os.sep):
+    real_root = lightos.realpath(root)
+    real = lightos.realpath(path)
+    if real != real_root and not real.startswith(real_root + lightos.sep):
         raise UnsafeNameError(f"{path} is outside the state folder {root}")
     return path
 
@@ -169,7 +170,7 @@ def session_dir(state_dir: str, session_id: str) -> str:
     """``<state>/sessions/<id>``; raises UnsafeNameError for an unsafe id and
     fsutil.UnsafePathError when ``sessions`` or the session's folder is a link or a file
     (nothing in it is then read or written)."""
-    from context_memory.core.fsutil import check_no_links
+    from context_memory.core.fsread import check_no_links
 
-    path = os.path.join(state_dir, "sessions", validate_name(session_id))
+    path = lightos.join(state_dir, "sessions", validate_name(session_id))
     return check_no_links(state_dir, path)

@@ -25,8 +25,7 @@ the matcher and the shell reader imported. Standard library only, no ``re``, no 
 
 from __future__ import annotations
 
-import os
-
+from context_memory.core import lightos
 from context_memory.guard.pieces import ANY_CALL, CallPieces
 
 TYPE_CHECKING = False
@@ -48,14 +47,14 @@ _GROUP_SEPARATOR = "|"
 
 
 def index_path(state_dir: str) -> str:
-    return os.path.join(state_dir, INDEX_FILE)
+    return lightos.join(state_dir, INDEX_FILE)
 
 
 def log_signature(state_dir: str) -> list[int] | None:
     """(size, mtime_ns, inode) of the decisions log, or None when there is none (or it is
     not a regular file: a link is not followed)."""
     try:
-        info = os.lstat(os.path.join(state_dir, DECISIONS_FILE))
+        info = lightos.lstat(lightos.join(state_dir, DECISIONS_FILE))
     except OSError:
         return None
     if (info.st_mode & 0o170000) != 0o100000:
@@ -72,20 +71,20 @@ def header_line(signature: list[int]) -> bytes:
 
 def _read_index_bytes(state_dir: str) -> bytes | None:
     """The index file's bytes: a regular file (no link followed) of at most INDEX_MAX_BYTES."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags = lightos.O_RDONLY | lightos.O_NOFOLLOW | lightos.O_NONBLOCK
     try:
-        fd = os.open(index_path(state_dir), flags | getattr(os, "O_CLOEXEC", 0))
+        fd = lightos.open(index_path(state_dir), flags | lightos.O_CLOEXEC)
     except OSError:
         return None
     try:
-        info = os.fstat(fd)
+        info = lightos.fstat(fd)
         if (info.st_mode & 0o170000) != 0o100000 or info.st_size > INDEX_MAX_BYTES:
             return None
-        data = os.read(fd, INDEX_MAX_BYTES + 1)
+        data = lightos.read(fd, INDEX_MAX_BYTES + 1)
     except OSError:
         return None
     finally:
-        os.close(fd)
+        lightos.close(fd)
     return data if len(data) <= INDEX_MAX_BYTES else None
 
 

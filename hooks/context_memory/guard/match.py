@@ -275,8 +275,7 @@ def judge(tool: str, tool_input: dict[str, Any], entries: list[dict[str, Any]]) 
 
 
 def _clip(text: str, limit: int) -> str:
-    text = one_line(text)
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+    return one_line(text, limit)
 
 
 def _when(entry: dict[str, Any]) -> str:

@@ -6,9 +6,9 @@ reads only the end of the transcript.
 
 from __future__ import annotations
 
-import os
 import sys
 
+from context_memory.core import lightos
 from context_memory.core.hookio import (
     HookInput,
     HookInputError,
@@ -17,14 +17,14 @@ from context_memory.core.hookio import (
     log_line,
     run_hook,
 )
-from context_memory.core.state import UnsafeNameError, session_dir
-from context_memory.core.tables import (
+from context_memory.core.prompt_tables import (
     AUDIT_PENDING_MARK,
     AUTOCOMPACT_STOPPED_TEXTS,
     AUTOCOMPACT_STOPPED_TURNS,
     BUDGET_PREFIX,
     CROSSED_MARK,
 )
+from context_memory.core.state import UnsafeNameError, session_dir
 from context_memory.measure.bands import (
     band_thresholds,
     budget_text,
@@ -53,8 +53,8 @@ def leave_crossed_mark(hook: HookInput) -> None:
         return
     if folder is None:
         return
-    mark = os.path.join(folder, CROSSED_MARK)
-    if os.path.lexists(mark):
+    mark = lightos.join(folder, CROSSED_MARK)
+    if lightos.lexists(mark):
         return
     try:
         from context_memory.core.fsutil import touch
@@ -148,7 +148,7 @@ def pending_audit_text(hook: HookInput, transcript: str) -> str | None:
         folder = session_dir(state_dir, session)
     except (UnsafeNameError, OSError):  # a linked session folder
         return None
-    if not os.path.exists(os.path.join(folder, AUDIT_PENDING_MARK)):
+    if not lightos.exists(lightos.join(folder, AUDIT_PENDING_MARK)):
         return None
     from context_memory.audit.store import take_pending_injection
 
@@ -169,8 +169,8 @@ def is_first_prompt(hook: HookInput, transcript: str) -> bool:
     session = hook.session_id
     return (
         bool(session)
-        and os.path.basename(transcript) == f"{session}.jsonl"
-        and not os.path.exists(transcript)
+        and lightos.basename(transcript) == f"{session}.jsonl"
+        and not lightos.exists(transcript)
     )
 
 
@@ -178,7 +178,7 @@ def budget_output(
     payload: HookInput | dict[str, Any], env: Mapping[str, str] | None = None
 ) -> str | None:
     """The hook's stdout for ``payload``: one JSON document, or None in the free band."""
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     hook = as_hook_input(payload)
     if hook.answers(EVENT) is None:
         return None  # registered for another event: JSON for ours would be rejected

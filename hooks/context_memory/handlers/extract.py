@@ -29,7 +29,7 @@ import os
 import sys
 
 from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
-from context_memory.core.safe_text import one_line
+from context_memory.core.safe_text import one_line, safe_block
 from context_memory.core.state import session_dir
 from context_memory.core.tables import CROSSED_MARK
 
@@ -226,7 +226,7 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
     lines.append(
         one_line(f"Also state that the full decision log is {log} (ctx-decide --list){older}.")
     )
-    return "\n".join(lines)
+    return safe_block("\n".join(lines))
 
 
 def _snapshot_digest(
@@ -234,7 +234,7 @@ def _snapshot_digest(
 ) -> None:
     """Note which decisions the pinned digest holds as this compaction starts: they reach
     the model with every request, so the audit neither reports nor re-injects them."""
-    from context_memory.memory.pinned_snapshots import snapshot_for_compaction
+    from context_memory.pinned.snapshots import snapshot_for_compaction
 
     try:
         snapshot_for_compaction(state_dir, folder, project_dir, trigger)

@@ -14,9 +14,9 @@ hook path: the replay's imports load only for --replay.
 
 from __future__ import annotations
 
-import os
 import sys
 
+from context_memory.core import lightos
 from context_memory.core.hookio import (
     HELP_OPTIONS,
     HookInput,
@@ -71,7 +71,7 @@ def output_for(ask: bool, text: str) -> str:
 def guard_output(
     payload: HookInput | dict[str, Any], env: Mapping[str, str] | None = None
 ) -> str | None:
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     hook = as_hook_input(payload)
     mode = guard_mode(env)
     if mode == "off" or hook.event != EVENT:

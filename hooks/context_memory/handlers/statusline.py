@@ -20,9 +20,9 @@ same stdin) and prints its output first, then this line.
 
 from __future__ import annotations
 
-import os
 import sys
 
+from context_memory.core import lightos
 from context_memory.core.hookio import (
     HOOK_EXIT_STATUS,
     HookInput,
@@ -32,7 +32,7 @@ from context_memory.core.hookio import (
     parse_hook_input,
     write_stdout,
 )
-from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
+from context_memory.core.prompt_tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.bands import (
     BAND_COLORS,
     BandConfigError,
@@ -334,6 +334,7 @@ def finish_chained(started: Chained | None, timeout: float | None = None) -> str
 
 
 def _kill_group(proc: Popen[bytes]) -> None:
+    import os
     import signal
 
     try:
@@ -351,7 +352,7 @@ def read_stdin() -> bytes:
 
 def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) -> int:
     """Print the status line; always exits 0 (a failing status line only loses its text)."""
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     try:
         options = parse_args(sys.argv[1:] if argv is None else argv)
         if options.help:

@@ -6,9 +6,8 @@ Standard library only: on the prompt path.
 
 from __future__ import annotations
 
-import os
-
-from context_memory.core.tables import (
+from context_memory.core import lightos
+from context_memory.core.prompt_tables import (
     BAND_NAMES,
     BAND_TEXTS,
     BUDGET_PREFIX,
@@ -29,7 +28,7 @@ def band_thresholds(env: Mapping[str, str] | None = None) -> tuple[float, ...]:
 
     ``CTX_BANDS="40,60,80,95"`` overrides the defaults.
     """
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     raw = env.get("CTX_BANDS", "").strip()
     if not raw:
         return DEFAULT_BAND_THRESHOLDS
@@ -69,7 +68,7 @@ def format_percent(percent: float) -> str:
 
 
 def language(env: Mapping[str, str] | None = None) -> str:
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     lang = env.get("CTX_LANG", "en").strip().lower()
     return "zh" if lang.startswith("zh") else "en"
 

@@ -5,8 +5,7 @@ Shared by ctx-usage and ctx-budget. Standard library only: on the prompt path.
 
 from __future__ import annotations
 
-import os
-
+from context_memory.core import lightos
 from context_memory.measure.bands import band_thresholds, classify
 from context_memory.measure.window import autocompact_threshold, resolve_window
 from context_memory.transcript.reader import ContextReading, scan_transcript
@@ -76,7 +75,7 @@ def report_from_reading(
     statusline_window: int | None = None,
     env: Mapping[str, str] | None = None,
 ) -> ContextReport:
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     choice = resolve_window(
         reading.model,
         tokens=reading.tokens,

@@ -5,9 +5,8 @@ Standard library only: on the prompt path.
 
 from __future__ import annotations
 
-import os
-
-from context_memory.core.tables import (
+from context_memory.core import lightos
+from context_memory.core.prompt_tables import (
     AUTOCOMPACT_BUFFER,
     DEFAULT_MAX_OUTPUT,
     MODEL_MAX_OUTPUT,
@@ -133,7 +132,7 @@ def resolve_window(
     env: Mapping[str, str] | None = None,
 ) -> WindowChoice:
     """The context window, from the first rule that applies, and the name of that rule."""
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     if override:
         return WindowChoice(override, "option")
     from_env = env_int(env, "CTX_WINDOW")
@@ -168,7 +167,7 @@ def autocompact_threshold(
     window: int, model: str | None, env: Mapping[str, str] | None = None
 ) -> int | None:
     """Tokens at which the client compacts automatically; None when auto-compaction is off."""
-    env = os.environ if env is None else env
+    env = lightos.environ() if env is None else env
     if env_flag(env, "DISABLE_AUTO_COMPACT") or env_flag(env, "DISABLE_COMPACT"):
         return None
     compact_window = env_int(env, "CLAUDE_CODE_AUTO_COMPACT_WINDOW") or window

@@ -12,10 +12,9 @@ records changes. Standard library only: ctx-budget reads it on the prompt path.
 
 from __future__ import annotations
 
-import os
 import time
 
-from context_memory.core import lightjson
+from context_memory.core import lightjson, lightos
 from context_memory.core.hookio import HookInput, as_hook_input
 from context_memory.core.state import UnsafeNameError, resolve_state_dir, session_dir
 
@@ -36,7 +35,7 @@ _CWD_KEYS = ('"cwd":"', '"cwd": "')
 
 def cache_path(state_dir: str, session_id: str) -> str:
     """``<state>/sessions/<session-id>/statusline.json``; raises UnsafeNameError for a bad id."""
-    return os.path.join(session_dir(state_dir, session_id), CACHE_NAME)
+    return lightos.join(session_dir(state_dir, session_id), CACHE_NAME)
 
 
 def valid_window(value: object) -> int | None:
@@ -50,7 +49,7 @@ def read_cache(state_dir: str, session_id: str | None) -> dict[str, object] | No
     """The cached record of ``session_id``, or None when there is none or it is unusable."""
     if not session_id:
         return None
-    from context_memory.core.fsutil import read_bytes
+    from context_memory.core.fsread import read_bytes
 
     try:  # no link followed, no FIFO waited on, at most MAX_CACHE_BYTES read
         raw = read_bytes(cache_path(state_dir, session_id), MAX_CACHE_BYTES, root=state_dir)
@@ -122,7 +121,7 @@ def transcript_cwd(transcript: str) -> str | None:
         value, _ = lightjson.string_at(text, at + len(key) - 1)
     except ValueError:
         return None
-    return value if os.path.isabs(value) else None
+    return value if lightos.isabs(value) else None
 
 
 def window_for_transcript(transcript: str, cwd: str | None = None) -> int | None:
@@ -132,7 +131,7 @@ def window_for_transcript(transcript: str, cwd: str | None = None) -> int | None
     one above ``cwd`` (the current directory by default), then the one of the cwd the
     transcript records, so ``ctx-usage PATH`` works from anywhere. Never raises.
     """
-    stem = os.path.basename(transcript)
+    stem = lightos.basename(transcript)
     session = stem[: -len(".jsonl")] if stem.endswith(".jsonl") else stem
     candidates: list[str] = []
     recorded = transcript_cwd(transcript)

@@ -30,9 +30,9 @@ import re
 import time
 
 from context_memory.core.fsutil import list_dir, open_dir, open_file_at
+from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import session_dir, validate_name
-from context_memory.merge.rules import parse_time
 
 # Stage numbers run from 1 to MAX_STAGE. A stage given by hand may run at most
 # MAX_STAGE_GAP past the next free one, so no command can push a session to the end of

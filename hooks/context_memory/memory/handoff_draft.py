@@ -112,10 +112,7 @@ def record_item(record: dict[str, Any]) -> str:
     text = str(record.get("decision", ""))
     # Records are untrusted: a reason with line breaks must not add lines to a handoff or
     # to the PreCompact steering text.
-    item = one_line(f"{text} ({'; '.join(notes)})" if notes else text)
-    if len(item) > MAX_ITEM_CHARS:
-        item = item[: MAX_ITEM_CHARS - 3].rstrip() + "..."
-    return item
+    return one_line(f"{text} ({'; '.join(notes)})" if notes else text, MAX_ITEM_CHARS)
 
 
 def section_item(record: dict[str, Any]) -> str:

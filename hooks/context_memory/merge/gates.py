@@ -13,6 +13,7 @@ from context_memory.core.fsutil import (
     prepare_lock_file,
     read_bytes,
 )
+from context_memory.core.isotime import parse_time
 from context_memory.merge.layout import (
     DEFAULT_MIN_HOURS,
     DEFAULT_MIN_SESSIONS,
@@ -31,7 +32,7 @@ from context_memory.merge.layout import (
     lock_path,
     merged_dir,
 )
-from context_memory.merge.rules import iso_time, parse_time
+from context_memory.merge.rules import iso_time
 from context_memory.merge.sources import count_new_sessions
 
 TYPE_CHECKING = False

@@ -1,6 +1,6 @@
 """The text rules of the merge: an entry's subject (the text before the first '(', ':',
 ' - ' or ' — ', normalised with NFKC, case and CJK spacing folded) and its reason; and
-the times of handoffs (ISO 8601 UTC, to the second).
+the times of handoffs (ISO 8601 UTC, to the second; parsing them is core/isotime.py).
 """
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
-from datetime import datetime, timezone
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,20 +72,6 @@ def reason_of(text: str) -> str:
 
 
 # --------------------------------------------------------------------------- times
-
-
-def parse_time(value: str) -> float | None:
-    """Seconds since the epoch for an ISO 8601 time ('Z' or an offset; none means UTC)."""
-    text = value.strip()
-    if text[-1:] in ("Z", "z"):
-        text = text[:-1] + "+00:00"
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.timestamp()
 
 
 def iso_time(stamp: float) -> str:

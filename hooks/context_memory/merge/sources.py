@@ -18,6 +18,7 @@ from context_memory.core.fsutil import (
     open_file,
     read_fd_bounded,
 )
+from context_memory.core.isotime import parse_time
 from context_memory.core.state import UnsafeNameError, validate_name
 from context_memory.memory.handoff import (
     MAX_HANDOFF_BYTES,
@@ -28,7 +29,6 @@ from context_memory.memory.handoff import (
     stage_path,
 )
 from context_memory.merge.layout import Problem
-from context_memory.merge.rules import parse_time
 
 HEAD_BYTES = 4096
 FRONT_MATTER = "front matter"

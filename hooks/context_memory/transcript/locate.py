@@ -90,7 +90,7 @@ SNIFF_BYTES = 64 * 1024
 def _row_like(line: bytes, complete: bool) -> bool:
     """Whether one line (``complete``: not cut by the bounded read) can be a transcript row."""
     text = line.strip()
-    if not text.startswith(b'{"'):
+    if not text.startswith(b'{"') or b"\0" in text:  # a NUL: a binary, not JSON
         return False
     # A row longer than the read: a JSON object that started like one is enough.
     return not complete or any(field in text for field in ROW_FIELDS)
@@ -108,8 +108,9 @@ def _first_line(block: bytes, whole_file: bool) -> tuple[bytes, bool] | None:
 def looks_like_transcript(path: str) -> bool:
     """Whether ``path`` can be a Claude Code transcript, from a bounded read of its first and
     last lines (a JSON object with a transcript row's fields). An empty file, or one whose
-    first row is still being written, is a brand-new transcript: True. A NUL byte (a binary)
-    or a first and last line that are no rows (README.md, a script, other JSON): False."""
+    first row is still being written, is a brand-new transcript: True. A first and last line
+    that are no rows (a binary, README.md, a script, other JSON): False. Damaged rows in
+    between (a NUL byte, cut JSON) do not count: the client's readers skip them."""
     with open(path, "rb") as handle:
         head = handle.read(SNIFF_BYTES)
         size = handle.seek(0, os.SEEK_END)
@@ -118,8 +119,6 @@ def looks_like_transcript(path: str) -> bool:
             tail = handle.read(SNIFF_BYTES)
         else:
             tail = head
-    if b"\0" in head or b"\0" in tail:
-        return False
     whole = size <= SNIFF_BYTES
     first = _first_line(head, whole)
     if first is None:

@@ -7,9 +7,8 @@ the file. Standard library only (json is fast enough for the few rows a scan par
 
 from __future__ import annotations
 
-import os
-
-from context_memory.core.tables import BETA_1M
+from context_memory.core import lightos
+from context_memory.core.prompt_tables import BETA_1M
 from context_memory.transcript.rows import (
     BOUNDARY_NEEDLES,
     eligible_assistant_usage,
@@ -24,6 +23,7 @@ from context_memory.transcript.rows import (
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
+    from os import PathLike
     from typing import Any
 
 # Once tokens are known, how much further back to look for the model and betas.
@@ -146,9 +146,7 @@ def _model_known(reading: ContextReading, old_client: bool) -> bool:
     ) and reading.request_model is not None
 
 
-def scan_transcript(
-    path: str | os.PathLike[str], *, max_bytes: int | None = None
-) -> ContextReading:
+def scan_transcript(path: str | PathLike[str], *, max_bytes: int | None = None) -> ContextReading:
     """Scan ``path`` backwards and return the current context reading.
 
     Raises OSError when the file cannot be opened or read (missing, a directory, no
@@ -157,7 +155,7 @@ def scan_transcript(
     limit = max_scan_bytes() if max_bytes is None else max_bytes
     reading = ContextReading()
     with open_transcript(path) as handle:
-        size = os.fstat(handle.fileno()).st_size
+        size = lightos.fstat(handle.fileno()).st_size
         tokens_found_at: int | None = None
         boundary_span: tuple[int, int] | None = None  # a boundary without postTokens
         old_client = False
@@ -209,7 +207,7 @@ def scan_transcript(
 
 
 def recent_reply_tokens(
-    path: str | os.PathLike[str], count: int, *, max_bytes: int | None = None
+    path: str | PathLike[str], count: int, *, max_bytes: int | None = None
 ) -> list[int]:
     """Context tokens of the last ``count`` main-chain replies since the last compaction.
 
@@ -221,7 +219,7 @@ def recent_reply_tokens(
     tokens: list[int] = []
     seen: set[str] = set()
     with open_transcript(path) as handle:
-        size = os.fstat(handle.fileno()).st_size
+        size = lightos.fstat(handle.fileno()).st_size
         for _, line in iter_lines_backwards(handle, size, max_bytes=limit):
             if not may_matter(line):
                 continue
@@ -248,7 +246,7 @@ def recent_reply_tokens(
 _COUNT_CHUNK = 8 * 1024 * 1024
 
 
-def count_boundaries(path: str | os.PathLike[str], start: int = 0) -> tuple[int, int, bool]:
+def count_boundaries(path: str | PathLike[str], start: int = 0) -> tuple[int, int, bool]:
     """(compact_boundary rows from byte ``start`` on, offset read to, file ends with newline).
 
     A byte search in fixed chunks, no JSON parsing: memory stays flat at any file size.
@@ -259,7 +257,7 @@ def count_boundaries(path: str | os.PathLike[str], start: int = 0) -> tuple[int,
     tails = dict.fromkeys(BOUNDARY_NEEDLES, b"")
     last = b""
     with open_transcript(path) as handle:
-        size = os.fstat(handle.fileno()).st_size
+        size = lightos.fstat(handle.fileno()).st_size
         position = max(0, min(start, size))
         handle.seek(position)
         while True:

@@ -7,15 +7,14 @@ the timeline read through it. Standard library only: on the prompt path.
 from __future__ import annotations
 
 import errno
-import os
-import stat
 
-from context_memory.core import lightjson
-from context_memory.core.tables import INTERRUPTION_TEXTS
+from context_memory.core import lightjson, lightos
+from context_memory.core.prompt_tables import INTERRUPTION_TEXTS
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from os import PathLike
     from typing import Any, BinaryIO
 
 BLOCK_SIZE = 256 * 1024
@@ -48,7 +47,7 @@ def may_matter(line: bytes) -> bool:
 
 
 def max_scan_bytes() -> int:
-    raw = os.environ.get("CTX_MAX_SCAN_BYTES", "")
+    raw = lightos.environ().get("CTX_MAX_SCAN_BYTES", "")
     try:
         value = int(raw)
     except ValueError:
@@ -56,24 +55,24 @@ def max_scan_bytes() -> int:
     return value if value > 0 else DEFAULT_MAX_SCAN_BYTES
 
 
-def open_transcript(path: str | os.PathLike[str], buffering: int = -1) -> BinaryIO:
+def open_transcript(path: str | PathLike[str], buffering: int = -1) -> BinaryIO:
     """Open ``path`` for binary reading; OSError unless it is a regular file.
 
     A transcript is a regular file. Opened without blocking, so a FIFO at that path does
     not wait for a writer forever, and refused like a device (``/dev/zero`` never ends):
     a hook handed such a path fails fast instead of making the client wait.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
+    flags = lightos.O_RDONLY | lightos.O_NONBLOCK | lightos.O_CLOEXEC
+    fd = lightos.open(path, flags)
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
+        mode = lightos.fstat(fd).st_mode
+        if lightos.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, "is a directory, not a transcript", path)
-        if not stat.S_ISREG(mode):
+        if not lightos.S_ISREG(mode):
             raise OSError(errno.EINVAL, "not a regular file, not a transcript", path)
-        return os.fdopen(fd, "rb", buffering)
+        return open(fd, "rb", buffering)
     except BaseException:
-        os.close(fd)
+        lightos.close(fd)
         raise
 
 

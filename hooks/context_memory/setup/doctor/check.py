@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from context_memory.core.safe_text import visible
+
 OK = "OK"
 WARN = "WARN"
 FAIL = "FAIL"
@@ -27,13 +29,9 @@ class Check:
 
     def line(self) -> str:
         text = f"{self.status:<4}  {self.name:<{NAME_WIDTH}} {self.message}"
-        return one_line(text + (f" -- fix: {self.fix}" if self.fix else ""))
-
-
-def one_line(text: str) -> str:
-    """``text`` with control characters (a newline in a path) shown as escapes (\\n), so
-    that each check stays one line."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+        # safe_text's rule, spacing kept: a newline in a path shows as \\n, and each
+        # check stays one line.
+        return visible(text + (f" -- fix: {self.fix}" if self.fix else ""))
 
 
 def plural(count: int, noun: str) -> str:

@@ -10,7 +10,9 @@ import sys
 from pathlib import Path
 
 from context_memory.core.state import STATE_DIRNAME
-from context_memory.memory import claude_md, pinned, pinned_digest
+from context_memory.pinned import claude_md
+from context_memory.pinned import digest as pinned_digest
+from context_memory.pinned import store as pinned
 from context_memory.setup.install.venv import PREFIX, InstallError
 
 

@@ -7,7 +7,8 @@ out and where they are.
 
 from __future__ import annotations
 
-from context_memory.core.safe_text import estimate_tokens
+from context_memory.core.isotime import parse_time
+from context_memory.core.safe_text import estimate_tokens, one_line
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.core.tables import CHARS_PER_TOKEN
 from context_memory.memory.decisions import DECISIONS_FILE
@@ -15,7 +16,6 @@ from context_memory.memory.handoff_draft import RECORD_SECTIONS, section_item
 from context_memory.memory.identity import is_new_style_id
 from context_memory.merge.layout import MERGED_DIRNAME
 from context_memory.merge.merge import merge_handoffs
-from context_memory.merge.rules import parse_time
 from context_memory.merge.sources import HandoffFile
 
 TYPE_CHECKING = False
@@ -45,7 +45,6 @@ INTRO = (
 EMPTY = "No decisions, risks or open plan items recorded yet."
 # Handoff section names of merge/merge.py, by the kinds used here.
 _MERGED_KEYS = (("decided", "Decided"), ("rejected", "Rejected"), ("risks", "Risks"))
-_CONTROL = {code: " " for code in (*range(0, 32), *range(127, 160))}
 
 
 # --------------------------------------------------------------------------- in force
@@ -195,13 +194,8 @@ class Digest:
         return self.total - self.shown
 
 
-def one_line(text: str, limit: int = MAX_ITEM_CHARS) -> str:
-    """``text`` on one line (no control characters that could forge structure), clipped."""
-    flat = " ".join(text.translate(_CONTROL).split())
-    return flat if len(flat) <= limit else flat[: limit - 3].rstrip() + "..."
-
-
 def footer_line(omitted: int, total: int, cap: int, where: str) -> str:
+    where = one_line(where)  # a state folder's path is untrusted text too
     return (
         f"Left out to stay under {cap:,} tokens: {omitted} of {total} entries. Full record: "
         f"ctx-decide --list ({where}/{DECISIONS_FILE}), {where}/{MERGED_DIRNAME}/decisions.md, "
@@ -233,10 +227,10 @@ def render_digest(
     items = items_in_force(records, merged)
     for item in items:
         item.pinned = item.record_id is not None and item.record_id in pinned
-        item.text = one_line(item.text)
+        item.text = one_line(item.text, MAX_ITEM_CHARS)
     items.sort(key=lambda item: (not item.pinned, -item.time, -item.order))
     items.extend(
-        Item(PLAN, one_line(text), 0.0, index, None)
+        Item(PLAN, one_line(text, MAX_ITEM_CHARS), 0.0, index, None)
         for index, text in enumerate(plan_items)
         if one_line(text)
     )

@@ -23,7 +23,7 @@ hook. ``pinned-index.json`` next to it names the records it holds; the PreCompac
 copies that list into the session's folder, so the audit knows which decisions reached
 the model anyway.
 
-The digest's content is pinned_digest.py; the compaction snapshots pinned_snapshots.py;
+The digest's content is digest.py; the compaction snapshots snapshots.py;
 the CLAUDE.md import line claude_md.py. Standard library only: the installer imports it
 with the system python.
 """
@@ -38,8 +38,8 @@ import time
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.memory.decisions import live_records
 from context_memory.memory.handoff_draft import plan_open_items
-from context_memory.memory.pinned_digest import DEFAULT_CAP_TOKENS, Digest, render_digest
 from context_memory.merge.layout import DECISIONS_JSON, MERGED_DIRNAME
+from context_memory.pinned.digest import DEFAULT_CAP_TOKENS, Digest, render_digest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

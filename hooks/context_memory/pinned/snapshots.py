@@ -8,7 +8,7 @@ import json
 import os
 import time
 
-from context_memory.memory.pinned import (
+from context_memory.pinned.store import (
     CLAUDE_MD,
     IMPORT_LINE,
     MAX_SMALL_FILE_BYTES,

@@ -4,7 +4,7 @@ removed cleanly, the file's own newlines kept.
 
 from __future__ import annotations
 
-from context_memory.memory.pinned import IMPORT_LINE
+from context_memory.pinned.store import IMPORT_LINE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
