@@ -104,7 +104,7 @@ def turn_rows(count: int = 200, prompt: str = PROMPT) -> bytes:
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def main(argv: list[str] | None = None) -> int:

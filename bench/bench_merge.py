@@ -112,7 +112,7 @@ def main() -> int:
     args = parser.parse_args()
 
     if hasattr(os, "sched_setaffinity"):
-        cpu = sorted(os.sched_getaffinity(0))[0]
+        cpu = min(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {cpu})  # children inherit it
         print(f"pinned to CPU {cpu} (of {os.cpu_count()})")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CTX_", "CLAUDE_"))}

@@ -1,47 +1,29 @@
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "hooks"))
-sys.path.insert(0, str(REPO / "tests"))
+from helpers.installed import installed_for
+from helpers.paths import ISOLATED_VARS
 
-SAMPLE_TRANSCRIPT = REPO / "examples" / "sample-transcript.jsonl"
 
-# Variables of the client, or of a user's own configuration, that change what the
-# toolkit computes; tests start from none of them.
-_ISOLATED_VARS = (
-    "CTX_WINDOW",
-    "CTX_BANDS",
-    "CTX_LANG",
-    "CTX_STATE_DIR",
-    "CTX_MAX_SCAN_BYTES",
-    "CTX_AUDIT_LAST",
-    "CTX_PIN_TOKENS",
-    "CTX_MERGE_MIN_HOURS",
-    "CTX_MERGE_MIN_SESSIONS",
-    "CTX_CRONTAB_USER",
-    "CTX_BIN_DIR",
-    "XDG_BIN_HOME",
-    "CLAUDE_PROJECT_DIR",
-    "CLAUDE_CODE_SESSION_ID",
-    "CLAUDE_CONFIG_DIR",
-    "CLAUDE_CODE_DISABLE_1M_CONTEXT",
-    "CLAUDE_CODE_MAX_CONTEXT_TOKENS",
-    "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE",
-    "CLAUDE_CODE_AUTO_COMPACT_WINDOW",
-    "DISABLE_AUTO_COMPACT",
-    "DISABLE_COMPACT",
-)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The markers a test's needs imply (pyproject.toml lists them): the throwaway crontab
+    user needs root; a real ./install per Python is slow; root and client tests are slow."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "cron_user" in fixtures:
+            item.add_marker(pytest.mark.root)
+        if "python_label" in fixtures:
+            item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("root") or item.get_closest_marker("client"):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)
 def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    for name in _ISOLATED_VARS:
+    for name in ISOLATED_VARS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CTX_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
@@ -55,20 +37,13 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def subprocess_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _ISOLATED_VARS}
-    env["PYTHONPATH"] = str(REPO / "hooks")
-    env.update(extra)
-    return env
-
-
-# -- the installed project, per Python (tests/installed.py) -----------------------------------
+# -- the installed project, per Python (tests/helpers/installed.py) -------------------------
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _installs_base(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Where tests/installed.py puts this session's installs (made only when a test asks)."""
-    import installed
+    """Where tests/helpers/installed.py puts this session's installs (made when a test asks)."""
+    from helpers import installed
 
     installed.set_base(tmp_path_factory.mktemp("installed"))
 
@@ -76,22 +51,9 @@ def _installs_base(tmp_path_factory: pytest.TempPathFactory) -> None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     # ``python_label``: one case per supported Python (and the system's own build).
     if "python_label" in metafunc.fixturenames:
-        import installed
+        from helpers import installed
 
         metafunc.parametrize("python_label", installed.matrix_labels(), ids=lambda x: f"py{x}")
-
-
-def installed_for(label: str):
-    """The real install for ``label``; a missing Python skips, or fails in CI."""
-    import installed
-
-    try:
-        return installed.get(label)
-    except LookupError:
-        reason = installed.missing_reason(label)
-        if installed.in_ci() and label != "system":
-            pytest.fail(f"CI must run every supported Python: {reason}")
-        pytest.skip(reason)
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory.core.fsutil import UnsafePathError, append_line_locked
 from context_memory.memory.decisions import read_records
+from helpers.paths import subprocess_env
 
 APPENDERS = 3
 PER_APPENDER = 60

@@ -10,10 +10,6 @@ from typing import Any
 
 import pytest
 
-import cli_run
-import transcript_rows as tr
-from cli_run import invoke
-from conftest import SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory.audit import store
 from context_memory.audit.check import audit_decisions, injection_text, select_decisions, user_line
 from context_memory.audit.compactions import all_compactions, last_compaction, summary_body
@@ -22,6 +18,10 @@ from context_memory.commands.audit import cli
 from context_memory.core.hookio import BREAKER_LIMIT
 from context_memory.handlers import audit, budget
 from context_memory.memory.decisions import append_record, make_record
+from helpers import cli_run
+from helpers import transcript_rows as tr
+from helpers.cli_run import invoke
+from helpers.paths import SAMPLE_TRANSCRIPT, subprocess_env
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 SAMPLE_SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
@@ -412,7 +412,7 @@ def test_post_compact_with_nothing_lost_leaves_nothing_pending(project, monkeypa
     state = project / ".working-state"
     record(state, "decided", "use Redis Cluster")
     payload = hook_payload(project, "PostCompact", compact_summary=RAW_SUMMARY)
-    status, out, _ = run_hook_main(monkeypatch, capsys, audit, payload)
+    _status, out, _ = run_hook_main(monkeypatch, capsys, audit, payload)
     assert out == "ctx-audit: all 1 recorded decisions survived compaction.\n"
     assert not (session_folder(project) / PENDING_MARK).exists()
     written = json.loads((session_folder(project) / "compact-audit.json").read_text())

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_run import run_hook_main
 from context_memory.audit import store
 from context_memory.audit.check import audit_decisions
 from context_memory.audit.compactions import given_text, last_compaction, summary_body
 from context_memory.commands.audit import audit_compaction
 from context_memory.handlers import audit
 from context_memory.memory.decisions import append_record, make_record
-from real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
+from helpers.cli_run import run_hook_main
+from helpers.real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
 
 SESSION = "0f112eb4-a676-476d-8986-d6c78693cd5b"  # the fixture's own session id
 # Named only in the Analysis part of the fixture's summary row.

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_hook_main
-from conftest import subprocess_env
 from context_memory.core.hookio import BREAKER_LIMIT
 from context_memory.handlers import budget
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main
+from helpers.paths import subprocess_env
 
 
 def transcript_at(tmp_path: Path, input_tokens: int, model: str = "claude-sonnet-4-6") -> Path:
@@ -67,7 +67,7 @@ def test_chinese_text(project, monkeypatch, capsys):
     # The stop band: with auto-compaction on, 95% is past the threshold (another text).
     monkeypatch.setenv("DISABLE_AUTO_COMPACT", "1")
     path = transcript_at(project, 190_000)
-    status, out, _ = run_main(monkeypatch, capsys, payload(path, project))
+    _status, out, _ = run_main(monkeypatch, capsys, payload(path, project))
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert text.startswith("[CONTEXT BUDGET] ~190K/200K (95%)。上下文即将耗尽")
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_hook_main
 from context_memory.handlers import budget
 from context_memory.transcript.reader import recent_reply_tokens
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 # claude-sonnet-4-6: 200K window, 32K max output -> threshold 167,000 (refused from ~177,000).

@@ -11,8 +11,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cli_run import invoke, run_hook_main
-from conftest import installed_for
 from context_memory.audit.check import audit_decisions, injection_text
 from context_memory.capture.engine import Capturer
 from context_memory.commands.capture import cli as capture_cli
@@ -29,6 +27,8 @@ from context_memory.memory.decisions import (
 )
 from context_memory.memory.handoff_draft import section_item, session_facts
 from context_memory.memory.pointer import recovery_pointer
+from helpers.cli_run import invoke, run_hook_main
+from helpers.installed import installed_for
 
 REAL = (
     Path(__file__).parent
@@ -105,7 +105,7 @@ def test_ctx_capture_unknown_transcript(project: Path) -> None:
 
 
 def test_installed_ctx_capture_in_a_fresh_process(tmp_path: Path) -> None:
-    import installed
+    from helpers import installed
 
     install = installed_for(installed.primary_label())
     project = tmp_path / "project"
@@ -127,7 +127,7 @@ def stop_payload(project: Path, transcript: Path, event: str = "Stop") -> dict[s
 
 
 def test_the_installed_stop_hook_captures_and_ctx_capture_off_stops_it(tmp_path: Path) -> None:
-    import installed
+    from helpers import installed
 
     install = installed_for(installed.primary_label())
     project = tmp_path / "project"
@@ -272,7 +272,7 @@ def test_readers_skip_retired_records_and_show_the_user(tmp_path: Path) -> None:
     state.mkdir()
     retired_and_live(state)
     append_record(str(state), make_record("rejected", "Codis", session=SESSION, reason="old"))
-    lines, used, more = session_decisions(str(state), SESSION, "en")
+    lines, _used, more = session_decisions(str(state), SESSION, "en")
     assert (lines, more) == (
         [
             "- Rejected: Codis (why: old) Do not propose it again.",

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from context_memory.capture.engine import MAX_STATE_BYTES, Capturer
-from real_fixture import real_lines
+from helpers.real_fixture import real_lines
 
 JSSOUND = "7acd37a8"  # client 2.0.42: npm install rejected with "use pnpm"
 TIMELINE = "0d3a8e6f"  # client 1.0.43: rejected edits, reasons in the next prompts

@@ -7,7 +7,7 @@ import gzip
 import json
 import sys
 
-from conftest import REPO
+from helpers.paths import REPO
 
 sys.path.insert(0, str(REPO / "bench"))
 

@@ -13,15 +13,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import transcript_rows as tr
-from conftest import subprocess_env
 from context_memory.commands.handoff import tokens_in
 from context_memory.handlers.budget import budget_output
 from context_memory.handlers.extract import EXTRACT_FILE, act
 from context_memory.handlers.statusline import context_numbers, format_line
 from context_memory.transcript import compaction_estimate as ce
 from context_memory.transcript.reader import scan_transcript
-from real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
+from helpers import transcript_rows as tr
+from helpers.paths import subprocess_env
+from helpers.real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
 
 SESSION = "0f112eb4-a676-476d-8986-d6c78693cd5b"
 # baseline 22,153 + (summary 12,062 + files 29,434 + plan 3,139 + todos 972 chars) / 4

@@ -16,12 +16,12 @@ def test_the_licence_file_is_the_one_pyproject_names() -> None:
     assert 'license = { text = "MIT" }' in PYPROJECT
     licence = (REPO / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n\nCopyright (c) ")
-    assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in licence
+    assert 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND' in licence
 
 
 def test_the_changelog_has_an_entry_for_this_version_and_one_unreleased() -> None:
     changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
-    headings = re.findall(r"^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$", changelog, re.M)
+    headings = re.findall(r"^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$", changelog, re.MULTILINE)
     assert headings[0] == ("Unreleased", "")
     assert (__version__, "2026-11-30") in headings
     assert "Keep a Changelog" in changelog

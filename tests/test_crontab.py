@@ -22,8 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import captured
-from conftest import REPO, subprocess_env
 from context_memory.setup.install import cli as installer
 from context_memory.setup.install import crontab
 from context_memory.setup.install.crontab import (
@@ -44,7 +42,9 @@ from context_memory.setup.install.crontab import (
     with_line,
     without_lines,
 )
-from handoff_files import write_handoff
+from helpers.cli_run import captured
+from helpers.handoff_files import write_handoff
+from helpers.paths import REPO, subprocess_env
 from test_install import stand_in_venv
 
 P = "context-memory:"
@@ -253,7 +253,7 @@ def test_dry_runs_write_nothing(user_crontab: str) -> None:
 
 
 def test_an_unknown_user_is_an_error(user_crontab: str) -> None:
-    with pytest.raises(CrontabError, match="crontab -l failed: .*unknown"):
+    with pytest.raises(CrontabError, match=r"crontab -l failed: .*unknown"):
         read_crontab("ctxcron-no-such-user")
 
 
@@ -386,7 +386,7 @@ def test_cron_without_project_means_the_current_directory(
     project = tmp_path / "here"
     project.mkdir()
     monkeypatch.chdir(project)
-    code, out, _ = run_installer(capsys, "--venv", str(venv), "--cron")
+    code, _out, _ = run_installer(capsys, "--venv", str(venv), "--cron")
     assert code == 0
     assert installed(user_crontab) == cron_line(str(venv / "bin"), str(project)) + "\n"
     assert (home / ".claude" / "settings.json").is_file()  # hooks went to the user settings

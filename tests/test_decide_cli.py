@@ -1,15 +1,16 @@
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from cli_run import invoke
-from conftest import subprocess_env
 from context_memory.commands.decide import cli, main
 from context_memory.memory.identity import manual_session
+from helpers.cli_run import invoke
+from helpers.paths import subprocess_env
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -239,7 +240,7 @@ def test_eight_processes_append_1600_whole_lines(project, tmp_path):
     )
     assert len({r["id"] for r in records}) == 1600
     # The writers really overlapped: the file switches between them many times.
-    switches = sum(a["session"] != b["session"] for a, b in zip(records, records[1:], strict=False))
+    switches = sum(a["session"] != b["session"] for a, b in itertools.pairwise(records))
     assert switches > workers
     for n in range(workers):
         mine = [r["decision"] for r in records if r["session"] == f"w{n}"]

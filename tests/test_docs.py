@@ -23,13 +23,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, subprocess_env
+from helpers.paths import REPO, subprocess_env
 
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 SCRIPTS = {
     name: target.split(":")[0].removeprefix("context_memory.")
     for name, target in re.findall(
-        r'^(ctx-[a-z-]+) = "([\w.:]+)"$', (REPO / "pyproject.toml").read_text(), re.M
+        r'^(ctx-[a-z-]+) = "([\w.:]+)"$', (REPO / "pyproject.toml").read_text(), re.MULTILINE
     )
 }
 INSTALLERS = {"./install": "setup.install.cli", "ctx-install": "commands.install"}
@@ -42,7 +42,7 @@ PLUGIN_ONLY = {
     "ctx-allow": "handlers.allow",
 }
 SCRIPTS.update(PLUGIN_ONLY)
-FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.M | re.S)
+FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 COMMAND = re.compile(r"(?:^|[\s/`(])(\./install|ctx-[a-z]+)\b")
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
 
@@ -168,7 +168,9 @@ def sandbox(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     return project, env
 
 
-@pytest.mark.parametrize("where,body", runnable_blocks(), ids=[w for w, _ in runnable_blocks()])
+@pytest.mark.parametrize(
+    ("where", "body"), runnable_blocks(), ids=[w for w, _ in runnable_blocks()]
+)
 def test_examples_run_offline(where: str, body: str, sandbox: tuple[Path, dict[str, str]]) -> None:
     project, env = sandbox
     for line in body.splitlines():

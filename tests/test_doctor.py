@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import invoke as invoke_click
 from context_memory.commands import doctor as doctor_cli
 from context_memory.setup.doctor import all_checks as doctor
 from context_memory.setup.doctor import checks_install
@@ -33,6 +32,7 @@ from context_memory.setup.install.command_links import LINKED_COMMANDS, apply_li
 from context_memory.setup.install.settings_edit import command_for, register_hooks
 from context_memory.setup.install.settings_file import dumps_settings
 from context_memory.setup.install.venv import STAMP_NAME
+from helpers.cli_run import invoke as invoke_click
 
 # The programs of a complete install that ctx-doctor checks: every hook's and every linked
 # command's (ctx-usage and ctx-doctor among them), from the tables, in a stable order.

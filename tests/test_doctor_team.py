@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_main
-from conftest import subprocess_env
 from context_memory.commands.doctor import main
 from context_memory.memory.team import ATTRIBUTE_LINES, IGNORE_LINES
+from helpers.cli_run import run_main
+from helpers.paths import subprocess_env
 
 if shutil.which("git") is None:
     if os.environ.get("CI"):

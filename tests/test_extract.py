@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_hook_main
-from conftest import subprocess_env
 from context_memory.core.hookio import BREAKER_LIMIT
 from context_memory.handlers import extract
 from context_memory.memory.decisions import append_record, make_record
 from context_memory.memory.handoff import parse_handoff
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main
+from helpers.paths import subprocess_env
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 

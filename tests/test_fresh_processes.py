@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_main
 from context_memory.commands import usage as usage_cli
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_main
 from hostile.harness import (
     ENTRY_POINTS,
     SESSION,
@@ -112,7 +112,7 @@ def both_ways(
 
 def test_the_matrix_has_every_supported_python() -> None:
     """CI runs every supported Python; elsewhere a missing one is skipped, saying which."""
-    import installed
+    from helpers import installed
 
     missing = [label for label in installed.SUPPORTED if label not in installed.interpreters()]
     if missing and not installed.in_ci():
@@ -125,7 +125,7 @@ def test_the_matrix_has_every_supported_python() -> None:
 def test_installed_entry_points_on_damaged_input(
     python_label: str, case: str, sandbox: Sandbox
 ) -> None:
-    from conftest import installed_for
+    from helpers.installed import installed_for
 
     install = installed_for(python_label)
     env = sandbox.env()
@@ -229,7 +229,7 @@ print(json.dumps({"json_was_imported": json_was_imported, "got": got, "want": wa
 def test_lightjson_errors_are_the_same_on_every_python(python_label: str) -> None:
     """CPython 3.10/3.11 raise SystemError from _json where json.decoder was never imported;
     lightjson must raise JSONError with json.loads' own message and position anyway."""
-    from conftest import installed_for
+    from helpers.installed import installed_for
 
     install = installed_for(python_label)
     done = subprocess.run(

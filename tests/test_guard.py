@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from cli_run import run_hook_main
 from context_memory.guard import index as guard_index
 from context_memory.guard.entries import entry_of
 from context_memory.guard.index import INDEX_FILE as GUARD_INDEX_FILE
@@ -26,6 +25,7 @@ from context_memory.guard.words import commands_of, package_name
 from context_memory.handlers import guard as guard_hook
 from context_memory.memory.decisions import append_record, make_record
 from context_memory.setup.hook_registry import HOOKS, HookSpec
+from helpers.cli_run import run_hook_main
 
 SESSION = "5e1f0c3a-2b4d-4e6f-8a9b-0c1d2e3f4a5b"
 PNPM = {

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from cli_run import run_console_script, run_main
 from context_memory.guard.replay import read_rows, render_text, replay, replay_main
 from context_memory.handlers import guard as guard_hook
+from helpers.cli_run import run_console_script, run_main
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
 PREFIX = "daaain__claude-code-log__test_test_data_real_projects_-Users-dain-workspace-"

@@ -4,8 +4,6 @@ import os
 import re
 from pathlib import Path
 
-import transcript_rows as tr
-from cli_run import invoke
 from context_memory.commands.handoff import cli, main
 from context_memory.core.isotime import parse_time
 from context_memory.memory.decisions import append_record, make_record, read_records
@@ -13,6 +11,8 @@ from context_memory.memory.handoff import parse_handoff
 from context_memory.memory.handoff_draft import last_handoff, records_since, write_stage
 from context_memory.memory.identity import manual_session
 from context_memory.transcript.locate import project_folder_name
+from helpers import transcript_rows as tr
+from helpers.cli_run import invoke
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 GOOD = """# whatever title

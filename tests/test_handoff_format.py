@@ -13,7 +13,7 @@ from context_memory.memory.handoff import (
     render_handoff,
     stage_path,
 )
-from handoff_files import write_handoff
+from helpers.handoff_files import write_handoff
 
 META = {"session": "s-1", "stage": "2", "time": "2026-11-30T09:00:00Z", "tokens": "150000"}
 

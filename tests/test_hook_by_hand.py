@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_hook_main
-from conftest import subprocess_env
 from context_memory.core.tables import HOOK_GUIDES
 from context_memory.handlers import (
     allow,
@@ -28,6 +26,8 @@ from context_memory.handlers import (
     statusline,
 )
 from context_memory.setup.hook_registry import HOOKS
+from helpers.cli_run import run_hook_main
+from helpers.paths import subprocess_env
 
 MAINS: dict[str, Callable[..., int]] = {
     "ctx-budget": budget.main,

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_hook_main
 from context_memory.core import hookio
 from context_memory.core.hookio import HookInput, as_hook_input
 from context_memory.core.state import UnsafeNameError
 from context_memory.handlers import budget, restore
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 

@@ -3,7 +3,7 @@
 A ``sitecustomize.py`` on PYTHONPATH that prints (coverage tools and conda set-ups install
 such files), a ``usercustomize.py`` in the user's site-packages, and modules named like the
 ones the hooks import: none of them may reach the hooks. Every way in is run as the client
-runs it: ./install's registered commands (tests/installed.py, per Python), the same
+runs it: ./install's registered commands (tests/helpers/installed.py, per Python), the same
 launchers as ctx-install writes them into a pipx or uv virtualenv, and the plugin's
 bin/ctx-run. The hook still prints exactly its one JSON document.
 """
@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from conftest import installed_for, subprocess_env
+from helpers import transcript_rows as tr
+from helpers.installed import installed_for
+from helpers.paths import subprocess_env
 
 REPO = Path(__file__).resolve().parent.parent
 SESSION = "11111111-2222-3333-4444-555555555555"

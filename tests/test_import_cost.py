@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory.core.tables import AUDIT_PENDING_MARK
+from helpers.paths import subprocess_env
 from hostile.harness import ENTRY_POINTS, Entry, Sandbox, entry_for, seeded_sandbox
 
 # Third-party modules a hook must not pay for before it needs them.

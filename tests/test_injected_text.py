@@ -20,14 +20,14 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_hook_main
 from context_memory.core.hookio import context_output
 from context_memory.core.safe_text import UNSAFE, one_line, safe_block, visible
 from context_memory.handlers import audit, budget, extract, guard, restore
 from context_memory.memory.decisions import append_record, make_captured_record, make_record
 from context_memory.pinned import store as pinned
 from context_memory.setup.doctor.check import OK, Check
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 TS = "2026-11-30T09:00:00Z"

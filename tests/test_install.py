@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from cli_run import captured
 from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install import settings_write
 from context_memory.setup.install.cli import main
@@ -40,6 +39,7 @@ from context_memory.setup.install.venv import (
     source_hash,
     venv_plan,
 )
+from helpers.cli_run import captured
 
 REPO = Path(__file__).resolve().parent.parent
 P = "context-memory:"
@@ -825,7 +825,7 @@ def test_source_hash_covers_the_package_and_ignores_build_litter(tmp_path: Path)
 def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A snapshot of this repository in a folder with a space in its name (the package
     is being edited while tests run; the snapshot keeps the source hash still)."""
-    from installed import copy_source
+    from helpers.installed import copy_source
 
     return copy_source(tmp_path_factory.mktemp("install") / "src copy")
 

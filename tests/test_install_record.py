@@ -109,7 +109,7 @@ def test_records_of_other_homes_are_not_touched(
     other.mkdir()
     monkeypatch.setenv("HOME", str(other))
     run(capsys, "--venv", str(venv))
-    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
+    code, _out, _ = run(capsys, "--venv", str(venv), "--uninstall")
     assert code == 0
     assert not (other / ".claude" / "settings.json").exists()
     assert "hooks" in (home / ".claude" / "settings.json").read_text()

@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-from cli_run import captured
-from conftest import subprocess_env
 from context_memory.setup.install import apply, settings_write
 from context_memory.setup.install.cli import main
 from context_memory.setup.install.command_links import LINKED_COMMANDS
@@ -31,6 +29,8 @@ from context_memory.setup.install.settings_edit import (
     unset_statusline,
 )
 from context_memory.setup.install.settings_file import dumps_settings
+from helpers.cli_run import captured
+from helpers.paths import subprocess_env
 from test_install import stand_in_venv
 
 REPO = Path(__file__).resolve().parent.parent
@@ -145,8 +145,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def venv(tmp_path: Path) -> Path:
     """A stand-in virtualenv whose ctx-statusline runs this checkout's module."""
-    venv = stand_in_venv(tmp_path / "v env" / "context-memory")
-    return venv
+    return stand_in_venv(tmp_path / "v env" / "context-memory")
 
 
 def settings_file(home: Path) -> Path:

@@ -26,14 +26,14 @@ from typing import Any
 
 import pytest
 
-import installed
-from conftest import REPO, SAMPLE_TRANSCRIPT
 from context_memory import __version__
 from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install.settings_edit import command_for
+from helpers import installed
+from helpers.paths import REPO, SAMPLE_TRANSCRIPT
 
 # The interpreters are found, not named: pyenv's versions, python3.N on PATH, the system's
-# own build, or CTX_TEST_PYTHONS (tests/installed.py).
+# own build, or CTX_TEST_PYTHONS (tests/helpers/installed.py).
 PYTHONS = installed.matrix_labels()
 # What the prompt path keeps out (tests/test_import_cost.py checks the modules; this checks
 # the processes the client really starts).

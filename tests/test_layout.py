@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_console_script
-from conftest import REPO, SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory import __version__
 from context_memory.core import exit_codes
+from helpers.cli_run import run_console_script
+from helpers.paths import REPO, SAMPLE_TRANSCRIPT, subprocess_env
 from hostile.harness import console_scripts
 
 PACKAGE = REPO / "hooks" / "context_memory"
@@ -87,7 +87,7 @@ PACKAGES = {package_of(name) for name in MODULES if name != "context_memory"}
 def test_every_module_is_in_a_known_package() -> None:
     """The tree reads as the architecture: nothing at the top but the package's __init__,
     and every package has its rank."""
-    assert PACKAGES == set(RANK)
+    assert set(RANK) == PACKAGES
     top = sorted(path.name for path in PACKAGE.glob("*.py"))
     assert top == ["__init__.py"]
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory.core import lightos
+from helpers.paths import subprocess_env
 
 PATHS = [
     "",

@@ -26,7 +26,7 @@ from context_memory.merge.merge import merge_handoffs
 from context_memory.merge.render import render_markdown, result_data
 from context_memory.merge.rules import normalise, reason_of, subject_of
 from context_memory.merge.sources import count_new_sessions, scan_handoffs
-from handoff_files import handoff, write_handoff
+from helpers.handoff_files import handoff, write_handoff
 
 HOUR = 3600.0
 T0 = "2026-11-01T09:00:00Z"

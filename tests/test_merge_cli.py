@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from cli_run import captured
-from conftest import subprocess_env
 from context_memory.commands.merge import main
 from context_memory.core.isotime import parse_time
 from context_memory.merge import publish as merge_publish
 from context_memory.merge import rules as merge_rules
 from context_memory.merge.render import dumps
 from context_memory.merge.run import run_merge
-from handoff_files import write_handoff
+from helpers.cli_run import captured
+from helpers.handoff_files import write_handoff
+from helpers.paths import subprocess_env
 
 P = "ctx-merge:"
 NOW = "2026-12-01T00:00:00Z"
@@ -302,7 +302,7 @@ def test_two_merges_started_at_once_exactly_one_merges(project: Path) -> None:
         )
         for _ in range(2)
     ]
-    results = [process.communicate(timeout=60) + (process.returncode,) for process in processes]
+    results = [(*process.communicate(timeout=60), process.returncode) for process in processes]
     outs = sorted(out for out, _, _ in results)
     assert [code for _, _, code in results] == [0, 0]
     assert outs == sorted(
@@ -393,7 +393,7 @@ def test_dry_run_when_nothing_would_change(project: Path, capsys) -> None:
     state = state_of(project)
     add_sessions(state, 5, "2026-11-30")
     assert run(capsys, "--now", NOW)[0] == 0
-    code, out, _ = run(capsys, "--dry-run", "--force", "--now", NOW)
+    _code, out, _ = run(capsys, "--dry-run", "--force", "--now", NOW)
     assert out.splitlines()[1:] == [f"{P} {state / 'merged' / 'decisions.md'} would not change"]
 
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_module
-from conftest import subprocess_env
 from context_memory.merge.run import run_merge
 from context_memory.setup.doctor.checks_state import check_logs
-from handoff_files import write_handoff
+from helpers.cli_run import run_module
+from helpers.handoff_files import write_handoff
+from helpers.paths import subprocess_env
 
 
 def epoch(text: str) -> float:

@@ -13,7 +13,7 @@ from context_memory.merge import rules as merge_rules
 from context_memory.merge import sources as merge_sources
 from context_memory.merge.run import run_merge
 from context_memory.merge.sources import date_untimed_handoffs, scan_handoffs
-from handoff_files import write_handoff
+from helpers.handoff_files import write_handoff
 
 HANDOFFS = [
     ("a1b2", 1, "2026-11-30T09:00:00Z", {"decided": ["Cache: use Redis (fast)"]}),

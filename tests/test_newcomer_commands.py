@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_main
-from conftest import REPO, subprocess_env
 from context_memory.commands import merge as merge_cli
 from context_memory.handlers import audit, statusline
 from context_memory.setup.doctor import checks_install as doctor
+from helpers.cli_run import run_main
+from helpers.paths import REPO, subprocess_env
 from test_merge_cli import NOW, add_sessions
 
 SAMPLE = REPO / "examples" / "sample-transcript.jsonl"

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory.core.hookio import by_hand_text
+from helpers.paths import SAMPLE_TRANSCRIPT, subprocess_env
 from hostile.harness import Entry, Sandbox, console_command, entry_for
 
 STATUSLINE = entry_for("ctx-statusline", "StatusLine")

@@ -13,8 +13,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli_run import run_hook_main
-from conftest import subprocess_env
 from context_memory.commands.decide import cli as decide_cli
 from context_memory.commands.merge import cli as merge_cli
 from context_memory.commands.plan import cli as plan_cli
@@ -39,6 +37,8 @@ from context_memory.pinned.digest import (
     render_digest,
 )
 from context_memory.pinned.store import IMPORT_LINE, cap_tokens
+from helpers.cli_run import run_hook_main
+from helpers.paths import subprocess_env
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 HEAD = (
@@ -435,7 +435,7 @@ def three_decisions(project: Path) -> list[dict[str, Any]]:
 
 
 def test_audit_neither_reports_nor_reinjects_what_the_digest_held(project, monkeypatch, capsys):
-    redis, codis, celery = three_decisions(project)
+    _redis, codis, _celery = three_decisions(project)
     state = project / ".working-state"
     (project / "CLAUDE.md").write_text("# Rules\n" + IMPORT_LINE + "\n")
     # A small cap: the rejection fits (rejections first); the two decisions do not.
@@ -470,7 +470,7 @@ def test_audit_neither_reports_nor_reinjects_what_the_digest_held(project, monke
 
 
 def test_audit_ignores_a_digest_the_client_did_not_send(project, monkeypatch, capsys):
-    _, codis, _ = three_decisions(project)
+    _, _codis, _ = three_decisions(project)
     state = project / ".working-state"
     pinned.rebuild(str(state))  # pinned.md exists, but CLAUDE.md does not import it
     run_hook(monkeypatch, capsys, extract, payload(project, "PreCompact", trigger="auto"))
@@ -536,16 +536,14 @@ def test_the_installer_lock_excludes_filelock(tmp_path):
     from context_memory.core.fsutil import lock_for
 
     target = str(tmp_path / "pinned.md")
-    with filelock.FileLock(target + ".lock"):
-        with pytest.raises(TimeoutError):
-            lock_for(target, timeout=0.2).acquire()
-    with lock_for(target):
-        with pytest.raises(TimeoutError):
-            filelock.FileLock(target + ".lock").acquire(timeout=0.2)
+    with filelock.FileLock(target + ".lock"), pytest.raises(TimeoutError):
+        lock_for(target, timeout=0.2).acquire()
+    with lock_for(target), pytest.raises(TimeoutError):
+        filelock.FileLock(target + ".lock").acquire(timeout=0.2)
 
 
 def test_ctx_audit_by_hand_uses_the_snapshot_of_that_compaction(project, capsys):
-    from conftest import SAMPLE_TRANSCRIPT
+    from helpers.paths import SAMPLE_TRANSCRIPT
 
     sample = "ec02a1e1-95f7-4797-b360-0048899b56dd"
     state = project / ".working-state"

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import os
 
-from cli_run import invoke
 from context_memory.commands.plan import cli, main
+from helpers.cli_run import invoke
 
 PLAN = "# Plan\n- [x] design\n- [ ] implement the cache\n"
 
@@ -85,7 +85,7 @@ def test_a_plan_larger_than_the_bound_is_refused_and_the_old_plan_kept(project):
 
 def test_an_endless_file_is_refused_in_bounded_memory(project):
     """Before: ctx-plan --file /dev/zero read until memory ran out."""
-    from cli_run import run_module
+    from helpers.cli_run import run_module
 
     done = run_module("commands.plan", "--file", "/dev/zero", cwd=project)
     assert (done.returncode, done.stdout) == (1, "")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory.handlers.allow import allow_output, is_allowed, split_words
+from helpers.paths import subprocess_env
 
 REPO = Path(__file__).resolve().parent.parent
 ROOT = str(REPO)

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory import __version__
 from context_memory.commands import plugin_run
 from context_memory.handlers.allow import ALLOWED
@@ -20,6 +19,7 @@ from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.plugin import hooks as plugin_hooks
 from context_memory.setup.plugin import manifests
 from context_memory.setup.plugin import venv as plugin_venv
+from helpers.paths import subprocess_env
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -76,7 +76,7 @@ def test_manifests_are_the_generated_files() -> None:
             "python -m context_memory.setup.plugin.manifests"
         )
     assert 'dynamic = ["version"]' in (REPO / "pyproject.toml").read_text()
-    assert not re.search(r'^version = "', (REPO / "pyproject.toml").read_text(), re.M)
+    assert not re.search(r'^version = "', (REPO / "pyproject.toml").read_text(), re.MULTILINE)
 
 
 def test_the_manifests_follow_the_version(tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ def test_venv_dependencies_are_the_projects() -> None:
 
 def test_dispatcher_knows_every_project_command_and_its_function() -> None:
     pyproject = (REPO / "pyproject.toml").read_text()
-    scripts = dict(re.findall(r'^(ctx-[a-z]+) = "([^"]+)"', pyproject, re.M))
+    scripts = dict(re.findall(r'^(ctx-[a-z]+) = "([^"]+)"', pyproject, re.MULTILINE))
     for command, target in scripts.items():
         if command == "ctx-install":  # pipx/uv installs only: the plugin has hooks.json
             assert command not in plugin_run.COMMANDS

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory.core import filelocks
+from helpers.paths import subprocess_env
 from hostile.harness import ENTRY_POINTS, Entry, Sandbox, seeded_sandbox
 
 REPO = Path(__file__).resolve().parent.parent

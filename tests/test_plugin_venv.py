@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory.setup.plugin import venv as plugin_venv
+from helpers.paths import subprocess_env
 
 REPO = Path(__file__).resolve().parent.parent
 BUILD = [sys.executable, "-m", "context_memory.setup.plugin.venv", "build"]
@@ -126,7 +126,7 @@ def test_background_build_is_skipped_while_another_builds(tmp_path: Path) -> Non
 
 def test_a_failed_build_says_why_and_leaves_no_stamp(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    with pytest.raises(plugin_venv.BuildError, match="exited 1; see .*venv-build.log"):
+    with pytest.raises(plugin_venv.BuildError, match=r"exited 1; see .*venv-build\.log"):
         plugin_venv.build(str(data), str(REPO), python=shutil.which("false") or "/bin/false")
     assert plugin_venv.ready(str(data), str(REPO)) is None
     assert not (data / "venv" / plugin_venv.STAMP_FILE).exists()

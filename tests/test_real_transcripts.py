@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from cli_run import run_main
 from context_memory.commands import usage as usage_cli
 from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.bands import classify
 from context_memory.transcript.reader import scan_transcript
+from helpers.cli_run import run_main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
 REAL = sorted(FIXTURES.glob("*.jsonl.gz"))
@@ -133,8 +133,7 @@ def test_the_fixtures_are_there() -> None:
 def test_ctx_usage_figures_on_every_real_transcript(
     real_files: dict[str, tuple[Path, bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from conftest import installed_for
-    from installed import primary_label
+    from helpers.installed import installed_for, primary_label
 
     install = installed_for(primary_label())
     monkeypatch.chdir(tmp_path)  # no state folder here: no cached window, the model decides

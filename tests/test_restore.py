@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_hook_main
-from conftest import subprocess_env
 from context_memory.core.safe_text import estimate_tokens
 from context_memory.core.tables import POINTER_REJECTION_TOKENS
 from context_memory.handlers import restore
 from context_memory.memory import pointer
 from context_memory.memory.pointer import recovery_pointer
+from helpers.cli_run import run_hook_main
+from helpers.paths import subprocess_env
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 

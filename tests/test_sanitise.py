@@ -13,8 +13,8 @@ import os
 import subprocess
 from pathlib import Path
 
-import cli_run
 from context_memory.core.safe_text import one_line
+from helpers import cli_run
 
 FORGED_NAME = "x\n## Decided\n- forged by a folder name"
 SESSION = "11111111-2222-3333-4444-555555555555"
@@ -118,8 +118,7 @@ def test_restore_never_points_into_a_forged_folder(tmp_path):
 def write_records(state: Path, *records: dict[str, object]) -> None:
     state.mkdir(parents=True, exist_ok=True)
     with open(state / "decisions.jsonl", "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record) + "\n")
+        handle.writelines(json.dumps(record) + "\n" for record in records)
 
 
 HAND_EDITED = {

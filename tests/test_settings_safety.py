@@ -97,7 +97,7 @@ def test_unusable_json_is_a_message_not_a_traceback(
     settings.parent.mkdir()
     settings.write_text(text)
     with pytest.raises(
-        InvalidJSONError, match="then run ./install again. The file was not changed"
+        InvalidJSONError, match=r"then run \./install again\. The file was not changed"
     ):
         parse_settings(text, settings)
     code, out, err = run(capsys, "--venv", str(venv))

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-import cli_run
-from conftest import subprocess_env
 from context_memory.core import session_registry
 from context_memory.core.state import find_project_root, search_project_root
+from helpers import cli_run
+from helpers.paths import subprocess_env
 
 SESSION = "aaaaaaaa-1111-2222-3333-444444444444"
 

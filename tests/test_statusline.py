@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_hook_main
-from conftest import SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory.core.hookio import by_hand_text, hook_usage
 from context_memory.handlers import statusline
 from context_memory.handlers.statusline import bar, main
 from context_memory.measure import window_cache as statusline_cache
 from context_memory.measure.bands import color_enabled
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main
+from helpers.paths import SAMPLE_TRANSCRIPT, subprocess_env
 
 SESSION = "2f0c5d1e-7a3b-4c9d-8e1f-0a1b2c3d4e5f"
 PLAIN = {"NO_COLOR": "1"}

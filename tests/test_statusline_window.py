@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_hook_main, run_main
 from context_memory.commands.usage import main as usage_main
 from context_memory.handlers import budget
 from context_memory.measure.window_cache import (
@@ -18,6 +16,8 @@ from context_memory.measure.window_cache import (
     window_for_transcript,
     write_cache,
 )
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main, run_main
 
 SESSION = "7d3e2a10-4b5c-4d6e-9f80-112233445566"
 

@@ -16,14 +16,14 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-import transcript_rows as tr
 from context_memory.commands.handoff import cli
 from context_memory.handlers.extract import EXTRACT_FILE, act
 from context_memory.memory.handoff import parse_handoff
 from context_memory.memory.handoff_draft import draft_sections, session_facts
 from context_memory.transcript import facts as tf
 from context_memory.transcript.facts import files_touched, scan_facts, subagent_transcripts
-from real_fixture import CODERABBIT_AGENT, CODERABBIT_PARENT, real_lines, write_lines
+from helpers import transcript_rows as tr
+from helpers.real_fixture import CODERABBIT_AGENT, CODERABBIT_PARENT, real_lines, write_lines
 
 REAL_PROJECT = "/Users/dain/workspace/coderabbit-review-helper"
 REAL_FOLDER = "-Users-dain-workspace-coderabbit-review-helper"
@@ -214,11 +214,11 @@ def test_number_of_files_and_bytes_are_bounded(tmp_path, monkeypatch, project):
 
     monkeypatch.setattr(tf, "MAX_SUBAGENT_FILES", 32)
     monkeypatch.setattr(tf, "MAX_SUBAGENT_BYTES", 2_000)
-    big = (
-        subagent_rows(("early.py", True))
-        + [tr.user("x" * 3_000)]
-        + subagent_rows(("late.py", True))
-    )
+    big = [
+        *subagent_rows(("early.py", True)),
+        tr.user("x" * 3000),
+        *subagent_rows(("late.py", True)),
+    ]
     tr.write_transcript(subagents / "agent-0.jsonl", big)
     facts = scan_facts(transcript)
     assert f"{PROJECT}/early.py" not in [path for path, _ in facts.subagent_edits]

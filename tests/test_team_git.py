@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from cli_run import run_module
-from conftest import subprocess_env
 from context_memory.core.isotime import parse_time
 from context_memory.memory.decisions import read_records
 from context_memory.memory.handoff import parse_handoff
 from context_memory.merge.rules import iso_time
+from helpers.cli_run import run_module
+from helpers.paths import subprocess_env
 
 NAMES = ("alice", "bob", "carol")
 

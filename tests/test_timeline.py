@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_main
-from conftest import SAMPLE_TRANSCRIPT
 from context_memory.commands.usage import main as usage_main
 from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.timeline import biggest_jumps, build_timeline, candidate_lines
 from context_memory.measure.timeline_chart import format_timeline, render_timeline
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_main
+from helpers.paths import SAMPLE_TRANSCRIPT
 
 
 def reply(message_id: str, tokens: int, *blocks: dict) -> list[dict]:
@@ -224,14 +224,14 @@ def test_grouped_columns_show_the_peak(tmp_path):
 
 
 def test_colour_codes_only_when_asked(session):
-    kwargs = dict(
-        window=100_000,
-        window_source="x",
-        band_bounds=DEFAULT_BAND_THRESHOLDS,
-        autocompact=80_000,
-        transcript="t",
-        band_colors={"free": "32", "warn": "33", "prefer-subagent": "1;33"},
-    )
+    kwargs = {
+        "window": 100_000,
+        "window_source": "x",
+        "band_bounds": DEFAULT_BAND_THRESHOLDS,
+        "autocompact": 80_000,
+        "transcript": "t",
+        "band_colors": {"free": "32", "warn": "33", "prefer-subagent": "1;33"},
+    }
     timeline = build_timeline(session)
     assert "\x1b[" not in format_timeline(timeline, **kwargs)
     coloured = format_timeline(timeline, color=True, **kwargs)

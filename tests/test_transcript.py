@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from conftest import SAMPLE_TRANSCRIPT
 from context_memory.transcript.compaction_count import count_compactions
 from context_memory.transcript.reader import scan_transcript
 from context_memory.transcript.rows import iter_lines_backwards, usage_tokens
+from helpers import transcript_rows as tr
+from helpers.paths import SAMPLE_TRANSCRIPT
 
 
 def test_usage_sums_all_four_fields():
@@ -115,7 +115,8 @@ def test_crlf_line_endings(tmp_path: Path):
 
 
 def test_compaction_without_reply_uses_post_tokens_not_stale_usage(tmp_path: Path):
-    rows = real_shape_rows() + [
+    rows = [
+        *real_shape_rows(),
         tr.compact_boundary(29145, 2743),
         tr.compact_summary("Chose Redis Cluster."),
         tr.model_attachment("claude-sonnet-4-6"),
@@ -126,7 +127,8 @@ def test_compaction_without_reply_uses_post_tokens_not_stale_usage(tmp_path: Pat
 
 
 def test_reply_after_compaction_counts(tmp_path: Path):
-    rows = real_shape_rows() + [
+    rows = [
+        *real_shape_rows(),
         tr.compact_boundary(29145, 2743),
         tr.compact_summary("Chose Redis Cluster."),
         tr.assistant("msg_3", tr.usage(3000, 0, 0, 12)),
@@ -138,7 +140,8 @@ def test_reply_after_compaction_counts(tmp_path: Path):
 
 
 def test_two_compactions_are_counted(tmp_path: Path):
-    rows = real_shape_rows() + [
+    rows = [
+        *real_shape_rows(),
         tr.compact_boundary(29145, 2743),
         tr.compact_summary("one"),
         tr.assistant("msg_3", tr.usage(3000, 0, 0, 12)),
@@ -255,7 +258,7 @@ def test_compaction_count_is_cached_and_incremental(
 
     path = tr.write_transcript(
         tmp_path / "t.jsonl",
-        real_shape_rows() + [tr.compact_boundary(9, 1), tr.compact_summary("s")],
+        [*real_shape_rows(), tr.compact_boundary(9, 1), tr.compact_summary("s")],
     )
     assert count_compactions(path) == 1
     size_before = path.stat().st_size

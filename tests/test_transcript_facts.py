@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from conftest import SAMPLE_TRANSCRIPT
 from context_memory.transcript.facts import files_touched, open_todos, scan_facts
+from helpers import transcript_rows as tr
+from helpers.paths import SAMPLE_TRANSCRIPT
 
 PROJECT = "/home/dev/cache-service"
 
@@ -127,5 +127,5 @@ def test_byte_bound_reads_only_the_end(tmp_path):
 
 
 def test_missing_file_raises_oserror(tmp_path):
-    with pytest.raises(OSError):
+    with pytest.raises(FileNotFoundError):
         scan_facts(tmp_path / "missing.jsonl")

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
 from context_memory.transcript.reader import (
     LAST_CLIENT_WITHOUT_MODEL_ROWS,
     MODEL_LOOKBACK_BYTES,
@@ -20,6 +19,7 @@ from context_memory.transcript.reader import (
     writes_no_model_rows,
 )
 from context_memory.transcript.rows import parse_row
+from helpers import transcript_rows as tr
 
 FILLER_BYTES = 2 * 1024 * 1024  # between the markers and the reply: a long tool result
 

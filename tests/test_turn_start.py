@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_hook_main
 from context_memory.audit.config import PENDING_MARK
 from context_memory.core.tables import TURN_START_FILE, TURN_START_MAX_CHARS, TURN_START_TAIL_BYTES
 from context_memory.handlers import audit, budget
 from context_memory.measure.turn_start import take_injected
 from context_memory.memory.decisions import append_record, make_record
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 OTHER = "99999999-2222-3333-4444-555555555555"

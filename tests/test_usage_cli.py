@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import transcript_rows as tr
-from cli_run import run_main
-from conftest import SAMPLE_TRANSCRIPT, subprocess_env
 from context_memory.commands.usage import main
 from context_memory.transcript.locate import project_folder_name
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_main
+from helpers.paths import SAMPLE_TRANSCRIPT, subprocess_env
 
 
 def run(args: list[str], stdin: str = ""):
@@ -324,7 +324,7 @@ def test_a_first_row_longer_than_the_bounded_read_is_a_transcript(tmp_path: Path
 def test_every_real_transcript_of_older_clients_is_accepted(tmp_path: Path):
     import gzip
 
-    from real_fixture import REAL_DIR
+    from helpers.real_fixture import REAL_DIR
 
     fixtures = sorted(REAL_DIR.glob("*.jsonl.gz"))
     assert len(fixtures) == 17

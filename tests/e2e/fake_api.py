@@ -450,7 +450,7 @@ def _make_handler(api: FakeMessagesApi) -> type[BaseHTTPRequestHandler]:
     class MessagesApiHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, format: str, *args: Any) -> None:
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's name)
             pass  # keep test output clean; the recorded requests are the log
 
         def _read_body(self) -> Any:

@@ -22,7 +22,7 @@ import pytest
 from .conftest import ClaudeRunner, ctx_decide, isolated_env
 from .fake_api import FakeMessagesApi, content_texts, texts_of
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 SUMMARY = "1. Primary Request and Intent: design a cache layer. Chose Redis Cluster 6 nodes."
 

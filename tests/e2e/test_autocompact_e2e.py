@@ -26,7 +26,7 @@ from .fake_api import (
     tool_use_block,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 NO_RETRIES = {"CLAUDE_CODE_MAX_RETRIES": "0"}
 STOPPED_TAIL = (

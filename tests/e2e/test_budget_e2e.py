@@ -13,7 +13,7 @@ import pytest
 from .conftest import ClaudeRunner, hook_responses
 from .fake_api import FakeMessagesApi, Usage
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 BUDGET_MARKER = "[CONTEXT BUDGET]"
 BETA_1M = "context-1m-2025-08-07"

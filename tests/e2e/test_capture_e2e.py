@@ -18,7 +18,7 @@ import pytest
 from .conftest import ClaudeRunner
 from .fake_api import FakeMessagesApi, texts_of
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 PROMPT = "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns instead."
 SUMMARY = "1. Primary Request and Intent: format the dates on the invoice page."

@@ -29,7 +29,7 @@ from .fake_api import (
     tool_use_block,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 # Measured on this scenario (client 2.1.332): files +5.5% (line numbers counted as 7
 # characters, the older clients' format; 2.1.332 writes "N\\t"), plan +0.8%, skills 0, summary 0,

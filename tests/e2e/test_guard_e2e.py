@@ -20,7 +20,7 @@ import pytest
 from .conftest import ClaudeRunner
 from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 PROMPT = "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns instead."
 

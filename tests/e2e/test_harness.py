@@ -10,7 +10,7 @@ import pytest
 from .conftest import ClaudeRunner, mangle_project_path
 from .fake_api import FakeMessagesApi, Usage
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 
 def test_hello_reaches_the_fake_api_with_the_prompt(

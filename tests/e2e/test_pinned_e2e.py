@@ -19,7 +19,7 @@ import pytest
 from .conftest import ClaudeRunner, ctx_decide, run_install
 from .fake_api import FakeMessagesApi, content_texts
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 SUMMARY = "1. Primary Request and Intent: design a cache layer for the API."
 CAP = "200"

@@ -21,7 +21,7 @@ from context_memory import __version__
 from .conftest import REPO_ROOT, ClaudeRunner, _run_in_own_group
 from .fake_api import FakeMessagesApi, ScriptedTurn, Usage, texts_of, tool_use_block
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 PLUGIN = "context-memory@context-memory"
 BUDGET_MARKER = "[CONTEXT BUDGET]"

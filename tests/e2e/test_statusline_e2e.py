@@ -18,7 +18,7 @@ import pytest
 from .conftest import ClaudeRunner, isolated_env, run_install
 from .fake_api import FakeMessagesApi, Usage
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 MODEL = "claude-sonnet-4-6[1m]"
 # 250,000 tokens: more than a 200K window holds, 25% of the 1M one.

@@ -15,7 +15,7 @@ import pytest
 from .conftest import ClaudeRunner
 from .fake_api import FakeMessagesApi, ScriptedTurn, Usage, text_block, tool_use_block
 
-pytestmark = pytest.mark.e2e
+pytestmark = pytest.mark.client
 
 DECISION = "Use Redis Cluster, 6 nodes"
 REJECTED = "Codis"

@@ -29,14 +29,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import installed
-import transcript_rows as tr
-from conftest import REPO, subprocess_env
 from context_memory.core.tables import AUDIT_PENDING_MARK
 from context_memory.memory.decisions import append_record, make_record, read_records
 from context_memory.memory.handoff import parse_handoff, render_handoff
 from context_memory.setup.hook_registry import HOOKS
 from context_memory.transcript.locate import project_folder_name
+from helpers import installed
+from helpers import transcript_rows as tr
+from helpers.paths import REPO, subprocess_env
 
 SESSION = tr.SESSION
 OTHER_SESSION = "0f0e0d0c-1111-4222-8333-944445555666"
@@ -616,7 +616,7 @@ _UNSET_PYTHON_VARS = ("env", "-u", "PYTHONPATH", "-u", "PYTHONUNBUFFERED")
 
 def console_command(entry: Entry, prelude: str = "") -> list[str]:
     """What the client runs for ``entry``: the command line ./install registered in
-    settings.json (tests/installed.py, the Python running the tests), through ``sh -c``,
+    settings.json (tests/helpers/installed.py, the Python running the tests), through ``sh -c``,
     without PYTHONPATH (the installed package, not this checkout).
 
     ``prelude`` (Python code) runs first in the virtualenv's python, which then execs that

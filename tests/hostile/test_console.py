@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import subprocess_env
+from helpers.paths import subprocess_env
 from hostile.harness import (
     ENTRY_POINTS,
     Entry,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory.memory.decisions import read_records
+from helpers.paths import subprocess_env
 from hostile.harness import (
     ENTRY_POINTS,
     SESSION,

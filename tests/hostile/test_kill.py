@@ -14,10 +14,10 @@ import subprocess
 import sys
 import time
 
-from conftest import subprocess_env
 from context_memory.memory.decisions import read_records
 from context_memory.memory.handoff import parse_handoff
 from context_memory.memory.handoff_draft import write_stage
+from helpers.paths import subprocess_env
 from hostile.harness import (
     Sandbox,
     check_state_files_whole,

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import transcript_rows as tr
 from context_memory.transcript.rows import BLOCK_SIZE, MAX_LINE_BYTES
+from helpers import transcript_rows as tr
 from hostile.harness import (
     ENTRY_POINTS,
     Entry,

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import subprocess_env
 from context_memory.audit import check as audit_module
 from context_memory.memory.decisions import append_record, make_record
+from helpers.paths import subprocess_env
 from hostile.harness import (
     SESSION,
     Run,

@@ -152,7 +152,7 @@ def _preserved_ids(boundary: Mapping[str, Any]) -> tuple[set[str], str | None, s
 class Compaction:
     """One compaction as the transcript records it, and what survived it."""
 
-    __slots__ = ("boundary_uuid", "timestamp", "trigger", "summary", "kept", "session", "number")
+    __slots__ = ("boundary_uuid", "kept", "number", "session", "summary", "timestamp", "trigger")
 
     def __init__(self, boundary: Mapping[str, Any]) -> None:
         uuid = boundary.get("uuid")

@@ -112,7 +112,7 @@ def stem(word: str) -> str:
 class Term:
     """One distinctive term: its kind, its normalised text (shown to people) and its test."""
 
-    __slots__ = ("kind", "text", "strong", "name", "piece", "_pattern")
+    __slots__ = ("_pattern", "kind", "name", "piece", "strong", "text")
 
     def __init__(
         self, kind: str, text: str, *, strong: bool = False, name: bool | None = None
@@ -359,7 +359,7 @@ MIN_PREFIX_SHARE = 0.7
 class ContextIndex:
     """A text prepared for many presence tests: normalised once, its words stemmed once."""
 
-    __slots__ = ("text", "stems", "sorted_stems", "compact")
+    __slots__ = ("compact", "sorted_stems", "stems", "text")
 
     def __init__(self, text: str) -> None:
         self.text = normalize(text)
@@ -399,7 +399,7 @@ class ContextIndex:
 class Presence:
     """The outcome of one presence test."""
 
-    __slots__ = ("present", "found", "missing", "score")
+    __slots__ = ("found", "missing", "present", "score")
 
     def __init__(
         self, present: bool, found: list[str], missing: list[str], score: float = 0.0

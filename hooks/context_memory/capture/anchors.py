@@ -52,8 +52,7 @@ STOP_WORDS = frozenset(
 
 def _clean(token: str) -> str:
     token = token.strip(".,:;!?'\"()[]{}<>`").lower()
-    if token.startswith("@"):
-        token = token[1:]
+    token = token.removeprefix("@")
     return token[:MAX_ANCHOR_LENGTH]
 
 
@@ -81,9 +80,10 @@ def choice_words(text: str) -> tuple[list[str], list[str]]:
     for match in _AVOID.finditer(text):
         word = match.group(1) or match.group(2)
         # "instead of X" / "rather than X" name a thing only when X looks like a name
-        if match.group(0).lower().startswith(("instead", "rather", "avoid", "no more")):
-            if not (_distinctive(_clean(word)) or _CAMEL.search(word)):
-                continue
+        if match.group(0).lower().startswith(("instead", "rather", "avoid", "no more")) and not (
+            _distinctive(_clean(word)) or _CAMEL.search(word)
+        ):
+            continue
         _add(avoid, word)
     for match in _PREFER.finditer(text):
         start = match.start()

@@ -29,7 +29,7 @@ MAX_SENTENCES = 3
 class PromptItem:
     """What one prompt states (a plain class: dataclasses costs an import on the Stop path)."""
 
-    __slots__ = ("kind", "text", "quote")
+    __slots__ = ("kind", "quote", "text")
 
     def __init__(self, kind: str, text: str, quote: str) -> None:
         self.kind = kind
@@ -130,8 +130,7 @@ def is_instruction(reason: str) -> bool:
     """A rejection's typed reason that also binds later work ("use pnpm", "keep the name")."""
     head = " ".join(reason.split()).lower()
     for lead in ("please ", "let's ", "lets ", "just "):
-        if head.startswith(lead):
-            head = head[len(lead) :]
+        head = head.removeprefix(lead)
     if head.startswith(_IMPERATIVE):
         return True
     found = classify(reason)

@@ -113,12 +113,12 @@ class CaptureResult:
 
     __slots__ = (
         "added",
-        "superseded",
-        "duplicates",
         "damaged_rows",
-        "skipped_bytes",
+        "duplicates",
         "invalid",
         "restarted",
+        "skipped_bytes",
+        "superseded",
     )
 
     def __init__(self) -> None:

@@ -85,7 +85,7 @@ def cli(transcript: str | None, as_json: bool, dry_run: bool) -> None:
         raise click.ClickException(f"{path}: no such transcript file")
     name = os.path.basename(path)
     try:
-        session = validate_name(name[: -len(".jsonl")] if name.endswith(".jsonl") else name)
+        session = validate_name(name.removesuffix(".jsonl"))
     except UnsafeNameError as exc:
         raise click.ClickException(f"{path}: {exc}") from None
     project, state_dir = cli_location()

@@ -104,7 +104,7 @@ USAGE_LINE = HELP.splitlines()[0]
 
 
 class Options:
-    __slots__ = ("transcript", "as_json", "window", "timeline", "help", "version")
+    __slots__ = ("as_json", "help", "timeline", "transcript", "version", "window")
 
     def __init__(self) -> None:
         self.transcript: str | None = None

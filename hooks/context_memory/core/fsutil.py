@@ -101,9 +101,11 @@ def is_toolkit_temp(name: str, target_name: str | None = None) -> bool:
         return False
     if middle.isdigit() and middle.isascii():
         pass  # <target>.<pid>.tmp
-    elif not name.startswith(".") or len(middle) not in (8, 12):
-        return False
-    elif not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in middle):
+    elif (
+        not name.startswith(".")
+        or len(middle) not in (8, 12)
+        or not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in middle)
+    ):
         return False
     else:
         stem = stem[1:]
@@ -241,8 +243,7 @@ def lock_for(
     the standard library's, which filelock's excludes too (core/filelocks.py)."""
     from context_memory.core.filelocks import file_lock
 
-    lock = file_lock(prepare_lock_file(os.fspath(path) + ".lock", root=root), timeout)
-    return lock
+    return file_lock(prepare_lock_file(os.fspath(path) + ".lock", root=root), timeout)
 
 
 def _cut_back(fd: int, size: int) -> None:

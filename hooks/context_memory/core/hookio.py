@@ -81,7 +81,7 @@ class HookInput:
     - The project and state folders are resolved once, when first asked for.
     """
 
-    __slots__ = ("payload", "event", "session_id", "transcript_path", "cwd", "_project", "_state")
+    __slots__ = ("_project", "_state", "cwd", "event", "payload", "session_id", "transcript_path")
 
     def __init__(self, payload: dict[str, Any]) -> None:
         self.payload = payload
@@ -424,13 +424,12 @@ def run_hook(
             except Exception:  # noqa: BLE001
                 return HOOK_EXIT_STATUS
         log_line(state_dir, hook, session or "-", message)
-        if use_breaker and session:
-            if _record_failure(state_dir, hook, session) == BREAKER_LIMIT:
-                log_line(
-                    state_dir,
-                    hook,
-                    session,
-                    f"circuit breaker open after {BREAKER_LIMIT} consecutive failures; "
-                    "skipping this hook for the rest of the session",
-                )
+        if use_breaker and session and _record_failure(state_dir, hook, session) == BREAKER_LIMIT:
+            log_line(
+                state_dir,
+                hook,
+                session,
+                f"circuit breaker open after {BREAKER_LIMIT} consecutive failures; "
+                "skipping this hook for the rest of the session",
+            )
         return HOOK_EXIT_STATUS

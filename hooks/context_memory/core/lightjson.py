@@ -47,7 +47,8 @@ class _ScannerContext:
     parse_float = float
     parse_int = int
     parse_constant = _CONSTANTS.__getitem__
-    memo: dict[str, str] = {}
+    # The scanner's key cache: shared by design, like json's own default context.
+    memo: dict[str, str] = {}  # noqa: RUF012
 
 
 try:

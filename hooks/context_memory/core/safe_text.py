@@ -28,7 +28,7 @@ from __future__ import annotations
 # What one_line and safe_block read as a line break (str.splitlines' set).
 LINE_BREAKS = (0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)
 UNSAFE = (
-    *range(0x00, 0x20),  # C0 controls
+    *range(0x20),  # C0 controls
     0x7F,  # DEL
     *range(0x80, 0xA0),  # C1 controls
     0x061C,  # Arabic letter mark

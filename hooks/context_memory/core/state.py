@@ -89,9 +89,7 @@ def is_project_marker(folder: str, marker: str) -> bool:
         return False
     if marker == ".claude" and _home_or_above(folder):
         return False
-    if marker == ".git" and _is_submodule_git_file(path):
-        return False
-    return True
+    return not (marker == ".git" and _is_submodule_git_file(path))
 
 
 def search_project_root(start: str) -> str | None:
@@ -125,7 +123,7 @@ def resolve_project_dir(cwd: str | None = None, *, search_up: bool = False) -> s
     env_dir = lightos.environ().get("CLAUDE_PROJECT_DIR")
     if env_dir:
         return lightos.abspath(env_dir)
-    base = cwd if cwd else lightos.getcwd()
+    base = cwd or lightos.getcwd()
     return find_project_root(base) if search_up else lightos.abspath(base)
 
 

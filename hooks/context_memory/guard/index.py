@@ -93,7 +93,7 @@ class IndexFile:
     the keys (the first piece of every trigger group) always, the groups when a key is in
     the call, the entries the call triggers."""
 
-    __slots__ = ("keys", "_triggers", "_body", "_lines")
+    __slots__ = ("_body", "_lines", "_triggers", "keys")
 
     def __init__(self, keys: set[str], triggers: bytes, body: bytes) -> None:
         self.keys = keys

@@ -55,7 +55,7 @@ class Verdict:
     """What the guard says about one call: ``verdict`` (allow, remind, ask), the index
     entry that matched, and ``what`` (the words of the call that matched)."""
 
-    __slots__ = ("verdict", "entry", "what")
+    __slots__ = ("entry", "verdict", "what")
 
     def __init__(self, verdict: str, entry: dict[str, Any] | None = None, what: str = "") -> None:
         self.verdict = verdict

@@ -24,7 +24,7 @@ class Command:
     """One simple command: ``program`` (its base name, lowercase), ``words`` (the plain
     words after it, lowercase, options included), ``prose`` (quoted texts with spaces)."""
 
-    __slots__ = ("program", "words", "prose")
+    __slots__ = ("program", "prose", "words")
 
     def __init__(self, program: str, words: list[str], prose: list[str]) -> None:
         self.program = program

@@ -85,7 +85,7 @@ def split_words(line: str) -> list[str]:
             current.append(line[i + 1])
             in_word, i = True, i + 2
             continue
-        if char in _SPECIAL or char == "~" and not in_word or ord(char) < 32 or char == "\x7f":
+        if char in _SPECIAL or (char == "~" and not in_word) or ord(char) < 32 or char == "\x7f":
             raise Unsafe(f"shell character {char!r}")
         current.append(char)
         in_word, i = True, i + 1

@@ -74,7 +74,7 @@ class _HookContext:
     """What an audit run needs of the hook's input (HookInput), plus the session's folder
     and the language: an audit needs a session."""
 
-    __slots__ = ("session", "cwd", "state_dir", "folder", "transcript", "lang")
+    __slots__ = ("cwd", "folder", "lang", "session", "state_dir", "transcript")
 
     def __init__(self, hook: HookInput, env: Mapping[str, str]) -> None:
         if not hook.session_id:

@@ -152,7 +152,7 @@ def model_id(payload: dict[str, Any]) -> str | None:
 class Numbers:
     """What the line shows; a plain class, as dataclasses cost an import per refresh."""
 
-    __slots__ = ("tokens", "window", "percent", "band", "threshold", "source", "model")
+    __slots__ = ("band", "model", "percent", "source", "threshold", "tokens", "window")
 
     def __init__(
         self,

@@ -64,7 +64,7 @@ def format_tokens(tokens: int) -> str:
 
 def format_percent(percent: float) -> str:
     text = f"{percent:.1f}"
-    return (text[:-2] if text.endswith(".0") else text) + "%"
+    return (text.removesuffix(".0")) + "%"
 
 
 def language(env: Mapping[str, str] | None = None) -> str:

@@ -43,7 +43,7 @@ JUMPS_SHOWN = 5
 class Point:
     """One main-chain assistant reply: its turn number (1-based) and context tokens."""
 
-    __slots__ = ("turn", "tokens", "message_id", "timestamp", "tools")
+    __slots__ = ("message_id", "timestamp", "tokens", "tools", "turn")
 
     def __init__(self, turn: int, tokens: int, message_id: str | None, timestamp: str | None):
         self.turn = turn
@@ -65,7 +65,7 @@ class Point:
 class CompactionMark:
     """A compact boundary, placed after ``after_turn`` replies (0 = before the first)."""
 
-    __slots__ = ("after_turn", "trigger", "pre_tokens", "post_tokens", "timestamp")
+    __slots__ = ("after_turn", "post_tokens", "pre_tokens", "timestamp", "trigger")
 
     def __init__(
         self,
@@ -94,7 +94,7 @@ class CompactionMark:
 class Jump:
     """Tokens added between the previous reply (or compaction) and ``turn``."""
 
-    __slots__ = ("turn", "added", "before", "after", "tools", "after_compaction")
+    __slots__ = ("added", "after", "after_compaction", "before", "tools", "turn")
 
     def __init__(
         self,
@@ -124,7 +124,7 @@ class Jump:
 
 
 class Timeline:
-    __slots__ = ("points", "compactions", "bytes_read")
+    __slots__ = ("bytes_read", "compactions", "points")
 
     def __init__(self) -> None:
         self.points: list[Point] = []

@@ -132,7 +132,7 @@ def window_for_transcript(transcript: str, cwd: str | None = None) -> int | None
     transcript records, so ``ctx-usage PATH`` works from anywhere. Never raises.
     """
     stem = lightos.basename(transcript)
-    session = stem[: -len(".jsonl")] if stem.endswith(".jsonl") else stem
+    session = stem.removesuffix(".jsonl")
     candidates: list[str] = []
     recorded = transcript_cwd(transcript)
     bases: list[tuple[str | None, bool]] = [(cwd, True)]

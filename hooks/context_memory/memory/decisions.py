@@ -68,7 +68,7 @@ class RecordError(ValueError):
 class LogProblem:
     """A line of the log that readers skip: where it is and why."""
 
-    __slots__ = ("path", "line", "reason")
+    __slots__ = ("line", "path", "reason")
 
     def __init__(self, path: str, line: int, reason: str) -> None:
         self.path = path

@@ -85,7 +85,7 @@ class StageRangeError(ValueError):
 class SessionFacts:
     """One read of the decisions log and the transcript for one session."""
 
-    __slots__ = ("records", "problems", "edits", "subagent_edits", "todos", "transcript_note")
+    __slots__ = ("edits", "problems", "records", "subagent_edits", "todos", "transcript_note")
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
@@ -144,7 +144,7 @@ def session_facts(state_dir: str, session: str, transcript: str | None) -> Sessi
 
 
 class LastHandoff:
-    __slots__ = ("path", "time", "listed")
+    __slots__ = ("listed", "path", "time")
 
     def __init__(self, path: str, stamp: str, listed: set[str]) -> None:
         self.path = path

@@ -142,10 +142,7 @@ def _git_user(project: str) -> tuple[str, str]:
 
 def format_author(name: str, email: str) -> str:
     name, email = " ".join(name.split()), "".join(email.split())
-    if name and email:
-        text = f"{name} <{email}>"
-    else:
-        text = name or (f"<{email}>" if email else "")
+    text = f"{name} <{email}>" if name and email else name or (f"<{email}>" if email else "")
     return text[:MAX_AUTHOR_LENGTH]
 
 

@@ -43,8 +43,9 @@ IGNORED = (
     ("/sessions/*/*", "each session's own caches, counters and audit marks"),
     ("!/sessions/*/handoffs/", "(kept: the handoffs are shared)"),
 )
-IGNORE_LINES = (HEADER + " per-machine and derived files, never shared",) + tuple(
-    pattern for pattern, _ in IGNORED
+IGNORE_LINES = (
+    HEADER + " per-machine and derived files, never shared",
+    *tuple(pattern for pattern, _ in IGNORED),
 )
 MAX_FILE_BYTES = 1024 * 1024
 GIT_TIMEOUT_SECONDS = 10.0
@@ -57,7 +58,7 @@ class TeamSetupError(Exception):
 class TeamReport:
     """What ``setup_team`` did and found: lines to print, and whether it all worked."""
 
-    __slots__ = ("changed", "notes", "warnings", "attribute")
+    __slots__ = ("attribute", "changed", "notes", "warnings")
 
     def __init__(self) -> None:
         self.changed: list[str] = []  # one line per file written

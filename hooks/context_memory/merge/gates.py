@@ -49,7 +49,7 @@ CLOCK_SLACK_SECONDS = 300.0
 class MergeState:
     """What state.json says about the last successful merge (``merged_at`` None: none)."""
 
-    __slots__ = ("merged_at", "problem", "clock")
+    __slots__ = ("clock", "merged_at", "problem")
 
     def __init__(
         self,

@@ -48,15 +48,15 @@ class Entry:
     """One Decided, Rejected or Risks item and the handoff it came from."""
 
     __slots__ = (
-        "kind",
-        "text",
-        "norm",
-        "subject",
-        "session",
-        "stage",
-        "time",
         "future",
         "handoff",
+        "kind",
+        "norm",
+        "session",
+        "stage",
+        "subject",
+        "text",
+        "time",
     )
 
     def __init__(
@@ -97,7 +97,7 @@ class Entry:
 class Override:
     """``entry`` was replaced by the later ``by`` on the same subject."""
 
-    __slots__ = ("entry", "by")
+    __slots__ = ("by", "entry")
 
     def __init__(self, entry: Entry, by: Entry) -> None:
         self.entry = entry
@@ -118,14 +118,14 @@ class Override:
 class MergeResult:
     __slots__ = (
         "decided",
-        "rejected",
-        "overridden",
-        "risks",
-        "latest",
-        "handoffs",
-        "sessions",
         "first_time",
+        "handoffs",
         "last_time",
+        "latest",
+        "overridden",
+        "rejected",
+        "risks",
+        "sessions",
         "undated",
     )
 

@@ -48,16 +48,16 @@ class Outcome:
 
     __slots__ = (
         "action",
+        "alerts",
+        "future",
         "gate",
+        "new_markdown",
+        "notes",
+        "old_markdown",
         "reason",
+        "rechecked",
         "result",
         "skipped",
-        "future",
-        "notes",
-        "alerts",
-        "rechecked",
-        "old_markdown",
-        "new_markdown",
     )
 
     def __init__(self, action: str) -> None:

@@ -41,7 +41,7 @@ class HandoffFile:
     where the time came from ('front matter', 'stage N' of its session, or 'undated');
     ``claimed_time`` is the front-matter time of a handoff dated after the merge time."""
 
-    __slots__ = ("path", "session", "stage", "time", "time_source", "sections", "claimed_time")
+    __slots__ = ("claimed_time", "path", "sections", "session", "stage", "time", "time_source")
 
     def __init__(
         self,

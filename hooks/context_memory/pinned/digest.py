@@ -53,7 +53,7 @@ _MERGED_KEYS = (("decided", "Decided"), ("rejected", "Rejected"), ("risks", "Ris
 class Item:
     """One line of the digest: its section, text, time (newest first) and record id."""
 
-    __slots__ = ("section", "text", "time", "order", "record_id", "pinned")
+    __slots__ = ("order", "pinned", "record_id", "section", "text", "time")
 
     def __init__(
         self, section: str, text: str, stamp: float, order: int, record_id: str | None
@@ -177,7 +177,7 @@ def _item(section: str, entry: Any, sources: list[Any]) -> Item:
 class Digest:
     """The rendered digest and what it holds."""
 
-    __slots__ = ("text", "ids", "shown", "total", "tokens", "cap")
+    __slots__ = ("cap", "ids", "shown", "text", "tokens", "total")
 
     def __init__(
         self, text: str, ids: list[str], shown: int, total: int, tokens: int, cap: int

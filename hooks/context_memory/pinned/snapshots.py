@@ -105,7 +105,7 @@ def snapshot_for_compaction(
         "active": ids is not None,
         "ids": ids or [],
     }
-    snapshots = (read_snapshots(session_folder) + [entry])[-SNAPSHOTS_KEPT:]
+    snapshots = ([*read_snapshots(session_folder), entry])[-SNAPSHOTS_KEPT:]
     atomic_write(path, json.dumps({"version": 1, "snapshots": snapshots}, indent=2) + "\n")
     return ids or []
 

@@ -247,7 +247,7 @@ def _skill_text(row: dict[str, Any]) -> str | None:
 class Restored:
     """Characters of what the client re-attaches after the summary, part by part."""
 
-    __slots__ = ("files", "file_count", "plan", "skills", "todos")
+    __slots__ = ("file_count", "files", "plan", "skills", "todos")
 
     def __init__(self) -> None:
         self.files = 0

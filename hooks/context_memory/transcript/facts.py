@@ -56,7 +56,7 @@ class TranscriptFacts:
     ``truncated``: the byte bound stopped the scan before the start of the file.
     ``subagents_truncated``: some subagent file or files were left out or read partly."""
 
-    __slots__ = ("edits", "subagent_edits", "todos", "truncated", "subagents_truncated")
+    __slots__ = ("edits", "subagent_edits", "subagents_truncated", "todos", "truncated")
 
     def __init__(self) -> None:
         self.edits: list[tuple[str, str]] = []

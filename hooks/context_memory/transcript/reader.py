@@ -42,16 +42,16 @@ class ContextReading:
     "compaction-estimate" (a compaction without postTokens, no reply since) or "none"."""
 
     __slots__ = (
-        "tokens",
-        "source",
-        "message_id",
-        "requested_model",
         "attachment_model",
-        "request_model",
-        "message_model",
         "betas",
-        "saw_boundary",
         "bytes_scanned",
+        "message_id",
+        "message_model",
+        "request_model",
+        "requested_model",
+        "saw_boundary",
+        "source",
+        "tokens",
         "truncated",
     )
 

@@ -16,7 +16,7 @@ NAME_WIDTH = 24
 class Check:
     """One line of the report."""
 
-    __slots__ = ("name", "status", "message", "fix")
+    __slots__ = ("fix", "message", "name", "status")
 
     def __init__(self, name: str, status: str, message: str, fix: str | None = None) -> None:
         self.name = name

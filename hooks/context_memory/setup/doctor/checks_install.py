@@ -111,7 +111,7 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
 class SettingsFile:
     """One settings file Claude Code reads: its label, path, and parsed content or error."""
 
-    __slots__ = ("label", "path", "exists", "settings", "error")
+    __slots__ = ("error", "exists", "label", "path", "settings")
 
     def __init__(self, label: str, path: Path) -> None:
         self.label = label
@@ -174,7 +174,7 @@ def program_of(command: object) -> str | None:
 
 
 class Registration:
-    __slots__ = ("file", "event", "matcher", "program", "command")
+    __slots__ = ("command", "event", "file", "matcher", "program")
 
     def __init__(
         self, file: SettingsFile, event: str, matcher: str | None, program: str, command: str

@@ -67,9 +67,13 @@ def enabled_ids(settings: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
     """enabledPlugins over the settings files, later files overriding earlier ones."""
     found: dict[str, bool] = {}
     for item in settings:
-        for key, value in _dict(item.get("enabledPlugins")).items():
-            if isinstance(value, bool):
-                found[key] = value
+        found.update(
+            {
+                key: value
+                for key, value in _dict(item.get("enabledPlugins")).items()
+                if isinstance(value, bool)
+            }
+        )
     return found
 
 

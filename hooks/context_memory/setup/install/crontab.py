@@ -187,7 +187,7 @@ def crontab_user(environ: Mapping[str, str]) -> str | None:
 class CronChange:
     """What an add or remove did (or, for a dry run, would do) to the crontab."""
 
-    __slots__ = ("action", "lines", "old_text", "new_text")
+    __slots__ = ("action", "lines", "new_text", "old_text")
 
     def __init__(self, action: str, lines: list[str], old_text: str, new_text: str) -> None:
         self.action = action  # ADDED, UPDATED, UNCHANGED, REMOVED or ABSENT

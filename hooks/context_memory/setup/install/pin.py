@@ -20,7 +20,7 @@ class ClaudeMdChange:
     """The project's CLAUDE.md: where it is written (a symlink's target), its text
     (None: no such file) and its text after this run (None: unchanged)."""
 
-    __slots__ = ("shown", "target", "old", "new")
+    __slots__ = ("new", "old", "shown", "target")
 
     def __init__(self, shown: Path, target: Path, old: str | None, new: str | None) -> None:
         self.shown = shown

@@ -290,7 +290,9 @@ STATUSLINE_UNCHANGED = "unchanged"  # already as wanted (or nothing asked)
 STATUSLINE_KEPT_THEIRS = "kept-theirs"  # theirs, no chaining asked: untouched
 STATUSLINE_NOT_CHAINABLE = "not-chainable"  # theirs is not a command we can run first
 
-_CHAINED = re.compile(r'(?P<program>"(?:[^"\\$`]|\\[\\"$`])*"|\S+)\s+--chain\s+(?P<rest>.+)', re.S)
+_CHAINED = re.compile(
+    r'(?P<program>"(?:[^"\\$`]|\\[\\"$`])*"|\S+)\s+--chain\s+(?P<rest>.+)', re.DOTALL
+)
 
 
 def statusline_command(bin_dir: Path | str, chained: str | None = None) -> str:

@@ -136,9 +136,7 @@ def building(data: str) -> bool:
     except OSError:
         return False
     try:
-        if _try_lock(fd, blocking=False):
-            return False
-        return True
+        return not _try_lock(fd, blocking=False)
     finally:
         os.close(fd)  # closing drops a lock we took
 

@@ -28,9 +28,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import pytest
+
 from context_memory.setup.hook_registry import HOOKS
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
 SYSTEM_PYTHON = "/usr/bin/python3"
 STATUSLINE = "ctx-statusline"
@@ -344,3 +346,15 @@ def missing_reason(label: str) -> str:
         f"Python {label} is not on this machine (looked for python{label} on PATH and under "
         "pyenv; CTX_TEST_PYTHONS names interpreters explicitly)"
     )
+
+
+def installed_for(label: str):
+    """The real install for ``label``; a missing Python skips, or fails in CI."""
+
+    try:
+        return get(label)
+    except LookupError:
+        reason = missing_reason(label)
+        if in_ci() and label != "system":
+            pytest.fail(f"CI must run every supported Python: {reason}")
+        pytest.skip(reason)

@@ -100,7 +100,7 @@ def run_module(
     """``python -m context_memory.<module> ARGS`` in a fresh process (``env``: the whole
     environment, default conftest.subprocess_env())."""
     if env is None:
-        from conftest import subprocess_env
+        from helpers.paths import subprocess_env
 
         env = subprocess_env()
     return subprocess.run(
@@ -124,7 +124,7 @@ def run_console_script(
 ) -> subprocess.CompletedProcess[str]:
     """``command`` (a console script of pyproject.toml) in a fresh process, as its launcher
     runs it: ``sys.exit(main())`` with the arguments in sys.argv."""
-    from conftest import subprocess_env
+    from helpers.paths import subprocess_env
     from hostile.harness import console_scripts
 
     module, function = console_scripts()[command].split(":")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-REAL_DIR = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
+REAL_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "real-transcripts"
 SLOPOMETRY = "TensorTemplar__slopometry__tests_fixtures_transcript"  # 2.0.65, one compaction
 CODERABBIT_PARENT = "cb2e607c-c758-415a-8b45-c49e4631906a"  # 2.0.37, a Task subagent
 CODERABBIT_AGENT = "agent-668b5ac2"  # that subagent's rows, written next to the session
