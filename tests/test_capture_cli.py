@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from context_memory.audit.check import audit_decisions, injection_text
 from context_memory.capture.engine import Capturer
 from context_memory.commands.capture import cli as capture_cli
@@ -104,6 +106,7 @@ def test_ctx_capture_unknown_transcript(project: Path) -> None:
     assert result.stderr == f"Error: {project / 'missing.jsonl'}: no such transcript file\n"
 
 
+@pytest.mark.slow  # a real ./install
 def test_installed_ctx_capture_in_a_fresh_process(tmp_path: Path) -> None:
     from helpers import installed
 
@@ -126,6 +129,7 @@ def stop_payload(project: Path, transcript: Path, event: str = "Stop") -> dict[s
     }
 
 
+@pytest.mark.slow  # a real ./install
 def test_the_installed_stop_hook_captures_and_ctx_capture_off_stops_it(tmp_path: Path) -> None:
     from helpers import installed
 

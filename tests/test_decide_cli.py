@@ -7,10 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from context_memory.commands.decide import cli, main
 from context_memory.memory.identity import manual_session
 from helpers.cli_run import invoke
 from helpers.paths import subprocess_env
+
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 ISO_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")

@@ -25,6 +25,8 @@ import pytest
 
 from helpers.paths import REPO, subprocess_env
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 SCRIPTS = {
     name: target.split(":")[0].removeprefix("context_memory.")

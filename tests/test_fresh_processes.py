@@ -33,6 +33,8 @@ from hostile.harness import (
     transcript_bytes,
 )
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 BOOKKEEPING_ROWS = len(tr.bookkeeping())
 # A reply the client is still writing: it names an assistant row, so the reader parses it.
 STREAMING_REPLY = transcript_bytes([tr.assistant("msg_a3", tr.usage(5, 0, 190_000, 10))])

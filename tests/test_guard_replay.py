@@ -15,6 +15,8 @@ from context_memory.guard.replay import read_rows, render_text, replay, replay_m
 from context_memory.handlers import guard as guard_hook
 from helpers.cli_run import run_console_script, run_main
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 REAL = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
 PREFIX = "daaain__claude-code-log__test_test_data_real_projects_-Users-dain-workspace-"
 # Every verdict that is not allow on the 17 shared transcripts: (transcript, tool_use_id,

@@ -22,6 +22,8 @@ from helpers import transcript_rows as tr
 from helpers.installed import installed_for
 from helpers.paths import subprocess_env
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 REPO = Path(__file__).resolve().parent.parent
 SESSION = "11111111-2222-3333-4444-555555555555"
 NOISE = "HOSTILE ENVIRONMENT LOADED"

@@ -22,6 +22,8 @@ from context_memory.core.tables import AUDIT_PENDING_MARK
 from helpers.paths import subprocess_env
 from hostile.harness import ENTRY_POINTS, Entry, Sandbox, entry_for, seeded_sandbox
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 # Third-party modules a hook must not pay for before it needs them.
 THIRD_PARTY = ("click", "orjson", "filelock")
 # Standard modules this project keeps off the hook paths (each costs a few ms to import).

@@ -41,6 +41,8 @@ from context_memory.setup.install.venv import (
 )
 from helpers.cli_run import captured
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 REPO = Path(__file__).resolve().parent.parent
 P = "context-memory:"
 FIX = "then run ./install again. The file was not changed."

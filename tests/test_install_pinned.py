@@ -13,6 +13,8 @@ from context_memory.pinned.store import IMPORT_LINE
 from context_memory.setup.hook_registry import HOOKS
 from test_install import home, links, run, venv  # noqa: F401  (fixtures)
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 P = "context-memory:"
 
 

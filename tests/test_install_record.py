@@ -19,6 +19,8 @@ from context_memory.setup.install import extras as install_extras
 from context_memory.setup.install import record as install_record
 from test_install import FOREIGN_SETTINGS, P, home, links, run, venv  # noqa: F401
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 ODD_LAYOUT = '{"model":\t"opus",   "z": 1e400,\n\n "a": [1,2 ,3]}'  # no trailing newline
 
 

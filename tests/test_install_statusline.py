@@ -33,6 +33,8 @@ from helpers.cli_run import captured
 from helpers.paths import subprocess_env
 from test_install import stand_in_venv
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 REPO = Path(__file__).resolve().parent.parent
 P = "context-memory:"
 BIN = "/home/u/.local/share/context-memory/venv/bin"

@@ -32,6 +32,8 @@ from context_memory.setup.install.settings_edit import command_for
 from helpers import installed
 from helpers.paths import REPO, SAMPLE_TRANSCRIPT
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 # The interpreters are found, not named: pyenv's versions, python3.N on PATH, the system's
 # own build, or CTX_TEST_PYTHONS (tests/helpers/installed.py).
 PYTHONS = installed.matrix_labels()

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from context_memory.core import lightjson
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 json_values = st.recursive(
     st.none()
     | st.booleans()

@@ -25,6 +25,8 @@ from helpers.cli_run import captured
 from helpers.handoff_files import write_handoff
 from helpers.paths import subprocess_env
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 P = "ctx-merge:"
 NOW = "2026-12-01T00:00:00Z"
 DAY_LATER = "2026-12-02T00:00:00Z"

@@ -22,6 +22,8 @@ from helpers.cli_run import run_module
 from helpers.handoff_files import write_handoff
 from helpers.paths import subprocess_env
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 
 def epoch(text: str) -> float:
     return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))

@@ -21,6 +21,8 @@ from context_memory.core.hookio import by_hand_text
 from helpers.paths import SAMPLE_TRANSCRIPT, subprocess_env
 from hostile.harness import Entry, Sandbox, console_command, entry_for
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 STATUSLINE = entry_for("ctx-statusline", "StatusLine")
 RESTORE = entry_for("ctx-restore", "SessionStart")
 STEERING = entry_for("ctx-extract", "PreCompact")

@@ -17,6 +17,8 @@ from context_memory.core import filelocks
 from helpers.paths import subprocess_env
 from hostile.harness import ENTRY_POINTS, Entry, Sandbox, seeded_sandbox
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 REPO = Path(__file__).resolve().parent.parent
 LAUNCHER = REPO / "bin" / "ctx-run"
 NO_PYTHON = (

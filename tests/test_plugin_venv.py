@@ -18,6 +18,8 @@ import pytest
 from context_memory.setup.plugin import venv as plugin_venv
 from helpers.paths import subprocess_env
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 REPO = Path(__file__).resolve().parent.parent
 BUILD = [sys.executable, "-m", "context_memory.setup.plugin.venv", "build"]
 

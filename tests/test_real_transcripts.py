@@ -130,6 +130,7 @@ def test_the_fixtures_are_there() -> None:
     assert len(REAL) == 17
 
 
+@pytest.mark.slow  # a real ./install
 def test_ctx_usage_figures_on_every_real_transcript(
     real_files: dict[str, tuple[Path, bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

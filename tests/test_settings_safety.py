@@ -25,6 +25,8 @@ from context_memory.setup.install.settings_file import (
 )
 from test_install import home, links, run, venv  # noqa: F401 - fixtures
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 USER_TEXT = textwrap.dedent(
     """\
     {

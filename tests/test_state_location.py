@@ -22,6 +22,8 @@ from context_memory.core.state import find_project_root, search_project_root
 from helpers import cli_run
 from helpers.paths import subprocess_env
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 SESSION = "aaaaaaaa-1111-2222-3333-444444444444"
 
 

@@ -24,6 +24,8 @@ from context_memory.merge.rules import iso_time
 from helpers.cli_run import run_module
 from helpers.paths import subprocess_env
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 NAMES = ("alice", "bob", "carol")
 
 if shutil.which("git") is None:

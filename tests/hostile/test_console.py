@@ -19,6 +19,8 @@ from hostile.harness import (
     snapshot,
 )
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 CASES = (
     "empty",
     "not-json",

@@ -27,6 +27,8 @@ from hostile.harness import (
     snapshot,
 )
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 # Root ignores file modes (CAP_DAC_OVERRIDE): drop those capabilities first, so a
 # read-only folder is read-only for the hook too. Any other user needs nothing. Dropped
 # from the bounding set as well, so they stay dropped across the exec of the installed

@@ -14,6 +14,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from context_memory.memory.decisions import read_records
 from context_memory.memory.handoff import parse_handoff
 from context_memory.memory.handoff_draft import write_stage
@@ -24,6 +26,8 @@ from hostile.harness import (
     console_command,
     entry_for,
 )
+
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
 WRITERS = 8
 KILLED = 3

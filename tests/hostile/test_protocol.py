@@ -25,6 +25,8 @@ from hostile.harness import (
     validate_statusline_stdout,
 )
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 GOOD = b'{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"x"}}\n'
 
 

@@ -22,6 +22,8 @@ from hostile.harness import (
 )
 from hostile.strategies import hostile_stdin
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 # Moderate, so the suite stays quick; HOSTILE_EXAMPLES=1000 for a deeper search.
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "50"))
 SUPPRESS = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large]

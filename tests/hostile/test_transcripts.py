@@ -25,6 +25,8 @@ from hostile.harness import (
 )
 from hostile.strategies import damaged_transcript
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", "40"))
 SUPPRESS = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large]
 MB = 1024 * 1024

@@ -27,6 +27,8 @@ from hostile.harness import (
     snapshot,
 )
 
+pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
+
 MEMORY_LIMIT = f"import resource\nresource.setrlimit(resource.RLIMIT_AS, ({1 << 30}, {1 << 30}))\n"
 # Far above what any case takes once fixed (each is well under 2 s); only a hang or a
 # runaway read reaches it.
