@@ -356,6 +356,13 @@ def make_pin_record(kind: str, target: str, *, session: str, author: str = "") -
     make_record (left out when empty)."""
     if kind not in PIN_KINDS:
         raise RecordError(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
+    return _targeted_record(kind, target, session=session, author=author)
+
+
+def _targeted_record(
+    kind: str, target: str, *, session: str, author: str, by_record: str = ""
+) -> dict[str, object]:
+    """A record about another record (a pin, an unpin, a supersede or drop mark)."""
     record: dict[str, object] = {
         "id": new_record_id(),
         "ts": utc_now_iso(),
@@ -363,6 +370,8 @@ def make_pin_record(kind: str, target: str, *, session: str, author: str = "") -
         "kind": kind,
         "target": target,
     }
+    if by_record:
+        record["by_record"] = by_record
     if author:
         record["author"] = " ".join(author.split())
     return record
@@ -377,18 +386,7 @@ def make_mark_record(
         raise RecordError(f"kind must be one of {', '.join(MARK_KINDS)}, not {kind!r}")
     if kind == "supersede" and not by_record:
         raise RecordError("a supersede mark needs the id of the superseding record")
-    record: dict[str, object] = {
-        "id": new_record_id(),
-        "ts": utc_now_iso(),
-        "session": session,
-        "kind": kind,
-        "target": target,
-    }
-    if by_record:
-        record["by_record"] = by_record
-    if author:
-        record["author"] = " ".join(author.split())
-    return record
+    return _targeted_record(kind, target, session=session, author=author, by_record=by_record)
 
 
 def _line(value: object, limit: int) -> str:
