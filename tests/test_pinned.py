@@ -310,7 +310,7 @@ def test_pin_errors(project):
     assert result.exit_code == 1
     assert result.stderr == (
         "Error: no decision with id 'nosuchid' in .working-state/decisions.jsonl; "
-        "ctx-decide --list shows the ids\n"
+        "ctx-decide --list shows the ids (second column)\n"
     )
     result = decide("--pin", "x", "--list")
     assert (result.exit_code, result.stderr) == (1, "Error: --pin goes alone; drop --list\n")

@@ -156,22 +156,29 @@ def json_entry(record: dict[str, object], pinned: bool, retired: str | None) -> 
     return entry
 
 
-def drop_record(state_dir: str, target: str, session: str, author: str = "") -> None:
-    """--drop ID: append a drop mark (unless the record is dropped already), rebuild."""
-    marks: list[dict[str, object]] = []
-    records, problems = read_records(state_dir, None, marks)
-    _warn_problems(problems)
+def find_record(state_dir: str, records: list[dict[str, object]], target: str) -> dict[str, object]:
+    """The record with id ``target`` (the last line of it), or an error that says where the
+    ids are."""
     matches = [r for r in records if r.get("id") == target]
     if not matches:
         raise click.ClickException(
             f"no decision with id {target!r} in {shown_path(decisions_path(state_dir))}; "
             "ctx-decide --list shows the ids (second column)"
         )
+    return matches[-1]
+
+
+def drop_record(state_dir: str, target: str, session: str, author: str = "") -> None:
+    """--drop ID: append a drop mark (unless the record is dropped already), rebuild."""
+    marks: list[dict[str, object]] = []
+    records, problems = read_records(state_dir, None, marks)
+    _warn_problems(problems)
+    record = find_record(state_dir, records, target)
     if retired_ids(marks).get(target) == "dropped":
-        click.echo(f"already dropped: {target} {record_item(matches[-1])}")
+        click.echo(f"already dropped: {target} {record_item(record)}")
         return
     append_or_explain(state_dir, make_mark_record("drop", target, session=session, author=author))
-    click.echo(f"dropped {target} {record_item(matches[-1])}; it is no longer injected")
+    click.echo(f"dropped {target} {record_item(record)}; it is no longer injected")
     if enabled(state_dir):
         echo_refresh(state_dir)
 
@@ -205,18 +212,13 @@ def change_pin(state_dir: str, kind: str, target: str, session: str, author: str
     pins: list[dict[str, object]] = []
     records, problems = read_records(state_dir, pins)
     _warn_problems(problems)
-    matches = [r for r in records if r.get("id") == target]
-    if not matches:
-        raise click.ClickException(
-            f"no decision with id {target!r} in {shown_path(decisions_path(state_dir))}; "
-            "ctx-decide --list shows the ids"
-        )
+    record = find_record(state_dir, records, target)
     verb = "pinned" if kind == "pin" else "unpinned"
     if (target in pinned_ids(pins)) == (kind == "pin"):
-        click.echo(f"already {verb}: {target} {record_item(matches[-1])}")
+        click.echo(f"already {verb}: {target} {record_item(record)}")
         return
     append_or_explain(state_dir, make_pin_record(kind, target, session=session, author=author))
-    click.echo(f"{verb} {target} {record_item(matches[-1])}")
+    click.echo(f"{verb} {target} {record_item(record)}")
     if enabled(state_dir):
         echo_refresh(state_dir)
         if kind == "pin" and target not in index_ids(state_dir):
