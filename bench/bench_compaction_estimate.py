@@ -126,7 +126,15 @@ def error(figure: int, real: int) -> str:
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__.strip().splitlines()[2].strip())
+        return 0
     folder = Path(argv[0]) if argv else DEFAULT_FOLDER
+    if not folder.is_dir():
+        print(
+            f"bench_compaction_estimate: {folder} is not a folder of transcripts", file=sys.stderr
+        )
+        return 2
     found = list(cases(folder))
     print("| transcript | client | estimate before | error | estimate now | error | real |")
     print("|---|---|---:|---:|---:|---:|---:|")
