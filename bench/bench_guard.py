@@ -129,11 +129,14 @@ def main(argv: list[str] | None = None) -> int:
         isolated: Path | None = None
         if args.program == str(Path(sys.executable).parent / "ctx-guard"):
             # What ./install registers: its own launcher, not pip's wrapper (which imports re).
-            from context_memory.setup.launchers import launcher_text
+            from context_memory.setup.install.launchers import launcher_text, package_paths
 
             launcher = Path(tmp) / "ctx-guard"
+            venv = Path(sys.executable).parent.parent
             launcher.write_text(
-                launcher_text(python, "ctx-guard", "context_memory.handlers.guard:main")
+                launcher_text(
+                    python, "ctx-guard", "context_memory.handlers.guard:main", package_paths(venv)
+                )
             )
             launcher.chmod(0o755)
             args.program = str(launcher)

@@ -134,3 +134,73 @@ AUTOCOMPACT_STOPPED_TEXTS: dict[str, str] = {
 # Replies in a row above the threshold, with no compaction between them, that mean the
 # client has stopped compacting (it compacts before sending once one reply is above).
 AUTOCOMPACT_STOPPED_TURNS = 2
+
+
+# -- ctx-guard (guard/): before every tool call ------------------------------------------
+
+# Programs and subcommands that only look: a ruled-out name in their arguments is a search
+# or a listing, not a use of it. (git and the package managers change things only through
+# some of their subcommands.)
+GUARD_READ_ONLY_PROGRAMS = frozenset(
+    "cat less more head tail ls ll tree grep egrep fgrep rg ag ack which whereis type file "
+    "stat wc diff cmp echo printf pwd true false test [ sort uniq cut tr jq yq du df env "
+    "man help history date basename dirname realpath readlink".split()
+)
+GUARD_READ_ONLY_SUBCOMMANDS = frozenset(
+    "log status diff show grep blame view info ls list outdated why search audit help "
+    "--version -v --help -h version explain show-ref describe shortlog".split()
+)
+# Subcommands and programs that take a thing away: doing that to a ruled-out name follows
+# the decision (``npm uninstall moment`` after "not moment").
+GUARD_REMOVAL_SUBCOMMANDS = frozenset(
+    "uninstall remove rm un unlink del delete purge erase drop prune r".split()
+)
+GUARD_REMOVAL_PROGRAMS = frozenset(("rm", "rmdir", "unlink"))
+# Words that only wrap the command that follows them.
+GUARD_WRAPPERS = frozenset(
+    (
+        "sudo",
+        "env",
+        "time",
+        "nohup",
+        "exec",
+        "command",
+        "nice",
+        "then",
+        "do",
+        "else",
+        "if",
+        "while",
+        "until",
+        "!",
+        "{",
+        "(",
+    )
+)
+# Programs too common to be "the thing the user ruled out" by themselves: a rejected call
+# of theirs is matched as the whole call (the same words again), never as the program alone.
+GUARD_GENERIC_PROGRAMS = frozenset(
+    "git cd ls cat echo bash sh zsh python python3 node make mkdir cp mv touch sed awk "
+    "find xargs source . export set sleep chmod chown tar gh".split()
+)
+# Words never taken as anchors of a record written by ctx-decide (English glue words, and
+# the verbs of the decision sentences themselves).
+GUARD_STOP_WORDS = frozenset(
+    "a an the and or not no nor but if then else of to in on at by for with without from "
+    "into onto over under as is are was were be been being it its this that these those "
+    "we you they he she i me my our your their them us use using used uses instead "
+    "rather than do does did don't dont doesn't won't can can't cannot should shouldn't "
+    "must never always please keep make let let's lets all any some more less other "
+    "only just also too very so because since about again after before when where which "
+    "who what why how here there new old same way thing things want need like "
+    # the verbs of commands: "npm install" rejected is npm, not every install
+    "install add run build test update upgrade remove commit push pull start exec".split()
+)
+# The index (guard/index.py): at most this many records (the newest), each text clipped.
+GUARD_INDEX_MAX_ENTRIES = 400
+GUARD_TEXT_CHARS = 160
+GUARD_REASON_MAX_CHARS = 600
+# An Edit/Write re-attempt: the new text starts with the rejected text's gist (this long at
+# least), or shares this fraction of its words (a reminder only).
+GUARD_GIST_MIN_CHARS = 40
+GUARD_GIST_REMIND_OVERLAP = 0.8

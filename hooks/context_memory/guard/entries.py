@@ -10,7 +10,7 @@ when the log changed (guard/index.py reads it).
 
 from __future__ import annotations
 
-from context_memory.core.tables import (
+from context_memory.core.prompt_tables import (
     GUARD_GIST_MIN_CHARS,
     GUARD_INDEX_MAX_ENTRIES,
     GUARD_STOP_WORDS,

@@ -9,7 +9,7 @@ is talked about, not run. Here-document bodies are prose too. Standard library o
 
 from __future__ import annotations
 
-from context_memory.core.tables import GUARD_WRAPPERS
+from context_memory.core.prompt_tables import GUARD_WRAPPERS
 
 # What separates two simple commands, and what a redirection starts with.
 _OPERATOR_CHARS = frozenset(";&|\n()")
