@@ -123,3 +123,17 @@ def test_environ_without_os_is_the_starting_environment_decoded_as_os_does() -> 
         check=True,
     )
     assert done.stdout == "'\\xe9 ok' '\\udcff' None False\n"
+
+
+def test_read_regular_reads_only_a_small_regular_file(tmp_path: Path) -> None:
+    """The prompt path's bounded read: a link, a FIFO, a folder or a bigger file is None."""
+    small = tmp_path / "small"
+    small.write_bytes(b"12345")
+    assert lightos.read_regular(str(small), 5) == b"12345"
+    assert lightos.read_regular(str(small), 4) is None
+    (tmp_path / "link").symlink_to(small)
+    assert lightos.read_regular(str(tmp_path / "link"), 100) is None
+    os.mkfifo(tmp_path / "fifo")
+    assert lightos.read_regular(str(tmp_path / "fifo"), 100) is None  # no writer: no wait
+    assert lightos.read_regular(str(tmp_path), 100) is None
+    assert lightos.read_regular(str(tmp_path / "missing"), 100) is None

@@ -207,3 +207,23 @@ def islink(path: str) -> bool:
         return S_ISLNK(_os.lstat(path).st_mode)
     except (OSError, ValueError, AttributeError):
         return False
+
+
+def read_regular(path: str, limit: int) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file (no link followed, no FIFO waited on)
+    of at most ``limit`` bytes; None otherwise, or on any error. The prompt path's small
+    state files (the session registry's entries, ctx-guard's index)."""
+    try:
+        fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = fstat(fd)
+        if not S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        data = read(fd, limit + 1)
+    except OSError:
+        return None
+    finally:
+        close(fd)
+    return data if len(data) <= limit else None

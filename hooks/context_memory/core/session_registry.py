@@ -25,7 +25,6 @@ MAX_ENTRY_BYTES = 16 * 1024
 STALE_ENTRY_SECONDS = 30 * 24 * 3600
 # At most this many folder entries looked at per clean-up: bounded work in any cache.
 MAX_PRUNE_SCAN = 10_000
-_READ_FLAGS = lightos.O_RDONLY | lightos.O_NOFOLLOW | lightos.O_NONBLOCK
 
 
 def cache_dir() -> str:
@@ -50,19 +49,7 @@ def _entry_bytes(project: str, state_dir: str) -> bytes:
 
 def _read_entry(path: str) -> bytes | None:
     """The entry's bytes: a regular file, not a link, at most MAX_ENTRY_BYTES; else None."""
-    try:
-        fd = lightos.open(path, _READ_FLAGS)
-    except OSError:
-        return None
-    try:
-        if not lightos.S_ISREG(lightos.fstat(fd).st_mode):
-            return None
-        data = lightos.read(fd, MAX_ENTRY_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        lightos.close(fd)
-    return data if len(data) <= MAX_ENTRY_BYTES else None
+    return lightos.read_regular(path, MAX_ENTRY_BYTES)
 
 
 def remember_session(session: str | None, project: str, state_dir: str) -> None:

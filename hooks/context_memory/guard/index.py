@@ -71,21 +71,7 @@ def header_line(signature: list[int]) -> bytes:
 
 def _read_index_bytes(state_dir: str) -> bytes | None:
     """The index file's bytes: a regular file (no link followed) of at most INDEX_MAX_BYTES."""
-    flags = lightos.O_RDONLY | lightos.O_NOFOLLOW | lightos.O_NONBLOCK
-    try:
-        fd = lightos.open(index_path(state_dir), flags | lightos.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        info = lightos.fstat(fd)
-        if (info.st_mode & 0o170000) != 0o100000 or info.st_size > INDEX_MAX_BYTES:
-            return None
-        data = lightos.read(fd, INDEX_MAX_BYTES + 1)
-    except OSError:
-        return None
-    finally:
-        lightos.close(fd)
-    return data if len(data) <= INDEX_MAX_BYTES else None
+    return lightos.read_regular(index_path(state_dir), INDEX_MAX_BYTES)
 
 
 class IndexFile:
