@@ -30,7 +30,7 @@ from context_memory import __version__
 from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install.settings_edit import command_for
 from helpers import installed
-from helpers.paths import REPO, SAMPLE_TRANSCRIPT
+from helpers.paths import SAMPLE_TRANSCRIPT
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
@@ -60,19 +60,6 @@ def python_or_skip(label: str) -> str:
 def any_python() -> str:
     """One supported interpreter: the tests that need a Python, not a particular one."""
     return installed.interpreters()[installed.primary_label()].path
-
-
-def snapshot(root: Path) -> Path:
-    """This checkout's installable files (the package is edited while tests run)."""
-    root.mkdir(parents=True)
-    for name in ("install", "pyproject.toml", "README.md"):
-        shutil.copy2(REPO / name, root / name)
-    shutil.copytree(
-        REPO / "hooks",
-        root / "hooks",
-        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"),
-    )
-    return root
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -173,7 +160,7 @@ def payloads(project: Path, transcript: Path) -> dict[str, dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return snapshot(tmp_path_factory.mktemp("installed") / "src")
+    return installed.copy_source(tmp_path_factory.mktemp("installed") / "src")
 
 
 @pytest.fixture(scope="module", params=list(PYTHONS))

@@ -219,15 +219,7 @@ class Installed:
         line = self.command_for(command, event)
         if args:
             line += " " + " ".join(_quote(arg) for arg in args)
-        return subprocess.run(
-            ["sh", "-c", line],
-            input=stdin,
-            capture_output=True,
-            cwd=cwd or self.root,
-            env=self.env(env),
-            timeout=timeout,
-            check=False,
-        )
+        return self._run(["sh", "-c", line], stdin, cwd, env, timeout)
 
     def run_program(
         self,
@@ -239,8 +231,19 @@ class Installed:
         env: Mapping[str, str] | None = None,
         timeout: float = 60,
     ) -> subprocess.CompletedProcess[bytes]:
+        return self._run([self.program(name), *args], stdin, cwd, env, timeout)
+
+    def _run(
+        self,
+        argv: list[str],
+        stdin: bytes,
+        cwd: str | os.PathLike[str] | None,
+        env: Mapping[str, str] | None,
+        timeout: float,
+    ) -> subprocess.CompletedProcess[bytes]:
+        """One fresh process in the install's clean environment (never raises on its exit)."""
         return subprocess.run(
-            [self.program(name), *args],
+            argv,
             input=stdin,
             capture_output=True,
             cwd=cwd or self.root,
