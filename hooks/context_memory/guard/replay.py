@@ -22,6 +22,7 @@ from context_memory.core.exit_codes import FAILURE, OK, USAGE
 from context_memory.guard.entries import entry_of
 from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
 from context_memory.memory.decisions import superseded_by
+from context_memory.transcript.facts import tool_uses
 
 MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024
 
@@ -53,13 +54,7 @@ def read_rows(path: str) -> Iterator[dict[str, Any]]:
 
 def tool_calls(row: dict[str, Any]) -> list[dict[str, Any]]:
     """The tool_use blocks of a main-chain assistant row."""
-    if row.get("type") != "assistant" or row.get("isSidechain"):
-        return []
-    message = row.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
+    return [] if row.get("isSidechain") else tool_uses(row)
 
 
 class Knowledge:

@@ -66,7 +66,8 @@ class TranscriptFacts:
         self.subagents_truncated = False
 
 
-def _tool_uses(row: dict[str, Any]) -> list[dict[str, Any]]:
+def tool_uses(row: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tool_use blocks of an assistant row (any chain)."""
     if row.get("type") != "assistant":
         return []
     message = row.get("message")
@@ -132,7 +133,7 @@ def _scan_edits(
             stamp = row.get("timestamp")
             stamp = stamp if isinstance(stamp, str) else ""
             subagent = whole_file_is_subagent or row.get("isSidechain") is True
-            for block in reversed(_tool_uses(row)):
+            for block in reversed(tool_uses(row)):
                 if block.get("id") in failed:
                     continue
                 name = block.get("name")
