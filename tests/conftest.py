@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+# The session-wide check that no test wrote into the real cache or ~/.claude.
+from helpers.home_guard import pytest_sessionfinish, pytest_sessionstart  # noqa: F401
 from helpers.installed import installed_for
 from helpers.paths import ISOLATED_VARS
 

@@ -628,16 +628,17 @@ def test_claim_is_given_back_when_injection_fails(project, monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(store, "write_audit", broken)
     prompt = hook_payload(project, "UserPromptSubmit", plain_transcript(project), prompt="next")
-    status, out, err = run_hook_main(monkeypatch, capsys, budget, prompt)
+    # Only the broken write is undone afterwards: monkeypatch.undo() would also drop
+    # conftest's CTX_CACHE_DIR and send the session registry to the user's real cache.
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "write_audit", broken)
+        status, out, err = run_hook_main(monkeypatch, capsys, budget, prompt)
     # The budget itself still answers (here: the free band, nothing); the failure is logged.
     assert (status, out, err) == (0, "", "")
     log = (project / ".working-state" / "logs" / "hooks.log").read_text()
     assert log.endswith("\tctx-budget\t" + SESSION + "\tcompaction audit left pending: disk full\n")
     assert (session_folder(project) / PENDING_MARK).exists()
-    monkeypatch.undo()
-    monkeypatch.chdir(project)
     _, out, _ = run_hook_main(monkeypatch, capsys, budget, prompt)
     assert json.loads(out)["hookSpecificOutput"]["additionalContext"] == CODIS_LOST
 
