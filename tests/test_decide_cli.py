@@ -55,6 +55,7 @@ def test_decision_with_reason_and_alternatives(project, monkeypatch):
     assert ISO_UTC.fullmatch(record["ts"])
     assert {k: v for k, v in record.items() if k not in ("id", "ts")} == {
         "author": "Ada Lovelace <ada@example.com>",
+        "by": "user",  # no CLAUDECODE: typed in a terminal (tests/test_decide_by.py)
         "session": SESSION,
         "kind": "decided",
         "decision": "Use Redis Cluster, 6 nodes",
@@ -146,6 +147,7 @@ def test_main_returns_exit_codes(project, capsys):
 
 def test_list_human_last_and_json(project, monkeypatch):
     monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", SESSION)
+    monkeypatch.setenv("CLAUDECODE", "1")  # the agent records them: no "stated by the user"
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.com")
     run(["A", "--reason", "r1", "--alt", "B"])

@@ -220,7 +220,8 @@ def test_import_line_removed_wherever_the_user_moved_it():
 
 
 def decide(*args: str):
-    return CliRunner().invoke(decide_cli, list(args))
+    """ctx-decide as the agent's Bash tool runs it (CLAUDECODE=1): records "by": "agent"."""
+    return CliRunner().invoke(decide_cli, list(args), env={"CLAUDECODE": "1"})
 
 
 def opt_in(project: Path) -> Path:

@@ -76,9 +76,10 @@ def isolated_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
 
 def ctx_decide(venv: Path, project: Path, session: str, *args: str, **env: str) -> str:
     """Run the installed ``ctx-decide ARGS`` in ``project`` as the agent does in ``session``
-    (CLAUDE_CODE_SESSION_ID set, plus ``env``); must exit 0. Returns its stdout."""
+    (CLAUDE_CODE_SESSION_ID and CLAUDECODE=1 set, as the client's Bash tool sets them, plus
+    ``env``); must exit 0. Returns its stdout."""
     environ = isolated_env()
-    environ.update(CLAUDE_CODE_SESSION_ID=session, **env)
+    environ.update(CLAUDE_CODE_SESSION_ID=session, CLAUDECODE="1", **env)
     result = subprocess.run(
         [str(venv / "bin" / "ctx-decide"), *args],
         cwd=project,

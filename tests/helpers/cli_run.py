@@ -121,9 +121,11 @@ def run_console_script(
     cwd: Path | str,
     env: Mapping[str, str] | None = None,
     stdin: int | None = subprocess.DEVNULL,
+    input_text: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``command`` (a console script of pyproject.toml) in a fresh process, as its launcher
-    runs it: ``sys.exit(main())`` with the arguments in sys.argv."""
+    runs it: ``sys.exit(main())`` with the arguments in sys.argv; ``input_text`` (a hook's
+    JSON) on its stdin instead of ``stdin``."""
     from helpers.paths import subprocess_env
     from hostile.harness import console_scripts
 
@@ -133,7 +135,7 @@ def run_console_script(
         [sys.executable, "-c", code, *args],
         cwd=cwd,
         env=subprocess_env() if env is None else dict(env),
-        stdin=stdin,
+        **({"input": input_text} if input_text is not None else {"stdin": stdin}),
         capture_output=True,
         text=True,
         timeout=FRESH_PROCESS_TIMEOUT,

@@ -24,6 +24,7 @@ ISOLATED_VARS = (
     "CTX_BIN_DIR",
     "XDG_BIN_HOME",
     "CLAUDE_PROJECT_DIR",
+    "CLAUDECODE",  # set in the Bash tool of a Claude Code session: ctx-decide's "by"
     "CLAUDE_CODE_SESSION_ID",
     "CLAUDE_CONFIG_DIR",
     "CLAUDE_CODE_DISABLE_1M_CONTEXT",

@@ -64,6 +64,53 @@ def add_version_option(command: click.Command) -> None:
         click.version_option(__version__, "--version", message="%(prog)s %(version)s")(command)
 
 
+# Claude Code sets CLAUDECODE=1 in the environment of the commands its Bash tool runs
+# (client 2.1.332, tests/e2e/test_claudecode_env_e2e.py): a command that sees it was run by
+# the agent; one that does not was typed by a person.
+CLAUDECODE_ENV = "CLAUDECODE"
+
+
+def run_by_agent() -> bool:
+    """Whether the command runs under Claude Code's Bash tool (CLAUDECODE set, not "0")."""
+    return os.environ.get(CLAUDECODE_ENV, "") not in ("", "0")
+
+
+def first_surrogate(text: str) -> int | None:
+    """The index of the first lone surrogate of ``text`` (what Python makes of argv bytes
+    that are not UTF-8), or None."""
+    for index, char in enumerate(text):
+        if "\ud800" <= char <= "\udfff":
+            return index
+    return None
+
+
+class Utf8Text(click.ParamType):
+    """A text option or argument that must be valid Unicode: bytes of the command line
+    that are not UTF-8 reach Python as lone surrogates, which no file can hold. Refused
+    as a usage error (exit 2) that says which byte, never a traceback later."""
+
+    name = "text"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> str:
+        text = str(value)
+        index = first_surrogate(text)
+        if index is not None:
+            byte = ord(text[index]) - 0xDC00  # surrogateescape: U+DC80..U+DCFF stand for bytes
+            shown = f"byte 0x{byte:02x}" if 0x80 <= byte <= 0xFF else "a lone surrogate"
+            self.fail(
+                f"not UTF-8 text ({shown} at character {index + 1}); nothing recorded. Type "
+                "it again in a UTF-8 terminal (LANG/LC_ALL such as C.UTF-8)",
+                param,
+                ctx,
+            )
+        return text
+
+
+TEXT = Utf8Text()
+
+
 def session_for(option: str | None) -> str:
     """``--session``, else CLAUDE_CODE_SESSION_ID, else this machine's ``manual-<tag>``
     (identity.manual_session: unique per machine, so two clones of a shared project never

@@ -1,13 +1,16 @@
 """ctx-decide: record a decision, a rejected option or a risk in ``decisions.jsonl``, or list them.
 
     ctx-decide "Use Redis Cluster, 6 nodes" --reason "needs sharding" --alt Codis --alt Sentinel
-    ctx-decide --rejected "Codis" --reason "unmaintained, proxy adds 2 ms"
+    ctx-decide --rejected "Codis" --reason "unmaintained, proxy adds 2 ms" [--by user|agent]
     ctx-decide --risk "resharding under load is untested" --keywords resharding
     ctx-decide --list [--last N] [--json] [--session ID] [--author NAME]
     ctx-decide --pin ID | --unpin ID    keep a decision at the top of the pinned digest
     ctx-decide --drop ID                retract a record (kept in the log, never injected)
 
-The agent calls it through its Bash tool; people can too. Each record is one line appended
+The agent calls it through its Bash tool; people can too. Each record says who stated it
+(``by``): "agent" when Claude Code's Bash tool runs the command (CLAUDECODE=1 in its
+environment), "user" when a person types it, or what ``--by`` says; a rejection of the
+user's makes ctx-guard ask before a call that does it. Each record is one line appended
 under a lock, so parallel writers never interleave or lose lines. Each record carries its
 author (git's user.name and user.email, else user@host) and an id unique across clones.
 """
@@ -21,7 +24,9 @@ import click
 
 from context_memory.commands.common import (
     CONTEXT_SETTINGS,
+    TEXT,
     cli_location,
+    run_by_agent,
     run_click,
     session_for,
     shown_path,
@@ -29,6 +34,7 @@ from context_memory.commands.common import (
 from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.core.safe_text import one_line
 from context_memory.memory.decisions import (
+    BY_VALUES,
     LogProblem,
     RecordError,
     append_record,
@@ -234,22 +240,30 @@ def change_pin(state_dir: str, kind: str, target: str, session: str, author: str
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("decision", required=False)
-@click.option("--rejected", metavar="TEXT", help="Record an option that was rejected.")
-@click.option("--risk", metavar="TEXT", help="Record a risk.")
-@click.option("--reason", default="", metavar="TEXT", help="Why (for any kind).")
+@click.argument("decision", required=False, type=TEXT)
+@click.option("--rejected", type=TEXT, metavar="TEXT", help="Record an option that was rejected.")
+@click.option("--risk", type=TEXT, metavar="TEXT", help="Record a risk.")
+@click.option("--reason", type=TEXT, default="", metavar="TEXT", help="Why (for any kind).")
 @click.option(
     "--alt",
     "alternatives",
     multiple=True,
+    type=TEXT,
     metavar="TEXT",
     help="An alternative considered (repeatable).",
 )
 @click.option(
     "--keywords",
     multiple=True,
+    type=TEXT,
     metavar="WORDS",
     help="Terms a later audit should look for (repeatable, or comma-separated).",
+)
+@click.option(
+    "--by",
+    type=click.Choice(BY_VALUES),
+    help="Who stated it (default: agent when Claude Code's Bash tool runs this, as "
+    "CLAUDECODE=1 says; else user). A rejection by the user makes ctx-guard ask.",
 )
 @click.option(
     "--session",
@@ -283,6 +297,7 @@ def cli(
     reason: str,
     alternatives: tuple[str, ...],
     keywords: tuple[str, ...],
+    by: str | None,
     session: str | None,
     list_: bool,
     last: int | None,
@@ -315,6 +330,10 @@ def cli(
         )
         if value
     ]
+    if by is not None and not given:
+        raise click.ClickException(
+            "--by says who stated a record: give it with DECISION, --rejected TEXT or --risk TEXT"
+        )
     if actions:
         if len(actions) > 1 or given or list_:
             others = actions[1:] + given + (["--list"] if list_ else [])
@@ -366,6 +385,7 @@ def cli(
             alternatives=alternatives,
             keywords=split_keywords(keywords),
             author=record_author(project, state_dir),
+            by=by or ("agent" if run_by_agent() else "user"),
         )
     except RecordError as exc:
         raise click.ClickException(f"{exc}; nothing recorded") from None

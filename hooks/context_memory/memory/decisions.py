@@ -5,8 +5,9 @@ Record: {"id", "ts" (UTC ISO 8601), "session", "kind" ("decided" | "rejected" | 
 a rejection, "decision" holds what was rejected. A record captured from the transcript
 (capture/) also has "by" ("user" | "agent"), "source", "uuid" (the transcript row),
 "row_ts", "quote" (verbatim, bounded), "anchors", "avoid", "prefer" and, for a rejected tool
-call, "call" (make_captured_record bounds them all); a record without "by" counts as the
-agent's.
+call, "call" (make_captured_record bounds them all). ``ctx-decide`` writes "by" too: "agent"
+when its Bash tool ran it (CLAUDECODE=1), else "user", or what ``--by`` says; a record
+without "by" (older ones) counts as the agent's.
 
 Marks are appended records too and travel with the log: ``ctx-decide --pin/--unpin``
 appends {"id", "ts", "session", "kind": "pin" | "unpin", "target": <record id>, "author"};
@@ -98,10 +99,14 @@ def make_record(
     keywords: list[str] | tuple[str, ...] = (),
     ts: str | None = None,
     author: str = "",
+    by: str = "",
 ) -> dict[str, object]:
-    """A validated record, ready to append (``author`` is left out when empty)."""
+    """A validated record, ready to append (``author`` and ``by``, who stated it: "user" or
+    "agent", are left out when empty)."""
     if kind not in KINDS:
         raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    if by and by not in BY_VALUES:
+        raise RecordError(f"by must be one of {', '.join(BY_VALUES)}, not {by!r}")
     text = " ".join(text.split())
     if not text:
         raise RecordError(f"the {kind} text is empty")
@@ -119,12 +124,21 @@ def make_record(
     }
     if author:
         record["author"] = " ".join(author.split())
+    if by:
+        record["by"] = by
     return record
 
 
 def append_record(state_dir: str | os.PathLike[str], record: dict[str, object]) -> None:
     line = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    if len(line.encode("utf-8")) > MAX_RECORD_BYTES:
+    try:
+        encoded = line.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: undecodable bytes of argv, a \ud800 escape
+        raise RecordError(
+            "the record holds text that is not valid Unicode (undecodable bytes); retype it "
+            "as UTF-8"
+        ) from None
+    if len(encoded) > MAX_RECORD_BYTES:
         raise RecordError(
             f"the record is longer than {MAX_RECORD_BYTES} bytes; shorten the alternatives "
             "or keywords"
