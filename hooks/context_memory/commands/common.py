@@ -84,31 +84,25 @@ def first_surrogate(text: str) -> int | None:
     return None
 
 
-class Utf8Text(click.ParamType):
-    """A text option or argument that must be valid Unicode: bytes of the command line
-    that are not UTF-8 reach Python as lone surrogates, which no file can hold. Refused
-    as a usage error (exit 2) that says which byte, never a traceback later."""
-
-    name = "text"
-
-    def convert(
-        self, value: object, param: click.Parameter | None, ctx: click.Context | None
-    ) -> str:
-        text = str(value)
-        index = first_surrogate(text)
-        if index is not None:
-            byte = ord(text[index]) - 0xDC00  # surrogateescape: U+DC80..U+DCFF stand for bytes
-            shown = f"byte 0x{byte:02x}" if 0x80 <= byte <= 0xFF else "a lone surrogate"
-            self.fail(
-                f"not UTF-8 text ({shown} at character {index + 1}); nothing recorded. Type "
-                "it again in a UTF-8 terminal (LANG/LC_ALL such as C.UTF-8)",
-                param,
-                ctx,
-            )
-        return text
-
-
-TEXT = Utf8Text()
+def utf8_text(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    """The click callback of a text option or argument (one value, or a tuple of them for
+    a repeatable option): each must be valid Unicode. Bytes of the command line that are
+    not UTF-8 reach Python as lone surrogates, which no file can hold: refused as a usage
+    error (exit 2) that says which byte, never a traceback later."""
+    for text in value if isinstance(value, tuple) else (value,):
+        index = first_surrogate(text) if isinstance(text, str) else None
+        if index is None:
+            continue
+        assert isinstance(text, str)
+        byte = ord(text[index]) - 0xDC00  # surrogateescape: U+DC80..U+DCFF stand for bytes
+        shown = f"byte 0x{byte:02x}" if 0x80 <= byte <= 0xFF else "a lone surrogate"
+        raise click.BadParameter(
+            f"not UTF-8 text ({shown} at character {index + 1}); nothing recorded. Type it "
+            "again in a UTF-8 terminal (LANG/LC_ALL such as C.UTF-8)",
+            ctx=ctx,
+            param=param,
+        )
+    return value
 
 
 def session_for(option: str | None) -> str:

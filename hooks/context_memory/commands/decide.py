@@ -24,12 +24,12 @@ import click
 
 from context_memory.commands.common import (
     CONTEXT_SETTINGS,
-    TEXT,
     cli_location,
     run_by_agent,
     run_click,
     session_for,
     shown_path,
+    utf8_text,
 )
 from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS
 from context_memory.core.safe_text import one_line
@@ -240,22 +240,26 @@ def change_pin(state_dir: str, kind: str, target: str, session: str, author: str
 
 
 @click.command(context_settings=CONTEXT_SETTINGS)
-@click.argument("decision", required=False, type=TEXT)
-@click.option("--rejected", type=TEXT, metavar="TEXT", help="Record an option that was rejected.")
-@click.option("--risk", type=TEXT, metavar="TEXT", help="Record a risk.")
-@click.option("--reason", type=TEXT, default="", metavar="TEXT", help="Why (for any kind).")
+@click.argument("decision", required=False, callback=utf8_text)
+@click.option(
+    "--rejected", callback=utf8_text, metavar="TEXT", help="Record an option that was rejected."
+)
+@click.option("--risk", callback=utf8_text, metavar="TEXT", help="Record a risk.")
+@click.option(
+    "--reason", callback=utf8_text, default="", metavar="TEXT", help="Why (for any kind)."
+)
 @click.option(
     "--alt",
     "alternatives",
     multiple=True,
-    type=TEXT,
+    callback=utf8_text,
     metavar="TEXT",
     help="An alternative considered (repeatable).",
 )
 @click.option(
     "--keywords",
     multiple=True,
-    type=TEXT,
+    callback=utf8_text,
     metavar="WORDS",
     help="Terms a later audit should look for (repeatable, or comma-separated).",
 )
