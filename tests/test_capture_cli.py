@@ -103,7 +103,10 @@ def test_ctx_capture_dry_run_writes_nothing(project: Path) -> None:
 def test_ctx_capture_unknown_transcript(project: Path) -> None:
     result = invoke(capture_cli, [str(project / "missing.jsonl")])
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {project / 'missing.jsonl'}: no such transcript file\n"
+    assert result.stderr == (
+        f"Error: {project / 'missing.jsonl'}: no such file (give a transcript path or a "
+        "session id)\n"
+    )
 
 
 @pytest.mark.slow  # a real ./install

@@ -170,7 +170,8 @@ def test_replay_in_process(session: Path) -> None:
         (
             ["/nonexistent/t.jsonl"],
             1,
-            "ctx-guard: /nonexistent/t.jsonl: No such file or directory\n",
+            "ctx-guard: /nonexistent/t.jsonl: no such file (give a transcript path or a "
+            "session id)\n",
         ),
     ],
 )

@@ -234,7 +234,9 @@ def test_draft_and_file_conflict_and_missing_transcript(project, capsys):
     assert main(["--draft", "--file", "x.md", "--session", SESSION]) == 1
     assert capsys.readouterr().err == "Error: --draft assembles the handoff itself; drop --file\n"
     assert main(["--draft", "--session", SESSION, "--transcript", "nope.jsonl"]) == 1
-    assert capsys.readouterr().err == "Error: --transcript nope.jsonl: no such file\n"
+    assert capsys.readouterr().err == (
+        "Error: --transcript nope.jsonl: no such file (give a transcript path or a session id)\n"
+    )
 
 
 def test_symlink_out_of_the_state_folder_is_refused(project, tmp_path):

@@ -124,11 +124,13 @@ def test_wrong_input_is_still_an_error_and_logged(
     assert log.count("\n") == 1 and "\tctx-budget\t-\tHookInputError: " in log
 
 
-@pytest.mark.parametrize("hook", ["ctx-budget", "ctx-statusline", "ctx-audit"])
+# ctx-audit typed in a terminal audits the newest session of the folder instead
+# (tests/test_by_hand_transcript.py), as its README line ctx-audit [TRANSCRIPT] says.
+@pytest.mark.parametrize("hook", ["ctx-budget", "ctx-statusline"])
 def test_typed_in_a_terminal_in_a_fresh_process(tmp_path: Path, hook: str) -> None:
     """stdin is a terminal (a pty): the hook does not wait for input, it says how to use it."""
     (tmp_path / ".working-state").mkdir()
-    module = {"ctx-budget": "budget", "ctx-statusline": "statusline", "ctx-audit": "audit"}
+    module = {"ctx-budget": "budget", "ctx-statusline": "statusline"}
     code = (
         f"import sys\nsys.argv[0] = {hook!r}\n"
         f"from context_memory.handlers.{module[hook]} import main\nsys.exit(main())"

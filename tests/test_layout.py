@@ -256,7 +256,7 @@ def test_hooks_answer_help_and_version_without_logging(
     if option == "--version":
         assert done.stdout == f"{command} {__version__}\n"
     elif command == "ctx-audit":  # by hand it is also a command: click's help
-        assert done.stdout.startswith("Usage: ctx-audit [OPTIONS] TRANSCRIPT")
+        assert done.stdout.startswith("Usage: ctx-audit [OPTIONS] [TRANSCRIPT]")
     else:
         assert done.stdout.startswith(f"usage: {command} < HOOK_JSON\n\n")
         assert "always exits 0" in done.stdout

@@ -116,14 +116,17 @@ def test_missing_file_is_one_line_exit_1(tmp_path: Path):
     missing = tmp_path / "missing.jsonl"
     result = run([str(missing)])
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {missing}: no such file\n"
+    assert result.stderr == (
+        f"Error: {missing}: no such file (give a transcript path or a session id)\n"
+    )
     assert result.stdout == ""
 
 
-def test_directory_is_one_line_exit_1(tmp_path: Path):
+def test_directory_is_one_line_exit_2(tmp_path: Path):
+    """No transcript: the command line's mistake, exit 2 (issue 25, item 9)."""
     result = run([str(tmp_path)])
     assert (result.exit_code, result.stderr) == (
-        1,
+        2,
         f"Error: {tmp_path} is a directory, not a transcript file\n",
     )
 
@@ -208,7 +211,10 @@ def test_console_script_no_traceback(tmp_path: Path):
         timeout=30,
     )
     assert (result.returncode, result.stdout) == (1, "")
-    assert result.stderr == f"Error: {tmp_path / 'missing.jsonl'}: no such file\n"
+    assert result.stderr == (
+        f"Error: {tmp_path / 'missing.jsonl'}: no such file (give a transcript path or a "
+        "session id)\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -280,7 +286,7 @@ def test_a_file_that_is_no_transcript_is_refused(tmp_path: Path, name: str, cont
     for args in ([str(path)], ["--json", str(path)], ["--timeline", str(path)]):
         result = run(args)
         assert (result.exit_code, result.stdout, result.stderr) == (
-            1,
+            2,
             "",
             not_a_transcript_message(path),
         )
@@ -295,7 +301,7 @@ def test_the_installed_python_binary_is_refused_in_a_fresh_process(tmp_path: Pat
         timeout=60,
         check=False,
     )
-    assert (result.returncode, result.stdout) == (1, "")
+    assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == not_a_transcript_message(Path(sys.executable))
 
 

@@ -27,7 +27,7 @@ from context_memory.core.tables import (
     AUDIT_PREFIX,
     AUDIT_TEXTS,
 )
-from context_memory.memory.decisions import stated_by, str_list
+from context_memory.memory.decisions import stated_at, stated_by, str_list
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
@@ -39,11 +39,11 @@ ISO_SECONDS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 
 
 def _recorded_by(record: Mapping[str, object], cutoff: str | None) -> bool:
-    """Whether ``record`` was written no later than ``cutoff`` (ISO time, to the second)."""
+    """Whether ``record`` was stated no later than ``cutoff`` (ISO time, to the second)."""
     if cutoff is None:
         return True
-    ts = record.get("ts")
-    if not isinstance(ts, str) or not ISO_SECONDS.match(ts) or not ISO_SECONDS.match(cutoff):
+    ts = stated_at(record)  # a capture by hand: the row's time, not the capture's
+    if not ISO_SECONDS.match(ts) or not ISO_SECONDS.match(cutoff):
         return True  # cannot tell: auditing one decision too many is the cheap mistake
     return ts[:19] <= cutoff[:19]
 
@@ -62,9 +62,11 @@ def select_decisions(
     and constraint of ``session`` (a lost rejection is the costliest loss: the agent
     proposes it again; a constraint is one too), plus the ``team_rejections`` newest
     rejections and constraints of any session or author (on a
-    shared project a teammate's rejection matters as much as one's own). Records written
-    after ``recorded_by`` (the compaction's time) are left out. Time order, not file order:
-    git's union merge puts a teammate's records wherever the merge joins the two sides.
+    shared project a teammate's rejection matters as much as one's own). Records stated
+    after ``recorded_by`` (the compaction's time) are left out; a captured record was
+    stated when its transcript row was written (memory.decisions.stated_at). Time order,
+    not file order: git's union merge puts a teammate's records wherever the merge joins
+    the two sides.
     """
     eligible = sorted(
         (
@@ -72,7 +74,7 @@ def select_decisions(
             for record in records
             if record.get("kind") in KINDS_AUDITED and _recorded_by(record, recorded_by)
         ),
-        key=lambda record: str(record.get("ts", "")),
+        key=stated_at,
     )
     chosen = {id(record) for record in eligible[-last:]}
     rejections = [record for record in eligible if record.get("kind") in ("rejected", "constraint")]

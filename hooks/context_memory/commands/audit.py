@@ -1,9 +1,10 @@
-"""ctx-audit TRANSCRIPT: audit a session's compactions against the decisions log, by hand.
+"""ctx-audit [TRANSCRIPT]: audit a session's compactions against the decisions log, by hand.
 
 The click layer of ctx-audit (context_memory.handlers.audit:main hands over to it when it
 is given arguments). Exit 0 when nothing was lost, 1 when something was (it can gate scripts), 2
-when it could not tell: a usage error such as a transcript that does not exist, or a file
-it could not read (core/exit_codes.py).
+when it could not tell: a usage error such as a transcript that does not exist or a file
+that is no (plain .jsonl) transcript, or a file it could not read (core/exit_codes.py).
+Without TRANSCRIPT: the newest session of this folder (transcript/by_hand).
 """
 
 from __future__ import annotations
@@ -19,20 +20,21 @@ import click
 from context_memory.audit.check import audit_decisions, epoch_of, mark_pinned, select_decisions
 from context_memory.audit.compactions import Compaction, all_compactions, last_compaction
 from context_memory.audit.config import KINDS_AUDITED, audit_last
-from context_memory.commands.common import CONTEXT_SETTINGS, cli_state_dir, run_click, shown_path
+from context_memory.commands.common import (
+    CONTEXT_SETTINGS,
+    cli_state_dir,
+    run_click,
+    shown_path,
+    transcript_by_hand,
+)
 from context_memory.core import exit_codes
 from context_memory.core.hookio import hook_usage
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import UnsafeNameError, session_dir
-from context_memory.memory.decisions import decisions_path, live_records
+from context_memory.memory.decisions import decisions_path, live_records, stated_at
+from context_memory.transcript.by_hand import session_of
 from context_memory.transcript.compaction_count import count_compactions
-from context_memory.transcript.locate import (
-    TranscriptNotFound,
-    looks_like_session_id,
-    transcript_for_session,
-)
 
-_HINT = "'TRANSCRIPT'"
 DECISION_WIDTH = 40
 TERMS_WIDTH = 28
 
@@ -95,24 +97,6 @@ def format_compaction(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def resolve_transcript(argument: str) -> Path:
-    candidate = Path(argument).expanduser()
-    if candidate.is_file():
-        return candidate
-    if candidate.is_dir():
-        raise click.BadParameter(
-            f"{argument} is a directory, not a transcript file", param_hint=_HINT
-        )
-    if looks_like_session_id(argument):
-        try:
-            return Path(transcript_for_session(argument, os.getcwd()))
-        except TranscriptNotFound as exc:
-            raise click.BadParameter(str(exc), param_hint=_HINT) from None
-    raise click.BadParameter(
-        f"{argument}: no such file (give a transcript path or a session id)", param_hint=_HINT
-    )
-
-
 def audit_compaction(
     compaction: Compaction,
     records: list[dict[str, Any]],
@@ -147,7 +131,7 @@ def audit_compaction(
     # \b: click keeps these lines as they are (the example payload must not be rewrapped).
     epilog="\b\nAs a hook (no arguments):\n" + hook_usage("ctx-audit"),
 )
-@click.argument("transcript")
+@click.argument("transcript", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--all", "every", is_flag=True, help="Audit every compaction, not only the last.")
 @click.option(
@@ -155,15 +139,16 @@ def audit_compaction(
     type=click.IntRange(min=1),
     help="How many of the most recent decisions to check (default: CTX_AUDIT_LAST, else 5).",
 )
-def cli(transcript: str, as_json: bool, every: bool, last: int | None) -> int:
+def cli(transcript: str | None, as_json: bool, every: bool, last: int | None) -> int:
     """Check what a compaction kept of the recorded decisions.
 
-    TRANSCRIPT is a transcript path or a session id. The most recent decisions and every
+    TRANSCRIPT is a transcript path or a session id (default: the newest session of this
+    folder, as for ctx-usage and ctx-capture). The most recent decisions and every
     rejection of the session are looked up in what survived the compaction: the summary
     and the messages the client kept verbatim. Exit 0 when nothing was lost, 1 when
     something was, 2 when it could not tell.
     """
-    path = resolve_transcript(transcript)
+    path = Path(transcript_by_hand(transcript, "ctx-audit"))
     state_dir = cli_state_dir()
     records, problems = live_records(state_dir)
     for problem in problems:
@@ -207,11 +192,12 @@ def cli(transcript: str, as_json: bool, every: bool, last: int | None) -> int:
 def no_decisions_message(
     records: list[dict[str, Any]], compactions: list[Compaction], log: str
 ) -> str:
-    """Why nothing was audited: no records at all, or only records written after the
-    compaction(s), which the summary could not have held and which are therefore skipped."""
+    """Why nothing was audited: no records at all, or only records stated after the
+    compaction(s) (a captured one: when its row was written), which the summary could not
+    have held and which are therefore skipped."""
     latest = max((c.timestamp for c in compactions if c.timestamp), default=None)
     audited_kinds = [r for r in records if r.get("kind") in KINDS_AUDITED]
-    newer = [r for r in audited_kinds if latest and str(r.get("ts", "")) > latest]
+    newer = [r for r in audited_kinds if latest and stated_at(r) > latest]
     if newer and len(newer) == len(audited_kinds):
         noun = "decision was" if len(newer) == 1 else "decisions were"
         return (
@@ -223,10 +209,15 @@ def no_decisions_message(
 
 
 def _session_of(compactions: list[Compaction], path: Path) -> str:
+    """The compaction rows' session, else the one the transcript's rows name, else (no
+    row names a usable one) the file name."""
     for compaction in compactions:
         if compaction.session:
             return compaction.session
-    return path.stem
+    try:
+        return session_of(os.fspath(path))
+    except UnsafeNameError:
+        return path.stem
 
 
 def run_cli(argv: list[str]) -> int:

@@ -2,7 +2,8 @@
 
     ctx-capture                  the newest session of this folder (as ctx-usage finds it)
     ctx-capture SESSION_ID       that session's transcript
-    ctx-capture PATH --json      print the records added as a JSON list
+    ctx-capture PATH --json      print the records added as a JSON list (a plain .jsonl:
+                                 a .jsonl.gz is refused by name, gunzip it first)
     ctx-capture --dry-run        say what would be added; write nothing, not even the position
 
 The Stop and PreCompact hooks do the same on their own (capture/store.py); by hand it reads
@@ -13,35 +14,24 @@ pending (an interrupted call whose reason never came). Rows already captured add
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
 
 from context_memory.capture.store import CaptureResult, capture_session
-from context_memory.commands.common import CONTEXT_SETTINGS, cli_location, run_click, shown_path
+from context_memory.commands.common import (
+    CONTEXT_SETTINGS,
+    cli_location,
+    run_click,
+    shown_path,
+    transcript_by_hand,
+)
 from context_memory.core.safe_text import one_line
-from context_memory.core.state import UnsafeNameError, validate_name
+from context_memory.core.state import UnsafeNameError
 from context_memory.memory.decisions import decisions_path, stated_by
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author
-from context_memory.transcript.locate import (
-    TranscriptNotFound,
-    looks_like_session_id,
-    newest_transcript,
-    transcript_for_session,
-)
-
-
-def find_transcript(argument: str | None) -> str:
-    """TRANSCRIPT (a path or a session id), else the newest session of this folder."""
-    if argument is None:
-        return newest_transcript(os.getcwd())
-    candidate = os.path.expanduser(argument)
-    if os.path.exists(candidate) or not looks_like_session_id(argument):
-        # Absolute: the position remembers the path, which the hooks give absolute.
-        return os.path.abspath(candidate)
-    return transcript_for_session(argument, os.getcwd())
+from context_memory.transcript.by_hand import session_of
 
 
 def record_line(record: dict[str, object]) -> str:
@@ -74,20 +64,16 @@ def report_lines(result: CaptureResult, log: str, dry_run: bool) -> list[str]:
 @click.option("--dry-run", is_flag=True, help="Write nothing anywhere (no record, no position).")
 def cli(transcript: str | None, as_json: bool, dry_run: bool) -> None:
     """Capture decisions, rejections and constraints from TRANSCRIPT (a path or a session
-    id; default: the newest session of this folder) into .working-state/decisions.jsonl.
-    CTX_CAPTURE=off turns off the hooks' capture, not this command.
+    id; default: the newest session of this folder) into .working-state/decisions.jsonl,
+    for the session its rows name. CTX_CAPTURE=off turns off the hooks' capture, not this
+    command. Exit 2 for a file that is no (plain .jsonl) transcript.
     """
+    # The hooks' rule for the position: the absolute path, the session its rows name.
+    path = transcript_by_hand(transcript, "ctx-capture")
     try:
-        path = find_transcript(transcript)
-    except TranscriptNotFound as exc:
-        raise click.ClickException(str(exc)) from None
-    if not os.path.isfile(path):
-        raise click.ClickException(f"{path}: no such transcript file")
-    name = os.path.basename(path)
-    try:
-        session = validate_name(name.removesuffix(".jsonl"))
+        session = session_of(path)
     except UnsafeNameError as exc:
-        raise click.ClickException(f"{path}: {exc}") from None
+        raise click.ClickException(str(exc)) from None
     project, state_dir = cli_location()
     try:
         result = capture_session(

@@ -27,6 +27,8 @@ from context_memory.core.state import (
     validate_name,
 )
 from context_memory.memory.identity import MANUAL_SESSION_PREFIX, manual_session
+from context_memory.transcript.by_hand import NotATranscript, check_transcript, find_transcript
+from context_memory.transcript.locate import TranscriptNotFound
 
 UNKNOWN_SESSION = "unknown"  # what records written by hand said before manual sessions
 SESSION_ENV = "CLAUDE_CODE_SESSION_ID"
@@ -209,3 +211,31 @@ def read_text_input(file: str | None, what: str, example: str) -> str:
 def is_manual_session(session: str) -> bool:
     """A session name given to commands run outside Claude Code (no transcript of its own)."""
     return session == UNKNOWN_SESSION or session.startswith(MANUAL_SESSION_PREFIX)
+
+
+class WrongTranscript(click.ClickException):
+    """TRANSCRIPT names a file that is no transcript the command can read: the command
+    line's mistake, exit USAGE (2) in every command."""
+
+    exit_code = exit_codes.USAGE
+
+
+def transcript_by_hand(argument: str | None, command: str, *, gzip_ok: bool = False) -> str:
+    """The transcript a by-hand command reads (transcript/by_hand: a path, a session id,
+    else the newest of this folder), checked: exit 1 when there is none, 2 when the file
+    is no transcript (or gzip-compressed and ``gzip_ok`` is False)."""
+    path = argument or ""
+    try:
+        path = find_transcript(argument, os.getcwd())
+        check_transcript(path, command, gzip_ok=gzip_ok)
+    except TranscriptNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    except NotATranscript as exc:
+        raise WrongTranscript(str(exc)) from None
+    except FileNotFoundError:
+        raise click.ClickException(
+            f"{path}: no such file (give a transcript path or a session id)"
+        ) from None
+    except OSError as exc:
+        raise click.ClickException(f"{path}: {exc.strerror or exc}") from None
+    return path

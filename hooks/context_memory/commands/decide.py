@@ -44,6 +44,7 @@ from context_memory.memory.decisions import (
     make_record,
     read_records,
     retired_ids,
+    stated_at,
     stated_by,
 )
 from context_memory.memory.handoff_draft import record_item
@@ -61,14 +62,15 @@ def split_keywords(values: tuple[str, ...]) -> list[str]:
 
 
 def format_record(record: dict[str, object], pinned: bool = False, retired: str = "") -> str:
-    """One line per record: time, id, kind, text (reason; alternatives), then in brackets
-    "captured, user" (or agent) for a record captured from the transcript, the session
-    and author; "pinned" for an entry kept at the top of the pinned digest, and
-    "superseded" or "dropped" (``retired``) for one that is no longer injected."""
+    """One line per record: when it was stated (stated_at), id, kind, text (reason;
+    alternatives), then in brackets "captured, user" (or agent) for a record captured from
+    the transcript, the session and author; "pinned" for an entry kept at the top of the
+    pinned digest, and "superseded" or "dropped" (``retired``) for one that is no longer
+    injected."""
     # record_item is one safe line already; the other fields come from the file as well.
     kind = one_line(record.get("kind"))
     line = (
-        f"{one_line(record.get('ts', '?'))}  {one_line(record.get('id', '?'))}  "
+        f"{one_line(stated_at(record) or '?')}  {one_line(record.get('id', '?'))}  "
         f"{kind:<{KIND_WIDTH}}  {record_item(record)}"
     )
     session = record.get("session")
@@ -90,9 +92,11 @@ def by_author(record: dict[str, object], name: str) -> bool:
 
 
 def time_order(records: list[dict[str, object]]) -> list[dict[str, object]]:
-    """Oldest first by recorded time: after a union merge a teammate's records may sit
-    anywhere in the file. Records of one second keep their file order."""
-    return sorted(records, key=lambda record: str(record.get("ts", "")))
+    """Oldest first by the time each was stated (a captured record: its transcript row's,
+    memory.decisions.stated_at): after a union merge a teammate's records may sit anywhere
+    in the file, and a capture by hand writes old statements late. Records of one second
+    keep their file order."""
+    return sorted(records, key=stated_at)
 
 
 def _warn_problems(problems: list[LogProblem]) -> None:

@@ -18,12 +18,14 @@ import click
 
 from context_memory.commands.common import (
     CONTEXT_SETTINGS,
+    SESSION_ENV,
     cli_location,
     is_manual_session,
     read_text_input,
     run_click,
     session_for,
     shown_path,
+    transcript_by_hand,
 )
 from context_memory.core.state import UnsafeNameError
 from context_memory.measure.report import measure_context
@@ -41,25 +43,57 @@ from context_memory.memory.handoff_draft import (
     session_facts,
     write_stage,
 )
+from context_memory.transcript.by_hand import session_of
 from context_memory.transcript.locate import TranscriptNotFound, transcript_for_session
 
 EXAMPLE = "ctx-handoff < handoff.md, or ctx-handoff --draft"
 EXAMPLE_FILE = "ctx-handoff < handoff.md"
 
 
-def find_transcript(option: str | None, session: str, project_dir: str) -> str | None:
-    """``--transcript`` (must exist), else the session's file under the client's projects
-    folder, else None."""
-    if option is not None:
-        if not os.path.isfile(option):
-            raise click.ClickException(f"--transcript {option}: no such file")
-        return option
-    if is_manual_session(session):
-        return None
+def given_transcript(option: str) -> str:
+    """``--transcript``: a path or a session id, checked as every by-hand command checks
+    its transcript (transcript/by_hand)."""
     try:
-        return os.fspath(transcript_for_session(session, project_dir))
+        return transcript_by_hand(option, "ctx-handoff")
+    except click.ClickException as exc:
+        # Same class, so the same exit code (WrongTranscript: 2).
+        raise type(exc)(f"--transcript {exc.message}") from None
+
+
+def session_and_transcript(
+    option_session: str | None, option_transcript: str | None, project_dir: str
+) -> tuple[str, str | None]:
+    """The session a handoff is for, and its transcript (None: none found).
+
+    ``--session``, else CLAUDE_CODE_SESSION_ID (the agent's Bash tool), with its file under
+    the client's projects folder unless ``--transcript`` names one. By hand (neither): the
+    session of ``--transcript``, else of the newest transcript of this folder, as
+    ctx-usage and ctx-capture take it, said on stderr; without any, this machine's
+    ``manual-<tag>`` (identity.manual_session), with no transcript.
+    """
+    transcript = given_transcript(option_transcript) if option_transcript is not None else None
+    if option_session is None and not os.environ.get(SESSION_ENV):
+        if transcript is None:
+            try:
+                transcript = transcript_by_hand(None, "ctx-handoff")
+            except click.ClickException:
+                return session_for(None), None
+            click.echo(
+                f"ctx-handoff: the newest session of this folder ({shown_path(transcript)}); "
+                "--session ID picks another",
+                err=True,
+            )
+        try:
+            return session_of(transcript), transcript
+        except UnsafeNameError:
+            return session_for(None), transcript
+    session = session_for(option_session)
+    if transcript is not None or is_manual_session(session):
+        return session, transcript
+    try:
+        return session, os.fspath(transcript_for_session(session, project_dir))
     except TranscriptNotFound:
-        return None
+        return session, None
 
 
 def tokens_in(transcript: str | None) -> int:
@@ -76,7 +110,8 @@ def tokens_in(transcript: str | None) -> int:
 @click.option(
     "--session",
     metavar="ID",
-    help="Session id (default: $CLAUDE_CODE_SESSION_ID, else this machine's manual-<tag>).",
+    help="Session id (default: $CLAUDE_CODE_SESSION_ID; by hand: the newest session of this "
+    "folder, else this machine's manual-<tag>).",
 )
 @click.option(
     "--stage",
@@ -86,9 +121,9 @@ def tokens_in(transcript: str | None) -> int:
 )
 @click.option(
     "--transcript",
-    type=click.Path(dir_okay=False),
     metavar="PATH",
-    help="The session's transcript (default: found under the client's projects folder).",
+    help="The session's transcript, a path or a session id (default: found under the "
+    "client's projects folder).",
 )
 @click.option(
     "--file", type=click.Path(dir_okay=False), metavar="PATH", help="Read the handoff from PATH."
@@ -113,11 +148,10 @@ def cli(
     its last handoff, the files its transcript shows edited, and the open to-do items
     (else the unchecked items of current-plan.md).
     """
-    # Outside Claude Code this is the machine's manual-<tag>, as for ctx-decide: people's own
-    # records, and a handoff folder no other clone writes to.
-    session_id = session_for(session)
+    # By hand: the newest session of this folder, else the machine's manual-<tag> (as for
+    # ctx-decide: people's own records, and a handoff folder no other clone writes to).
     project_dir, state_dir = cli_location()
-    transcript_path = find_transcript(transcript, session_id, project_dir)
+    session_id, transcript_path = session_and_transcript(session, transcript, project_dir)
     if draft:
         if file is not None:
             raise click.ClickException("--draft assembles the handoff itself; drop --file")

@@ -16,14 +16,9 @@ from context_memory.core.hookio import HookInputError, parse_hook_input, str_fie
 from context_memory.measure.report import ContextReport, measure_context
 from context_memory.measure.window import env_int
 from context_memory.measure.window_cache import window_for_transcript
+from context_memory.transcript.by_hand import NotATranscript, check_transcript, find_transcript
 from context_memory.transcript.compaction_count import count_compactions
-from context_memory.transcript.locate import (
-    TranscriptNotFound,
-    looks_like_session_id,
-    looks_like_transcript,
-    newest_transcript,
-    transcript_for_session,
-)
+from context_memory.transcript.locate import TranscriptNotFound
 
 SOURCE_NOTES = {
     "usage": "from the last assistant reply",
@@ -34,13 +29,17 @@ SOURCE_NOTES = {
 
 
 class UsageError(Exception):
-    """Something the user can fix; printed as one ``Error:`` line, exit 1."""
+    """Something the user can fix; printed as one ``Error:`` line, exit 1 (``status``:
+    2 for a file that is no transcript, the command line's mistake)."""
+
+    def __init__(self, message: str, status: int = exit_codes.FAILURE) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def resolve_transcript_argument(argument: str | None, stdin_text: str | None = None) -> str:
-    """Turn the TRANSCRIPT argument (path, session id, '-' or nothing) into a file path."""
-    if argument is None:
-        return newest_transcript(os.getcwd())
+    """Turn the TRANSCRIPT argument (path, session id, '-' or nothing) into a file path:
+    '-' reads the hook JSON on stdin, the rest is the by-hand rule (transcript/by_hand)."""
     if argument == "-":
         try:
             payload = parse_hook_input((stdin_text or "").encode("utf-8"))
@@ -50,10 +49,7 @@ def resolve_transcript_argument(argument: str | None, stdin_text: str | None = N
         if not path:
             raise TranscriptNotFound("the hook JSON on stdin has no transcript_path")
         return path
-    candidate = os.path.expanduser(argument)
-    if os.path.exists(candidate) or not looks_like_session_id(argument):
-        return candidate
-    return transcript_for_session(argument, os.getcwd())
+    return find_transcript(argument, os.getcwd())
 
 
 def _number(value: int | None) -> str:
@@ -160,22 +156,12 @@ def parse_args(argv: list[str]) -> Options:
     return options
 
 
-def not_a_transcript(path: str) -> str:
-    return (
-        f"{path} is not a Claude Code transcript (its first and last lines are not "
-        "transcript rows). Transcripts are the .jsonl files under "
-        "~/.claude/projects/<project folder>/; run ctx-usage without an argument in a "
-        "project for its newest one, or pass a session id"
-    )
-
-
 def usage_output(args: Options, stdin_text: str | None) -> str:
     """What ctx-usage prints for ``args``; raises UsageError with a one-line message."""
     path = ""
     try:
         path = resolve_transcript_argument(args.transcript, stdin_text)
-        if not looks_like_transcript(path):
-            raise UsageError(not_a_transcript(path))
+        check_transcript(path, "ctx-usage")
         # The window ctx-statusline recorded for this session (window_source: statusline).
         cached = window_for_transcript(path)
         report = measure_context(path, window_override=args.window, statusline_window=cached)
@@ -187,10 +173,10 @@ def usage_output(args: Options, stdin_text: str | None) -> str:
         compactions = count_compactions(path)
     except TranscriptNotFound as exc:
         raise UsageError(str(exc)) from None
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a directory, not a transcript file") from None
+    except NotATranscript as exc:
+        raise UsageError(str(exc), exit_codes.USAGE) from None
     except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
+        raise UsageError(f"{path}: no such file (give a transcript path or a session id)") from None
     except PermissionError:
         raise UsageError(f"{path}: permission denied") from None
     except OSError as exc:
@@ -203,7 +189,8 @@ def usage_output(args: Options, stdin_text: str | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the exit status: 0, 1 for an error, 2 for a usage error."""
+    """Entry point; returns the exit status: 0, 1 for an error, 2 for a usage error (a
+    file that is no transcript included)."""
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)
     except ArgumentError as exc:
@@ -229,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         output = usage_output(args, stdin_text)
     except UsageError as exc:
         print(f"Error: {exc}", file=sys.stderr)
-        return exit_codes.FAILURE
+        return exc.status
     write_stdout(output + "\n")  # ctx-usage | head: a broken pipe is not an error
     return exit_codes.OK
 

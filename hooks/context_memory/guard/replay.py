@@ -7,13 +7,15 @@ from the rows before it, starting from nothing, superseded ones left out as the 
 leaves them out. Then the row is fed to the capturer. Nothing is read from or written to
 the state folder: the measurement of the guard on a session, not a run of it.
 
-Not on the hook path: json, gzip and the capture engine are imported here only.
+Not on the hook path: json, gzip and the capture engine are imported here only. The file
+is found, checked and read as by every by-hand command (transcript/by_hand): a .jsonl.gz
+is decompressed in bounded reads; a file that is no transcript exits USAGE (2).
 """
 
 from __future__ import annotations
 
-import gzip
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -22,9 +24,14 @@ from context_memory.core.exit_codes import FAILURE, OK, USAGE
 from context_memory.guard.entries import entry_of
 from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
 from context_memory.memory.decisions import superseded_by
+from context_memory.transcript.by_hand import (
+    NotATranscript,
+    check_transcript,
+    find_transcript,
+    transcript_lines,
+)
 from context_memory.transcript.facts import tool_uses
-
-MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024
+from context_memory.transcript.locate import TranscriptNotFound
 
 
 class ReplayError(Exception):
@@ -32,22 +39,17 @@ class ReplayError(Exception):
 
 
 def read_rows(path: str) -> Iterator[dict[str, Any]]:
-    """The transcript's JSON object rows in file order (gzip when the name ends in .gz);
-    a line that is not a JSON object is skipped, as the client skips it."""
-    opener: Callable[..., Any] = gzip.open if path.endswith(".gz") else open
-    read = 0
+    """The transcript's JSON object rows in file order, plain or gzip-compressed, read
+    through the by-hand commands' one bounded reader (transcript/by_hand); a line that is
+    not a JSON object is skipped, as the client skips it."""
     try:
-        with opener(path, "rb") as handle:
-            for raw in handle:
-                read += len(raw)
-                if read > MAX_TRANSCRIPT_BYTES:
-                    raise ReplayError(f"{path}: larger than {MAX_TRANSCRIPT_BYTES} bytes")
-                try:
-                    row = json.loads(raw)
-                except (ValueError, RecursionError):
-                    continue
-                if isinstance(row, dict):
-                    yield row
+        for raw in transcript_lines(path):
+            try:
+                row = json.loads(raw)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(row, dict):
+                yield row
     except OSError as exc:
         raise ReplayError(f"{path}: {exc.strerror or exc}") from None
 
@@ -152,17 +154,27 @@ def render_text(results: list[dict[str, Any]]) -> str:
 
 
 def replay_main(args: list[str]) -> int:
-    """The --replay command line: TRANSCRIPT [--json]. OK; FAILURE (an unreadable
-    transcript) or USAGE with one line on stderr."""
+    """The --replay command line: TRANSCRIPT [--json] (a path or a session id). OK;
+    FAILURE (no such transcript, an unreadable one) or USAGE (a file that is no
+    transcript, a wrong command line) with one line on stderr."""
     as_json = "--json" in args
     paths = [a for a in args if a != "--json"]
     if len(paths) != 1 or paths[0].startswith("-"):
         sys.stderr.write("usage: ctx-guard --replay TRANSCRIPT [--json]\n")
         return USAGE
     try:
-        results = replay(read_rows(paths[0]))
-    except ReplayError as exc:
+        path = find_transcript(paths[0], os.getcwd())
+        check_transcript(path, "ctx-guard --replay", gzip_ok=True)
+        results = replay(read_rows(path))
+    except NotATranscript as exc:  # the command line named the wrong file
         sys.stderr.write(f"ctx-guard: {exc}\n")
+        return USAGE
+    except TranscriptNotFound as exc:
+        sys.stderr.write(f"ctx-guard: {exc}\n")
+        return FAILURE
+    except (ReplayError, OSError) as exc:
+        shown = exc if isinstance(exc, ReplayError) else f"{paths[0]}: {exc.strerror or exc}"
+        sys.stderr.write(f"ctx-guard: {shown}\n")
         return FAILURE
     if as_json:
         sys.stdout.write(json.dumps(results, ensure_ascii=False, indent=1) + "\n")

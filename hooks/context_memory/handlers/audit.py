@@ -9,8 +9,10 @@ One entry point, two uses:
   the next ctx-budget run. Client 2.1.332 runs SessionStart ``compact`` BEFORE PostCompact
   and writes the summary to the transcript only after both hooks (verified), so there the
   injection comes with the next prompt. The hook path is standard library only.
-- by hand (``ctx-audit TRANSCRIPT [--json] [--all]``): a table per decision for the last
-  compaction (or every one), exit 1 when something was lost. click is imported only there.
+- by hand (``ctx-audit [TRANSCRIPT] [--json] [--all]``; typed with no argument in a
+  terminal, or with only options: the newest session of this folder): a table per
+  decision for the last compaction (or every one), exit 1 when something was lost, 2 when
+  it could not tell. click is imported only there.
 
 What survives a compaction: the summary, plus the messages the client kept verbatim
 (``compactMetadata.preservedMessages``) and the rows after the summary.
@@ -269,11 +271,20 @@ def hook_output(
 # -- by hand ---------------------------------------------------------------------------------
 
 
+def _typed_in_a_terminal() -> bool:
+    """Whether stdin is a terminal: the client always pipes the event's JSON to the hook."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):  # a closed stdin
+        return False
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Hook when run with no arguments and stdin is not a terminal; the CLI otherwise."""
+    """The hook when run with no arguments and stdin is not a terminal; the CLI otherwise
+    (no arguments in a terminal: the newest session of this folder, as ctx-usage)."""
     args = sys.argv[1:] if argv is None else argv
-    if not args:
-        # The hook; with nothing on stdin (a terminal: tried by hand) run_hook says what
+    if not args and not _typed_in_a_terminal():
+        # The hook; with nothing on stdin (`ctx-audit < /dev/null`) run_hook says what
         # the command is and how to use it, exit 0.
         return run_hook(HOOK_NAME, hook_output, argv=args)
     from context_memory.commands.audit import run_cli

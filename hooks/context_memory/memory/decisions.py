@@ -37,6 +37,10 @@ import time
 from context_memory.core.fsutil import append_line_locked, open_file
 from context_memory.memory.identity import git_dir, new_record_id
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 DECISIONS_FILE = "decisions.jsonl"
 KINDS = ("decided", "rejected", "risk", "constraint")
 PIN_KINDS = ("pin", "unpin")
@@ -304,6 +308,17 @@ def live_records(
     if retired:
         records = [r for r in records if r.get("id") not in retired]
     return records, problems
+
+
+def stated_at(record: Mapping[str, object]) -> str:
+    """When a record was stated: the time of the transcript row it was captured from
+    (``row_ts``) when it has one, else when it was written (``ts``); "" when neither is
+    text. A capture by hand runs long after the row: the row's time is the statement's."""
+    for key in ("row_ts", "ts"):
+        value = record.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
 
 
 def stated_by(record: dict[str, object]) -> str:

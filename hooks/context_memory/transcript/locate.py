@@ -105,6 +105,13 @@ def _first_line(block: bytes, whole_file: bool) -> tuple[bytes, bool] | None:
     return (rest, whole_file) if rest.strip() else None
 
 
+def first_line_is_row(block: bytes, whole_file: bool) -> bool | None:
+    """Whether the first non-blank line of ``block`` (the start of a file; ``whole_file``:
+    all of it) can be a transcript row; None when the block is blank."""
+    first = _first_line(block, whole_file)
+    return None if first is None else _row_like(*first)
+
+
 def looks_like_transcript(path: str) -> bool:
     """Whether ``path`` can be a Claude Code transcript, from a bounded read of its first and
     last lines (a JSON object with a transcript row's fields). An empty file, or one whose
@@ -120,10 +127,10 @@ def looks_like_transcript(path: str) -> bool:
         else:
             tail = head
     whole = size <= SNIFF_BYTES
-    first = _first_line(head, whole)
+    first = first_line_is_row(head, whole)
     if first is None:
         return whole  # blank so far: a brand-new transcript (a bigger blank head: no)
-    if _row_like(*first):
+    if first:
         return True
     lines = [line for line in tail.split(b"\n") if line.strip()]
     if not lines:
