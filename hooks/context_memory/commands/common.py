@@ -220,14 +220,15 @@ class WrongTranscript(click.ClickException):
     exit_code = exit_codes.USAGE
 
 
-def transcript_by_hand(argument: str | None, command: str, *, gzip_ok: bool = False) -> str:
+def transcript_by_hand(argument: str | None, command: str, *, takes_newest: bool = True) -> str:
     """The transcript a by-hand command reads (transcript/by_hand: a path, a session id,
     else the newest of this folder), checked: exit 1 when there is none, 2 when the file
-    is no transcript (or gzip-compressed and ``gzip_ok`` is False)."""
+    is no (plain .jsonl) transcript. ``takes_newest``: the command takes the newest one
+    without an argument (what the refusal says)."""
     path = argument or ""
     try:
         path = find_transcript(argument, os.getcwd())
-        check_transcript(path, command, gzip_ok=gzip_ok)
+        check_transcript(path, command, takes_newest=takes_newest)
     except TranscriptNotFound as exc:
         raise click.ClickException(str(exc)) from None
     except NotATranscript as exc:

@@ -70,7 +70,7 @@ def format_record(record: dict[str, object], pinned: bool = False, retired: str 
     # record_item is one safe line already; the other fields come from the file as well.
     kind = one_line(record.get("kind"))
     line = (
-        f"{one_line(stated_at(record) or '?')}  {one_line(record.get('id', '?'))}  "
+        f"{one_line(shown_time(stated_at(record)))}  {one_line(record.get('id', '?'))}  "
         f"{kind:<{KIND_WIDTH}}  {record_item(record)}"
     )
     session = record.get("session")
@@ -83,6 +83,14 @@ def format_record(record: dict[str, object], pinned: bool = False, retired: str 
     line = f"{line}  [{', '.join(tags)}]" if tags else line
     line = f"{line}  pinned" if pinned else line
     return f"{line}  {retired}" if retired else line
+
+
+def shown_time(stamp: str) -> str:
+    """A record's time as --list shows it: to the second, as ctx-decide writes ``ts``
+    (a transcript row's ``row_ts`` has milliseconds); "?" for none."""
+    if len(stamp) > 20 and stamp[19] == "." and stamp.endswith("Z"):
+        return stamp[:19] + "Z"
+    return stamp or "?"
 
 
 def by_author(record: dict[str, object], name: str) -> bool:

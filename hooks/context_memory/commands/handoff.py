@@ -54,7 +54,7 @@ def given_transcript(option: str) -> str:
     """``--transcript``: a path or a session id, checked as every by-hand command checks
     its transcript (transcript/by_hand)."""
     try:
-        return transcript_by_hand(option, "ctx-handoff")
+        return transcript_by_hand(option, "ctx-handoff", takes_newest=False)
     except click.ClickException as exc:
         # Same class, so the same exit code (WrongTranscript: 2).
         raise type(exc)(f"--transcript {exc.message}") from None

@@ -164,7 +164,7 @@ def replay_main(args: list[str]) -> int:
         return USAGE
     try:
         path = find_transcript(paths[0], os.getcwd())
-        check_transcript(path, "ctx-guard --replay", gzip_ok=True)
+        check_transcript(path, "ctx-guard --replay", gzip_ok=True, takes_newest=False)
         results = replay(read_rows(path))
     except NotATranscript as exc:  # the command line named the wrong file
         sys.stderr.write(f"ctx-guard: {exc}\n")

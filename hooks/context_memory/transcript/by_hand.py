@@ -60,6 +60,13 @@ class TranscriptTooBig(OSError):
     """A transcript read whole that decompresses past MAX_DECOMPRESSED_BYTES."""
 
 
+def _too_big() -> TranscriptTooBig:
+    return TranscriptTooBig(
+        f"more than {MAX_DECOMPRESSED_BYTES} bytes of transcript (decompressed); only files "
+        "up to that size are read"
+    )
+
+
 def find_transcript(argument: str | None, cwd: str) -> str:
     """The absolute path TRANSCRIPT names: a path, a session id, or (None) the newest
     transcript of ``cwd``'s project. Raises TranscriptNotFound with where it looked."""
@@ -80,16 +87,24 @@ def is_gzip(path: str) -> bool:
         return handle.read(len(GZIP_MAGIC)) == GZIP_MAGIC
 
 
-def not_a_transcript(path: str, command: str) -> str:
+def not_a_transcript(path: str, command: str, takes_newest: bool = True) -> str:
+    """What is wrong and where transcripts are; how ``command`` finds one itself when it
+    ``takes_newest`` without an argument."""
+    how = (
+        f"run {command} without an argument in a project for its newest one, or pass a session id"
+        if takes_newest
+        else "pass one of them or a session id"
+    )
     return (
         f"{path} is not a Claude Code transcript (its first and last lines are not "
         "transcript rows). Transcripts are the .jsonl files under "
-        f"~/.claude/projects/<project folder>/; run {command} without an argument in a "
-        "project for its newest one, or pass a session id"
+        f"~/.claude/projects/<project folder>/; {how}"
     )
 
 
-def check_transcript(path: str, command: str, *, gzip_ok: bool = False) -> None:
+def check_transcript(
+    path: str, command: str, *, gzip_ok: bool = False, takes_newest: bool = True
+) -> None:
     """Raise NotATranscript unless ``path`` is a transcript ``command`` can read: a regular
     file, plain (or, with ``gzip_ok``, gzip-compressed) JSON Lines whose first or last
     line is a transcript row. OSError (no such file, permission) passes through."""
@@ -105,10 +120,10 @@ def check_transcript(path: str, command: str, *, gzip_ok: bool = False) -> None:
                 f"(ctx-guard --replay reads .jsonl.gz): gunzip -k {path} first"
             )
         if not _gzip_head_is_transcript(path):
-            raise NotATranscript(not_a_transcript(path, command))
+            raise NotATranscript(not_a_transcript(path, command, takes_newest))
         return
     if not looks_like_transcript(path):
-        raise NotATranscript(not_a_transcript(path, command))
+        raise NotATranscript(not_a_transcript(path, command, takes_newest))
 
 
 def _gzip_head_is_transcript(path: str) -> bool:
@@ -130,7 +145,8 @@ def _gzip_head_is_transcript(path: str) -> bool:
 def transcript_lines(path: str) -> Iterator[bytes]:
     """The lines of a transcript read whole, in file order, plain or gzip-compressed: at
     most MAX_DECOMPRESSED_BYTES in all (TranscriptTooBig past it), a line longer than
-    MAX_ROW_BYTES skipped (never held in memory whole). Damaged gzip data: OSError."""
+    MAX_ROW_BYTES skipped (never held in memory whole). Damaged gzip data: OSError. The
+    messages name no path: the caller says which file."""
     import gzip
     import zlib
 
@@ -143,19 +159,16 @@ def transcript_lines(path: str) -> Iterator[bytes]:
                     return
                 read += len(line)
                 if read > MAX_DECOMPRESSED_BYTES:
-                    raise TranscriptTooBig(
-                        f"{path}: more than {MAX_DECOMPRESSED_BYTES} bytes of transcript; "
-                        "only whole files up to that size are read"
-                    )
+                    raise _too_big()
                 if len(line) > MAX_ROW_BYTES:
-                    read += _skip_line(handle, MAX_DECOMPRESSED_BYTES - read, path)
+                    read += _skip_line(handle, MAX_DECOMPRESSED_BYTES - read)
                     continue
                 yield line
     except (EOFError, zlib.error) as exc:  # a cut or damaged .gz
-        raise OSError(f"{path}: damaged gzip data ({exc})") from None
+        raise OSError(f"damaged gzip data ({exc})") from None
 
 
-def _skip_line(handle: object, room: int, path: str) -> int:
+def _skip_line(handle: object, room: int) -> int:
     """Read past the rest of an overlong line; the bytes read (bounded by ``room``)."""
     readline = handle.readline  # type: ignore[attr-defined]
     skipped = 0
@@ -163,10 +176,7 @@ def _skip_line(handle: object, room: int, path: str) -> int:
         chunk = readline(1 << 20)
         skipped += len(chunk)
         if skipped > room:
-            raise TranscriptTooBig(
-                f"{path}: more than {MAX_DECOMPRESSED_BYTES} bytes of transcript; only "
-                "whole files up to that size are read"
-            )
+            raise _too_big()
         if not chunk or chunk.endswith(b"\n"):
             return skipped
 
