@@ -6,7 +6,10 @@ exit OK: they fail open, and 2 would make the client block on them. Commands run
 - OK: done.
 - FAILURE: could not do what was asked (an unreadable file, refused input, a FAILed check
   of ctx-doctor); one line on stderr says why and how to fix it.
-- USAGE: the command line was wrong (click's and argparse's own code).
+- USAGE: the command line was wrong (click's and argparse's own code), including a
+  TRANSCRIPT that names a file that is no transcript the command reads (a binary, other
+  JSON, a .jsonl.gz where only plain files are read: transcript/by_hand), and text that
+  is not UTF-8.
 
 ctx-audit by hand answers a question, as diff(1) and grep(1) do: AUDIT_NOTHING_LOST,
 AUDIT_LOST (at least one recorded decision did not survive a compaction), or
