@@ -86,3 +86,15 @@ def test_every_other_text_gets_one_line(project: Path, main: Main, args: list[st
     assert "UnicodeEncodeError" not in result.stderr
     assert result.stderr.strip(), "nothing said"
     assert not (project / ".working-state" / "decisions.jsonl").exists()
+
+
+def test_an_author_from_an_environment_that_is_not_utf8_is_replaced(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GIT_AUTHOR_NAME is not the user's typing: its undecodable bytes become U+FFFD."""
+    monkeypatch.setenv("GIT_AUTHOR_NAME", os.fsdecode(b"Jos\xe9"))
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "jose@example.com")
+    result = run_main(decide.main, ["Use pnpm"])
+    assert result.exit_code == 0, result.stderr
+    line = (project / ".working-state" / "decisions.jsonl").read_text(encoding="utf-8")
+    assert '"author":"Jos\ufffd <jose@example.com>"' in line

@@ -143,7 +143,14 @@ def _git_user(project: str) -> tuple[str, str]:
 def format_author(name: str, email: str) -> str:
     name, email = " ".join(name.split()), "".join(email.split())
     text = f"{name} <{email}>" if name and email else name or (f"<{email}>" if email else "")
-    return text[:MAX_AUTHOR_LENGTH]
+    return unicode_only(text[:MAX_AUTHOR_LENGTH])
+
+
+def unicode_only(text: str) -> str:
+    """``text`` with each lone surrogate (a byte of the environment that is not UTF-8,
+    GIT_AUTHOR_NAME in a Latin-1 shell) replaced by U+FFFD: an author is not the user's
+    typing to refuse, and no file can hold a surrogate."""
+    return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in text)
 
 
 def local_user() -> str:
@@ -190,7 +197,7 @@ def record_author(project: str, state_dir: str | None = None) -> str:
         cached = _read_cache(cache, key, state_dir)
         if cached:
             return cached
-    author = format_author(*_git_user(project)) or local_user()[:MAX_AUTHOR_LENGTH]
+    author = format_author(*_git_user(project)) or unicode_only(local_user()[:MAX_AUTHOR_LENGTH])
     if cache is not None and state_dir and os.path.isdir(state_dir):
         import json
 
