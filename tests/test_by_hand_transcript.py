@@ -182,6 +182,21 @@ def test_capture_takes_the_session_from_the_rows_not_the_file_name(project: Path
     assert (project / ".working-state" / "capture" / f"{ROW_SESSION}.json").exists()
 
 
+def test_the_newest_rows_name_the_session(tmp_path: Path, monkeypatch) -> None:
+    """Rows copied from an earlier session (a resume, a fork) come first; the rows the
+    file's own session wrote come last, in the last SESSION_SNIFF_BYTES or not."""
+    copied = [dict(tr.user("old"), sessionId="aaaa-1111") for _ in range(3)]
+    own = tr.user("new")  # ROW_SESSION
+    path = tr.write_transcript(tmp_path / "t.jsonl", [*copied, own], tail=b'{"sessionId"')
+    assert by_hand.session_of(str(path)) == ROW_SESSION
+    monkeypatch.setattr(by_hand, "SESSION_SNIFF_BYTES", 600)
+    big = tr.write_transcript(tmp_path / "big.jsonl", [*copied * 20, own])
+    assert big.stat().st_size > 2 * 600
+    assert by_hand.session_of(str(big)) == ROW_SESSION
+    only_old = tr.write_transcript(tmp_path / "old.jsonl", copied * 20)
+    assert by_hand.session_of(str(only_old)) == "aaaa-1111"
+
+
 def test_the_file_name_is_only_the_fallback(project: Path) -> None:
     rows = [{k: v for k, v in row.items() if k != "sessionId"} for row in compacted_rows()]
     named = write_rows(project / "abc-123.jsonl", rows)

@@ -13,9 +13,9 @@ ctx-guard --replay all use these (the hooks get their transcript from the client
   the audit reads the end). Anything else is ``NotATranscript``: the command line named
   the wrong file, exit 2 (exit_codes.USAGE; ctx-audit's AUDIT_COULD_NOT_RUN is the same
   number).
-- Its session (``session_of``): the ``sessionId`` its rows carry, from a bounded read of
-  its start (else its end); the file name only when no row names a usable one (a copy, an
-  export, a fixture: any name).
+- Its session (``session_of``): the ``sessionId`` its newest rows carry, from a bounded
+  read of its end (else its start); the file name only when no row names a usable one (a
+  copy, an export, a fixture: any name).
 
 Plain os.path, and gzip and json imported only where they are needed: ctx-usage imports this.
 """
@@ -73,13 +73,11 @@ def find_transcript(argument: str | None, cwd: str) -> str:
     if argument is None:
         return os.path.abspath(newest_transcript(cwd))
     candidate = os.path.expanduser(argument)
-    if os.path.lexists(candidate) or not looks_like_session_id(argument):
-        if not os.path.lexists(candidate):
-            raise TranscriptNotFound(
-                f"{candidate}: no such file (give a transcript path or a session id)"
-            )
+    if os.path.lexists(candidate):
         return os.path.abspath(candidate)
-    return transcript_for_session(argument, cwd)
+    if looks_like_session_id(argument):
+        return transcript_for_session(argument, cwd)
+    raise TranscriptNotFound(f"{candidate}: no such file (give a transcript path or a session id)")
 
 
 def is_gzip(path: str) -> bool:
@@ -182,9 +180,10 @@ def _skip_line(handle: object, room: int) -> int:
 
 
 def session_of(path: str) -> str:
-    """The session id of the transcript at ``path``: the first ``sessionId`` its rows
-    carry (in its first SESSION_SNIFF_BYTES, else its last), else its file name without
-    ``.jsonl``. Raises UnsafeNameError when neither is a usable name."""
+    """The session id of the transcript at ``path``: the ``sessionId`` of its last row that
+    carries one (in its last SESSION_SNIFF_BYTES, else of its first row that does), else
+    its file name without ``.jsonl``. Raises UnsafeNameError when neither is a usable
+    name."""
     found = _row_session(path)
     if found is not None:
         return found
@@ -214,10 +213,11 @@ def _row_session(path: str) -> str | None:
                 tail = handle.read(SESSION_SNIFF_BYTES)
     except OSError:
         return None
-    # Whole lines only: the head's last line and the tail's first may be cut.
-    blocks = [head.split(b"\n")[:-1] if size > len(head) else head.split(b"\n")]
-    if tail:
-        blocks.append(tail.split(b"\n")[1:])
+    # The newest rows first: they are the session writing the file (rows copied from an
+    # earlier session, on a resume or a fork, may name that one). Whole lines only: the
+    # head's last line and the tail's first may be cut.
+    whole_head = head.split(b"\n")[:-1] if size > len(head) else head.split(b"\n")
+    blocks = [tail.split(b"\n")[1:][::-1], whole_head] if tail else [whole_head[::-1]]
     for lines in blocks:
         for line in lines:
             if b'"sessionId"' not in line:
