@@ -172,8 +172,8 @@ def test_installed_entry_points_on_damaged_input(
         expected, got = both_ways(sandbox, case, usage_inside, usage_outside)
         assert got == expected, f"ctx-usage {args} under Python {install.interpreter.version}"
         status, stdout, stderr = got
-        if case == "only-garbage":  # no row first or last: not a transcript (exit 1)
-            assert (status, stdout) == (1, b"")
+        if case == "only-garbage":  # no row first or last: not a transcript (exit 2)
+            assert (status, stdout) == (2, b"")
             assert stderr.startswith(
                 f"Error: {sandbox.transcript} is not a Claude Code transcript".encode()
             )

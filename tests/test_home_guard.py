@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from helpers.home_guard import HomeGuard, changes, real_folders, snapshot
 from helpers.paths import REPO
 
@@ -84,19 +86,20 @@ def test_changes_lists_removed_entries() -> None:
     assert changes(before, {".": ("dir", 0, 0, "")}) == ["removed a"]
 
 
-def _nested_run(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
+def _nested_run(tmp_path: Path, body: str, **extra: str) -> subprocess.CompletedProcess[str]:
     """A pytest run of one test file with only the guard as plugin, in a throwaway HOME
     that stands for the user's real one."""
     home = tmp_path / "home"
     home.mkdir()
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "test_nested.py").write_text(body)
+    dropped = ("CTX_CACHE_DIR", "XDG_CACHE_HOME", "CLAUDE_CONFIG_DIR", "CLAUDECODE", "CI")
     env = {
         name: value
         for name, value in os.environ.items()
-        if name not in ("CTX_CACHE_DIR", "XDG_CACHE_HOME", "CLAUDE_CONFIG_DIR", "CLAUDECODE")
+        if name not in dropped and name != "CTX_HOME_GUARD"
     }
-    env.update(HOME=str(home), PYTHONPATH=str(REPO / "tests"))
+    env.update(HOME=str(home), PYTHONPATH=str(REPO / "tests"), **extra)
     return subprocess.run(
         [
             sys.executable,
@@ -118,14 +121,16 @@ def _nested_run(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+WRITES_INTO_THE_CACHE = (
+    "import os\n"
+    "def test_writes():\n"
+    "    folder = os.path.expanduser('~/.cache/context-memory/sessions')\n"
+    "    os.makedirs(folder)\n"
+)
+
+
 def test_a_run_whose_test_writes_into_the_real_cache_fails(tmp_path: Path) -> None:
-    body = (
-        "import os\n"
-        "def test_writes():\n"
-        "    folder = os.path.expanduser('~/.cache/context-memory/sessions')\n"
-        "    os.makedirs(folder)\n"
-    )
-    result = _nested_run(tmp_path, body)
+    result = _nested_run(tmp_path, WRITES_INTO_THE_CACHE)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "1 passed" in result.stdout
     cache = tmp_path / "home" / ".cache" / "context-memory"
@@ -137,3 +142,13 @@ def test_a_run_that_keeps_to_its_tmp_folders_passes(tmp_path: Path) -> None:
     result = _nested_run(tmp_path, body)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "real home touched" not in result.stdout
+
+
+@pytest.mark.parametrize(("ci", "code"), [("", 0), ("true", 1)])
+def test_warn_reports_without_failing_except_under_ci(tmp_path: Path, ci: str, code: int) -> None:
+    """CTX_HOME_GUARD=warn, for a machine whose HOME other runs write to at the same time."""
+    result = _nested_run(tmp_path, WRITES_INTO_THE_CACHE, CTX_HOME_GUARD="warn", CI=ci)
+    assert result.returncode == code, result.stdout + result.stderr
+    assert "real home touched" in result.stdout
+    cache = tmp_path / "home" / ".cache" / "context-memory"
+    assert f"added sessions under {cache}" in result.stdout

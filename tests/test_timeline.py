@@ -319,4 +319,6 @@ def test_usage_timeline_no_replies(tmp_path):
 def test_usage_timeline_missing_file(tmp_path):
     result = run_main(usage_main, ["--timeline", str(tmp_path / "nope.jsonl")])
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {tmp_path / 'nope.jsonl'}: no such file\n"
+    assert result.stderr == (
+        f"Error: {tmp_path / 'nope.jsonl'}: no such file (give a transcript path or a session id)\n"
+    )

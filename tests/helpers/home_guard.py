@@ -137,6 +137,10 @@ class HomeGuard:
 
 _GUARD_KEY = pytest.StashKey[HomeGuard]()
 MAX_SHOWN = 20
+# The guard sees every writer of the folders, not only this run: on a machine where other
+# checkouts' tests, a benchmark or a real session write into the same HOME at the same
+# time, CTX_HOME_GUARD=warn reports what changed without failing. Ignored under CI.
+MODE_ENV = "CTX_HOME_GUARD"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -156,10 +160,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "the test run changed the user's real folders (a test must keep its overrides: "
         f"CTX_CACHE_DIR, HOME):\n  {shown}{more}"
     )
+    warn_only = os.environ.get(MODE_ENV) == "warn" and not os.environ.get("CI")
+    if warn_only:
+        message += f"\n({MODE_ENV}=warn: reported, not failed; another run may share HOME)"
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.write_sep("=", "real home touched", red=True)
+        reporter.write_sep("=", "real home touched", red=not warn_only, yellow=warn_only)
         reporter.write_line(message)
     else:
         sys.stderr.write(message + "\n")
-    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if not warn_only:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
