@@ -133,3 +133,27 @@ def test_a_rejection_typed_in_a_terminal_makes_the_guard_ask(
         input_text=pre_tool_use(project, "pnpm install"),
     )
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+
+
+@pytest.mark.slow  # a real ./install
+def test_the_installed_commands_ask_after_a_rejection_typed_by_hand(tmp_path: Path) -> None:
+    """The same through ./install: its ctx-decide typed in a terminal (no CLAUDECODE: the
+    install's clean environment drops CLAUDE*), then ctx-guard as settings.json runs it."""
+    from helpers import installed
+
+    install = installed.installed_for(installed.primary_label())
+    project = tmp_path / "p"
+    (project / ".git").mkdir(parents=True)
+    typed = install.run_program(
+        "ctx-decide", ["--rejected", "npm install", "--reason", "use pnpm"], cwd=project
+    )
+    assert typed.returncode == 0, typed.stderr
+    [record] = log_lines(project)
+    assert record["by"] == "user"
+    ask = install.run_registered(
+        "ctx-guard", pre_tool_use(project, "npm install").encode(), cwd=project
+    )
+    assert (ask.returncode, ask.stderr) == (0, b"")
+    decision = json.loads(ask.stdout)["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "ask"
+    assert decision["permissionDecisionReason"].startswith("You rejected `npm install` on ")
