@@ -102,6 +102,18 @@ def test_a_random_binary_is_refused_with_exit_2_by_every_command(project: Path, 
     assert not (project / ".working-state" / "decisions.jsonl").exists()
 
 
+def test_a_gzipped_binary_is_no_transcript_for_the_replay(project: Path) -> None:
+    packed = project / "blob.jsonl.gz"
+    packed.write_bytes(gzip.compress(random.Random(25).randbytes(3000), mtime=0))
+    result = run_main(guard.main, ["--replay", str(packed)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"ctx-guard: {packed} is not a Claude Code transcript (its first and last lines are "
+        "not transcript rows). Transcripts are the .jsonl files under ~/.claude/projects/"
+        "<project folder>/; pass one of them or a session id\n"
+    )
+
+
 @pytest.mark.parametrize("name", SEEKERS)
 def test_a_gzipped_transcript_is_refused_by_name(project: Path, name: str) -> None:
     packed = gzipped(write_rows(project / "t.jsonl"))
