@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.install import record
+from context_memory.setup.install import launchers, record
 from context_memory.setup.install.extras import link_commands, set_cron, unlink_commands
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import pin
@@ -23,6 +23,7 @@ from context_memory.setup.install.plan import (
     PinLine,
     PreparePrograms,
     PurgeVenv,
+    RemoveLaunchers,
     RestoreRecorded,
     StatuslineNote,
     Step,
@@ -84,6 +85,8 @@ def show(steps: Sequence[Step], options: InstallOptions) -> None:
             pin(step.project, step.change, remove=step.remove, dry_run=True)
         elif isinstance(step, DropProjectHooks):
             drop_project_hooks(step, dry_run=True)
+        elif isinstance(step, RemoveLaunchers):
+            remove_launchers(step, dry_run=True)
         # Preparing programs, keeping the venv, look-alike warnings, the record: nothing to show.
 
 
@@ -109,7 +112,21 @@ def show_settings(edit: EditSettings, options: InstallOptions) -> None:
 
 
 def prepare(step: PreparePrograms) -> None:
-    prepare_programs(step.venv, step.programs)
+    prepare_programs(step.venv, step.programs, step.bin_dir)
+
+
+def remove_launchers(step: RemoveLaunchers, dry_run: bool = False) -> None:
+    """Our launchers' own folder (``<venv>/context-memory/bin``), and its parent when that
+    is empty then: what ctx-install added to a virtualenv that pipx or uv owns."""
+    gone = launchers.remove_launchers(step.bin_dir, dry_run=dry_run)
+    if not dry_run:
+        try:
+            step.bin_dir.parent.rmdir()  # <venv>/context-memory, ours; only when empty
+        except OSError:
+            pass
+    if gone:
+        verb = "would remove" if dry_run else "removed"
+        print(f"{PREFIX} {verb} {len(gone)} launchers from {step.bin_dir}")
 
 
 def edit_settings(edit: EditSettings) -> None:
@@ -229,4 +246,5 @@ _APPLY: dict[type, Callable[[Any], None]] = {
     DropProjectHooks: drop_project_hooks,
     RestoreRecorded: restore,
     NoteInstall: note_install,
+    RemoveLaunchers: remove_launchers,
 }

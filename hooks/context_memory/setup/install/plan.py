@@ -35,10 +35,18 @@ from context_memory.setup.install.venv import (
 
 @dataclass(frozen=True)
 class PreparePrograms:
-    """Write our launchers into the virtualenv and run each registered program once."""
+    """Write our launchers into ``bin_dir`` and run each registered program once."""
 
     venv: Path
     programs: tuple[str, ...]
+    bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
+
+
+@dataclass(frozen=True)
+class RemoveLaunchers:
+    """--uninstall of ctx-install: our launchers' own folder in a pipx or uv virtualenv."""
+
+    bin_dir: Path
 
 
 @dataclass(frozen=True)
@@ -146,6 +154,7 @@ Step = (
     | DropProjectHooks
     | RestoreRecorded
     | NoteInstall
+    | RemoveLaunchers
 )
 
 
@@ -174,8 +183,9 @@ def check_purge(options: InstallOptions) -> None:
 
 
 def check_programs(options: InstallOptions) -> None:
-    """An install (not a dry run) needs the virtualenv's programs it will register."""
-    venv, bin_dir = options.venv, options.bin_dir
+    """An install (not a dry run) needs the virtualenv's programs it will register (pip's
+    console scripts: our launchers are made from the same entry points)."""
+    venv, bin_dir = options.venv, options.package_bin
     missing = missing_entry_points(bin_dir)
     if missing:
         raise InstallError(
@@ -196,7 +206,7 @@ def crontab_before(options: InstallOptions) -> str | None:
     refuses (no crontab command, not allowed to use it) before anything is written."""
     if not options.cron or options.uninstall:
         return None
-    merge_program = options.bin_dir / crontab.MERGE_PROGRAM
+    merge_program = options.package_bin / crontab.MERGE_PROGRAM
     if not options.dry_run and not os.access(merge_program, os.X_OK):
         raise InstallError(
             f"{merge_program} does not exist: the virtualenv {options.venv} holds an older "
@@ -259,7 +269,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
             desired_settings(edit.old, options.bin_dir, statusline=options.statusline),
             options.bin_dir,
         )
-        steps.append(PreparePrograms(options.venv, tuple(programs)))
+        steps.append(PreparePrograms(options.venv, tuple(programs), options.launcher_dir))
     steps.append(edit)
     if options.uninstall and options.purge:
         steps.append(PurgeVenv(options.venv))
@@ -274,6 +284,8 @@ def make_plan(options: InstallOptions) -> list[Step]:
     steps.append(WarnLookalikes(path, options.bin_dir))
     if options.uninstall:
         steps.extend(recorded_steps(options, path, project, links, user_path))
+        if options.launcher_dir is not None:
+            steps.append(RemoveLaunchers(options.launcher_dir))
     else:
         if path == user_path:
             steps.extend(project_duplicates(options, user_path))
@@ -322,7 +334,11 @@ def recorded_steps(
     the restore of what it kept (no second run of the installer)."""
     kept = record.load(options.venv)
     again = InstallOptions(
-        venv=options.venv, dry_run=options.dry_run, uninstall=True, tool=options.tool
+        venv=options.venv,
+        dry_run=options.dry_run,
+        uninstall=True,
+        tool=options.tool,
+        launcher_dir=options.launcher_dir,
     )
     steps: list[Step] = []
     cron_done, pin_done = {done_project}, {done_project}  # each place once
