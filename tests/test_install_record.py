@@ -289,3 +289,40 @@ def test_ctx_install_in_the_virtualenv_of_install_does_what_install_does(
     assert hooks["UserPromptSubmit"][0]["hooks"][0]["command"] == f'"{venv}/bin/ctx-budget"'
     assert sorted(os.listdir(links)) == sorted(LINKED_COMMANDS)
     assert not (venv / "context-memory").exists()
+
+
+def test_the_uninstall_dry_run_shows_what_the_run_does(
+    home: Path, venv: Path, links: Path, capsys: Any
+) -> None:
+    """Issue 25: a settings file the install created is deleted by the uninstall, and the
+    dry run says so (it showed the file becoming {}); a file that existed gets its text
+    from before back, and the dry run's diff ends there."""
+    settings = home / ".claude" / "settings.json"
+    assert run(capsys, "--venv", str(venv))[0] == 0
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--dry-run")
+    assert code == 0
+    assert out.splitlines()[:2] == [
+        f"{P} dry run: nothing will be written",
+        f"{P} would remove {len(HOOKS)} hooks from {settings}, then delete it: ./install had "
+        "created it, and nothing else is in it",
+    ]
+    assert "+{}" not in out
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
+    assert f"{P} deleted {settings}, which ./install had created" in out.splitlines()
+    assert not settings.exists()
+
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text(ODD_LAYOUT)
+    assert run(capsys, "--venv", str(venv))[0] == 0
+    installed = settings.read_text()
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--dry-run")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == f"{P} would restore {settings} to its text from before ./install:"
+    diff = lines[2 : lines.index(next(x for x in lines[2:] if x.startswith(P)))]
+    assert [x[1:] for x in diff if x.startswith("+") and not x.startswith("+++")] == (
+        ODD_LAYOUT.splitlines()
+    )
+    assert settings.read_text() == installed  # a dry run
+    run(capsys, "--venv", str(venv), "--uninstall")
+    assert settings.read_text() == ODD_LAYOUT

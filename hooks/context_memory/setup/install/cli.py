@@ -119,6 +119,8 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
     parser.add_argument("--no-links", action="store_true", help=argparse.SUPPRESS)
     # For ctx-install: where our launchers go in a virtualenv pipx or uv owns.
     parser.add_argument("--launcher-dir", metavar="DIR", help=argparse.SUPPRESS)
+    # For the install script: each folder it created for the virtualenv (for --purge).
+    parser.add_argument("--made-folder", action="append", default=[], help=argparse.SUPPRESS)
     # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
     parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
     # "install" alone does not say what it installs; ctx-install answers as every ctx-* does.
@@ -165,6 +167,7 @@ def options_from(args: argparse.Namespace, prog: str) -> InstallOptions:
         links=not args.no_links,
         tool="./install" if prog == "install" else prog,
         launcher_dir=Path(os.path.abspath(args.launcher_dir)) if args.launcher_dir else None,
+        made_folders=tuple(Path(os.path.abspath(folder)) for folder in args.made_folder),
     )
 
 

@@ -31,6 +31,9 @@ class InstallOptions:
     # ./install's own virtualenv. ctx-install in a virtualenv that pipx or uv owns gives
     # <venv>/context-memory/bin: their wrappers in <venv>/bin are never rewritten.
     launcher_dir: Path | None = None
+    # The folders the install script created for the virtualenv (``mkdir -p``), deepest
+    # first: recorded, so that --purge removes those of them that are empty then.
+    made_folders: tuple[Path, ...] = ()
 
     @property
     def bin_dir(self) -> Path:

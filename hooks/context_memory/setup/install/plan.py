@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import ClaudeMdChange, claude_md_change
@@ -76,6 +77,15 @@ class PurgeVenv:
 
 
 @dataclass(frozen=True)
+class PurgeLeftovers:
+    """--uninstall --purge, last: the toolkit's cache folder, and the folders the install
+    script created for the virtualenv that are empty by then."""
+
+    cache: Path
+    made_folders: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
 class KeepVenv:
     venv: Path
 
@@ -85,7 +95,6 @@ class LinkCommands:
     bin_dir: Path
     links: Path
     remove: bool
-    recorded: bool = False  # a folder from the record, not this run's
 
 
 @dataclass(frozen=True)
@@ -139,6 +148,7 @@ class NoteInstall:
     cron_project: str | None
     crontab_was_empty: bool
     pin_project: str | None
+    made_folders: tuple[Path, ...] = ()
 
 
 Step = (
@@ -155,6 +165,7 @@ Step = (
     | RestoreRecorded
     | NoteInstall
     | RemoveLaunchers
+    | PurgeLeftovers
 )
 
 
@@ -286,6 +297,9 @@ def make_plan(options: InstallOptions) -> list[Step]:
         steps.extend(recorded_steps(options, path, project, links, user_path))
         if options.launcher_dir is not None:
             steps.append(RemoveLaunchers(options.launcher_dir))
+        if options.purge:
+            made = tuple(Path(p) for p in record.load(options.venv)["made_folders"])
+            steps.append(PurgeLeftovers(Path(cache_dir()), made))
     else:
         if path == user_path:
             steps.extend(project_duplicates(options, user_path))
@@ -311,6 +325,7 @@ def note_install(
         cron_project=project if options.cron else None,
         crontab_was_empty=options.cron and before_cron == "",
         pin_project=project if options.pin_decisions else None,
+        made_folders=options.made_folders,
     )
 
 
@@ -373,6 +388,6 @@ def recorded_steps(
     if options.links:
         for folder in kept["links"]:
             if Path(folder) != links:
-                steps.append(LinkCommands(options.bin_dir, Path(folder), True, recorded=True))
+                steps.append(LinkCommands(options.bin_dir, Path(folder), remove=True))
     steps.append(RestoreRecorded(options.venv, kept, options.tool))
     return steps
