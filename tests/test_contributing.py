@@ -1,10 +1,12 @@
 """What a contributor relies on: the licence pyproject.toml names, a changelog entry for the
-version, one ruff version for pre-commit and CI, the checks CI runs, and the README's
-commands for the fast and the full test tiers."""
+version, one ruff version for pre-commit and CI, the checks CI runs, the README's
+commands for the fast and the full test tiers, and a tree that holds no link out of itself."""
 
 from __future__ import annotations
 
+import posixpath
 import re
+import subprocess
 
 from context_memory import __version__
 from helpers.paths import REPO
@@ -60,3 +62,25 @@ def test_the_readme_names_the_fast_and_the_full_test_command() -> None:
 def test_the_markers_are_registered() -> None:
     for marker in ("slow:", "root:", "client:"):
         assert f'    "{marker}' in PYPROJECT
+
+
+def git(*args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=REPO, capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+
+
+def test_no_tracked_file_is_a_link_out_of_the_tree() -> None:
+    """A committed link to a machine's path (.venv-main -> /work/main/.venv) dangles in every
+    clone, and shutil.copytree of the checkout fails on it (issue 25). The link's target
+    is read from git (mode 120000: the blob is the target), not from the checkout."""
+    outside = []
+    for line in git("ls-files", "-s", "-z").split("\0"):
+        if not line.startswith("120000 "):
+            continue
+        meta, name = line.split("\t", 1)
+        target = git("cat-file", "blob", meta.split()[1])
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
+        if posixpath.isabs(target) or resolved == ".." or resolved.startswith("../"):
+            outside.append(f"{name} -> {target}")
+    assert outside == []
