@@ -15,7 +15,7 @@ PYPROJECT = (REPO / "pyproject.toml").read_text(encoding="utf-8")
 
 
 def test_the_licence_file_is_the_one_pyproject_names() -> None:
-    assert 'license = { text = "MIT" }' in PYPROJECT
+    assert 'license = "MIT"\nlicense-files = ["LICENSE"]\n' in PYPROJECT
     licence = (REPO / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n\nCopyright (c) ")
     assert 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND' in licence
