@@ -61,15 +61,10 @@ def parse_hook_input(raw: bytes) -> dict[str, Any]:
 
 def _json_kind(value: object) -> str:
     """What a decoded JSON value is, in JSON's words (not Python's "NoneType")."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    return "an array"
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    kinds: dict[type, str] = {str: "a string", list: "an array"}
+    return kinds.get(type(value), "a number")
 
 
 def str_field(payload: dict[str, Any], key: str) -> str | None:
