@@ -39,7 +39,11 @@ def test_the_dev_extra_asks_for_the_build_floor_and_it_is_installed() -> None:
     floor = setuptools_floor()
     dev = PYPROJECT.split("\ndev = [", 1)[1].split("]", 1)[0]
     assert f'"setuptools>={floor}"' in dev
-    assert release(version("setuptools")) >= release(floor)
+    installed = version("setuptools")
+    assert release(installed) >= release(floor), (
+        f"setuptools {installed} here is older than the build floor {floor}: "
+        "pip install -e '.[dev]' again"
+    )
 
 
 def test_a_wheel_builds_without_a_warning_and_carries_the_spdx_licence(tmp_path: Path) -> None:
