@@ -30,6 +30,7 @@ run = captured(main)  # run(capsys, *argv) -> (exit code, stdout, stderr)
         (["Go with Kafka instead of RabbitMQ", "Kafka: ops cost"], "kafka"),
         (["Kafka rather than RabbitMQ", "Kafka, not RabbitMQ", "Going with Kafka"], "kafka"),
         (["We decided to use Bun", "We'll use Bun", "Let's use Bun", "Using Bun"], "bun"),
+        (["We're going with Bun", "We have decided to use Bun", "Let's go with Bun"], "bun"),
         (["Don't use npm", "Do not use npm", "Never use npm", "We won’t use npm"], "npm"),
         (
             ["Stop using Webpack", "No longer use Webpack", "Avoid Webpack", "Drop Webpack"],

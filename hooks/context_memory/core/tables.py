@@ -314,7 +314,10 @@ GUARD_GIST_REMIND_OVERLAP = _prompt.GUARD_GIST_REMIND_OVERLAP
 # the grammar of such sentences, not phrases of any labelled text: a lead-in of who, modals,
 # a negation and a verb of choosing before the option, a connector after it. Lower case, as
 # the subject is compared after NFKC and case folding; an apostrophe is "'".
-MERGE_EN_WHO = ("we", "we'll", "we'd", "let's", "let us", "i", "i'll")
+MERGE_EN_WHO = (
+    "we", "we'll", "we'd", "we're", "we are", "we've", "we have", "let's", "let us",
+    "i", "i'll", "i'm", "i am", "i've", "i have",
+)  # fmt: skip
 MERGE_EN_MODALS = (
     "will", "would", "should", "must", "shall", "can", "now", "still", "always", "also",
     "decided to", "decide to", "chose to", "choose to", "agreed to", "agree to", "plan to",
