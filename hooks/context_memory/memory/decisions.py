@@ -7,7 +7,10 @@ a rejection, "decision" holds what was rejected. A record captured from the tran
 "row_ts", "quote" (verbatim, bounded), "anchors", "avoid", "prefer" and, for a rejected tool
 call, "call" (make_captured_record bounds them all). ``ctx-decide`` writes "by" too: "agent"
 when its Bash tool ran it (CLAUDECODE=1), else "user", or what ``--by`` says; a record
-without "by" (older ones) counts as the agent's.
+without "by" (older ones) counts as the agent's. Typed subjects (memory/constraint.py, the
+one model every reader uses): "ruled_out" and "preferred" (lists of {"kind", "value"}) and
+"tier" ("structural" | "stated"), on captured records and on records typed with ctx-decide
+alike.
 
 Marks are appended records too and travel with the log: ``ctx-decide --pin/--unpin``
 appends {"id", "ts", "session", "kind": "pin" | "unpin", "target": <record id>, "author"};
@@ -35,11 +38,19 @@ import os
 import time
 
 from context_memory.core.fsutil import append_line_locked, open_file
+from context_memory.memory.constraint import (
+    TIERS,
+    subject_fields,
+    subjects_from,
+    superseded_ids,
+)
 from context_memory.memory.identity import git_dir, new_record_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
+
+    from context_memory.memory.constraint import Subject
 
 DECISIONS_FILE = "decisions.jsonl"
 KINDS = ("decided", "rejected", "risk", "constraint")
@@ -104,9 +115,12 @@ def make_record(
     ts: str | None = None,
     author: str = "",
     by: str = "",
+    ruled_out: Iterable[Subject | None] = (),
+    preferred: Iterable[Subject | None] = (),
 ) -> dict[str, object]:
     """A validated record, ready to append (``author`` and ``by``, who stated it: "user" or
-    "agent", are left out when empty)."""
+    "agent", are left out when empty; ``ruled_out``/``preferred`` only when one of them
+    names a subject)."""
     if kind not in KINDS:
         raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if by and by not in BY_VALUES:
@@ -130,6 +144,9 @@ def make_record(
         record["author"] = " ".join(author.split())
     if by:
         record["by"] = by
+    subjects = subject_fields(ruled_out, preferred)
+    if subjects["ruled_out"] or subjects["preferred"]:
+        record.update(subjects)
     return record
 
 
@@ -373,6 +390,11 @@ def clip_record(record: dict[str, object]) -> dict[str, object]:
         call = clean_call(record.get("call"))
         if call:
             copy["call"] = call
+    for key in ("ruled_out", "preferred"):
+        if key in record:
+            copy[key] = subjects_from(record.get(key))
+    if record.get("tier") in TIERS:
+        copy["tier"] = record["tier"]
     return copy
 
 
@@ -499,6 +521,17 @@ def make_captured_record(
     call = clean_call(item.get("call"))
     if call:
         record["call"] = call
+    if "ruled_out" in item or "preferred" in item:
+        record.update(
+            subject_fields(
+                subjects_from(item.get("ruled_out")), subjects_from(item.get("preferred"))
+            )
+        )
+    tier = item.get("tier")
+    if tier is not None:
+        if tier not in TIERS:
+            raise RecordError(f"tier must be one of {', '.join(TIERS)}, not {tier!r}")
+        record["tier"] = tier
     return record
 
 
@@ -513,17 +546,18 @@ def capture_identity(record: dict[str, object]) -> tuple[str, str, str] | None:
 def superseded_by(new: dict[str, object], live: list[dict[str, object]]) -> list[str]:
     """Ids of the live records ``new`` supersedes: each shares with it an anchor that is in
     new.prefer and old.avoid, or in new.avoid and old.prefer ("use npm after all" after
-    "use pnpm, not npm"). Records without avoid/prefer (ctx-decide's) are never superseded
-    this way: ctx-decide --drop retracts them."""
+    "use pnpm, not npm"); and those the typed rule (constraint.supersedes) says it
+    supersedes. Records with neither (older ctx-decide ones) are never superseded this way:
+    ctx-decide --drop retracts them."""
+    found = superseded_ids(new, [r for r in live if "ruled_out" in r or "preferred" in r])
     prefer, avoid = set(str_list(new.get("prefer"))), set(str_list(new.get("avoid")))
     if not prefer and not avoid:
-        return []
-    found = []
+        return found
     for old in live:
         if old is new or old.get("id") == new.get("id"):
             continue
         if (prefer & set(str_list(old.get("avoid")))) or (avoid & set(str_list(old.get("prefer")))):
             ident = old.get("id")
-            if isinstance(ident, str) and ident:
+            if isinstance(ident, str) and ident and ident not in found:
                 found.append(ident)
     return found

@@ -1,0 +1,335 @@
+"""The typed constraint model: a record of the decisions log as every reader sees it.
+
+A record says what it rules out and what it prefers as **subjects of a kind**:
+
+- ``package``  a dependency, whatever the package manager (``moment``, ``@types/node``,
+  ``requests``): the value is the bare name, lowercase, without version or extras;
+- ``command``  a program, its subcommand and a flag family (``git push --force``, ``npm``,
+  ``rm -rf``): words separated by one space, the program lowercase;
+- ``path``     a file, or a folder and everything under it (a folder ends with ``/``):
+  ``migrations/``, ``src/legacy/api.py``; relative to the project where it can be;
+- ``name``     an identifier or file name to keep or not to use (``UserService``);
+- ``approach`` free text: nothing a tool call can be matched on (it only reminds).
+
+On disk (decisions.jsonl) a record carries ``ruled_out`` and ``preferred``, each a list of
+``{"kind": ..., "value": ...}``, and ``tier``: ``structural`` (a rejected call with the
+user's reason, plan feedback, an AskUserQuestion answer: the client's own shapes) or
+``stated`` (a directive typed in a prompt). Records written before this model (no
+``ruled_out``) still read: their old ``avoid``/``prefer`` words become ``approach``
+subjects, which only ever remind.
+
+Supersede rule (one place): a later record supersedes an earlier one when it takes the
+other stance on a subject the earlier one names (prefers what the earlier ruled out, or
+rules out what it preferred: "use npm after all" after "use pnpm, not npm"), or when it
+takes the same stance on every subject the earlier one ruled out (a restatement). A record
+with no subjects never supersedes or gets superseded this way (ctx-decide --drop retracts it).
+
+Standard library only and no ``re``: the guard's index rebuild and capture at Stop import
+this module; the TypedDicts exist for mypy only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import TypedDict
+
+    class Subject(TypedDict):
+        kind: str  # one of SUBJECT_KINDS
+        value: str  # normalised by subject()
+
+    class Constraint(TypedDict):
+        id: str
+        kind: str  # decided | rejected | constraint | risk
+        text: str  # what was decided, rejected or required (one line)
+        reason: str
+        ruled_out: list[Subject]
+        preferred: list[Subject]
+        by: str  # user | agent
+        tier: str  # structural | stated | "" (ctx-decide, older records)
+        source: str  # one of SOURCES
+        quote: str  # the evidence: verbatim, bounded
+        uuid: str  # the transcript row of the evidence ("" for ctx-decide)
+        when: str  # the row's time, else the record's
+        session: str
+        author: str
+        call: dict[str, str] | None  # the rejected tool call (tool, command | file, gist)
+        anchors: list[str]  # words the audit looks for in a summary
+
+
+SUBJECT_KINDS = ("package", "command", "path", "name", "approach")
+# Kinds a tool call can be matched on: a record of kind approach only reminds.
+ACTIONABLE_KINDS = ("package", "command", "path", "name")
+TIERS = ("structural", "stated")
+# Where a record came from: capture's sources, a typed ctx-decide, the client's auto memory,
+# a teammate's record through ctx-merge.
+SOURCES = (
+    "tool-rejection",
+    "plan",
+    "question",
+    "prompt",
+    "agent-text",
+    "ctx-decide",
+    "auto-memory",
+    "merge",
+)
+MAX_SUBJECTS = 8
+MAX_SUBJECT_CHARS = 200
+_VERSION_MARKS = ("==", ">=", "<=", "~=", "!=", "===", ">", "<", "[", ";", " ")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def package_name(raw: str) -> str:
+    """The bare package name: ``moment@2.29`` -> ``moment``, ``@types/node@20`` ->
+    ``@types/node``, ``requests[socks]>=2`` -> ``requests``, ``Django`` -> ``django``."""
+    name = raw.strip().strip("'\"`").lower()
+    if name.startswith("@"):
+        scope, _, rest = name[1:].partition("/")
+        rest = rest.split("@", 1)[0]
+        name = f"@{scope}/{rest}" if rest else ""
+    else:
+        name = name.split("@", 1)[0]
+    for mark in _VERSION_MARKS:
+        name = name.split(mark, 1)[0]
+    return name.strip()
+
+
+def package_key(name: str) -> str:
+    """Names that are one package across spellings (PEP 503: ``-``, ``_`` and ``.`` alike)."""
+    out = []
+    for char in name.lower():
+        out.append("-" if char in "-_." else char)
+    key = "".join(out)
+    while "--" in key:
+        key = key.replace("--", "-")
+    return key
+
+
+def path_value(raw: str) -> str:
+    """A path as a subject: ``./migrations`` -> ``migrations``, ``a//b/`` -> ``a/b/``; a
+    trailing ``/`` (a folder) is kept."""
+    text = raw.strip().strip("'\"`").replace("\\", "/")
+    folder = text.endswith("/")
+    parts = [p for p in text.split("/") if p and p != "."]
+    value = "/".join(parts)
+    if text.startswith("/"):
+        value = "/" + value
+    if folder and value and value != "/":
+        value += "/"
+    return value
+
+
+def subject(kind: str, value: str) -> Subject | None:
+    """A normalised subject, or None when ``kind`` is unknown or nothing is left."""
+    if kind not in SUBJECT_KINDS or not isinstance(value, str):
+        return None
+    text = _one_line(value)
+    if kind == "package":
+        text = package_name(text)
+    elif kind == "command":
+        words = text.split(" ")
+        words[0] = words[0].lower()
+        text = " ".join(words)
+    elif kind == "path":
+        text = path_value(text)
+    elif kind == "name":
+        text = text.strip("'\"`")
+    if not text or len(text) > MAX_SUBJECT_CHARS:
+        if kind != "approach" or not text:
+            return None
+        text = text[: MAX_SUBJECT_CHARS - 3].rstrip() + "..."
+    return {"kind": kind, "value": text}
+
+
+def subjects_from(value: object) -> list[Subject]:
+    """The valid subjects of a record field (a list of {"kind", "value"}), each once."""
+    found: list[Subject] = []
+    if not isinstance(value, list):
+        return found
+    for item in value[: MAX_SUBJECTS * 2]:
+        if not isinstance(item, dict):
+            continue
+        made = subject(str(item.get("kind", "")), item.get("value", ""))
+        if made is not None and not any(same_subject(made, other) for other in found):
+            found.append(made)
+    return found[:MAX_SUBJECTS]
+
+
+def same_subject(a: Subject, b: Subject) -> bool:
+    """One subject: the same kind and value (packages across spellings, paths with or
+    without the folder's ``/``, approaches case-insensitively)."""
+    kind = a.get("kind")
+    if kind != b.get("kind"):
+        return False
+    left, right = a.get("value", ""), b.get("value", "")
+    if kind == "package":
+        return package_key(left) == package_key(right)
+    if kind == "path":
+        return left.rstrip("/") == right.rstrip("/")
+    if kind == "approach":
+        return left.casefold() == right.casefold()
+    return left == right
+
+
+def path_covers(folder_or_file: str, path: str) -> bool:
+    """Whether the path subject ``folder_or_file`` covers ``path`` (the file itself, or
+    anything under the folder), comparing whole path components; a relative subject
+    covers an absolute path that ends with it (``migrations/`` covers
+    ``/home/ana/app/migrations/001.sql``)."""
+    want = [p for p in path_value(folder_or_file).split("/") if p]
+    have = [p for p in path_value(path).split("/") if p]
+    if not want:
+        return False
+    absolute = folder_or_file.startswith("/")
+    starts = [0] if absolute else range(len(have) - len(want) + 1)
+    return any(have[start : start + len(want)] == want for start in starts)
+
+
+def _str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _words(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [w for w in value if isinstance(w, str) and w][: MAX_SUBJECTS * 2]
+
+
+def _legacy(words: list[str]) -> list[Subject]:
+    found: list[Subject] = []
+    for word in words:
+        made = subject("approach", word)
+        if made is not None and not any(same_subject(made, f) for f in found):
+            found.append(made)
+    return found[:MAX_SUBJECTS]
+
+
+def constraint_of(record: Mapping[str, object]) -> Constraint | None:
+    """The typed view of one decisions-log record (None for marks and pins, or a line
+    that is no decision). Older records read: without ``ruled_out`` their ``avoid`` and
+    ``prefer`` words become approach subjects; without ``by`` the record is the agent's;
+    without ``source`` it was typed with ctx-decide."""
+    kind = record.get("kind")
+    text = record.get("decision")
+    if kind not in ("decided", "rejected", "constraint", "risk") or not isinstance(text, str):
+        return None
+    typed = "ruled_out" in record or "preferred" in record
+    ruled_out = subjects_from(record.get("ruled_out")) if typed else []
+    preferred = subjects_from(record.get("preferred")) if typed else []
+    if not typed:
+        ruled_out = _legacy(_words(record.get("avoid")))
+        preferred = _legacy(_words(record.get("prefer")))
+    by = record.get("by")
+    tier = record.get("tier")
+    source = record.get("source")
+    call = record.get("call")
+    return {
+        "id": _str(record.get("id")),
+        "kind": str(kind),
+        "text": text,
+        "reason": _str(record.get("reason")),
+        "ruled_out": ruled_out,
+        "preferred": preferred,
+        "by": by if by in ("user", "agent") else "agent",
+        "tier": tier if tier in TIERS else "",
+        "source": source if source in SOURCES else "ctx-decide",
+        "quote": _str(record.get("quote")),
+        "uuid": _str(record.get("uuid")),
+        "when": _str(record.get("row_ts")) or _str(record.get("ts")),
+        "session": _str(record.get("session")),
+        "author": _str(record.get("author")),
+        "call": {k: v for k, v in call.items() if isinstance(v, str)}
+        if isinstance(call, dict)
+        else None,
+        "anchors": _words(record.get("anchors") or record.get("keywords")),
+    }
+
+
+def constraints_of(records: Iterable[Mapping[str, object]]) -> list[Constraint]:
+    """The typed views of ``records`` (in their order), leaving out what is no decision."""
+    return [c for c in (constraint_of(r) for r in records) if c is not None]
+
+
+def _subjects(record: Mapping[str, object], key: str) -> list[Subject]:
+    value = record.get(key)
+    return subjects_from(value) if isinstance(value, list) else []
+
+
+def supersedes(new: Mapping[str, object], old: Mapping[str, object]) -> bool:
+    """Whether the later record ``new`` supersedes the earlier ``old`` (module docstring):
+    the other stance on a subject of ``old``, or the same stance on all it ruled out.
+    Both must carry typed subjects (``ruled_out``/``preferred``), whatever wrote them."""
+    if new is old or (new.get("id") and new.get("id") == old.get("id")):
+        return False
+    new_out, new_pref = _subjects(new, "ruled_out"), _subjects(new, "preferred")
+    old_out, old_pref = _subjects(old, "ruled_out"), _subjects(old, "preferred")
+    if not (new_out or new_pref) or not (old_out or old_pref):
+        return False
+
+    def shared(left: list[Subject], right: list[Subject]) -> bool:
+        return any(same_subject(a, b) for a in left for b in right)
+
+    if shared(new_pref, old_out) or shared(new_out, old_pref):
+        return True
+    if old_out and all(any(same_subject(o, n) for n in new_out) for o in old_out):
+        return not old_pref or all(any(same_subject(p, n) for n in new_pref) for p in old_pref)
+    return False
+
+
+def superseded_ids(new: Mapping[str, object], earlier: Iterable[Mapping[str, object]]) -> list[str]:
+    """Ids of the records of ``earlier`` that ``new`` supersedes."""
+    found: list[str] = []
+    for old in earlier:
+        ident = old.get("id")
+        if isinstance(ident, str) and ident and supersedes(new, old) and ident not in found:
+            found.append(ident)
+    return found
+
+
+def live_by_subject(records: Iterable[Mapping[str, object]]) -> list[Mapping[str, object]]:
+    """``records`` (log order) without those a later one supersedes: the rule applied to
+    a whole log at read time, so records merged from a teammate or written by another
+    source are judged the same way as those capture marked when it appended them."""
+    kept: list[Mapping[str, object]] = []
+    for record in records:
+        gone = set(superseded_ids(record, kept))
+        if gone:
+            kept = [r for r in kept if r.get("id") not in gone]
+        kept.append(record)
+    return kept
+
+
+def can_ask(constraint: Mapping[str, object]) -> bool:
+    """Whether the guard may ask (not only remind) on a call that acts on this record's
+    subjects: the user's records (captured from the client's shapes or a prompt, typed in
+    a terminal, a teammate's merged record) that rule out something a call can act on.
+    A record the agent made itself, one from auto memory, or one of kind approach only
+    reminds."""
+    if constraint.get("by") != "user" or constraint.get("source") in ("agent-text", "auto-memory"):
+        return False
+    return any(s["kind"] in ACTIONABLE_KINDS for s in _subjects(constraint, "ruled_out"))
+
+
+def subject_fields(
+    ruled_out: Iterable[Subject | None], preferred: Iterable[Subject | None] = ()
+) -> dict[str, list[Subject]]:
+    """The ``ruled_out``/``preferred`` fields of a record to write (Nones and repeats
+    left out, each list at most MAX_SUBJECTS)."""
+
+    def clean(items: Iterable[Subject | None]) -> list[Subject]:
+        found: list[Subject] = []
+        for item in items:
+            if item is not None and not any(same_subject(item, f) for f in found):
+                found.append(item)
+        return found[:MAX_SUBJECTS]
+
+    return {"ruled_out": clean(ruled_out), "preferred": clean(preferred)}
+
+
+def describe(subject_: Subject) -> str:
+    """A subject for people: ``package moment``, ``command git push --force``."""
+    return f"{subject_.get('kind', '')} {subject_.get('value', '')}".strip()

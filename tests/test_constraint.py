@@ -1,0 +1,206 @@
+"""The typed constraint model (memory/constraint.py): subjects, the typed view of old and
+new records, the supersede rule, who may make the guard ask."""
+
+from __future__ import annotations
+
+import pytest
+
+from context_memory.memory import constraint as c
+from context_memory.memory.decisions import make_captured_record, make_record
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ("moment", "moment"),
+        ("moment@2.29.4", "moment"),
+        ("@types/node@20", "@types/node"),
+        ("@types/node", "@types/node"),
+        ("requests[socks]>=2.0", "requests"),
+        ("Django==4.2", "django"),
+        ("'lodash'", "lodash"),
+        ("numpy~=1.26", "numpy"),
+    ],
+)
+def test_package_names_lose_versions_and_extras(raw: str, name: str) -> None:
+    assert c.subject("package", raw) == {"kind": "package", "value": name}
+
+
+def test_packages_are_one_across_spellings() -> None:
+    assert c.same_subject(
+        c.subject("package", "typing_extensions"), c.subject("package", "Typing-Extensions")
+    )  # type: ignore[arg-type]
+    assert not c.same_subject(
+        {"kind": "package", "value": "moment"}, {"kind": "name", "value": "moment"}
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("./migrations/", "migrations/"),
+        ("a//b/", "a/b/"),
+        ("/abs/x.py", "/abs/x.py"),
+        ("src\\api.py", "src/api.py"),
+    ],
+)
+def test_path_values(raw: str, value: str) -> None:
+    assert c.subject("path", raw) == {"kind": "path", "value": value}
+
+
+def test_unknown_kind_or_empty_value_is_no_subject() -> None:
+    assert c.subject("thing", "x") is None
+    assert c.subject("package", "  ") is None
+    assert c.subject("package", "@scope") is None
+
+
+def test_command_program_is_lowercase_words_one_space() -> None:
+    assert c.subject("command", "Git   push  --force") == {
+        "kind": "command",
+        "value": "git push --force",
+    }
+
+
+def test_long_approach_is_clipped_other_kinds_refused() -> None:
+    long = "x" * 300
+    made = c.subject("approach", long)
+    assert (
+        made is not None
+        and len(made["value"]) == c.MAX_SUBJECT_CHARS
+        and made["value"].endswith("...")
+    )
+    assert c.subject("name", long) is None
+
+
+@pytest.mark.parametrize(
+    ("folder", "path", "covered"),
+    [
+        ("migrations/", "migrations/001.sql", True),
+        ("migrations/", "/home/ana/app/migrations/001.sql", True),
+        ("migrations/", "docs/migrations.md", False),
+        ("migrations/", "mymigrations/x", False),
+        ("src/legacy/api.py", "/x/src/legacy/api.py", True),
+        ("/etc/", "/home/etc/x", False),
+        ("/etc/", "/etc/hosts", True),
+    ],
+)
+def test_path_covers_whole_components(folder: str, path: str, covered: bool) -> None:
+    assert c.path_covers(folder, path) is covered
+
+
+def _rec(
+    ident: str, out: list[tuple[str, str]] = (), pref: list[tuple[str, str]] = (), **extra: object
+) -> dict[str, object]:  # type: ignore[assignment]
+    record: dict[str, object] = {"id": ident, "kind": "rejected", "decision": ident}
+    record.update(
+        c.subject_fields([c.subject(k, v) for k, v in out], [c.subject(k, v) for k, v in pref])
+    )
+    record.update(extra)
+    return record
+
+
+def test_opposite_stance_supersedes() -> None:
+    old = _rec("a", out=[("command", "npm")], pref=[("command", "pnpm")])
+    new = _rec("b", pref=[("command", "npm")])
+    assert c.supersedes(new, old)
+    assert not c.supersedes(old, old)
+
+
+def test_restatement_supersedes_but_a_narrower_one_does_not() -> None:
+    old = _rec("a", out=[("package", "moment"), ("package", "dayjs")])
+    narrower = _rec("b", out=[("package", "moment")])
+    same = _rec("c", out=[("package", "dayjs"), ("package", "moment")])
+    assert not c.supersedes(narrower, old)
+    assert c.supersedes(same, old)
+
+
+def test_agreeing_decision_does_not_supersede() -> None:
+    rejection = _rec("a", out=[("package", "moment")], pref=[("package", "date-fns")])
+    decision = _rec("b", pref=[("package", "date-fns")], kind="decided")
+    assert not c.supersedes(decision, rejection)
+
+
+def test_records_without_subjects_never_supersede() -> None:
+    assert not c.supersedes(
+        {"id": "x", "kind": "rejected", "decision": "x"}, _rec("a", out=[("package", "moment")])
+    )
+
+
+def test_live_by_subject_keeps_the_later() -> None:
+    first = _rec("a", out=[("command", "npm")], pref=[("command", "pnpm")])
+    other = _rec("b", out=[("path", "migrations/")])
+    later = _rec("c", pref=[("command", "npm")], kind="decided")
+    assert [r["id"] for r in c.live_by_subject([first, other, later])] == ["b", "c"]
+
+
+def test_old_records_read_as_approach_subjects() -> None:
+    view = c.constraint_of(
+        {
+            "id": "1",
+            "kind": "rejected",
+            "decision": "npm",
+            "avoid": ["npm"],
+            "prefer": ["pnpm"],
+            "by": "user",
+            "source": "tool-rejection",
+            "row_ts": "2025-01-02T00:00:00Z",
+            "ts": "2026-01-01T00:00:00Z",
+        }
+    )
+    assert view is not None
+    assert view["ruled_out"] == [{"kind": "approach", "value": "npm"}]
+    assert view["preferred"] == [{"kind": "approach", "value": "pnpm"}]
+    assert view["when"] == "2025-01-02T00:00:00Z"
+    assert view["tier"] == ""
+    assert not c.can_ask(view)
+
+
+def test_ctx_decide_record_without_by_is_the_agents_and_from_ctx_decide() -> None:
+    view = c.constraint_of({"id": "1", "kind": "decided", "decision": "Use pnpm"})
+    assert view is not None and view["by"] == "agent" and view["source"] == "ctx-decide"
+
+
+def test_marks_are_no_constraint() -> None:
+    assert c.constraint_of({"id": "1", "kind": "drop", "target": "x"}) is None
+
+
+def test_can_ask_only_users_actionable_records() -> None:
+    user = _rec("a", out=[("package", "moment")], by="user", source="tool-rejection")
+    assert c.can_ask(user)
+    assert not c.can_ask({**user, "by": "agent"})
+    assert not c.can_ask({**user, "source": "auto-memory"})
+    assert not c.can_ask(_rec("b", out=[("approach", "no big refactors")], by="user"))
+
+
+def test_make_record_writes_typed_fields_and_by() -> None:
+    record = make_record(
+        "rejected",
+        "npm install",
+        session="s",
+        by="user",
+        ruled_out=[c.subject("command", "npm install")],
+        preferred=[c.subject("command", "pnpm install")],
+    )
+    assert record["by"] == "user"
+    assert record["ruled_out"] == [{"kind": "command", "value": "npm install"}]
+    assert record["preferred"] == [{"kind": "command", "value": "pnpm install"}]
+    plain = make_record("decided", "x", session="s")
+    assert "ruled_out" not in plain and "by" not in plain
+
+
+def test_make_captured_record_keeps_typed_fields_and_tier() -> None:
+    item = {
+        "kind": "rejected",
+        "by": "user",
+        "source": "tool-rejection",
+        "uuid": "u1",
+        "decision": "npm install moment",
+        "quote": "too heavy, use date-fns",
+        "ruled_out": [{"kind": "package", "value": "moment@2"}, {"kind": "bogus", "value": "x"}],
+        "preferred": [{"kind": "package", "value": "date-fns"}],
+        "tier": "structural",
+    }
+    record = make_captured_record(item, session="s")
+    assert record["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert record["preferred"] == [{"kind": "package", "value": "date-fns"}]
+    assert record["tier"] == "structural"
