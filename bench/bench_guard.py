@@ -143,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
             isolated = isolated_launcher(python, Path(tmp))
         project = Path(tmp) / "project"
         (project / ".git").mkdir(parents=True)
+        # The hook records its session in the toolkit's cache: this run's, not the user's
+        # (the children inherit the environment).
+        os.environ["CTX_CACHE_DIR"] = str(Path(tmp) / "cache")
         make_log(project / ".working-state", args.records)
         compliant = payload(project, "npm install date-fns")
         ruled_out = payload(project, "npm install tool-9998")
