@@ -195,18 +195,25 @@ def act(
 def copied_records(records: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     """The newest MAX_EXTRACT_RECORDS records of ``kind``, each cut to its known fields
     and their bounds (decisions.clip_record): the extract stays small whatever the log holds."""
+    from context_memory.memory.constraint import constraint_of
     from context_memory.memory.decisions import clip_record
 
-    chosen = [r for r in records if r.get("kind") == kind][-MAX_EXTRACT_RECORDS:]
+    chosen = [r for r in records if (c := constraint_of(r)) and c["kind"] == kind]
+    chosen = chosen[-MAX_EXTRACT_RECORDS:]
     return [clip_record(record) for record in chosen]
 
 
 def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:
     """The PreCompact stdout: the decisions and rejections the summary must keep."""
-    from context_memory.memory.decisions import decisions_path
-    from context_memory.memory.handoff_draft import record_item
+    from context_memory.memory.constraint import constraint_of
+    from context_memory.memory.decisions import decisions_path, str_list
+    from context_memory.memory.handoff_draft import constraint_item
 
-    kept = [r for r in facts.records if r.get("kind") in STEERING_LABELS]
+    kept = [
+        (c, str_list(r.get("alternatives")))
+        for r in facts.records
+        if (c := constraint_of(r)) is not None and c["kind"] in STEERING_LABELS
+    ]
     if not kept:
         return None
     shown = kept[-MAX_STEERING_ITEMS:]
@@ -214,9 +221,9 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
         "Keep these recorded decisions and rejections, with their reasons, in the summary "
         "(they are also on disk):"
     ]
-    for record in shown:
-        label = STEERING_LABELS[str(record.get("kind"))]
-        item = record_item(record)
+    for constraint, alternatives in shown:
+        label = STEERING_LABELS[constraint["kind"]]
+        item = constraint_item(constraint, alternatives)
         if len(item) > MAX_STEERING_ITEM_CHARS:
             item = item[: MAX_STEERING_ITEM_CHARS - 3] + "..."
         lines.append(f"- {label}: {item}")
