@@ -128,13 +128,21 @@ def test_the_pointer_orders_by_when_it_was_stated(tmp_path: Path) -> None:
     state = tmp_path / "state"
     # Captured later by hand (ts), stated earlier (row_ts): it is the older of the two.
     early = typed(
-        "constraint", "keep the API v1 routes", uuid="c1", ts="2026-03-05T00:00:00Z",
-        row_ts="2026-03-01T00:00:00.000Z", source="prompt",
-    )  # fmt: skip
+        "constraint",
+        "keep the API v1 routes",
+        uuid="c1",
+        ts="2026-03-05T00:00:00Z",
+        row_ts="2026-03-01T00:00:00.000Z",
+        source="prompt",
+    )
     late = typed(
-        "constraint", "answer in Korean", uuid="c2", ts="2026-03-03T00:00:00Z",
-        row_ts="2026-03-02T00:00:00.000Z", source="prompt",
-    )  # fmt: skip
+        "constraint",
+        "answer in Korean",
+        uuid="c2",
+        ts="2026-03-03T00:00:00Z",
+        row_ts="2026-03-02T00:00:00.000Z",
+        source="prompt",
+    )
     write(state, early, late)
     assert recent_records(str(state), "constraint") == [
         "answer in Korean (user)",
@@ -144,16 +152,24 @@ def test_the_pointer_orders_by_when_it_was_stated(tmp_path: Path) -> None:
 
 def test_the_pointer_still_reads_old_records(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    old = {"id": "0123456789ab", "ts": "2025-01-01T00:00:00Z", "session": "s", "kind": "rejected",
-           "decision": "Codis", "reason": "unmaintained", "alternatives": [], "keywords": []}  # fmt: skip
-    (state).mkdir()
+    old = {
+        "id": "0123456789ab",
+        "ts": "2025-01-01T00:00:00Z",
+        "session": "s",
+        "kind": "rejected",
+        "decision": "Codis",
+        "reason": "unmaintained",
+        "alternatives": [],
+        "keywords": [],
+    }
+    state.mkdir()
     (state / "decisions.jsonl").write_text(json.dumps(old) + "\n", encoding="utf-8")
     assert recent_rejections(str(state)) == ["Codis (unmaintained)"]
 
 
 def test_the_digest_leaves_out_a_superseded_rejection(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    rejected, folder, later = moment_log(state)
+    _, folder, later = moment_log(state)
     records, _ = read_records(state)
     digest = render_digest(records)
     assert "npm install moment" not in digest.text
@@ -166,10 +182,22 @@ def test_the_digest_leaves_out_a_superseded_rejection(tmp_path: Path) -> None:
 
 def test_the_digest_dates_by_when_it_was_stated(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    first = typed("decided", "use SQLite", uuid="d1", ts="2026-03-09T00:00:00Z",
-                  row_ts="2026-03-01T00:00:00.000Z", source="prompt")  # fmt: skip
-    second = typed("decided", "use WAL mode", uuid="d2", ts="2026-03-03T00:00:00Z",
-                   row_ts="2026-03-02T00:00:00.000Z", source="prompt")  # fmt: skip
+    first = typed(
+        "decided",
+        "use SQLite",
+        uuid="d1",
+        ts="2026-03-09T00:00:00Z",
+        row_ts="2026-03-01T00:00:00.000Z",
+        source="prompt",
+    )
+    second = typed(
+        "decided",
+        "use WAL mode",
+        uuid="d2",
+        ts="2026-03-03T00:00:00Z",
+        row_ts="2026-03-02T00:00:00.000Z",
+        source="prompt",
+    )
     write(state, first, second)
     records, _ = read_records(state)
     text = render_digest(records).text
@@ -209,8 +237,9 @@ def test_the_audit_checks_what_is_in_force(tmp_path: Path) -> None:
 
 
 def test_the_audit_reads_old_records(tmp_path: Path) -> None:
-    record = make_record("rejected", "Codis", session=SESSION, reason="unmaintained",
-                         keywords=["codis", "proxy"])  # fmt: skip
+    record = make_record(
+        "rejected", "Codis", session=SESSION, reason="unmaintained", keywords=["codis", "proxy"]
+    )
     record.pop("by", None)
     (result,) = audit_decisions([record], "The team dropped Codis.")
     assert (result["by"], result["keywords"], result["reason"]) == (
