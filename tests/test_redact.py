@@ -286,6 +286,27 @@ def test_a_handoff_is_redacted() -> None:
     assert "- login with password=[redacted]" in text
 
 
+def test_readers_redact_a_record_written_before_the_rule(tmp_path: Path) -> None:
+    from context_memory.memory.handoff_draft import record_item
+    from context_memory.memory.pointer import recent_rejections
+
+    old = {
+        "id": "0123456789ab",
+        "ts": "2025-01-01T00:00:00Z",
+        "session": "s",
+        "kind": "rejected",
+        "decision": "curl with ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ12",
+        "reason": "password=hunter2 is wrong",
+        "alternatives": [],
+        "keywords": [],
+    }
+    (tmp_path / "decisions.jsonl").write_text(json.dumps(old) + "\n", encoding="utf-8")
+    assert recent_rejections(str(tmp_path)) == [
+        "curl with [redacted] (password=[redacted] is wrong)"
+    ]
+    assert record_item(old) == "curl with [redacted] (password=[redacted] is wrong)"
+
+
 # --- every shared real transcript, captured for real ---------------------------------
 
 FIXTURES = REPO / "tests" / "fixtures"

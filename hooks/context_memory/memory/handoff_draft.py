@@ -103,7 +103,11 @@ class SessionFacts:
 
 def constraint_item(constraint: Constraint, alternatives: list[str] | None = None) -> str:
     """One typed record as a handoff line: ``text (reason; alternatives: a, b; stated by
-    the user)``, the last note for what the user stated (captured records)."""
+    the user)``, the last note for what the user stated (captured records). Redacted
+    (core/redact.py) as well: a record written before the rule, or by hand, reaches the
+    digest, the steering text and a handoff without its credential."""
+    from context_memory.core.redact import redact
+
     notes = []
     if constraint["reason"].strip():
         notes.append(constraint["reason"].strip())
@@ -114,7 +118,7 @@ def constraint_item(constraint: Constraint, alternatives: list[str] | None = Non
     text = constraint["text"]
     # Records are untrusted: a reason with line breaks must not add lines to a handoff or
     # to the PreCompact steering text.
-    return one_line(f"{text} ({'; '.join(notes)})" if notes else text, MAX_ITEM_CHARS)
+    return one_line(redact(f"{text} ({'; '.join(notes)})" if notes else text), MAX_ITEM_CHARS)
 
 
 def record_item(record: Mapping[str, Any]) -> str:

@@ -94,8 +94,11 @@ _ALSO_PARSED = (b'"target"', b'"ruled_out"', b'"preferred"')
 
 
 def recent_records(state_dir: str, kind: str, limit: int | None = None) -> list[str]:
-    """recent_rejections for records of ``kind`` (rejected or constraint)."""
+    """recent_rejections for records of ``kind`` (rejected or constraint), each item
+    redacted (core/redact.py: a record written before the rule may hold a credential)."""
     import json
+
+    from context_memory.core.redact import redact
 
     records: list[dict[str, object]] = []
     seen: set[object] = set()
@@ -129,7 +132,7 @@ def recent_records(state_dir: str, kind: str, limit: int | None = None) -> list[
             notes.append("user")
         text = constraint["text"]
         item = f"{text} ({'; '.join(notes)})" if notes else text
-        found.append((constraint["when"], _clip(one_line(item), REJECTION_CHARS)))
+        found.append((constraint["when"], _clip(one_line(redact(item)), REJECTION_CHARS)))
     newest = sorted(found, key=lambda pair: pair[0], reverse=True)
     return [item for _, item in newest][:limit]
 
