@@ -36,23 +36,46 @@ REDACTED = "[redacted]"
 
 _B = r"(?<![A-Za-z0-9_\-])"  # a token's start: not inside another word
 _E = r"(?![A-Za-z0-9_\-])"
-# (name, pattern, group to replace: 0 the whole match, 1.. that group only)
-SHAPES: tuple[tuple[str, str, int], ...] = (
-    ("pem block", r"-----BEGIN [A-Z0-9 ]{0,40}-----.*?(?:-----END [A-Z0-9 ]{0,40}-----|\Z)", 0),
-    ("anthropic key", _B + r"sk-ant-(?=[A-Za-z0-9_\-]*[0-9])[A-Za-z0-9_\-]{16,}", 0),
-    ("openai key", _B + r"sk-(?=[A-Za-z0-9_\-]*[0-9])[A-Za-z0-9_\-]{20,}", 0),
-    ("github token", _B + r"gh[pousr]_[A-Za-z0-9]{20,}" + _E, 0),
-    ("github fine-grained token", _B + r"github_pat_[A-Za-z0-9_]{20,}", 0),
-    ("aws access key", r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])", 0),
-    ("google api key", _B + r"AIza[0-9A-Za-z_\-]{30,}", 0),
-    ("slack token", _B + r"xox[abposr]-[0-9A-Za-z\-]{10,}", 0),
-    ("json web token", _B + r"eyJ[A-Za-z0-9_\-]{6,}\.eyJ[A-Za-z0-9_\-]{6,}\.[A-Za-z0-9_\-]{6,}", 0),
-    ("password in a url", r"[a-z][a-z0-9+.\-]{1,20}://[^\s:/@]{1,100}:([^\s@/]{1,200})@", 1),
+# (name, pattern, group to replace: 0 the whole match, 1.. that group only, triggers: what
+# the lowercased text must contain for the pattern to be tried: most texts hold none, and a
+# substring test costs far less than a regex scan)
+SHAPES: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
+    (
+        "pem block",
+        r"-----BEGIN [A-Z0-9 ]{0,40}-----.*?(?:-----END [A-Z0-9 ]{0,40}-----|\Z)",
+        0,
+        ("-----begin",),
+    ),
+    ("anthropic key", _B + r"sk-ant-(?=[A-Za-z0-9_\-]*[0-9])[A-Za-z0-9_\-]{16,}", 0, ("sk-ant-",)),
+    ("openai key", _B + r"sk-(?=[A-Za-z0-9_\-]*[0-9])[A-Za-z0-9_\-]{20,}", 0, ("sk-",)),
+    (
+        "github token",
+        _B + r"gh[pousr]_[A-Za-z0-9]{20,}" + _E,
+        0,
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    ),
+    ("github fine-grained token", _B + r"github_pat_[A-Za-z0-9_]{20,}", 0, ("github_pat_",)),
+    ("aws access key", r"(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}(?![A-Z0-9])", 0, ("akia", "asia")),
+    ("google api key", _B + r"AIza[0-9A-Za-z_\-]{30,}", 0, ("aiza",)),
+    ("slack token", _B + r"xox[abposr]-[0-9A-Za-z\-]{10,}", 0, ("xox",)),
+    (
+        "json web token",
+        _B + r"eyJ[A-Za-z0-9_\-]{6,}\.eyJ[A-Za-z0-9_\-]{6,}\.[A-Za-z0-9_\-]{6,}",
+        0,
+        ("eyj",),
+    ),
+    (
+        "password in a url",
+        r"[a-z][a-z0-9+.\-]{1,20}://[^\s:/@]{1,100}:([^\s@/]{1,200})@",
+        1,
+        ("://",),
+    ),
     (
         "password assignment",
         r"(?i)(?<![A-Za-z0-9])(?:password|passwd|passphrase)[\"']?\s*(?:=|:)\s*"
         r"(<[^<>]{0,60}>|\"[^\"]{1,200}\"|'[^']{1,200}'|[^\s,;\"'&|)]{1,200})",
         1,
+        ("pass",),
     ),
     (
         "secret assignment",
@@ -60,17 +83,31 @@ SHAPES: tuple[tuple[str, str, int], ...] = (
         r"private[_\-]?key|auth[_\-]?token|access[_\-]?token|refresh[_\-]?token|token)"
         r"[\"']?\s*(?:=|:)\s*[\"']?((?=[^\s,;\"'&|)]*[0-9A-Z_\-])[^\s,;\"'&|)]{8,200})",
         1,
+        ("secret", "key", "token"),
     ),
-    ("password flag", r"(?i)(?<![\w\-])--?(?:password|passwd|pass)[= ]\s*(\S{1,200})", 1),
+    (
+        "password flag",
+        r"(?i)(?<![\w\-])--?(?:password|passwd|pass)[= ]\s*(\S{1,200})",
+        1,
+        ("-pass",),
+    ),
     (
         "bearer token",
         r"\b(?i:bearer)\s+((?=[A-Za-z0-9_\-.=+/]*[0-9])[A-Za-z0-9_\-.=+/]{12,})",
         1,
+        ("bearer",),
     ),
-    ("piped to sudo -S", r"\becho\s+(?:-n\s+)?(\S{1,200})\s*\|\s*sudo\s+(?:-\w+\s+)*-S\b", 1),
-    ("sshpass password", r"\bsshpass\s+-p\s*(\S{1,200})", 1),
+    (
+        "piped to sudo -S",
+        r"\becho\s+(?:-n\s+)?(\S{1,200})\s*\|\s*sudo\s+(?:-\w+\s+)*-S\b",
+        1,
+        ("sudo",),
+    ),
+    ("sshpass password", r"\bsshpass\s+-p\s*(\S{1,200})", 1, ("sshpass",)),
 )
-_COMPILED = tuple((re.compile(pattern, re.DOTALL), group) for _, pattern, group in SHAPES)
+_COMPILED = tuple(
+    (re.compile(pattern, re.DOTALL), group, triggers) for _, pattern, group, triggers in SHAPES
+)
 # Values of an assignment that hold no secret: placeholders, variables, redactions.
 # The name of a variable (``NPM_TOKEN``, with an underscore) is where a secret is kept.
 _PLACEHOLDER = re.compile(
@@ -132,6 +169,8 @@ def _redact_runs(text: str) -> str:
             return run  # sha512-<base64>: a package's integrity hash, no secret
         return REDACTED
 
+    if not any(len(word) >= MIN_RANDOM_CHARS for word in text.split()):
+        return text  # no run that long: the common case, without a regex scan
     return _RUN.sub(one, text)
 
 
@@ -139,7 +178,10 @@ def redact(text: str) -> str:
     """``text`` with every credential shape (module docstring) replaced by REDACTED."""
     if not text:
         return text
-    for pattern, group in _COMPILED:
+    lowered = text.lower()
+    for pattern, group, triggers in _COMPILED:
+        if not any(trigger in lowered for trigger in triggers):
+            continue
         if group == 0:
             text = pattern.sub(REDACTED, text)
             continue
