@@ -360,3 +360,51 @@ def test_no_record_of_a_shared_transcript_holds_a_credential(tmp_path: Path) -> 
         if looks_like_credential(text)
     ]
     assert leaks == []
+
+
+# --- the rows of a real session shape, captured and hooked -----------------------------
+
+
+def _rejected_call(command: str, typed: str) -> list[dict[str, object]]:
+    from helpers import transcript_rows as tr
+
+    text = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. "
+        "if it was a file edit, the new_string was NOT written to the file). To tell you how "
+        f"to proceed, the user said:\n{typed}"
+    )
+    call, call_id = tr.tool_call("Bash", {"command": command})
+    result = tr.tool_result(call_id, text, is_error=True)
+    result.update(toolUseResult="Error: " + text, toolDenialKind="user-rejected")
+    return [call, result]
+
+
+def _state_files_text(state: Path) -> str:
+    return "\n".join(
+        p.read_text(encoding="utf-8", errors="replace") for p in state.rglob("*") if p.is_file()
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "typed", "secret"),
+    [
+        ("sudo apt-get install htop", "hunter2", "hunter2"),
+        ("ssh deploy@db1", "c0rrect-h0rse", "c0rrect-h0rse"),
+        ("npm publish", "use NPM_TOKEN=npm_Zx81Lm2Qp7Rt0Vw3Ny6Bb9Cc4Dd5Ee6Ff instead", "npm_Zx81"),
+        ("curl api", "the key is sk-ant-api03-Zx81Lm2Qp7Rt0Vw3Ny6Bb9Cc4Dd, use it", "Zx81Lm2Qp7"),
+    ],
+)
+def test_no_state_file_holds_what_the_user_typed_as_a_secret(
+    tmp_path: Path, command: str, typed: str, secret: str
+) -> None:
+    from helpers import transcript_rows as tr
+
+    state = tmp_path / "state"
+    state.mkdir()
+    rows = [tr.user("set the server up"), *_rejected_call(command, typed), *tr.bookkeeping()]
+    transcript = tr.write_transcript(tmp_path / "t.jsonl", rows)
+    result = capture_session(str(state), tr.SESSION, str(transcript))
+    assert [r["call"] for r in result.added if r["kind"] == "rejected"] == [
+        {"tool": "Bash", "command": command}
+    ]
+    assert secret not in _state_files_text(state)
