@@ -247,3 +247,10 @@ def test_the_audit_reads_old_records(tmp_path: Path) -> None:
         ["codis", "proxy"],
         "unmaintained",
     )
+
+
+def test_the_audit_shows_an_old_record_redacted() -> None:
+    record = make_record("rejected", "Codis", session=SESSION, reason="unmaintained")
+    record["reason"] = "its admin password=hunter2 leaked"  # written before the rule
+    (result,) = audit_decisions([record], "Nothing about it.")
+    assert (result["status"], result["reason"]) == ("lost", "its admin password=[redacted] leaked")

@@ -19,6 +19,7 @@ from context_memory.audit.config import (
     TEAM_REJECTIONS_AUDITED,
 )
 from context_memory.audit.matching import ContextIndex, Presence, check_decision
+from context_memory.core.redact import redact
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import (
     resolve_project_dir,
@@ -121,8 +122,10 @@ def audit_decisions(
             {
                 "id": constraint["id"],
                 "kind": constraint["kind"],
-                "decision": constraint["text"],
-                "reason": constraint["reason"],
+                # What the audit file keeps and may put back: redacted (a record written
+                # before the rule may hold a credential), looked up unredacted above.
+                "decision": redact(constraint["text"]),
+                "reason": redact(constraint["reason"]),
                 "keywords": constraint["anchors"],
                 "session": constraint["session"],
                 "by": constraint["by"],
