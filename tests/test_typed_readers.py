@@ -254,3 +254,51 @@ def test_the_audit_shows_an_old_record_redacted() -> None:
     record["reason"] = "its admin password=hunter2 leaked"  # written before the rule
     (result,) = audit_decisions([record], "Nothing about it.")
     assert (result["status"], result["reason"]) == ("lost", "its admin password=[redacted] leaked")
+
+
+def _naive_live(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The supersede rule checked record against every earlier one kept (the reference)."""
+    from context_memory.memory.constraint import superseded_ids
+
+    kept: list[dict[str, Any]] = []
+    for record in records:
+        gone = set(superseded_ids(record, kept))
+        if gone:
+            kept = [r for r in kept if r.get("id") not in gone]
+        kept.append(record)
+    return kept
+
+
+def test_live_by_subject_is_the_rule_checked_pairwise() -> None:
+    import random
+
+    from context_memory.memory.constraint import live_by_subject, subject
+
+    chooser = random.Random(26)  # a fixed seed: the same log on every run
+    values = {
+        "package": ["moment", "Date-Fns", "date_fns", "lodash", "@types/node"],
+        "command": ["npm", "pnpm", "git push --force", "rm -rf"],
+        "path": ["migrations/", "migrations", "src/api.py"],
+        "name": ["UserService", "userService"],
+        "approach": ["Tabs", "tabs", "spaces"],
+    }
+
+    def pick() -> list[dict[str, str]]:
+        found = []
+        for _ in range(chooser.randrange(0, 3)):
+            kind = chooser.choice(list(values))
+            made = subject(kind, chooser.choice(values[kind]))
+            assert made is not None
+            found.append(dict(made))
+        return found
+
+    for _ in range(30):
+        log: list[dict[str, Any]] = []
+        for n in range(60):
+            record: dict[str, Any] = {"kind": "rejected", "decision": f"r{n}"}
+            if chooser.random() < 0.9:
+                record["id"] = f"id{chooser.randrange(55)}"  # some ids repeat (a union merge)
+            if chooser.random() < 0.8:
+                record.update(ruled_out=pick(), preferred=pick())
+            log.append(record)
+        assert live_by_subject(log) == _naive_live(log)
