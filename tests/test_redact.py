@@ -166,6 +166,9 @@ def test_password_programs_are_found_anywhere_in_a_command() -> None:
         ("pnpm", "npm install moment", False),
         ("date-fns", "", False),
         ("useEffect", "", False),
+        ("Really?", "", False),  # a word: no digit
+        ("Doesn't", "", False),
+        ("python3", "", False),  # two kinds only (a password this weak is not told apart)
         ("v2.1.332", "", False),
         ("src/Api2/x.ts", "", False),
         ("use pnpm instead", "sudo npm install -g pnpm", False),  # words: a reason

@@ -22,7 +22,8 @@ other hexadecimal (digests, hex colours: one case, no mix of classes), file path
 A rejected call's reason is the user's typing at the permission prompt: one word with no
 space given for a call that runs ``sudo``, ``su``, ``ssh``, ``login`` or ``passwd`` is the
 password the prompt was mistaken for (``typed_password``); so is a one-word reason that
-mixes three kinds of characters (letters of both cases, digits, symbols) like a password.
+mixes three kinds of characters, digits among them (letters of both cases, digits,
+symbols), like a password.
 
 Standard library only: ``re`` is loaded by ``json`` on every path that writes a record.
 """
@@ -212,11 +213,13 @@ def runs_password_program(command: str) -> bool:
 
 
 def _looks_like_password(word: str) -> bool:
-    """A one-word reply that mixes three kinds of characters, as passwords must: not a
-    path or a file name (``/``, ``.``) and not a plain word, number or identifier."""
+    """A one-word reply that mixes three kinds of characters, digits among them, as
+    password rules ask: not a path or a file name (``/``, ``.``), not a plain word
+    (``Really?``, ``Doesn't``), number or identifier."""
     if len(word) < 6 or "/" in word or "." in word:
         return False
-    return sum(_classes(word)) >= 3
+    classes = _classes(word)
+    return classes[2] and sum(classes) >= 3
 
 
 def typed_password(reason: str, command: str = "") -> bool:
