@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import DEFAULT_MODEL, ClaudeRunner
+from .conftest import DEFAULT_MODEL, ClaudeRunner, ctx_decide
 from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
 from .terminal import KEY_DOWN, KEY_ENTER, KEY_TAB, Terminal, squeezed
 
@@ -82,3 +82,6 @@ def test_a_rejection_typed_in_the_prompt_is_captured_and_shown(
     line = squeezed(f"{record['id']} rejected (user): Bash: npm install moment ({REASON})")
     assert said in screen
     assert line in screen[screen.index(said) :]
+    # The id shown is the one ctx-decide --drop takes.
+    dropped = ctx_decide(ctx_venv, run_claude.project_dir, transcript.stem, "--drop", record["id"])
+    assert dropped.startswith(f"dropped {record['id']} Bash: npm install moment ({REASON}")
