@@ -411,3 +411,24 @@ def test_no_state_file_holds_what_the_user_typed_as_a_secret(
         {"tool": "Bash", "command": command}
     ]
     assert secret not in _state_files_text(state)
+
+
+def test_ctx_decide_never_writes_a_pasted_key(project: Path, monkeypatch) -> None:
+    from context_memory.commands.decide import cli as decide_cli
+    from helpers.cli_run import invoke
+
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s1")
+    key = "sk-ant-api03-Zx81Lm2Qp7Rt0Vw3Ny6Bb9Cc4Dd"
+    result = invoke(
+        decide_cli,
+        [f"call the API with {key}", "--reason", "DB_PASSWORD=hunter2 works", "--alt", key],
+    )
+    assert result.exit_code == 0, result.stderr
+    log = (project / ".working-state" / "decisions.jsonl").read_text(encoding="utf-8")
+    assert key not in log and "hunter2" not in log
+    (record,) = [json.loads(line) for line in log.splitlines()]
+    assert (record["decision"], record["reason"], record["alternatives"]) == (
+        "call the API with [redacted]",
+        "DB_PASSWORD=[redacted] works",
+        ["[redacted]"],
+    )
