@@ -82,7 +82,7 @@ SHAPES: tuple[tuple[str, str, int, tuple[str, ...]], ...] = (
         "secret assignment",
         r"(?<![A-Za-z0-9])(?i:secret|api[_\-]?key|access[_\-]?key|secret[_\-]?key|"
         r"private[_\-]?key|auth[_\-]?token|access[_\-]?token|refresh[_\-]?token|token)"
-        r"[\"']?\s*(?:=|:)\s*[\"']?((?=[^\s,;\"'&|)]*[0-9A-Z_\-])[^\s,;\"'&|)]{8,200})",
+        r"[\"']?\s*(?:=|:)\s*[\"'`]?((?=[^\s,;\"'`&|)]*[0-9A-Z_\-])[^\s,;\"'`&|)]{8,200})",
         1,
         ("secret", "key", "token"),
     ),
@@ -189,7 +189,8 @@ def redact(text: str) -> str:
 
         def keep_name(match: re.Match[str], group: int = group) -> str:
             value = match.group(group)
-            if _PLACEHOLDER.match(value) or value.startswith(REDACTED):
+            bare = value.removesuffix("...").removesuffix("\u2026")  # a clipped text's end
+            if _PLACEHOLDER.match(bare) or value.startswith(REDACTED):
                 return match.group(0)
             start, end = match.span(group)
             base = match.start()
