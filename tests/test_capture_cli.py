@@ -15,6 +15,7 @@ import pytest
 
 from context_memory.audit.check import audit_decisions, injection_text
 from context_memory.capture.engine import Capturer
+from context_memory.capture.notice import notice_text
 from context_memory.commands.capture import cli as capture_cli
 from context_memory.commands.decide import cli as decide_cli
 from context_memory.core.tables import TURN_START_TEXTS
@@ -148,13 +149,15 @@ def test_the_installed_stop_hook_captures_and_ctx_capture_off_stops_it(tmp_path:
     assert log(project) == []
     assert not (project / ".working-state" / "capture").exists()
     done = install.run_registered("ctx-extract", payload, event="Stop", cwd=project)
-    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert (done.returncode, done.stderr) == (0, b"")
     # The hook leaves pending what the next prompt may still explain: no flush.
     assert identities(log(project)) == identities(engine_items(transcript, flush=False))
+    # What it captured is shown to the user (capture/notice.py), not to the model.
+    assert json.loads(done.stdout) == {"systemMessage": notice_text(log(project))}
     position = json.loads((project / ".working-state" / "capture" / f"{SESSION}.json").read_text())
     assert position["offset"] == transcript.stat().st_size
     again = install.run_registered("ctx-extract", payload, event="Stop", cwd=project)
-    assert again.returncode == 0
+    assert (again.returncode, again.stdout) == (0, b"")
     assert identities(log(project)) == identities(engine_items(transcript, flush=False))
 
 

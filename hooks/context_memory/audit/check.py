@@ -19,6 +19,7 @@ from context_memory.audit.config import (
     TEAM_REJECTIONS_AUDITED,
 )
 from context_memory.audit.matching import ContextIndex, Presence, check_decision
+from context_memory.core.redact import redact
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import (
     resolve_project_dir,
@@ -27,12 +28,15 @@ from context_memory.core.tables import (
     AUDIT_PREFIX,
     AUDIT_TEXTS,
 )
-from context_memory.memory.decisions import stated_at, stated_by, str_list
+from context_memory.memory.constraint import constraint_of, constraints_of, live_by_subject
+from context_memory.memory.decisions import stated_at
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
+
+    from context_memory.memory.constraint import Constraint
 
 ISO_SECONDS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 # -- which decisions -------------------------------------------------------------------------
@@ -68,31 +72,32 @@ def select_decisions(
     not file order: git's union merge puts a teammate's records wherever the merge joins
     the two sides.
     """
+    live = {id(r) for r in live_by_subject(records)}  # the supersede rule, at read time
+    kinds = {id(r): c for r in records if id(r) in live and (c := constraint_of(r)) is not None}
     eligible = sorted(
         (
             record
             for record in records
-            if record.get("kind") in KINDS_AUDITED and _recorded_by(record, recorded_by)
+            if id(record) in kinds
+            and kinds[id(record)]["kind"] in KINDS_AUDITED
+            and _recorded_by(record, recorded_by)
         ),
         key=stated_at,
     )
     chosen = {id(record) for record in eligible[-last:]}
-    rejections = [record for record in eligible if record.get("kind") in ("rejected", "constraint")]
+    rejections = [r for r in eligible if kinds[id(r)]["kind"] in ("rejected", "constraint")]
     if team_rejections > 0:
         chosen.update(id(record) for record in rejections[-team_rejections:])
     if session:
-        chosen.update(id(record) for record in rejections if record.get("session") == session)
+        chosen.update(id(r) for r in rejections if kinds[id(r)]["session"] == session)
     return [record for record in eligible if id(record) in chosen]
 
 
 # -- the audit -------------------------------------------------------------------------------
 
 
-def _presence(record: Mapping[str, Any], index: ContextIndex) -> Presence:
-    decision = record.get("decision")
-    return check_decision(
-        decision if isinstance(decision, str) else "", str_list(record.get("keywords")), index
-    )
+def _presence(constraint: Constraint, index: ContextIndex) -> Presence:
+    return check_decision(constraint["text"], constraint["anchors"], index)
 
 
 def audit_decisions(
@@ -107,25 +112,26 @@ def audit_decisions(
     kept_text = "\n".join(text for text in kept if text)
     kept_index = ContextIndex(kept_text) if kept_text.strip() else None
     results: list[dict[str, Any]] = []
-    for record in decisions:
-        best = _presence(record, summary_index)
+    for constraint in constraints_of(decisions):
+        best = _presence(constraint, summary_index)
         where: str | None = SOURCE_SUMMARY if best.present else None
         if not best.present and kept_index is not None:
-            in_kept = _presence(record, kept_index)
+            in_kept = _presence(constraint, kept_index)
             if in_kept.present or len(in_kept.found) > len(best.found):
                 best = in_kept
             if in_kept.present:
                 where = SOURCE_KEPT
-        reason = record.get("reason")
         results.append(
             {
-                "id": record.get("id"),
-                "kind": record.get("kind"),
-                "decision": record.get("decision"),
-                "reason": reason if isinstance(reason, str) else "",
-                "keywords": str_list(record.get("keywords")),
-                "session": record.get("session"),
-                "by": stated_by(dict(record)),
+                "id": constraint["id"],
+                "kind": constraint["kind"],
+                # What the audit file keeps and may put back: redacted (a record written
+                # before the rule may hold a credential), looked up unredacted above.
+                "decision": redact(constraint["text"]),
+                "reason": redact(constraint["reason"]),
+                "keywords": constraint["anchors"],
+                "session": constraint["session"],
+                "by": constraint["by"],
                 "status": "survived" if best.present else "lost",
                 "where": where,
                 "found": best.found,

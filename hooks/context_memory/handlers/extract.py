@@ -16,6 +16,9 @@ when something is new since the last handoff, a draft handoff stage.
   rows since the last capture (capture/store.py; ``CTX_CAPTURE=off`` turns it off): at
   PreCompact before the steering text is built, so what was just said reaches the
   summariser. A failed capture is logged and the rest goes on.
+- At Stop, when capture added records, the hook prints ``{"systemMessage": ...}``: one line
+  per record with the id ``ctx-decide --drop ID`` takes (capture/notice.py). The client shows
+  it to the user only (``Stop says: ...``); ``CTX_CAPTURE_NOTICE=off`` silences it.
 
 It never blocks: no exit 2, no ``"decision": "block"`` (a blocked automatic compaction can
 deadlock a session); errors fail open through hookio.run_hook, whose circuit breaker stops
@@ -192,18 +195,25 @@ def act(
 def copied_records(records: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     """The newest MAX_EXTRACT_RECORDS records of ``kind``, each cut to its known fields
     and their bounds (decisions.clip_record): the extract stays small whatever the log holds."""
+    from context_memory.memory.constraint import constraint_of
     from context_memory.memory.decisions import clip_record
 
-    chosen = [r for r in records if r.get("kind") == kind][-MAX_EXTRACT_RECORDS:]
+    chosen = [r for r in records if (c := constraint_of(r)) and c["kind"] == kind]
+    chosen = chosen[-MAX_EXTRACT_RECORDS:]
     return [clip_record(record) for record in chosen]
 
 
 def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:
     """The PreCompact stdout: the decisions and rejections the summary must keep."""
-    from context_memory.memory.decisions import decisions_path
-    from context_memory.memory.handoff_draft import record_item
+    from context_memory.memory.constraint import constraint_of
+    from context_memory.memory.decisions import decisions_path, str_list
+    from context_memory.memory.handoff_draft import constraint_item
 
-    kept = [r for r in facts.records if r.get("kind") in STEERING_LABELS]
+    kept = [
+        (c, str_list(r.get("alternatives")))
+        for r in facts.records
+        if (c := constraint_of(r)) is not None and c["kind"] in STEERING_LABELS
+    ]
     if not kept:
         return None
     shown = kept[-MAX_STEERING_ITEMS:]
@@ -211,9 +221,9 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
         "Keep these recorded decisions and rejections, with their reasons, in the summary "
         "(they are also on disk):"
     ]
-    for record in shown:
-        label = STEERING_LABELS[str(record.get("kind"))]
-        item = record_item(record)
+    for constraint, alternatives in shown:
+        label = STEERING_LABELS[constraint["kind"]]
+        item = constraint_item(constraint, alternatives)
         if len(item) > MAX_STEERING_ITEM_CHARS:
             item = item[: MAX_STEERING_ITEM_CHARS - 3] + "..."
         lines.append(f"- {label}: {item}")
@@ -249,26 +259,26 @@ def author_of(hook: HookInput) -> str:
     return record_author(hook.project_dir, hook.state_dir)
 
 
-def capture_rows(hook: HookInput, state_dir: str, session: str) -> None:
-    """Capture the rows since the session's last capture (fails open on its own: the
-    extract and the steering text matter more)."""
+def capture_rows(hook: HookInput, state_dir: str, session: str) -> list[dict[str, Any]]:
+    """Capture the rows since the session's last capture and return the records added
+    (fails open on its own: the extract and the steering text matter more)."""
     transcript = hook.transcript_path
     if not transcript:
-        return
+        return []
     from context_memory.capture.store import capture_enabled, capture_session
 
     if not capture_enabled():
-        return
+        return []
     try:
         result = capture_session(state_dir, session, transcript, author=lambda: author_of(hook))
     except FileNotFoundError as exc:
         if exc.filename == transcript:
-            return  # no transcript (yet): nothing to capture
+            return []  # no transcript (yet): nothing to capture
         log_line(state_dir, HOOK_NAME, session, f"capture skipped: {exc}")
-        return
+        return []
     except Exception as exc:  # noqa: BLE001 - fail open: the engine reads untrusted rows
         log_line(state_dir, HOOK_NAME, session, f"capture skipped: {type(exc).__name__}: {exc}")
-        return
+        return []
     if result.skipped_bytes:
         log_line(
             state_dir,
@@ -277,10 +287,29 @@ def capture_rows(hook: HookInput, state_dir: str, session: str) -> None:
             f"capture read only the newest part of the transcript ({result.skipped_bytes} "
             "bytes skipped)",
         )
+    return result.added
+
+
+def capture_notice(added: list[dict[str, Any]]) -> str | None:
+    """The Stop hook's stdout when capture added records: ``{"systemMessage": ...}``, shown
+    to the user only (None when nothing was added or CTX_CAPTURE_NOTICE is off)."""
+    if not added:
+        return None
+    from context_memory.capture.notice import notice_enabled, notice_text
+
+    if not notice_enabled():
+        return None
+    text = notice_text(added)
+    if text is None:
+        return None
+    from context_memory.core.lightjson import dumps
+
+    return dumps({"systemMessage": text})
 
 
 def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
-    """The hook's stdout: the steering text on PreCompact, nothing otherwise."""
+    """The hook's stdout: the steering text on PreCompact; at Stop the capture notice when
+    capture added records; nothing otherwise."""
     hook = as_hook_input(payload)
     event = hook.answers("Stop", "PreCompact")
     if event is None:
@@ -294,15 +323,14 @@ def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
         raise HookInputError("the hook input has no session_id")
     state_dir = hook.state_dir
     folder = session_dir(state_dir, session)
-    capture_rows(hook, state_dir, session)
+    added = capture_rows(hook, state_dir, session)
     if event == "Stop":
         trigger = stop_trigger(folder, bump_stop_counter(folder, state_dir), extract_interval())
-        if trigger is None:
-            return None
-        act(hook, state_dir, session, trigger)
-        if trigger == TRIGGER_CROSSED:
-            _touch(os.path.join(folder, CROSSED_HANDLED), state_dir)
-        return None
+        if trigger is not None:
+            act(hook, state_dir, session, trigger)
+            if trigger == TRIGGER_CROSSED:
+                _touch(os.path.join(folder, CROSSED_HANDLED), state_dir)
+        return capture_notice(added)
     compaction = hook.text("trigger") or "manual"
     # First: an older snapshot must not stand in for this compaction if the rest fails.
     _snapshot_digest(state_dir, folder, session, hook.project_dir, compaction)

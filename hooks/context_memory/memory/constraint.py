@@ -290,17 +290,64 @@ def superseded_ids(new: Mapping[str, object], earlier: Iterable[Mapping[str, obj
     return found
 
 
+def subject_key(subject_: Subject) -> tuple[str, str]:
+    """What same_subject compares: two subjects are one exactly when their keys are equal."""
+    kind, value = subject_.get("kind", ""), subject_.get("value", "")
+    if kind == "package":
+        return (kind, package_key(value))
+    if kind == "path":
+        return (kind, value.rstrip("/"))
+    if kind == "approach":
+        return (kind, value.casefold())
+    return (kind, value)
+
+
 def live_by_subject(records: Iterable[Mapping[str, object]]) -> list[Mapping[str, object]]:
     """``records`` (log order) without those a later one supersedes: the rule applied to
     a whole log at read time, so records merged from a teammate or written by another
-    source are judged the same way as those capture marked when it appended them."""
-    kept: list[Mapping[str, object]] = []
+    source are judged the same way as those capture marked when it appended them.
+
+    The same result as checking each record against every earlier one kept
+    (superseded_ids), in about linear time: readers run it on every SessionStart,
+    compaction and digest rebuild, over logs of thousands of records. A record can only
+    supersede one that shares a subject with it (module docstring), so each is checked
+    against the kept records indexed under its subjects' keys."""
+    kept: list[Mapping[str, object] | None] = []
+    keys: list[tuple[frozenset[tuple[str, str]], frozenset[tuple[str, str]]]] = []
+    by_key: dict[tuple[str, str], list[int]] = {}
+    by_id: dict[str, list[int]] = {}
     for record in records:
-        gone = set(superseded_ids(record, kept))
-        if gone:
-            kept = [r for r in kept if r.get("id") not in gone]
+        out = frozenset(subject_key(s) for s in _subjects(record, "ruled_out"))
+        pref = frozenset(subject_key(s) for s in _subjects(record, "preferred"))
+        ident = record.get("id")
+        gone: set[str] = set()
+        if out or pref:
+            candidates = {p for k in out | pref for p in by_key.get(k, ())}
+            for position in sorted(candidates):
+                old = kept[position]
+                if old is None or old is record:
+                    continue
+                old_id = old.get("id")
+                if not (isinstance(old_id, str) and old_id) or (ident and ident == old_id):
+                    continue
+                old_out, old_pref = keys[position]
+                if (
+                    pref & old_out
+                    or out & old_pref
+                    or (old_out and old_out <= out and (not old_pref or old_pref <= pref))
+                ):
+                    gone.add(old_id)
+        for old_id in gone:
+            for position in by_id.pop(old_id, []):
+                kept[position] = None
+        position = len(kept)
         kept.append(record)
-    return kept
+        keys.append((out, pref))
+        for key in out | pref:
+            by_key.setdefault(key, []).append(position)
+        if isinstance(ident, str):
+            by_id.setdefault(ident, []).append(position)
+    return [record for record in kept if record is not None]
 
 
 def can_ask(constraint: Mapping[str, object]) -> bool:

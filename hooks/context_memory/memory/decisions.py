@@ -38,6 +38,7 @@ import os
 import time
 
 from context_memory.core.fsutil import append_line_locked, open_file
+from context_memory.core.redact import REDACTED, redact, typed_password
 from context_memory.memory.constraint import (
     TIERS,
     subject_fields,
@@ -120,12 +121,14 @@ def make_record(
 ) -> dict[str, object]:
     """A validated record, ready to append (``author`` and ``by``, who stated it: "user" or
     "agent", are left out when empty; ``ruled_out``/``preferred`` only when one of them
-    names a subject)."""
+    names a subject). Every text passes the redaction rule (core/redact.py) first: no
+    writer can put a credential in the log."""
     if kind not in KINDS:
         raise RecordError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if by and by not in BY_VALUES:
         raise RecordError(f"by must be one of {', '.join(BY_VALUES)}, not {by!r}")
-    text = " ".join(text.split())
+    text = " ".join(redact(text).split())
+    reason = redact(reason)
     if not text:
         raise RecordError(f"the {kind} text is empty")
     if len(text) > MAX_TEXT_LENGTH or len(reason) > MAX_TEXT_LENGTH:
@@ -137,17 +140,28 @@ def make_record(
         "kind": kind,
         "decision": text,
         "reason": " ".join(reason.split()),
-        "alternatives": [" ".join(a.split()) for a in alternatives if a.strip()],
-        "keywords": [" ".join(k.split()) for k in keywords if k.strip()],
+        "alternatives": [" ".join(redact(a).split()) for a in alternatives if a.strip()],
+        "keywords": [w for w in (" ".join(k.split()) for k in keywords) if _clean_word(w)],
     }
     if author:
         record["author"] = " ".join(author.split())
     if by:
         record["by"] = by
-    subjects = subject_fields(ruled_out, preferred)
+    subjects = subject_fields(_redacted_subjects(ruled_out), _redacted_subjects(preferred))
     if subjects["ruled_out"] or subjects["preferred"]:
         record.update(subjects)
     return record
+
+
+def _clean_word(word: str) -> bool:
+    """An anchor or keyword worth keeping: not empty, no credential in it (a redacted
+    word matches nothing, so it is left out rather than kept as ``[redacted]``)."""
+    return bool(word) and REDACTED not in word and redact(word) == word
+
+
+def _redacted_subjects(subjects: Iterable[Subject | None]) -> list[Subject | None]:
+    """Subjects without those whose value holds a credential (nothing to match on)."""
+    return [s for s in subjects if s is None or _clean_word(s.get("value", ""))]
 
 
 def append_record(state_dir: str | os.PathLike[str], record: dict[str, object]) -> None:
@@ -364,15 +378,16 @@ def _clip(text: str, limit: int) -> str:
 def clip_record(record: dict[str, object]) -> dict[str, object]:
     """A copy of ``record`` with only the known fields, each within what make_record allows
     (texts MAX_TEXT_LENGTH, lists MAX_LIST_ITEMS of MAX_LIST_ITEM_CHARS): what is copied out
-    of the log (the extract) stays bounded whatever a line holds."""
+    of the log (the extract) stays bounded whatever a line holds, and every text passes the
+    redaction rule again (a record written before the rule, or by hand, may hold one)."""
     copy: dict[str, object] = {}
     for key in ("id", "ts", "session", "kind", "decision", "reason"):
         value = record.get(key)
         if isinstance(value, str):
-            copy[key] = _clip(value, MAX_TEXT_LENGTH)
+            copy[key] = _clip(redact(value), MAX_TEXT_LENGTH)
     for key in ("alternatives", "keywords"):
         items = str_list(record.get(key))[:MAX_LIST_ITEMS]
-        copy[key] = [_clip(item, MAX_LIST_ITEM_CHARS) for item in items]
+        copy[key] = [_clip(redact(item), MAX_LIST_ITEM_CHARS) for item in items]
     if "by" in record or "source" in record:  # a captured record: its fields, bounded
         for key, limit in (
             ("by", MAX_UUID_CHARS),
@@ -383,16 +398,16 @@ def clip_record(record: dict[str, object]) -> dict[str, object]:
         ):
             value = record.get(key)
             if isinstance(value, str):
-                copy[key] = _clip(value, limit)
+                copy[key] = _clip(redact(value), limit)
         for key in ("anchors", "avoid", "prefer"):
-            words = str_list(record.get(key))[:MAX_ANCHORS]
+            words = [w for w in str_list(record.get(key))[:MAX_ANCHORS] if _clean_word(w)]
             copy[key] = [_clip(word, MAX_ANCHOR_CHARS) for word in words]
         call = clean_call(record.get("call"))
         if call:
             copy["call"] = call
     for key in ("ruled_out", "preferred"):
         if key in record:
-            copy[key] = subjects_from(record.get(key))
+            copy[key] = [s for s in subjects_from(record.get(key)) if _clean_word(s["value"])]
     if record.get("tier") in TIERS:
         copy["tier"] = record["tier"]
     return copy
@@ -441,7 +456,9 @@ def make_mark_record(
 
 
 def _line(value: object, limit: int) -> str:
-    return _clip(" ".join(value.split()), limit) if isinstance(value, str) else ""
+    """One line of at most ``limit`` characters, redacted before it is cut (a cut
+    credential would no longer show its shape)."""
+    return _clip(" ".join(redact(value).split()), limit) if isinstance(value, str) else ""
 
 
 def _words(value: object, limit: int = MAX_ANCHORS) -> list[str]:
@@ -449,7 +466,7 @@ def _words(value: object, limit: int = MAX_ANCHORS) -> list[str]:
     words: list[str] = []
     for item in str_list(value):
         word = _line(item, MAX_ANCHOR_CHARS).lower()
-        if word and word not in words:
+        if _clean_word(word) and word not in words:
             words.append(word)
     return words[:limit]
 
@@ -493,6 +510,7 @@ def make_captured_record(
     uuid = _line(item.get("uuid"), MAX_UUID_CHARS)
     if not uuid:
         raise RecordError("a captured record needs the uuid of its transcript row")
+    item = without_typed_password(item)
     quote = _line(item.get("quote"), MAX_QUOTE_CHARS)
     text = _line(item.get("decision"), MAX_CAPTURED_TEXT) or quote
     anchors = _words(item.get("anchors"))
@@ -524,7 +542,8 @@ def make_captured_record(
     if "ruled_out" in item or "preferred" in item:
         record.update(
             subject_fields(
-                subjects_from(item.get("ruled_out")), subjects_from(item.get("preferred"))
+                _redacted_subjects(subjects_from(item.get("ruled_out"))),
+                _redacted_subjects(subjects_from(item.get("preferred"))),
             )
         )
     tier = item.get("tier")
@@ -533,6 +552,39 @@ def make_captured_record(
             raise RecordError(f"tier must be one of {', '.join(TIERS)}, not {tier!r}")
         record["tier"] = tier
     return record
+
+
+class CredentialDropped(RecordError):
+    """A captured item with nothing left once the password typed into it is taken out."""
+
+
+def without_typed_password(item: dict[str, object]) -> dict[str, object]:
+    """``item`` without the password a user typed as a rejected call's reason
+    (core/redact.typed_password): the reason, the quote and every anchor holding it go;
+    the record keeps what was rejected. Raises CredentialDropped when nothing else is left
+    (an item whose text is the password itself)."""
+    if item.get("source") not in ("tool-rejection", "plan"):
+        return item
+    reason = item.get("reason")
+    if not isinstance(reason, str) or not reason.strip():
+        return item
+    call = item.get("call")
+    command = call.get("command", "") if isinstance(call, dict) else ""
+    if not typed_password(reason, command if isinstance(command, str) else ""):
+        return item
+    secret = reason.strip()
+    clean = dict(item)
+    clean["reason"] = ""
+    clean["quote"] = ""
+    for key in ("anchors", "avoid", "prefer", "alternatives"):
+        clean[key] = [w for w in str_list(item.get(key)) if secret.lower() not in w.lower()]
+    text = item.get("decision")
+    if not isinstance(text, str) or secret in text:
+        text = text.replace(secret, "").strip() if isinstance(text, str) else ""
+        if not text or text == secret:
+            raise CredentialDropped("the captured text is a password the user typed; not kept")
+        clean["decision"] = text
+    return clean
 
 
 def capture_identity(record: dict[str, object]) -> tuple[str, str, str] | None:

@@ -146,7 +146,11 @@ def parse_handoff(text: str) -> Handoff:
 
 
 def render_handoff(meta: dict[str, str], sections: dict[str, list[str]]) -> str:
-    """The Markdown file: front matter, title, then the five sections ('- none' when empty)."""
+    """The Markdown file: front matter, title, then the five sections ('- none' when empty).
+    Every item passes the redaction rule (core/redact.py): the agent's ctx-handoff text and
+    records copied from the log alike carry no credential into the file."""
+    from context_memory.core.redact import redact
+
     lines = ["---"]
     for key in FRONT_MATTER_KEYS:
         if key in meta:
@@ -154,7 +158,7 @@ def render_handoff(meta: dict[str, str], sections: dict[str, list[str]]) -> str:
     lines += ["---", f"# Handoff: stage {meta.get('stage', '?')}", ""]
     for name in SECTIONS:
         lines.append(f"## {name}")
-        items = [one_line(item) for item in sections.get(name, []) if item.strip()]
+        items = [one_line(redact(item)) for item in sections.get(name, []) if item.strip()]
         lines += [f"- {item}" for item in items] or [f"- {EMPTY_ITEM}"]
         lines.append("")
     return "\n".join(lines)

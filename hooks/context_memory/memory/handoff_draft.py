@@ -2,8 +2,9 @@
 
 A draft takes its five sections from what is on disk and in the transcript:
 
-- Decided / Rejected / Risks: this session's live records in ``decisions.jsonl``
-  (superseded and dropped ones left out; a constraint goes to Decided as
+- Decided / Rejected / Risks: this session's live records in ``decisions.jsonl``, read
+  through the typed model (memory/constraint.py: superseded and dropped ones left out,
+  marked or by the supersede rule at read time; a constraint goes to Decided as
   ``Constraint: ...``) made since its last handoff (records carry whole seconds, so a
   record stamped in the same second as that handoff counts as new unless the handoff
   already lists it);
@@ -25,10 +26,10 @@ import time
 from context_memory.core.fsutil import atomic_write, lock_for, make_dirs, open_file, read_fd_bounded
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import ensure_inside, validate_name
+from context_memory.memory.constraint import constraint_of, live_by_subject
 from context_memory.memory.decisions import (
     LogProblem,
     live_records,
-    stated_by,
     str_list,
     utc_now_iso,
 )
@@ -49,7 +50,10 @@ from context_memory.transcript.facts import SECOND_PRECISION, files_touched, ope
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
+
+    from context_memory.memory.constraint import Constraint
 
 PLAN_FILE = "current-plan.md"
 # The plan is read for its unchecked items; a bigger file is skipped.
@@ -97,35 +101,58 @@ class SessionFacts:
         self.transcript_note: str | None = None
 
 
-def record_item(record: dict[str, Any]) -> str:
-    """One record as a handoff line: ``text (reason; alternatives: a, b; stated by the
-    user)``, the last note for what the user stated (captured records)."""
+def constraint_item(constraint: Constraint, alternatives: list[str] | None = None) -> str:
+    """One typed record as a handoff line: ``text (reason; alternatives: a, b; stated by
+    the user)``, the last note for what the user stated (captured records). Redacted
+    (core/redact.py) as well: a record written before the rule, or by hand, reaches the
+    digest, the steering text and a handoff without its credential."""
+    from context_memory.core.redact import redact
+
     notes = []
-    reason = record.get("reason")
-    if isinstance(reason, str) and reason.strip():
-        notes.append(reason.strip())
-    alternatives = str_list(record.get("alternatives"))
+    if constraint["reason"].strip():
+        notes.append(constraint["reason"].strip())
     if alternatives:
         notes.append("alternatives: " + ", ".join(alternatives))
-    if stated_by(record) == "user":
+    if constraint["by"] == "user":
         notes.append(BY_USER_NOTE)
-    text = str(record.get("decision", ""))
+    text = constraint["text"]
     # Records are untrusted: a reason with line breaks must not add lines to a handoff or
     # to the PreCompact steering text.
-    return one_line(f"{text} ({'; '.join(notes)})" if notes else text, MAX_ITEM_CHARS)
+    return one_line(redact(f"{text} ({'; '.join(notes)})" if notes else text), MAX_ITEM_CHARS)
 
 
-def section_item(record: dict[str, Any]) -> str:
+def record_item(record: Mapping[str, Any]) -> str:
+    """constraint_item of a log record (its typed view; ``alternatives``, which ctx-decide
+    records beside the model's fields, from the record)."""
+    constraint = constraint_of(record)
+    if constraint is None:  # no decision (a mark): its text, if it has one
+        return one_line(str(record.get("decision", "")), MAX_ITEM_CHARS)
+    return constraint_item(constraint, str_list(record.get("alternatives")))
+
+
+def section_item(record: Mapping[str, Any]) -> str:
     """record_item, with ``Constraint: `` before a constraint (it shares Decided)."""
+    constraint = constraint_of(record)
     item = record_item(record)
-    return CONSTRAINT_PREFIX + item if record.get("kind") == "constraint" else item
+    return CONSTRAINT_PREFIX + item if constraint and constraint["kind"] == "constraint" else item
+
+
+def session_records(records: list[dict[str, Any]], session: str) -> list[dict[str, Any]]:
+    """The records of ``session`` still in force: the supersede rule applied to the whole
+    log first (a later record of another session, or a teammate's, supersedes too)."""
+    kept = {id(r) for r in live_by_subject(records)}
+    return [
+        r
+        for r in records
+        if id(r) in kept and (typed := constraint_of(r)) is not None and typed["session"] == session
+    ]
 
 
 def session_facts(state_dir: str, session: str, transcript: str | None) -> SessionFacts:
     """This session's records (every problem line noted) and the transcript's edits and to-dos."""
     facts = SessionFacts()
     records, facts.problems = live_records(state_dir)
-    facts.records = [r for r in records if r.get("session") == session]
+    facts.records = session_records(records, session)
     if not transcript:
         facts.transcript_note = "no transcript found"
         return facts
@@ -197,6 +224,8 @@ def records_since(records: list[dict[str, Any]], last: LastHandoff | None) -> li
     cutoff = last.time[:SECOND_PRECISION]
     fresh = []
     for record in records:
+        # When the record was written (not the row's time, the model's ``when``): a record
+        # captured after the handoff is news for the next one, whenever its row was.
         stamp = record.get("ts")
         stamp = stamp[:SECOND_PRECISION] if isinstance(stamp, str) else ""
         if not cutoff:  # an undated handoff: what it does not list
@@ -239,7 +268,8 @@ def draft_sections(
     last = last_handoff(state_dir, session)
     sections: dict[str, list[str]] = {name: [] for name in SECTIONS}
     for record in records_since(facts.records, last):
-        name = RECORD_SECTIONS.get(str(record.get("kind")))
+        typed = constraint_of(record)
+        name = RECORD_SECTIONS.get(typed["kind"]) if typed else None
         if name:
             sections[name].append(section_item(record))
     for name in RECORD_SECTIONS.values():

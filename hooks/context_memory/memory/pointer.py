@@ -14,7 +14,8 @@ import stat
 from context_memory.core.safe_text import estimate_tokens, one_line
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.core.tables import POINTER_REJECTION_TOKENS
-from context_memory.memory.decisions import DECISIONS_FILE, KINDS, MARK_KINDS, stated_by
+from context_memory.memory.constraint import constraints_of, live_by_subject
+from context_memory.memory.decisions import DECISIONS_FILE, MARK_KINDS
 from context_memory.memory.handoff import latest_handoff
 
 TYPE_CHECKING = False  # typing costs an import; mypy still reads the block
@@ -57,16 +58,16 @@ def _clip(text: str, limit: int) -> str:
 
 def recent_rejections(state_dir: str, limit: int | None = None) -> list[str]:
     """The live rejections of the log's last MB (any session, any author), newest first
-    (the newest ``limit`` when given), each as ``text (reason)`` cut to REJECTION_CHARS
-    (``; user`` added for what the user stated); a line seen twice (a union merge) counts
-    once, a record a supersede or drop mark retires not at all."""
+    by when they were stated (the row's time of a captured record), the newest ``limit``
+    when given, each as ``text (reason)`` cut to REJECTION_CHARS (``; user`` added for
+    what the user stated); a line seen twice (a union merge) counts once, a record a
+    supersede or drop mark retires, or a later record supersedes (memory/constraint.py's
+    rule, applied at read time), not at all."""
     return recent_records(state_dir, "rejected", limit)
 
 
-def recent_records(state_dir: str, kind: str, limit: int | None = None) -> list[str]:
-    """recent_rejections for records of ``kind`` (rejected or constraint)."""
-    import json
-
+def _tail_lines(state_dir: str) -> list[bytes]:
+    """The whole lines of the log's last REJECTIONS_TAIL_BYTES (none when unreadable)."""
     from context_memory.core.fsutil import open_file
 
     path = os.path.join(state_dir, DECISIONS_FILE)
@@ -83,40 +84,56 @@ def recent_records(state_dir: str, kind: str, limit: int | None = None) -> list[
     finally:
         os.close(fd)
     lines = data.split(b"\n")
-    if start > 0:
-        lines = lines[1:]  # the first line is cut
-    found: dict[object, tuple[str, str]] = {}
+    return lines[1:] if start > 0 else lines  # the first line is cut
+
+
+# Lines parsed besides those of the wanted kind: marks, and typed records (any kind), as
+# a typed record of another kind may supersede one of this kind (an approved plan, the
+# rejections it resolved).
+_ALSO_PARSED = (b'"target"', b'"ruled_out"', b'"preferred"')
+
+
+def recent_records(state_dir: str, kind: str, limit: int | None = None) -> list[str]:
+    """recent_rejections for records of ``kind`` (rejected or constraint), each item
+    redacted (core/redact.py: a record written before the rule may hold a credential)."""
+    import json
+
+    from context_memory.core.redact import redact
+
+    records: list[dict[str, object]] = []
+    seen: set[object] = set()
     retired: set[object] = set()
     needle = f'"{kind}"'.encode()
-    for raw in lines:
-        if needle not in raw and b'"target"' not in raw:
+    for raw in _tail_lines(state_dir):
+        if needle not in raw and not any(mark in raw for mark in _ALSO_PARSED):
             continue
         try:
             record = json.loads(raw)
         except (ValueError, RecursionError):
             continue
-        if isinstance(record, dict) and record.get("kind") in MARK_KINDS:
+        if not isinstance(record, dict):
+            continue
+        if record.get("kind") in MARK_KINDS:
             retired.add(record.get("target"))
             continue
-        if not isinstance(record, dict) or record.get("kind") not in KINDS:
-            continue
-        text = record.get("decision")
-        if record.get("kind") != kind or not isinstance(text, str) or not text.strip():
-            continue
-        reason = record.get("reason")
-        notes = [reason] if isinstance(reason, str) and reason.strip() else []
-        if stated_by(record) == "user":
-            notes.append("user")
-        item = f"{text} ({'; '.join(notes)})" if notes else text
         ident = record.get("id")
         key = ident if isinstance(ident, str) and ident else raw.strip()
-        stamp = record.get("ts")
-        found.setdefault(
-            key, (stamp if isinstance(stamp, str) else "", _clip(one_line(item), REJECTION_CHARS))
-        )
-    for gone in retired:
-        found.pop(gone, None)
-    newest = sorted(found.values(), key=lambda pair: pair[0], reverse=True)
+        if key not in seen:
+            seen.add(key)
+            records.append(record)
+    found: list[tuple[str, str]] = []
+    for constraint in constraints_of(live_by_subject(records)):
+        if constraint["kind"] != kind or not constraint["text"].strip():
+            continue
+        if constraint["id"] and constraint["id"] in retired:
+            continue
+        notes = [constraint["reason"]] if constraint["reason"].strip() else []
+        if constraint["by"] == "user":
+            notes.append("user")
+        text = constraint["text"]
+        item = f"{text} ({'; '.join(notes)})" if notes else text
+        found.append((constraint["when"], _clip(one_line(redact(item)), REJECTION_CHARS)))
+    newest = sorted(found, key=lambda pair: pair[0], reverse=True)
     return [item for _, item in newest][:limit]
 
 

@@ -11,8 +11,9 @@ from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import estimate_tokens, one_line
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.core.tables import CHARS_PER_TOKEN
-from context_memory.memory.decisions import DECISIONS_FILE
-from context_memory.memory.handoff_draft import RECORD_SECTIONS, section_item
+from context_memory.memory.constraint import constraint_of, live_by_subject
+from context_memory.memory.decisions import DECISIONS_FILE, str_list
+from context_memory.memory.handoff_draft import CONSTRAINT_PREFIX, RECORD_SECTIONS, constraint_item
 from context_memory.memory.identity import is_new_style_id
 from context_memory.merge.layout import MERGED_DIRNAME
 from context_memory.merge.merge import merge_handoffs
@@ -129,23 +130,29 @@ def items_in_force(
 ) -> list[Item]:
     """The log's and the merged record's entries still in force, by the merge's rule.
 
-    Log records are taken as one-entry handoffs at their own time, the merged record's
-    entries at their handoff's time; at equal times the log comes first, so a handoff
-    that restates a logged decision is a duplicate and the record (with its id) is kept.
+    Log records are read through the typed model (memory/constraint.py): a record a later
+    one supersedes by subject is out before the merge's rule runs; each is taken as a
+    one-entry handoff at the time it was stated (``when``: a captured record's row time),
+    the merged record's entries at their handoff's time; at equal times the log comes
+    first, so a handoff that restates a logged decision is a duplicate and the record
+    (with its id) is kept.
     """
     sources: list[tuple[float, int, int, HandoffFile, Mapping[str, Any] | None]] = []
-    for index, record in enumerate(records):
-        section = RECORD_SECTIONS.get(str(record.get("kind")))
-        if section is None:
+    for index, record in enumerate(live_by_subject(records)):
+        constraint = constraint_of(record)
+        section = RECORD_SECTIONS.get(constraint["kind"]) if constraint else None
+        if constraint is None or section is None:
             continue
-        session = record.get("session")
+        item = constraint_item(constraint, str_list(record.get("alternatives")))
+        if constraint["kind"] == "constraint":
+            item = CONSTRAINT_PREFIX + item
         handoff = HandoffFile(
             DECISIONS_FILE,
-            session if isinstance(session, str) else "?",
+            constraint["session"] or "?",
             0,
-            _stamp(record.get("ts")),
+            _stamp(constraint["when"]),
             "record",
-            {section: [section_item(dict(record))]},
+            {section: [item]},
         )
         sources.append((handoff.time or 0.0, 0, index, handoff, record))
     for index, handoff in enumerate(_merged_handoffs(merged)):
@@ -161,13 +168,13 @@ def items_in_force(
 
 def _item(section: str, entry: Any, sources: list[Any]) -> Item:
     record = sources[entry.handoff][4]
-    record_id = record.get("id") if record is not None else None
+    typed = constraint_of(record) if record is not None else None
     return Item(
         section,
         entry.text,
         entry.time or 0.0,
         entry.handoff,
-        record_id if isinstance(record_id, str) else None,
+        typed["id"] or None if typed else None,
     )
 
 
