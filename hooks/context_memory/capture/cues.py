@@ -13,106 +13,18 @@ from __future__ import annotations
 
 import re
 
+from context_memory.capture import languages
+
 _I = re.IGNORECASE
 
-
-def _cues(*pairs: tuple[str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple((re.compile(pattern, _I), kind) for pattern, kind in pairs)
-
-
-# (pattern, kind) in priority order: the first kind found in a prompt wins.
-USER_CUES = _cues(
-    # refusals and corrections
-    (r"^(?:no|nope|nah)\b[,.!: ]", "rejected"),
-    (
-        r"\bnot like (?:that|this)\b|\bthat'?s (?:not|wrong)\b|\bI told you\b|\bas I said\b",
-        "rejected",
-    ),
-    (r"\bI (?:do not|don'?t) think (?:we|you|it|that) (?:need|should)\b", "rejected"),
-    (r"\bdo (?:we|you|I) (?:even |really )?need\b", "rejected"),
-    (r"\b(?:didn'?t|don'?t|do not|did not) (?:find|like|want)\b", "rejected"),
-    (r"\bnot (?:helpful|needed|necessary|what I)\b|\bnever ?mind\b", "rejected"),
-    (r"\bI (?:deleted|removed|dropped|reverted|got rid of)\b", "rejected"),
-    (r"\b(?:is|was|are) already (?:done|there|in place|implemented)\b", "rejected"),
-    (r"\bnot \S+(?: \S+)?,? but\b", "rejected"),
-    (r"不要|别再|别用|不用|不对|不是", "rejected"),
-    # standing instructions
-    (r"^(?:please )?(?:do not|don'?t|never|always|stop)\b", "constraint"),
-    (r"(?:^|[,:;]|\b(?:please|but|and|so|also|just))\s*(?:do not|don'?t|never)\s+\w", "constraint"),
-    (r"\b(?:from now on|going forward|in future|every time|each time)\b", "constraint"),
-    (r"\balways\b", "constraint"),
-    (
-        r"(?:^|\blet'?s |\bplease |\bwant to |\blike to |\bwe (?:should|must|need to) |"
-        r"\bwhile |[,;:] ?)keep(?:ing)? (?:it|them|the|this|that|using|to|[a-z_.-]+ as)\b",
-        "constraint",
-    ),
-    (r"\b(?:must|mustn'?t|must not|shouldn'?t|should not|make sure|ensure)\b", "constraint"),
-    (
-        r"\b(?:doesn'?t|don'?t|won'?t|does not|do not|will not) break\b|\bwithout breaking\b",
-        "constraint",
-    ),
-    (
-        r"\bI (?:do not|don'?t) want\b|\bno (?:external|extra|new) (?:dependenc|framework|librar)",
-        "constraint",
-    ),
-    (r"\b(?:cross-platform|cross-browser|backwards?[- ]compatible)\b", "constraint"),
-    (r"\b(?:we|you) (?:lost|broke|dropped)\b", "constraint"),
-    (r"一律|以后都|永远|总是|必须|务必", "constraint"),
-    # choices
-    (r"\binstead\b|\brather than\b|\bin favou?r of\b", "decided"),
-    (
-        r"\blet'?s (?:also |just |rather )?(?:do|use|go with|switch|migrate|move|make|stick|"
-        r"try|keep|drop|replace|reuse|rename|change)\b",
-        "decided",
-    ),
-    (
-        r"\b(?:I think |maybe |perhaps )?we (?:should|could|might need to|may need to|need to)\b",
-        "decided",
-    ),
-    (r"\b(?:could|can|should|shall) we\b|\bdo you think (?:we|it|there|that)\b", "decided"),
-    (r"\b(?:how|what) about\b|\bwhy not\b|\bwouldn'?t it be\b", "decided"),
-    (
-        r"\bI'?d (?:actually |rather |really )?"
-        r"(?:prefer|rather|love|like (?:it|that|this|to keep))\b",
-        "decided",
-    ),
-    (
-        r"\bI (?:prefer|want you to use)\b|"
-        r"\b(?:please )?(?:use|switch to|go with) [`@\w.-]+ (?:instead|for)\b",
-        "decided",
-    ),
-    (
-        r"\byou can (?:set|use|do|call)\b|\bwhich is (?:less work|simpler|cleaner|easier)\b",
-        "decided",
-    ),
-    (r"\b(?:ok|okay|fine|yes)[,!. ]+(?:fine[,!. ]+)?(?:let'?s|go with|use|do)\b", "decided"),
-    (r"\botherwise (?:all )?(?:good|fine|gtg|lgtm)\b", "decided"),
-    (r"改成|改用|换成|用\S{1,20}代替", "decided"),
-)
-
+# The directive, veto and proposal patterns of every language (languages/, one table
+# per language), in the order a sentence is tested: rejections, then standing rules, then
+# choices, so the first kind that matches is the sentence's kind.
+USER_CUES = languages.DIRECTIVES
 # A sentence that matches one of these is never captured, whatever its cues.
-VETOES = tuple(
-    re.compile(pattern, _I)
-    for pattern in (
-        # the form of this one answer, not a standing rule
-        r"\b(?:same (?:overall )?length|bullet points?|\d+ (?:words|sentences|paragraphs)|"
-        r"(?:short|brief|concise|long)(?:er)? (?:answer|reply|summary))\b",
-        # the user describing the code, not instructing
-        r"\b(?:we|it|this|that|they|which|code) (?:don'?t|doesn'?t|do not|does not) "
-        r"(?:do|have|handle|support|report|check)\b",
-        # thanks and praise
-        r"^(?:thanks|thank you|great|excellent|perfect|nice)\b[^,]{0,30}$",
-    )
-)
-
+VETOES = languages.VETOES
 # A question is a proposal (and can be captured) only with one of these.
-PROPOSING_QUESTION = re.compile(
-    r"\b(?:could|can|should|shall) we\b|\bdo (?:we|you|I) (?:even |really )?need\b|"
-    r"\bdo you think\b|\bmaybe\b|\bperhaps\b|\bwe (?:might|may|should|need)\b|\binstead\b|"
-    r"\bhow about\b|\bwhat about\b|\bwhy not\b|\bwouldn'?t it\b|\bso (?:that )?the\b|"
-    r"\bI don'?t (?:think|want)\b|\bbreak\b|\bcould you (?:use|switch|keep)\b|吗|呢",
-    _I,
-)
+PROPOSING_QUESTION = languages.PROPOSAL
 
 # Whole prompts that capture nothing: client wrappers, interrupt markers, continuations.
 SKIP_PREFIXES = (

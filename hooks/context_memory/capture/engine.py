@@ -22,13 +22,14 @@ from __future__ import annotations
 import json
 
 from context_memory.capture import rejections
-from context_memory.capture.agent_text import settled_choice
+from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in, settled_choice
 from context_memory.capture.items import call_of, describe_call, make_item
-from context_memory.capture.plan import APPROVED_START, plan_item
+from context_memory.capture.plan import APPROVED_START, plan_item, plan_summary
 from context_memory.capture.prompts import (
     classify,
     is_instruction,
     is_skipped,
+    picked_option,
     prompt_text,
     typed_part,
 )
@@ -54,6 +55,10 @@ class Capturer:
     def __init__(self, state: dict[str, Any] | None = None) -> None:
         self._calls: dict[str, dict[str, str]] = {}
         self._pending: list[Item] = []
+        # What the agent's latest text offered the user to choose (agent_text.offer_in):
+        # the dialogue context a short reply ("2", "the first one", "yes, do that") is
+        # read against. Bounded: MAX_OPTIONS options of MAX_OPTION_CHARS.
+        self._offer: dict[str, Any] = {}
         self.prompts = 0  # main-chain prompts the user typed (for records per 10 prompts)
         if isinstance(state, dict) and state.get("v") == STATE_VERSION:
             self._load(state)
@@ -68,6 +73,9 @@ class Capturer:
         pending = state.get("pending")
         if isinstance(pending, list):
             self._pending = [p for p in pending[-MAX_PENDING:] if isinstance(p, dict)]
+        offer = state.get("offer")
+        if isinstance(offer, dict):
+            self._offer = _bounded_offer(offer)
         prompts = state.get("prompts")
         self.prompts = prompts if isinstance(prompts, int) and prompts >= 0 else 0
 
@@ -79,6 +87,7 @@ class Capturer:
             "calls": calls,
             "pending": self._pending,
             "prompts": self.prompts,
+            "offer": self._offer,
         }
         while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES and calls:
             del calls[: max(1, len(calls) // 4)]
@@ -128,7 +137,11 @@ class Capturer:
                     block["id"][:120],
                     call_of(name if isinstance(name, str) else "", block.get("input")),
                 )
-            elif block.get("type") == "text" and isinstance(block.get("text"), str) and not out:
+            elif block.get("type") == "text" and isinstance(block.get("text"), str):
+                if block["text"].strip():
+                    self._offer = offer_in(block["text"])
+                if out:
+                    continue
                 sentence = settled_choice(block["text"])
                 if sentence:
                     out.append(
@@ -154,13 +167,29 @@ class Capturer:
         if not text.strip() or is_skipped(strip_wrappers(text)):
             return out
         self.prompts += 1
+        offer, self._offer = self._offer, {}
         typed = typed_part(strip_wrappers(text))
+        if text.lstrip().startswith(HANDOFF_START):
+            return [*out, *self._flush_pending(typed or text), _handoff_item(row, text)]
         answered = bool(self._pending)
-        for pending in self._pending:
-            pending["reason"] = clip(typed or text)
-            pending["anchors"], pending["prefer"], pending["avoid"] = _rechoose(pending)
-            out.append(pending)
-        self._pending = []
+        out.extend(self._flush_pending(typed or text))
+        pick = picked_option(typed, offer) if offer else None
+        if pick is not None:
+            label, option = pick
+            chosen = f"option {label}: {option}" if label else option
+            out.append(
+                make_item(
+                    "decided",
+                    "user",
+                    "prompt",
+                    row,
+                    decision=f"chose {chosen}",
+                    reason="the user's reply to the options the agent offered",
+                    quote=typed,
+                    choice_text=option,
+                )
+            )
+            return out
         found = classify(text)
         # A prompt that answers a rejection is that rejection's reason; it is its own item
         # only when it also sets a standing rule.
@@ -176,6 +205,14 @@ class Capturer:
                     choice_text=found.text,
                 )
             )
+        return out
+
+    def _flush_pending(self, reason: str) -> list[Item]:
+        """The rejected calls waiting for a reason, with this prompt as their reason."""
+        out, self._pending = self._pending, []
+        for pending in out:
+            pending["reason"] = clip(reason)
+            pending["anchors"], pending["prefer"], pending["avoid"] = _rechoose(pending)
         return out
 
     def _tool_result(self, row: dict[str, Any], block: dict[str, Any]) -> list[Item]:
@@ -239,6 +276,44 @@ class Capturer:
     def _stash(self, item: Item) -> list[Item]:
         self._pending.append(item)
         return []
+
+
+# The prompt the client writes when the user approves a plan and clears the context: the
+# plan follows; it is the user's approval (an approved plan), not the user's own words.
+HANDOFF_START = "Implement the following plan:"
+
+
+def _handoff_item(row: dict[str, Any], text: str) -> Item:
+    plan = text.lstrip()[len(HANDOFF_START) :]
+    summary = plan_summary(plan)
+    return make_item(
+        "decided",
+        "user",
+        "plan",
+        row,
+        decision=f"approved plan: {summary}" if summary else "approved plan",
+        quote=clip(text),
+        call={"tool": "ExitPlanMode", "gist": summary},
+    )
+
+
+def _bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
+    """An offer read back from a carried state, with only the expected, bounded fields."""
+    out: dict[str, Any] = {}
+    options = offer.get("options")
+    if isinstance(options, list):
+        kept = [
+            [clip(o[0], 4), clip(o[1], MAX_OPTION_CHARS)]
+            for o in options[:MAX_OPTIONS]
+            if isinstance(o, list) and len(o) == 2 and all(isinstance(v, str) for v in o)
+        ]
+        if kept:
+            out["options"] = kept
+    for key in ("rec", "proposal"):
+        value = offer.get(key)
+        if isinstance(value, str) and value:
+            out[key] = clip(value, MAX_OPTION_CHARS if key == "proposal" else 4)
+    return out
 
 
 def _rechoose(item: Item) -> tuple[list[str], list[str], list[str]]:

@@ -11,6 +11,8 @@ the prompt as its quote.
 
 from __future__ import annotations
 
+import re
+
 from context_memory.capture.cues import (
     PASTE_LINE,
     PROPOSING_QUESTION,
@@ -18,6 +20,7 @@ from context_memory.capture.cues import (
     USER_CUES,
     VETOES,
 )
+from context_memory.capture.languages import AFFIRMS, ORDINALS, PICKS
 from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
 
 KIND_RANK = {"rejected": 0, "constraint": 1, "decided": 2}
@@ -135,3 +138,55 @@ def is_instruction(reason: str) -> bool:
         return True
     found = classify(reason)
     return found is not None and found.kind == "constraint"
+
+
+# --- a reply to what the agent offered ------------------------------------------------------
+
+MAX_PICK_CHARS = 100  # a reply longer than this says more than which option
+_NEGATION = re.compile(
+    r"\b(?:not|no|don'?t|never|but|instead|neither|nor)\b|不|没|沒|ない|아니|말고|\bnicht\b|"
+    r"\bpas\b|\bnão\b|\bnao\b|\bне\b",
+    re.IGNORECASE,
+)
+
+
+def _option_index(raw: str, count: int) -> str:
+    """The label an option reference names: "2", "b", or from an ordinal word."""
+    word = " ".join(raw.lower().split())
+    if word in ORDINALS:
+        number = ORDINALS[word]
+        return str(count if number == -1 else number)
+    digits = [c for c in word if c.isdigit()]
+    if digits:
+        return str(int(digits[0]))  # fullwidth digits too
+    return word[:1]
+
+
+def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | None:
+    """(label, option text) of the option the user's short reply picks, or None."""
+    reply = " ".join(typed.split()).strip()
+    if not reply or len(reply) > MAX_PICK_CHARS or reply.endswith(("?", "？")):
+        return None
+    options = offer.get("options")
+    options = options if isinstance(options, list) else []
+    labels = {str(o[0]): str(o[1]) for o in options if isinstance(o, list) and len(o) == 2}
+    if labels:
+        for pattern in PICKS:
+            match = pattern.match(reply)
+            if match is None:
+                continue
+            rest = match.groupdict().get("rest") or ""
+            if _NEGATION.search(rest):
+                return None
+            label = _option_index(match.group("n"), len(labels))
+            if label in labels:
+                return label, labels[label]
+            return None
+    if any(pattern.match(reply) for pattern in AFFIRMS):
+        rec = offer.get("rec")
+        if isinstance(rec, str) and rec in labels:
+            return rec, labels[rec]
+        proposal = offer.get("proposal")
+        if isinstance(proposal, str) and proposal:
+            return "", proposal
+    return None

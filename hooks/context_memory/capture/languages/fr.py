@@ -1,0 +1,53 @@
+"""French: directive and choice patterns."""
+
+DIRECTIVES = (
+    # refusals and corrections
+    (r"^non\b[,.!: ]", "rejected"),
+    (r"\b(?:ce n'est pas (?:ça|ce que)|pas comme ça|je t'ai (?:déjà )?dit|comme je (?:l'ai )?dit)",
+     "rejected"),
+    (r"\b(?:pas besoin|inutile de|laisse tomber|oublie ça)\b", "rejected"),
+    (r"\bpas \S+(?: \S+)?,? mais\b", "rejected"),
+    # standing instructions
+    (r"\b(?:toujours|jamais|à partir de maintenant|désormais|dorénavant|à l'avenir|"
+     r"à chaque fois)\b", "constraint"),
+    (r"\b(?:assure-toi|tu dois|ne (?:pas )?(?:touche|modifie|change|ajoute)|n'utilise (?:pas|jamais)|"
+     r"garde|conserve|sans (?:utiliser|ajouter|modifier|casser))\b", "constraint"),
+    (r"\bréponds (?:toujours )?en (?:français|anglais)\b", "constraint"),
+    # choices
+    (r"\b(?:au lieu de|plutôt que|à la place|utilisons|on utilise|on part sur|partons sur)\b",
+     "decided"),
+    (r"\b(?:je préfère|passe à|passons à|allons-y avec|choisissons)\b", "decided"),
+)
+
+PROPOSALS = (
+    r"\b(?:pourrait-on|pourrions-nous|devrions-nous|on pourrait|et si on|pourquoi pas)\b",
+    r"\b(?:pourquoi ne pas|ne serait-il pas mieux)\b",
+)
+
+VETOES = (r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",)
+
+_LEAD = (
+    r"^(?:(?:ok|oui|d'accord|bon|parfait)[,!. ]+)*(?:(?:je )?(?:prends|choisis)|"
+    r"allons-y avec|on part sur|partons sur|fais)?\s*"
+)
+PICKS = (
+    _LEAD + r"(?:l'|la )?(?:option|alternative|solution|proposition)\s*(?P<n>[1-9]|[a-f])\b"
+    r"(?P<rest>[^?]{0,60})$",
+    _LEAD + r"(?:la|le) (?P<n>première|premier|deuxième|seconde|second|troisième|dernière|"
+    r"dernier)\b(?P<rest>[^?]{0,40})$",
+)
+ORDINALS = {
+    "première": 1,
+    "premier": 1,
+    "deuxième": 2,
+    "seconde": 2,
+    "second": 2,
+    "troisième": 3,
+    "dernière": -1,
+    "dernier": -1,
+}
+
+AFFIRMS = (
+    r"^(?:(?:oui|ok|d'accord|parfait|super|ça marche)[,!. ]*)*(?:fais[- ]le|fais ça|vas-y|"
+    r"ce serait parfait|ça me va|comme tu (?:le )?recommandes)?[.! ]*$",
+)
