@@ -46,11 +46,30 @@ SKIP_PREFIXES = (
     "No response requested.",
 )
 
-# Lines that start a paste (log, traceback, code, data): analysis stops at the first one.
+# Lines that start a paste (log, traceback, compiler/linter/test output, a warning, a
+# diff, code, data, a quoted document): analysis stops at the first one. An indented list
+# item ("    - use pnpm") is the user's own words, not a paste.
+_LIST_ITEM = r"(?![-*•+]\s|\d{1,2}[.)]\s)"
 PASTE_LINE = re.compile(
-    r"^(?:\s{4,}\S|\t|```|Traceback \(most recent|\s*File \"|\s*at [\w.$<]+[ (]|[{}\[\]]\s*$|"
-    r"\s*[{\[]\s*\"|\s*[$➜#>] |\s*\d{1,2}:\d{2}(?::\d{2})?|={3,}|-{3,}|_{3,}|\s*\||"
-    r"\s*(?:GET|POST|PUT|DELETE|HEAD)\s|\s*(?:error|warning|info|debug)[\[:]|"
-    r"\s*[\w./-]+:\d+(?::\d+)?[: ]|\s*E\s{2,}|\s*>>>|\s*\$ )",
+    r"^(?:\s{4,}" + _LIST_ITEM + r"\S|\t" + _LIST_ITEM + r"|```|~~~|Traceback \(most recent|"
+    r"\s*File \"|\s*at [\w.$<]+[ (]|[{}\[\]]\s*$|"
+    r"\s*[{\[]\s*\"|\s*[$➜#>] |\s*#{2,6} |\s*\d{1,2}:\d{2}(?::\d{2})?|={3,}|-{3,}|_{3,}|"
+    r"\s*\||\s*(?:GET|POST|PUT|DELETE|HEAD)\s|\s*(?:error|warning|warn|info|debug|hint|note|"
+    r"fatal|remote|caused by)[\[:]|\s*npm (?:warn|err!|error|notice)\b|"
+    r"\s*[\w./-]+:\d+(?::\d+)?[: ]|\s*E\s{2,}|\s*>>>|\s*\$ |"
+    r"(?-i:\s*[A-Z]\w*(?:Warning|Error|Exception):|\s*(?:FAIL|PASS|ERROR|WARN)\s)|"
+    r"\s*[✓✗✔✘×⎯]|\s*\S+@\d[\w.-]*:|\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\s*##\[|"
+    r"\s*Run [\w./-]+@|\s*(?:diff --git|index [0-9a-f]{7}|@@ |\+\+\+ |--- a/)|"
+    r"\s*(?:def|class|import|from [\w.]+ import|function|const|let|var|export|return|"
+    r"#include|package|public|private|fn|impl|func)\s[^\n]*[({:;=]\s*$)",
+    _I,
+)
+# A line that introduces text relayed from elsewhere ("Here is the review from Codex:",
+# "The CI output:", "以下是报错："): what follows is not the user's words.
+PASTE_INTRO = re.compile(
+    r"(?:\b(?:review|feedback|output|log|logs|error|errors|response|reply|answer|says|said|"
+    r"wrote|suggests|comments?|report|trace|message|result|results|here(?:'s| is| are)|below|"
+    r"following|pasted?)\b[^:\n]{0,60}|如下|以下|下面|报错|報錯|日志|日誌|输出|輸出|回复|回覆|"
+    r"以下の|次の|다음)[:：]\s*$",
     _I,
 )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from context_memory.capture.cues import (
+    PASTE_INTRO,
     PASTE_LINE,
     PROPOSING_QUESTION,
     SKIP_PREFIXES,
@@ -27,6 +28,11 @@ KIND_RANK = {"rejected": 0, "constraint": 1, "decided": 2}
 # A typed part longer than this is a paste or a document, not an instruction.
 MAX_TYPED = 2500
 MAX_SENTENCES = 3
+# A typed part of more lines and characters than these is a document (a pasted design,
+# another AI's answer): only its first paragraph, when short, is the user's.
+MAX_DOCUMENT_LINES = 8
+MAX_DOCUMENT_CHARS = 600
+MAX_FIRST_PARAGRAPH = 300
 
 
 class PromptItem:
@@ -64,22 +70,38 @@ def is_skipped(text: str) -> bool:
 
 
 def typed_part(text: str) -> str:
-    """``text`` up to the first line that starts a paste (bounded)."""
+    """``text`` up to the first line that starts a paste, or after a line that introduces
+    relayed text (bounded). A long document (many lines) keeps only its first paragraph:
+    the user's own words around a pasted design or another AI's answer."""
     kept: list[str] = []
     for line in text[:MAX_SCAN].split("\n"):
         if PASTE_LINE.match(line):
             break
         kept.append(line)
-    return "\n".join(kept).strip()
+        if PASTE_INTRO.search(line):
+            break
+    typed = "\n".join(kept).strip()
+    lines = [line for line in typed.split("\n") if line.strip()]
+    if len(lines) > MAX_DOCUMENT_LINES and len(typed) > MAX_DOCUMENT_CHARS:
+        first = typed.split("\n\n", 1)[0].strip()
+        typed = first if len(first) <= MAX_FIRST_PARAGRAPH else ""
+    return typed
 
 
 def _sentence_kind(sentence: str) -> str:
+    """The kind a sentence states, or ''. A question counts when it proposes; a statement
+    before the question in the same sentence ("I renamed X to Y, can you check it?")
+    counts as a statement."""
     if any(veto.search(sentence) for veto in VETOES):
         return ""
+    asks = sentence.rstrip().endswith(("?", "？"))
+    if asks and not PROPOSING_QUESTION.search(sentence):
+        head, comma, _ = sentence.rpartition(", ")
+        if not comma or head.rstrip().endswith(("?", "？")):
+            return ""
+        return _sentence_kind(head)
     for pattern, kind in USER_CUES:
         if pattern.search(sentence):
-            if sentence.rstrip().endswith(("?", "？")) and not PROPOSING_QUESTION.search(sentence):
-                return ""
             return kind
     return ""
 
