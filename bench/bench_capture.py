@@ -127,9 +127,7 @@ def split_files(files: list[str], split: str, labels: list[dict[str, Any]]) -> l
     return ordered
 
 
-def _score_file(
-    transcripts: Path, name: str, labels: list[dict[str, Any]]
-) -> dict[str, Any]:
+def _score_file(transcripts: Path, name: str, labels: list[dict[str, Any]]) -> dict[str, Any]:
     """One transcript: which of its labels were found, its records and which matched."""
     mine = [label for label in labels if label["file"] == name]
     items, prompts = capture_file(transcripts / name)
@@ -185,7 +183,10 @@ def figures(per_file: list[dict[str, Any]]) -> dict[str, Any]:
         "precision": matched / records if records else 1.0,
         "per_10_prompts": 10 * records / prompts if prompts else 0.0,
         "missed": [
-            label for f in per_file for hit, label in zip(f["found"], f["labels"]) if not hit
+            label
+            for f in per_file
+            for hit, label in zip(f["found"], f["labels"], strict=True)
+            if not hit
         ],
         "extra": [item for f in per_file for item in f["extra"]],
     }

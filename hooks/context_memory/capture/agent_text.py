@@ -84,10 +84,11 @@ _LABEL_AFTER = re.compile(
 # A single proposal the agent asks about, with an alternative in it ("Would you like me to
 # use X instead?"): a "yes" accepts it.
 _PROPOSES = re.compile(
-    r"\b(?:would you like|do you want|should I|shall I|want me to|would you prefer)\b", re.I
+    r"\b(?:would you like|do you want|should I|shall I|want me to|would you prefer)\b",
+    re.IGNORECASE,
 )
 _ALTERNATIVE = re.compile(
-    r"\binstead\b|\brather than\b|\bswitch(?:ing)? to\b|\breplac(?:e|ing)\b", re.I
+    r"\binstead\b|\brather than\b|\bswitch(?:ing)? to\b|\breplac(?:e|ing)\b", re.IGNORECASE
 )
 _CJK_DIGITS = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
                "八": "8", "九": "9"}  # fmt: skip
@@ -132,7 +133,7 @@ def offer_in(text: str) -> dict[str, object]:
         if rec:
             offer["rec"] = rec
     tail = sentences(text[-600:])
-    if tail and tail[-1].endswith("?") and _PROPOSES.search(tail[-1]):
-        if _ALTERNATIVE.search(tail[-1]):
-            offer["proposal"] = tail[-1][:MAX_OPTION_CHARS]
+    asks = tail and tail[-1].endswith("?") and _PROPOSES.search(tail[-1])
+    if asks and _ALTERNATIVE.search(tail[-1]):
+        offer["proposal"] = tail[-1][:MAX_OPTION_CHARS]
     return offer

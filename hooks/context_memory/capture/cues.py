@@ -13,18 +13,81 @@ from __future__ import annotations
 
 import re
 
-from context_memory.capture import languages
+from context_memory.capture import (
+    lang_de,
+    lang_en,
+    lang_es,
+    lang_fr,
+    lang_ja,
+    lang_ko,
+    lang_pt,
+    lang_ru,
+    lang_zh,
+)
 
+# --- languages as data ------------------------------------------------------------------
+# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru),
+# compiled here once.
+#
+# A table is a module with these tuples of regular-expression sources (case-insensitive):
+#
+# - ``DIRECTIVES``: ``(pattern, kind)``: a sentence that matches states a rejection
+#   (``rejected``), a standing instruction (``constraint``) or a choice (``decided``), in the
+#   labelling rules' sense (the README of tests/fixtures/decision-labels): corrections,
+#   standing rules and settled choices, never plain task requests, questions or narration;
+# - ``PROPOSALS``: a question that matches proposes (and may be captured): "could we use X
+#   instead", "何不", "¿y si usamos";
+# - ``VETOES``: a sentence that matches is never captured, whatever its cues (thanks, the
+#   form of one answer, the user describing the code);
+# - ``PICKS``: a short reply that picks one of the options the agent just offered. The
+#   pattern matches the whole reply (after trimming); its group ``n`` is the option's label
+#   (a digit, a letter or one of ``ORDINALS``);
+# - ``ORDINALS``: words of the language for the first, second, ... option (-> 1, 2, ...);
+# - ``AFFIRMS``: a short reply that accepts the one option the agent recommended or
+#   proposed ("yes, do that", "that would be perfect");
+# - ``STANCES``: ``(cue, form)`` for calls.acts.stance_split, which types a directive's
+#   subjects (what it rules out, what it prefers); ``SPACED`` is False for languages written
+#   without spaces between words, whose cues are spaced out before the split reads them;
+# - ``NAMES``: the language's words for languages, with their English names.
+#
+# What no entry matches is not captured: precision first. Every entry has a test written
+# from the rule it encodes (tests/test_capture_languages.py), not from a labelled line.
+TABLES = (lang_en, lang_zh, lang_ja, lang_ko, lang_es, lang_de, lang_fr, lang_pt, lang_ru)
 _I = re.IGNORECASE
+# Kinds in the order a sentence is tested (rejections, standing rules, choices): the first
+# kind that matches is the sentence's kind.
+KIND_ORDER = ("rejected", "constraint", "decided")
 
-# The directive, veto and proposal patterns of every language (languages/, one table
-# per language), in the order a sentence is tested: rejections, then standing rules, then
-# choices, so the first kind that matches is the sentence's kind.
-USER_CUES = languages.DIRECTIVES
+USER_CUES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, _I), kind)
+    for wanted in KIND_ORDER
+    for table in TABLES
+    for pattern, kind in table.DIRECTIVES
+    if kind == wanted
+)
+PROPOSING_QUESTION = re.compile("|".join(p for table in TABLES for p in table.PROPOSALS), _I)
 # A sentence that matches one of these is never captured, whatever its cues.
-VETOES = languages.VETOES
-# A question is a proposal (and can be captured) only with one of these.
-PROPOSING_QUESTION = languages.PROPOSAL
+VETOES = tuple(re.compile(p, _I) for table in TABLES for p in table.VETOES)
+PICKS = tuple(re.compile(p, _I) for table in TABLES for p in table.PICKS)
+AFFIRMS = tuple(re.compile(p, _I) for table in TABLES for p in table.AFFIRMS)
+STANCES: dict[str, tuple[tuple[str, str], ...]] = {
+    table.__name__.rsplit("_", 1)[-1]: table.STANCES for table in TABLES if table.STANCES
+}
+# Cues of the languages written without spaces, longest first (spaced out before a split).
+UNSPACED_CUES = tuple(
+    sorted(
+        {cue for table in TABLES if not table.SPACED for cue, _ in table.STANCES},
+        key=len,
+        reverse=True,
+    )
+)
+# A language's own name for a language -> its English name ("한글" -> "korean").
+LANGUAGE_NAMES: dict[str, str] = {
+    word.lower(): english for table in TABLES for word, english in table.NAMES.items()
+}
+ORDINALS: dict[str, int] = {
+    word.lower(): number for table in TABLES for word, number in table.ORDINALS.items()
+}
 
 # Whole prompts that capture nothing: client wrappers, interrupt markers, continuations.
 SKIP_PREFIXES = (

@@ -22,15 +22,22 @@ from __future__ import annotations
 import json
 
 from context_memory.capture import rejections
-from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in, settled_choice
+from context_memory.capture.agent_text import (
+    MAX_OPTION_CHARS,
+    MAX_OPTIONS,
+    offer_in,
+    settled_choice,
+)
 from context_memory.capture.items import call_of, describe_call, make_item
 from context_memory.capture.plan import APPROVED_START, plan_item, plan_summary
 from context_memory.capture.prompts import (
     classify,
     is_instruction,
     is_skipped,
+    language_names,
     picked_option,
     prompt_text,
+    stated_subjects,
     typed_part,
 )
 from context_memory.capture.question import ANSWER_START, question_item
@@ -177,34 +184,32 @@ class Capturer:
         if pick is not None:
             label, option = pick
             chosen = f"option {label}: {option}" if label else option
-            out.append(
-                make_item(
-                    "decided",
-                    "user",
-                    "prompt",
-                    row,
-                    decision=f"chose {chosen}",
-                    reason="the user's reply to the options the agent offered",
-                    quote=typed,
-                    choice_text=option,
-                )
+            item = make_item(
+                "decided",
+                "user",
+                "prompt",
+                row,
+                decision=f"chose {chosen}",
+                reason="the user's reply to the options the agent offered",
+                quote=typed,
+                choice_text=option,
             )
+            out.append(_stated(item, option))
             return out
         found = classify(text)
         # A prompt that answers a rejection is that rejection's reason; it is its own item
         # only when it also sets a standing rule.
         if found is not None and not (answered and found.kind != "constraint"):
-            out.append(
-                make_item(
-                    found.kind,
-                    "user",
-                    "prompt",
-                    row,
-                    decision=found.text,
-                    quote=found.quote,
-                    choice_text=found.text,
-                )
+            item = make_item(
+                found.kind,
+                "user",
+                "prompt",
+                row,
+                decision=found.text,
+                quote=found.quote,
+                choice_text=found.text,
             )
+            out.append(_stated(item, found.text))
         return out
 
     def _flush_pending(self, reason: str) -> list[Item]:
@@ -295,6 +300,17 @@ def _handoff_item(row: dict[str, Any], text: str) -> Item:
         quote=clip(text),
         call={"tool": "ExitPlanMode", "gist": summary},
     )
+
+
+def _stated(item: Item, text: str) -> Item:
+    """A prompt's item typed as the constraint model says (tier ``stated``, the subjects it
+    rules out and prefers), with the English names of languages it names as anchors."""
+    item["ruled_out"], item["preferred"] = stated_subjects(item["kind"], text)
+    item["tier"] = "stated"
+    for name in language_names(text):
+        if name not in item["anchors"]:
+            item["anchors"].append(name)
+    return item
 
 
 def _bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:

@@ -13,16 +13,28 @@ from __future__ import annotations
 
 import re
 
+from context_memory.calls.acts import stance_split
 from context_memory.capture.cues import (
+    AFFIRMS,
+    LANGUAGE_NAMES,
+    ORDINALS,
     PASTE_INTRO,
     PASTE_LINE,
+    PICKS,
     PROPOSING_QUESTION,
     SKIP_PREFIXES,
+    STANCES,
+    UNSPACED_CUES,
     USER_CUES,
     VETOES,
 )
-from context_memory.capture.languages import AFFIRMS, ORDINALS, PICKS
 from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
+from context_memory.core.call_tables import STANCE_CUES
+from context_memory.memory.constraint import subject
+
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from context_memory.memory.constraint import Subject
 
 KIND_RANK = {"rejected": 0, "constraint": 1, "decided": 2}
 # A typed part longer than this is a paste or a document, not an instruction.
@@ -212,3 +224,41 @@ def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | Non
         if isinstance(proposal, str) and proposal:
             return "", proposal
     return None
+
+
+# --- typed subjects of a stated directive ---------------------------------------------------
+
+_CJK_PUNCTUATION = str.maketrans({"，": ", ", "。": ". ", "；": "; ", "！": "! ", "？": "? ",
+                                  "、": ", ", "：": ": "})  # fmt: skip
+
+
+_UNSPACED = re.compile("|".join(re.escape(cue) for cue in UNSPACED_CUES)) if UNSPACED_CUES else None
+
+
+def _spaced(text: str) -> str:
+    """``text`` with the stance cues of unspaced languages set apart by spaces (one pass,
+    longest cue first) and their punctuation made ASCII, so a split that reads whole words
+    finds them."""
+    if text.isascii() or _UNSPACED is None:
+        return text
+    return _UNSPACED.sub(lambda m: f" {m.group(0)} ", text.translate(_CJK_PUNCTUATION))
+
+
+def stated_subjects(kind: str, text: str) -> tuple[list[Subject], list[Subject]]:
+    """(ruled_out, preferred) of a directive typed in a prompt: the things it names, typed
+    (calls.acts.stance_split, with every language's stance cues); a directive that names
+    nothing a call can act on gets one approach subject (it reminds, never makes the
+    guard ask): ruled out for a rejection, preferred otherwise."""
+    ruled_out, preferred = stance_split(_spaced(text), {"en": STANCE_CUES["en"], **STANCES})
+    if not ruled_out and not preferred:
+        approach = subject("approach", text)
+        if approach is not None:
+            (ruled_out if kind == "rejected" else preferred).append(approach)
+    return ruled_out, preferred
+
+
+def language_names(text: str) -> list[str]:
+    """The English names of the languages ``text`` names in its own language ("한글로" ->
+    korean): what a handoff would say, so a record carries it."""
+    lower = text.lower()
+    return sorted({english for word, english in LANGUAGE_NAMES.items() if word in lower})

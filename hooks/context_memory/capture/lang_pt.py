@@ -7,16 +7,24 @@ DIRECTIVES = (
     (r"\b(?:eu (?:já )?te disse|como eu disse|esquece|deixa pra lá)\b", "rejected"),
     (r"\b(?:não|nao) \S+(?: \S+)?,? mas\b", "rejected"),
     # standing instructions
-    (r"\b(?:sempre|nunca|jamais|a partir de agora|daqui (?:pra|para) frente|"
-     r"de agora em diante|toda vez)\b", "constraint"),
-    (r"\b(?:certifique-se|garanta|você deve|mantenha|sem (?:usar|adicionar|alterar|quebrar))\b",
-     "constraint"),
+    (
+        r"\b(?:sempre|nunca|jamais|a partir de agora|daqui (?:pra|para) frente|"
+        r"de agora em diante|toda vez)\b",
+        "constraint",
+    ),
+    (
+        r"\b(?:certifique-se|garanta|você deve|mantenha|sem (?:usar|adicionar|alterar|quebrar))\b",
+        "constraint",
+    ),
     (r"\b(?:não|nao) (?:use|usar|mexa|altere|mude|adicione|instale)\b", "constraint"),
     (r"\bresponda (?:sempre )?em (?:português|inglês)\b", "constraint"),
     # choices
     (r"\b(?:em vez de|ao invés de|no lugar de|prefiro|vamos (?:usar|com)|usemos)\b", "decided"),
-    (r"\b(?:vamos mudar para|troque (?:para|por)|muda (?:para|pra)|mude para|fico com|escolho)\b",
-     "decided"),
+    (
+        r"\b(?:vamos mudar para|troque (?:para|por)|muda (?:para|pra)|mude para|"
+        r"fico com|escolho)\b",
+        "decided",
+    ),
 )
 
 PROPOSALS = (
@@ -51,3 +59,24 @@ AFFIRMS = (
     r"^(?:(?:sim|ok|beleza|perfeito|ótimo|isso|fechado|combinado)[,!. ]*)*(?:faça isso|faz isso|"
     r"pode fazer|pode seguir|manda ver|seria perfeito|como você recomendou)?[.! ]*$",
 )
+
+STANCES = (
+    ("não use", "out"),
+    ("nao use", "out"),
+    ("nunca use", "out"),
+    ("usa", "pref"),
+    ("usemos", "pref"),
+    ("prefiro", "pref"),
+    ("troque para", "pref"),
+    ("mude para", "pref"),
+    ("em vez de", "pref-out"),
+    ("ao invés de", "pref-out"),
+)
+SPACED = True
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "português": "portuguese",
+    "inglês": "english",
+}

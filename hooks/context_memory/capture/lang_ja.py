@@ -11,11 +11,15 @@ DIRECTIVES = (
     (r"(?:日本語|英語)で(?:回答|返答|答え|書|説明|話)", "constraint"),
     # choices
     (r"代わりに|に(?:変更|切り替え|変え)(?:て|よう|ます|る|ましょう)", "decided"),
-    (r"(?:を|で)使(?:って|おう|いましょう)|にしよう|にしましょう|で(?:いこう|行こう|進めて)|採用",
-     "decided"),
+    (
+        r"(?:を|で)使(?:って|おう|いましょう)|にしよう|にしましょう|で(?:いこう|行こう|進めて)|採用",
+        "decided",
+    ),
 )
 
-PROPOSALS = (r"ませんか|のはどう|はどう(?:です|でしょう)?か|べきでは|方がいい(?:のでは|かな|んじゃ)",)
+PROPOSALS = (
+    r"ませんか|のはどう|はどう(?:です|でしょう)?か|べきでは|方がいい(?:のでは|かな|んじゃ)",
+)
 
 VETOES = (r"わからない|分からない|わかりません|分かりません",)
 
@@ -46,3 +50,17 @@ AFFIRMS = (
     r"^(?:はい|うん|ええ)?[、。！!\s]*(?:それで|そうして|おすすめ(?:の方)?で|推奨(?:の方)?で)"
     r"(?:いい|いいです|お願いします|お願い|進めて(?:ください)?|ください)?[。！!]*$",
 )
+
+# Japanese puts the object before the verb ("npmを使わないで"): no stance cue form reads
+# that order, so directives keep an approach subject (they remind, never make the guard ask).
+STANCES: tuple[tuple[str, str], ...] = ()
+SPACED = False
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "日本語": "japanese",
+    "英語": "english",
+    "中国語": "chinese",
+    "韓国語": "korean",
+}

@@ -2,23 +2,33 @@
 
 DIRECTIVES = (
     # refusals and corrections
-    (r"\b(?:eso no es|no es (?:eso|así|lo que)|no me gusta|ya te (?:lo )?dije|como te dije)\b",
-     "rejected"),
+    (
+        r"\b(?:eso no es|no es (?:eso|así|lo que)|no me gusta|ya te (?:lo )?dije|como te dije)\b",
+        "rejected",
+    ),
     (r"\b(?:no hace falta|no es necesario|olvídalo|déjalo así)\b", "rejected"),
     (r"\bno \S+(?: \S+)?,? sino\b", "rejected"),
     # standing instructions
     (r"\b(?:siempre|nunca|jamás|a partir de ahora|de ahora en adelante|cada vez)\b", "constraint"),
-    (r"\b(?:asegúrate de|no debes|debes|tienes que|mantén|sin (?:usar|añadir|cambiar|romper))\b",
-     "constraint"),
-    (r"\bno (?:uses|utilices|hagas|cambies|toques|añadas|agregues|instales|borres|elimines)\b",
-     "constraint"),
+    (
+        r"\b(?:asegúrate de|no debes|debes|tienes que|mantén|sin (?:usar|añadir|cambiar|romper))\b",
+        "constraint",
+    ),
+    (
+        r"\bno (?:uses|utilices|hagas|cambies|toques|añadas|agregues|instales|borres|elimines)\b",
+        "constraint",
+    ),
     (r"\bno quiero\b|\bsolo (?:usa|utiliza|en|para)\b", "constraint"),
     (r"\bresponde(?:me)? (?:siempre )?en (?:español|inglés)\b", "constraint"),
     # choices
-    (r"\b(?:en lugar de|en vez de|mejor (?:usa|usemos|utiliza|haz|hagamos)|usemos|utilicemos)\b",
-     "decided"),
-    (r"\b(?:vamos con|vamos a usar|prefiero|cámbialo a|cambia a|quedémonos con|me quedo con)\b",
-     "decided"),
+    (
+        r"\b(?:en lugar de|en vez de|mejor (?:usa|usemos|utiliza|haz|hagamos)|usemos|utilicemos)\b",
+        "decided",
+    ),
+    (
+        r"\b(?:vamos con|vamos a usar|prefiero|cámbialo a|cambia a|quedémonos con|me quedo con)\b",
+        "decided",
+    ),
 )
 
 PROPOSALS = (
@@ -33,7 +43,8 @@ _LEAD = (
     r"me quedo con|usa|haz|hagamos)?\s*"
 )
 PICKS = (
-    _LEAD + r"(?:la |el )?(?:opción|alternativa|propuesta)\s*(?P<n>[1-9]|[a-f])\b(?P<rest>[^?¿]{0,60})$",
+    _LEAD
+    + r"(?:la |el )?(?:opción|alternativa|propuesta)\s*(?P<n>[1-9]|[a-f])\b(?P<rest>[^?¿]{0,60})$",
     _LEAD + r"(?:la|el) (?P<n>primera|primero|segunda|segundo|tercera|tercero|última|último)\b"
     r"(?P<rest>[^?¿]{0,40})$",
 )
@@ -52,3 +63,24 @@ AFFIRMS = (
     r"^(?:(?:sí|si|vale|ok|perfecto|genial|de acuerdo|dale)[,!. ]*)*(?:hazlo|adelante|haz eso|"
     r"hagámoslo|eso sería perfecto|suena bien|como recomiendas)?[.! ]*$",
 )
+
+STANCES = (
+    ("no uses", "out"),
+    ("no utilices", "out"),
+    ("nunca uses", "out"),
+    ("usa", "pref"),
+    ("utiliza", "pref"),
+    ("usemos", "pref"),
+    ("prefiero", "pref"),
+    ("cambia a", "pref"),
+    ("en lugar de", "pref-out"),
+    ("en vez de", "pref-out"),
+)
+SPACED = True
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "español": "spanish",
+    "inglés": "english",
+}

@@ -40,3 +40,17 @@ AFFIRMS = (
     r"^(?:네|응|좋아요?|좋습니다|그래요?)?[,.!\s]*(?:그렇게|추천(?:하신|한|해준)?\s?(?:대로|걸로|것으로))"
     r"\s*(?:해\s?줘|해\s?주세요|진행해\s?(?:줘|주세요)?|하자|해요|부탁(?:해요|합니다|드려요)?)?[.!]*$",
 )
+
+# Korean puts the object before the verb (see lang_ja.py): no stance cues.
+STANCES: tuple[tuple[str, str], ...] = ()
+SPACED = False
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "한글": "korean",
+    "한국어": "korean",
+    "영어": "english",
+    "중국어": "chinese",
+    "일본어": "japanese",
+}

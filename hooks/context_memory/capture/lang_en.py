@@ -1,4 +1,4 @@
-"""English: directive and choice patterns (see languages/__init__.py for the table's form)."""
+"""English: directive and choice patterns (the form of a table: capture/cues.py)."""
 
 DIRECTIVES = (
     # refusals and corrections
@@ -19,10 +19,15 @@ DIRECTIVES = (
     (r"\bI (?:deleted|removed|dropped|reverted|got rid of)\b", "rejected"),
     (r"\b(?:is|was|are) already (?:done|there|in place|implemented)\b", "rejected"),
     (r"\bnot \S+(?: \S+)?,? but\b", "rejected"),
-    (r"\bno need (?:to|for)\b|\b(?:we|you) (?:don'?t|dont|do not) need (?:to|the|a|any|this|that)\b",
-     "rejected"),
-    (r"^(?:please |just )?(?:revert|undo|roll ?back) (?:that|this|it|the|your|those|these)\b",
-     "rejected"),
+    (
+        r"\bno need (?:to|for)\b|"
+        r"\b(?:we|you) (?:don'?t|dont|do not) need (?:to|the|a|any|this|that)\b",
+        "rejected",
+    ),
+    (
+        r"^(?:please |just )?(?:revert|undo|roll ?back) (?:that|this|it|the|your|those|these)\b",
+        "rejected",
+    ),
     # standing instructions
     (r"^(?:please )?(?:do not|don'?t|never|always|stop)\b", "constraint"),
     (r"(?:^|[,:;]|\b(?:please|but|and|so|also|just))\s*(?:do not|don'?t|never)\s+\w", "constraint"),
@@ -45,7 +50,10 @@ DIRECTIVES = (
     (r"\b(?:cross-platform|cross-browser|backwards?[- ]compatible)\b", "constraint"),
     (r"\b(?:we|you) (?:lost|broke|dropped)\b", "constraint"),
     (r"\b(?:continue|keep going|carry on|keep working)\b.{0,40}\buntil\b", "constraint"),
-    (r"\bstick (?:to|with)\b|\bonly (?:use|touch|change|edit|modify|work (?:on|in))\b", "constraint"),
+    (
+        r"\bstick (?:to|with)\b|\bonly (?:use|touch|change|edit|modify|work (?:on|in))\b",
+        "constraint",
+    ),
     (r"\bleave (?:it|them|that|this|the [\w.-]+) (?:as is|alone|unchanged)\b", "constraint"),
     (r"\bwithout (?:using|adding|changing|touching|installing)\b", "constraint"),
     (r"\b(?:I|we) (?:don'?t|dont|do not|never) use\b", "constraint"),
@@ -56,10 +64,14 @@ DIRECTIVES = (
     ),
     (
         r"\b(?:it|this|that|they|these|those) (?:must|has to|have to|needs? to|should) "
-        r"(?:be|stay|live|go|run) (?:in|out|outside|inside|under|reusable|separate|private|local)\b",
+        r"(?:be|stay|live|go|run) "
+        r"(?:in|out|outside|inside|under|reusable|separate|private|local)\b",
         "constraint",
     ),
-    (r"^(?:here |in this (?:project|repo) )?we (?:do|use|only use|always use|work)\b", "constraint"),
+    (
+        r"^(?:here |in this (?:project|repo) )?we (?:do|use|only use|always use|work)\b",
+        "constraint",
+    ),
     (
         r"\b(?:answer|reply|respond|write|talk|speak) (?:to me )?(?:only )?in "
         r"(?:english|chinese|japanese|korean|spanish|german|french|portuguese|russian)\b",
@@ -72,8 +84,10 @@ DIRECTIVES = (
         r"try|keep|drop|replace|reuse|rename|change)\b",
         "decided",
     ),
-    (r"\blet'?s? go (?:with|for)\b|\bI(?:'d| would| will|'ll)? (?:go|opt) (?:with|for)\b",
-     "decided"),
+    (
+        r"\blet'?s? go (?:with|for)\b|\bI(?:'d| would| will|'ll)? (?:go|opt) (?:with|for)\b",
+        "decided",
+    ),
     (
         r"\b(?:I think |maybe |perhaps )?we (?:should|could|might need to|may need to|need to)\b",
         "decided",
@@ -85,8 +99,11 @@ DIRECTIVES = (
         "decided",
     ),
     (r"\b(?:how|what) about\b|\bwhy not\b|\bwouldn'?t it be\b", "decided"),
-    (r"\b(?:is(?:n'?t| not)(?: it)?|would(?:n'?t| not) it be) (?:better|simpler|easier|cleaner)\b",
-     "decided"),
+    (
+        r"\b(?:is(?:n'?t| not)(?: it)?|would(?:n'?t| not) it be) "
+        r"(?:better|simpler|easier|cleaner)\b",
+        "decided",
+    ),
     (
         r"\bI'?d (?:actually |rather |really )?"
         r"(?:prefer|rather|love|like (?:it|that|this|to keep))\b",
@@ -158,7 +175,8 @@ PICKS = (
     r"(?P<n>[1-9]|[a-f])\b" + _REST,
     r"^(?:option\s*)?(?P<n>[1-9]|[a-f])[.!)]?\s*(?:please|pls|then|is fine|sounds good|"
     r"looks good|go|do it|it is)?[.!]*$",
-    r"^(?:(?:ok(?:ay)?|yes|yeah|sure|then|alright|so)[,!. ]+)*(?:let'?s|lets|let) (?:go (?:with|for)"
+    r"^(?:(?:ok(?:ay)?|yes|yeah|sure|then|alright|so)[,!. ]+)*"
+    r"(?:let'?s|lets|let) (?:go (?:with|for)"
     r"|do|use|try|take|pick) (?:#|no\. ?)?(?P<n>[1-9])\b" + _REST,
     _LEAD + r"the (?P<n>first|second|third|fourth|fifth|last)\b" + _REST,
     _LEAD + r"(?P<n>first|second|third|fourth|fifth|last) (?:one|option|choice|approach|"
@@ -176,3 +194,10 @@ AFFIRMS = (
     r"(?: one| option)?)|agreed|as you (?:recommend|suggest)(?:ed)?)?[.! ]*"
     r"(?:please|thanks|thank you)?[.! ]*$",
 )
+
+# English stance cues live with the calls package (core/call_tables.STANCE_CUES["en"]).
+STANCES: tuple[tuple[str, str], ...] = ()
+SPACED = True
+
+# English names languages in English (see lang_zh.py).
+NAMES: dict[str, str] = {}

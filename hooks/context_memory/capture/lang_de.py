@@ -3,24 +3,37 @@
 DIRECTIVES = (
     # refusals and corrections
     (r"^(?:nein|nee)\b[,.!: ]", "rejected"),
-    (r"\b(?:das ist (?:falsch|nicht (?:richtig|das|was))|nicht so|so nicht|wie gesagt)\b",
-     "rejected"),
-    (r"\b(?:hab(?:e)? ich (?:doch |dir )?(?:schon )?gesagt|brauchen wir nicht|nicht nötig|"
-     r"nicht notwendig|lass das|vergiss es)\b", "rejected"),
+    (
+        r"\b(?:das ist (?:falsch|nicht (?:richtig|das|was))|nicht so|so nicht|wie gesagt)\b",
+        "rejected",
+    ),
+    (
+        r"\b(?:hab(?:e)? ich (?:doch |dir )?(?:schon )?gesagt|brauchen wir nicht|nicht nötig|"
+        r"nicht notwendig|lass das|vergiss es)\b",
+        "rejected",
+    ),
     (r"\bnicht \S+(?: \S+)?,? sondern\b", "rejected"),
     # standing instructions
-    (r"\b(?:immer|niemals|nie|ab jetzt|von nun an|ab sofort|künftig|in Zukunft|jedes Mal)\b",
-     "constraint"),
-    (r"\b(?:stell sicher|achte darauf|du musst|darfst nicht|dürfen nicht|behalte|beibehalten)\b",
-     "constraint"),
+    (
+        r"\b(?:immer|niemals|nie|ab jetzt|von nun an|ab sofort|künftig|in Zukunft|jedes Mal)\b",
+        "constraint",
+    ),
+    (
+        r"\b(?:stell sicher|achte darauf|du musst|darfst nicht|dürfen nicht|behalte|beibehalten)\b",
+        "constraint",
+    ),
     (r"\b(?:benutze?|verwende?|nutze?|installiere?) (?:kein|keine|keinen)\b", "constraint"),
     (r"\bantworte (?:immer )?auf (?:deutsch|englisch)\b", "constraint"),
     # choices
     (r"\b(?:statt|anstatt|stattdessen|anstelle von|ich bevorzuge|lieber)\b", "decided"),
-    (r"\b(?:wir nehmen|wir verwenden|wir benutzen|wechsle zu|wechseln wir zu|ich nehme)\b",
-     "decided"),
-    (r"\blass uns (?:\w+ ){0,3}(?:verwenden|benutzen|nehmen|wechseln|bleiben|behalten)\b",
-     "decided"),
+    (
+        r"\b(?:wir nehmen|wir verwenden|wir benutzen|wechsle zu|wechseln wir zu|ich nehme)\b",
+        "decided",
+    ),
+    (
+        r"\blass uns (?:\w+ ){0,3}(?:verwenden|benutzen|nehmen|wechseln|bleiben|behalten)\b",
+        "decided",
+    ),
 )
 
 PROPOSALS = (r"\b(?:könnten wir|sollten wir|wie wäre es|warum nicht|wäre es nicht besser)\b",)
@@ -53,3 +66,25 @@ AFFIRMS = (
     r"mach(?:'s| es) so|so machen wir(?:'s| es)|klingt gut|das wäre perfekt|wie empfohlen)?"
     r"[.! ]*$",
 )
+
+STANCES = (
+    ("kein", "out"),
+    ("keine", "out"),
+    ("keinen", "out"),
+    ("niemals", "out"),
+    ("verwende", "pref"),
+    ("benutze", "pref"),
+    ("nutze", "pref"),
+    ("wechsle zu", "pref"),
+    ("statt", "pref-out"),
+    ("anstatt", "pref-out"),
+    ("anstelle von", "pref-out"),
+)
+SPACED = True
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "deutsch": "german",
+    "englisch": "english",
+}

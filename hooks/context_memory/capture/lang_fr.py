@@ -3,19 +3,31 @@
 DIRECTIVES = (
     # refusals and corrections
     (r"^non\b[,.!: ]", "rejected"),
-    (r"\b(?:ce n'est pas (?:ça|ce que)|pas comme ça|je t'ai (?:déjà )?dit|comme je (?:l'ai )?dit)",
-     "rejected"),
+    (
+        r"\b(?:ce n'est pas (?:ça|ce que)|pas comme ça|je t'ai (?:déjà )?dit|"
+        r"comme je (?:l'ai )?dit)",
+        "rejected",
+    ),
     (r"\b(?:pas besoin|inutile de|laisse tomber|oublie ça)\b", "rejected"),
     (r"\bpas \S+(?: \S+)?,? mais\b", "rejected"),
     # standing instructions
-    (r"\b(?:toujours|jamais|à partir de maintenant|désormais|dorénavant|à l'avenir|"
-     r"à chaque fois)\b", "constraint"),
-    (r"\b(?:assure-toi|tu dois|ne (?:pas )?(?:touche|modifie|change|ajoute)|n'utilise (?:pas|jamais)|"
-     r"garde|conserve|sans (?:utiliser|ajouter|modifier|casser))\b", "constraint"),
+    (
+        r"\b(?:toujours|jamais|à partir de maintenant|désormais|dorénavant|à l'avenir|"
+        r"à chaque fois)\b",
+        "constraint",
+    ),
+    (
+        r"\b(?:assure-toi|tu dois|ne (?:pas )?(?:touche|modifie|change|ajoute)|"
+        r"n'utilise (?:pas|jamais)|"
+        r"garde|conserve|sans (?:utiliser|ajouter|modifier|casser))\b",
+        "constraint",
+    ),
     (r"\bréponds (?:toujours )?en (?:français|anglais)\b", "constraint"),
     # choices
-    (r"\b(?:au lieu de|plutôt que|à la place|utilisons|on utilise|on part sur|partons sur)\b",
-     "decided"),
+    (
+        r"\b(?:au lieu de|plutôt que|à la place|utilisons|on utilise|on part sur|partons sur)\b",
+        "decided",
+    ),
     (r"\b(?:je préfère|passe à|passons à|allons-y avec|choisissons)\b", "decided"),
 )
 
@@ -51,3 +63,22 @@ AFFIRMS = (
     r"^(?:(?:oui|ok|d'accord|parfait|super|ça marche)[,!. ]*)*(?:fais[- ]le|fais ça|vas-y|"
     r"ce serait parfait|ça me va|comme tu (?:le )?recommandes)?[.! ]*$",
 )
+
+STANCES = (
+    ("n'utilise pas", "out"),
+    ("n'utilise jamais", "out"),
+    ("utilise", "pref"),
+    ("utilisons", "pref"),
+    ("je préfère", "pref"),
+    ("passe à", "pref"),
+    ("au lieu de", "pref-out"),
+    ("plutôt que", "pref-out"),
+)
+SPACED = True
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "français": "french",
+    "anglais": "english",
+}
