@@ -15,7 +15,8 @@ DIRECTIVES = (
     (r"\bnicht \S+(?: \S+)?,? sondern\b", "rejected"),
     # standing instructions
     (
-        r"\b(?:immer|niemals|nie|ab jetzt|von nun an|ab sofort|künftig|in Zukunft|jedes Mal)\b",
+        r"\b(?:immer|ab jetzt|von nun an|ab sofort|künftig|in Zukunft)\b|"
+        r"^(?:bitte )?(?:nie|niemals)\b",
         "constraint",
     ),
     (

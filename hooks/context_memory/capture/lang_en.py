@@ -44,7 +44,7 @@ DIRECTIVES = (
         "constraint",
     ),
     (
-        r"\bI (?:do not|don'?t) want\b|\bno (?:external|extra|new) (?:dependenc|framework|librar)",
+        r"\bno (?:external|extra|new) (?:dependenc|framework|librar)",
         "constraint",
     ),
     (r"\b(?:cross-platform|cross-browser|backwards?[- ]compatible)\b", "constraint"),
@@ -54,7 +54,10 @@ DIRECTIVES = (
         r"\bstick (?:to|with)\b|\bonly (?:use|touch|change|edit|modify|work (?:on|in))\b",
         "constraint",
     ),
-    (r"\bleave (?:it|them|that|this|the [\w.-]+) (?:as is|alone|unchanged)\b", "constraint"),
+    (
+        r"\bleave (?:it|them|that|this|the (?:[\w.-]+ ){0,2}[\w.-]+) (?:as is|alone|unchanged)\b",
+        "constraint",
+    ),
     (r"\bwithout (?:using|adding|changing|touching|installing)\b", "constraint"),
     (r"\b(?:I|we) (?:don'?t|dont|do not|never) use\b", "constraint"),
     (r"\b(?:is|are) only (?:for|used for|meant for)\b", "constraint"),
@@ -63,7 +66,7 @@ DIRECTIVES = (
         "constraint",
     ),
     (
-        r"\b(?:it|this|that|they|these|those) (?:must|has to|have to|needs? to|should) "
+        r"\b(?:it|this|that|they|these|those)(?: \w+)? (?:must|has to|have to|needs? to|should) "
         r"(?:be|stay|live|go|run) "
         r"(?:in|out|outside|inside|under|reusable|separate|private|local)\b",
         "constraint",

@@ -9,7 +9,7 @@ DIRECTIVES = (
     (r"\b(?:no hace falta|no es necesario|olvídalo|déjalo así)\b", "rejected"),
     (r"\bno \S+(?: \S+)?,? sino\b", "rejected"),
     # standing instructions
-    (r"\b(?:siempre|nunca|jamás|a partir de ahora|de ahora en adelante|cada vez)\b", "constraint"),
+    (r"\b(?:siempre|nunca|jamás|a partir de ahora|de ahora en adelante)\b", "constraint"),
     (
         r"\b(?:asegúrate de|no debes|debes|tienes que|mantén|sin (?:usar|añadir|cambiar|romper))\b",
         "constraint",
@@ -19,7 +19,7 @@ DIRECTIVES = (
         "constraint",
     ),
     (r"\bno quiero\b|\bsolo (?:usa|utiliza|en|para)\b", "constraint"),
-    (r"\bresponde(?:me)? (?:siempre )?en (?:español|inglés)\b", "constraint"),
+    (r"\bresp[oó]nde(?:me)? (?:siempre )?en (?:español|inglés)\b", "constraint"),
     # choices
     (
         r"\b(?:en lugar de|en vez de|mejor (?:usa|usemos|utiliza|haz|hagamos)|usemos|utilicemos)\b",

@@ -11,9 +11,11 @@ DIRECTIVES = (
     (r"\b(?:pas besoin|inutile de|laisse tomber|oublie ça)\b", "rejected"),
     (r"\bpas \S+(?: \S+)?,? mais\b", "rejected"),
     # standing instructions
+    # "toujours" is also "still" ("ça ne marche toujours pas"): only as an instruction
     (
-        r"\b(?:toujours|jamais|à partir de maintenant|désormais|dorénavant|à l'avenir|"
-        r"à chaque fois)\b",
+        r"^(?:ne )?(?:jamais|toujours)\b|\b(?:utilise|fais|garde|lance|écris|réponds|mets)[- ]"
+        r"(?:toujours|jamais)\b|\bne \w+ jamais\b|\b(?:à partir de maintenant|désormais|"
+        r"dorénavant|à l'avenir)\b",
         "constraint",
     ),
     (

@@ -2,14 +2,14 @@
 
 DIRECTIVES = (
     # refusals and corrections
-    (r"^(?:não|nao)\b[,.!: ]", "rejected"),
+    (r"^(?:não|nao)\b[,.!:]", "rejected"),
     (r"\b(?:não|nao) (?:é (?:isso|assim)|quero|gostei|precisa)\b", "rejected"),
     (r"\b(?:eu (?:já )?te disse|como eu disse|esquece|deixa pra lá)\b", "rejected"),
     (r"\b(?:não|nao) \S+(?: \S+)?,? mas\b", "rejected"),
     # standing instructions
     (
         r"\b(?:sempre|nunca|jamais|a partir de agora|daqui (?:pra|para) frente|"
-        r"de agora em diante|toda vez)\b",
+        r"de agora em diante)\b",
         "constraint",
     ),
     (

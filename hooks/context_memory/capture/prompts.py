@@ -36,6 +36,8 @@ TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still rea
 if TYPE_CHECKING:
     from context_memory.memory.constraint import Subject
 
+# A list item's marker ("- ", "* ", "2. ", "• "): the sentence is what follows it.
+_LIST_MARK = re.compile(r"^(?:[-*•+]|\d{1,2}[.)、])\s+")
 KIND_RANK = {"rejected": 0, "constraint": 1, "decided": 2}
 # A typed part longer than this is a paste or a document, not an instruction.
 MAX_TYPED = 2500
@@ -128,6 +130,7 @@ def classify(text: str) -> PromptItem | None:
         return None
     found: list[tuple[str, str]] = []
     for sentence in sentences(typed):
+        sentence = _LIST_MARK.sub("", sentence)
         kind = _sentence_kind(sentence)
         if kind:
             found.append((kind, sentence))
@@ -215,7 +218,6 @@ def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | Non
             label = _option_index(match.group("n"), len(labels))
             if label in labels:
                 return label, labels[label]
-            return None
     if any(pattern.match(reply) for pattern in AFFIRMS):
         rec = offer.get("rec")
         if isinstance(rec, str) and rec in labels:
