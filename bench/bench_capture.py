@@ -134,7 +134,10 @@ def _score_file(transcripts: Path, name: str, labels: list[dict[str, Any]]) -> d
     found = [False] * len(mine)
     extra: list[dict[str, Any]] = []
     matched = 0
+    by_source: dict[str, list[int]] = {}
     for item in items:
+        counts = by_source.setdefault(str(item.get("source", "")), [0, 0])
+        counts[0] += 1
         hit = False
         for index, label in enumerate(mine):
             if matches(item, label):
@@ -142,10 +145,12 @@ def _score_file(transcripts: Path, name: str, labels: list[dict[str, Any]]) -> d
                 hit = True
         if hit:
             matched += 1
+            counts[1] += 1
         else:
             extra.append({"file": name, **item})
     return {
         "file": name,
+        "by_source": by_source,
         "labels": mine,
         "found": found,
         "records": len(items),
@@ -162,6 +167,12 @@ def figures(per_file: list[dict[str, Any]]) -> dict[str, Any]:
     records = sum(f["records"] for f in per_file)
     matched = sum(f["matched"] for f in per_file)
     prompts = sum(f["prompts"] for f in per_file)
+    by_source: dict[str, list[int]] = {}
+    for scored in per_file:
+        for source, (count, hit) in scored.get("by_source", {}).items():
+            total = by_source.setdefault(source, [0, 0])
+            total[0] += count
+            total[1] += hit
 
     def recall(select: Any) -> tuple[float, int, int]:
         picked = [hit for hit, label in zip(found, labels, strict=True) if select(label)]
@@ -182,6 +193,7 @@ def figures(per_file: list[dict[str, Any]]) -> dict[str, Any]:
         "per_by": per_by,
         "precision": matched / records if records else 1.0,
         "per_10_prompts": 10 * records / prompts if prompts else 0.0,
+        "by_source": {k: by_source[k] for k in sorted(by_source)},
         "missed": [
             label
             for f in per_file
@@ -244,6 +256,10 @@ def summary(name: str, result: dict[str, Any]) -> list[str]:
         lines.append(f"    recall {kind:<10} {value:.2f} ({hit}/{total})")
     for by, (value, hit, total) in result["per_by"].items():
         lines.append(f"    recall by {by:<7} {value:.2f} ({hit}/{total})")
+    sources = ", ".join(
+        f"{source} {hit}/{count}" for source, (count, hit) in result["by_source"].items()
+    )
+    lines.append(f"    records matching a label, per source: {sources}")
     return lines
 
 

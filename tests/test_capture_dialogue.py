@@ -229,3 +229,33 @@ def test_prompt_directives_are_typed_stated_with_subjects() -> None:
         ("constraint", [], [{"kind": "approach", "value": "지금부터 모든 답변을 한글로 해줘"}])
     ]
     assert "korean" in items[0]["anchors"]
+
+
+# --- the agent's own settled choices (agent_text.settled_choice) ----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Since the mock is only used in tests, let's go with **Option A** and pin `undici` to 5.",
+        "Both checks replaced with `command -v` (a lookup, no execution).",
+        "我需要修改 `Dropdown.vue`，使用 `optionClick` 來代替 `update:modelValue`。",
+    ],
+)
+def test_the_agents_choice_it_acts_on_is_its_decision(text: str) -> None:
+    items = Capturer().feed(agent_row(text))
+    assert [(i["kind"], i["by"], i["source"]) for i in items] == [
+        ("decided", "agent", "agent-text")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| `a.xml:11` | label typed in place | 改用 `@string/app_name` |",  # a table of changes
+        "Would you like me to use `pnpm` instead of `npm`?",  # still open
+        "The issue is that `parse()` returns None instead of a list.",  # a diagnosis
+    ],
+)
+def test_tables_questions_and_diagnoses_are_no_agent_choice(text: str) -> None:
+    assert Capturer().feed(agent_row(text)) == []

@@ -16,7 +16,10 @@ from context_memory.capture.text import MAX_SCAN, sentences
 _I = re.IGNORECASE
 _CHOICE = re.compile(
     r"\binstead of\b|\brather than\b|\bin favou?r of\b|\bswitch(?:ing|ed)? to\b|"
-    r"\b(?:cleaner|better|simpler|safer) (?:approach|way|solution|fix)\b|\bto avoid\b",
+    r"\b(?:cleaner|better|simpler|safer) (?:approach|way|solution|fix)\b|\bto avoid\b|"
+    r"\blet'?s go with\b|\breplaced (?:\S+ ){0,3}with\b|"
+    # Chinese: "用 X 来代替 Y", "而不是", "改用", "换成", "比 X 更可靠"
+    r"(?:来|來)?代替|而不是|改用|换成|換成|改为|改為|比.{1,20}更(?:可靠|简单|簡單|稳定|穩定|安全)",
     _I,
 )
 _ACTING = re.compile(
@@ -24,7 +27,8 @@ _ACTING = re.compile(
     r"Replaced|Switched|Switching|Changed|Removed|Moved|Renamed|Migrated|Chose|Went with)\b|"
     r"\b(?:I'll use|I will use|let me use|I've (?:used|replaced|switched|moved|changed|removed)|"
     r"I used|I replaced|I switched|I chose|I went with|now uses?|I'm going to use|"
-    r"we'll use|I decided)\b",
+    r"we'll use|I decided|let'?s go with|replaced)\b|"
+    r"^(?:让我|讓我|我(?:会|會|将|將|来|來|改|先))|使用|采用|採用|改用|换成|換成",
     _I,
 )
 _NARRATION = re.compile(
@@ -42,8 +46,8 @@ _NAMES = re.compile(r"`[^`\n]{1,80}`|\b\w+[._]\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+
 def settled_choice(text: str) -> str:
     """The first sentence of ``text`` that states a choice the agent acts on, or ''."""
     for sentence in sentences(text):
-        if sentence.endswith("?") or len(sentence) < 20:
-            continue
+        if sentence.endswith("?") or len(sentence) < 20 or sentence.startswith("|"):
+            continue  # a question, a fragment, a table row (a summary of changes)
         if not (_CHOICE.search(sentence) and _ACTING.search(sentence)):
             continue
         if _NAMES.search(sentence) and not _NARRATION.search(sentence):

@@ -28,6 +28,12 @@ DIRECTIVES = (
         r"^(?:please |just )?(?:revert|undo|roll ?back) (?:that|this|it|the|your|those|these)\b",
         "rejected",
     ),
+    (r"\blet'?s not\b", "rejected"),
+    (
+        r"^(?:please |just |then |ok,? |so )?(?:skip|drop|ditch|forget(?: about)?) "
+        r"(?:the|that|this|it|those|these)\b",
+        "rejected",
+    ),
     # standing instructions
     (r"^(?:please )?(?:do not|don'?t|never|always|stop)\b", "constraint"),
     (r"(?:^|[,:;]|\b(?:please|but|and|so|also|just))\s*(?:do not|don'?t|never)\s+\w", "constraint"),
@@ -51,7 +57,23 @@ DIRECTIVES = (
     (r"\b(?:we|you) (?:lost|broke|dropped)\b", "constraint"),
     (r"\b(?:continue|keep going|carry on|keep working)\b.{0,40}\buntil\b", "constraint"),
     (
-        r"\bstick (?:to|with)\b|\bonly (?:use|touch|change|edit|modify|work (?:on|in))\b",
+        r"^(?:please |also |and |just )?(?:avoid|refrain from)\b|\bavoid (?:using|adding|touching|"
+        r"changing|calling)\b",
+        "constraint",
+    ),
+    (r"^no (?:more )?\w+s (?:in|for|on|anywhere|at all|please)\b|^no more\b", "constraint"),
+    (r"^(?:please )?remember (?:to|that)\b", "constraint"),
+    (r"^we(?:'re| are) (?:using|going with|sticking with|sticking to)\b", "constraint"),
+    (
+        r"\b(?:the|our|this|that|these|those|it|they)(?: [\w.-]+){0,2} (?:should|must|has to|"
+        r"have to|needs? to) (?:(?:stay|live|use|run|support|include|keep|return|show)\b|be "
+        r"(?:in|under|inside|outside|at|kept|written|stored|named|called|private|public|async|"
+        r"optional|configurable|reusable|separate|compatible|backwards)\b)",
+        "constraint",
+    ),
+    (
+        r"\bstick (?:to|with)\b|\bonly (?:use|touch|change|edit|modify|work (?:on|in)|fix|"
+        r"update|run|add|commit|push|test|read)\b",
         "constraint",
     ),
     (
@@ -117,7 +139,15 @@ DIRECTIVES = (
         r"\b(?:please )?(?:use|switch to|go with) [`@\w.-]+ (?:instead|for)\b",
         "decided",
     ),
-    (r"^(?:please |just |then )?use [`@\w./-]+(?: instead)?[.!]?$", "decided"),
+    (
+        r"^(?:please |pls |just |then |also |and )?use [`@\w./-]+(?: [\w./-]+){0,3}[.!]?$",
+        "decided",
+    ),
+    (r"^[`\w.@/-]+,? not [`\w.@/-]+[.!]?$", "decided"),
+    (
+        r"\b(?:is|are) (?:fine|enough|good enough|sufficient) for (?:now|this|us|me|our|the)\b",
+        "decided",
+    ),
     (r"^(?:please |then |ok,? |so )?(?:switch|migrate|move over) to\b", "decided"),
     (r"^we (?:want|need|prefer) (?:something|a \w+|an \w+|it|to use)\b", "decided"),
     (
