@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from context_memory.calls.shell import commands_of, package_name
 from context_memory.guard import index as guard_index
 from context_memory.guard.entries import entry_of
 from context_memory.guard.index import INDEX_FILE as GUARD_INDEX_FILE
@@ -21,7 +22,6 @@ from context_memory.guard.index import INDEX_MAX_BYTES as GUARD_INDEX_MAX_BYTES
 from context_memory.guard.index import load_entries
 from context_memory.guard.match import ALLOW, ASK, REMIND, judge
 from context_memory.guard.pieces import CallPieces
-from context_memory.guard.words import commands_of, package_name
 from context_memory.handlers import guard as guard_hook
 from context_memory.memory.decisions import append_record, make_record
 from context_memory.setup.hook_registry import HOOKS, HookSpec

@@ -242,7 +242,7 @@ def test_a_prompt_at_the_compaction_threshold_reads_decisions_without_json_or_re
 # the shell reader, the tables) or when the log changed (the index builder, the log reader).
 GUARD_SLOW_PATH = (
     "context_memory.guard.match",
-    "context_memory.guard.words",
+    "context_memory.calls.shell",
     "context_memory.guard.entries",
     "context_memory.core.tables",
     "context_memory.core.fsutil",

@@ -10,6 +10,7 @@ when the log changed (guard/index.py reads it).
 
 from __future__ import annotations
 
+from context_memory.calls.shell import commands_of, text_words
 from context_memory.core.prompt_tables import (
     GUARD_GIST_MIN_CHARS,
     GUARD_INDEX_MAX_ENTRIES,
@@ -18,7 +19,6 @@ from context_memory.core.prompt_tables import (
 )
 from context_memory.guard.match import clipped, looks_only
 from context_memory.guard.pieces import pieces
-from context_memory.guard.words import commands_of, text_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -20,6 +20,7 @@ Standard library only, no ``re``: it runs before every tool call.
 
 from __future__ import annotations
 
+from context_memory.calls.shell import Command, commands_of, name_parts, package_name, text_words
 from context_memory.core.prompt_tables import (
     GUARD_GENERIC_PROGRAMS,
     GUARD_GIST_MIN_CHARS,
@@ -32,7 +33,6 @@ from context_memory.core.prompt_tables import (
 )
 from context_memory.core.safe_text import one_line
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
-from context_memory.guard.words import Command, commands_of, name_parts, package_name, text_words
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
