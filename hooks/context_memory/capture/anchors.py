@@ -97,9 +97,7 @@ def choice_words(text: str) -> tuple[list[str], list[str]]:
     return prefer, avoid
 
 
-def anchors_of(
-    *texts: str, first: tuple[str, ...] = (), known: tuple[str, ...] = ()
-) -> list[str]:
+def anchors_of(*texts: str, first: tuple[str, ...] = (), known: tuple[str, ...] = ()) -> list[str]:
     """The distinctive words of ``texts`` (``first`` lead the list), at most 12; ``known``
     are anchors found before (a call's, from its whole input), each counted twice.
 

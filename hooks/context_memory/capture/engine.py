@@ -47,7 +47,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from context_memory.capture.items import Item
-    from context_memory.memory.constraint import Subject
 
     # What a remembered call acts on: {"subjects": [Subject], "anchors": [str]}.
     Facts = dict[str, list[Any]]
@@ -57,6 +56,8 @@ READ_VERSIONS = (1, 2)  # version 1 states (no facts) still read
 MAX_CALLS = 64  # tool calls remembered for joining results to them
 MAX_PENDING = 8  # rejected calls waiting for their reason
 MAX_PLAN_REJECTIONS = 8  # plan rejections an approval may resolve
+FACTS_SAVED = 8  # newest calls whose facts the state keeps (a result in the next run)
+MAX_COMMAND = 8000  # characters of a shell command read for what it acts on
 MAX_STATE_BYTES = 64 * 1024
 MAX_BLOCKS = 60  # content blocks of one row looked at
 
@@ -67,6 +68,9 @@ class Capturer:
     def __init__(self, state: dict[str, Any] | None = None) -> None:
         self._calls: dict[str, dict[str, str]] = {}
         self._facts: dict[str, Facts] = {}
+        # Inputs of the calls seen in this run, read only when a result needs their facts
+        # (most calls are never rejected: reading every input would cost the Stop hook).
+        self._inputs: dict[str, tuple[str, object]] = {}
         self._pending: list[Item] = []
         self._interrupted = ""  # the call the user interrupted, until their next prompt
         self._plan_rejections: list[str] = []  # rows of plan rejections since an approval
@@ -104,6 +108,8 @@ class Capturer:
     def to_state(self) -> dict[str, Any]:
         """The pending context, JSON-able and under 64 KiB."""
         calls = [[key, value] for key, value in self._calls.items()]
+        for key in list(self._calls)[-FACTS_SAVED:]:
+            self._facts_for(key)  # a result read in the next run can still join them
         facts = [[key, value] for key, value in self._facts.items() if key in self._calls]
         state = {
             "v": STATE_VERSION,
@@ -150,14 +156,38 @@ class Capturer:
             return self._assistant(row, content)
         return self._user(row, content)
 
-    def _remember(self, call_id: str, call: dict[str, str], facts: Facts) -> None:
+    def _remember(self, call_id: str, call: dict[str, str], tool_input: object) -> None:
         self._calls.pop(call_id, None)
         self._calls[call_id] = call
-        self._facts[call_id] = facts
+        self._facts.pop(call_id, None)
+        self._inputs[call_id] = (call.get("tool", ""), tool_input)
         while len(self._calls) > MAX_CALLS:
             oldest = next(iter(self._calls))
             del self._calls[oldest]
             self._facts.pop(oldest, None)
+            self._inputs.pop(oldest, None)
+
+    def _facts_for(self, call_id: str) -> Facts:
+        """What a remembered call acts on (read from its input once, when first needed)."""
+        facts = self._facts.get(call_id)
+        if facts is not None:
+            return facts
+        tool, tool_input = self._inputs.pop(call_id, ("", None))
+        if not tool:
+            return {}
+        bounded = tool_input
+        if tool == "Bash" and isinstance(tool_input, dict):
+            command = tool_input.get("command")
+            bounded = {
+                **tool_input,
+                "command": command[:MAX_COMMAND] if isinstance(command, str) else "",
+            }
+        facts = {
+            "subjects": list(of_call(tool, bounded)),
+            "anchors": anchors_of(*call_texts(tool, tool_input)),
+        }
+        self._facts[call_id] = facts
+        return facts
 
     def _assistant(self, row: dict[str, Any], content: object) -> list[Item]:
         if not isinstance(content, list):
@@ -170,14 +200,7 @@ class Capturer:
                 name = block.get("name")
                 tool = name if isinstance(name, str) else ""
                 tool_input = block.get("input")
-                self._remember(
-                    block["id"][:120],
-                    call_of(tool, tool_input),
-                    {
-                        "subjects": list(of_call(tool, tool_input)),
-                        "anchors": anchors_of(*call_texts(tool, tool_input)),
-                    },
-                )
+                self._remember(block["id"][:120], call_of(tool, tool_input), tool_input)
             elif block.get("type") == "text" and isinstance(block.get("text"), str) and not out:
                 sentence = settled_choice(block["text"])
                 if sentence:
@@ -223,7 +246,7 @@ class Capturer:
         if found is None or (answered and found.kind != "constraint"):
             return out
         call = self._calls.get(about) if about else None
-        facts = self._facts.get(about, {}) if about else {}
+        facts = self._facts_for(about) if call else {}
         if call and (answered or rejections.corrects(found.text)):
             what = describe_call(call)
             out.append(
@@ -269,7 +292,7 @@ class Capturer:
                 return [item] if item else []
             if is_approval(row, text, tool):
                 resolved, self._plan_rejections = self._plan_rejections, []
-                known = tuple(self._facts.get(call_id, {}).get("anchors", ()))
+                known = tuple(self._facts_for(call_id).get("anchors", ()))
                 return [plan_item(row, text, call, known=known, resolves=resolved)]
             return []
         verdict, reason = rejections.read_result(row, text, tool)
@@ -285,7 +308,7 @@ class Capturer:
         plan = is_plan_tool(call.get("tool", ""))
         source = "plan" if plan else "tool-rejection"
         what = describe_call(call) if call else "a tool call"
-        facts = self._facts.get(call_id, {})
+        facts = self._facts_for(call_id) if call else {}
         call_subjects = subjects_from(facts.get("subjects"))
         known = tuple(str(a) for a in facts.get("anchors", ()))
         if not reason:
@@ -361,7 +384,7 @@ class Capturer:
             {"uuid": pending.get("uuid", ""), "timestamp": pending.get("row_ts", "")},
             decision=str(pending.get("decision", "")),
             reason=reason,
-            quote=str(pending.get("quote", "")) if not reason else reason,
+            quote=reason or str(pending.get("quote", "")),
             call=call,
             choice_text=reason,
             whole=(reason,) if reason else (),
@@ -376,5 +399,9 @@ class Capturer:
 def _facts_of(value: dict[str, Any]) -> Facts:
     """A call's facts from a saved state, validated and bounded."""
     anchors = value.get("anchors")
-    words = [clip(a, 64) for a in anchors[:12] if isinstance(a, str)] if isinstance(anchors, list) else []
+    words = (
+        [clip(a, 64) for a in anchors[:12] if isinstance(a, str)]
+        if isinstance(anchors, list)
+        else []
+    )
     return {"subjects": list(subjects_from(value.get("subjects"))), "anchors": words}
