@@ -132,7 +132,10 @@ def test_a_newer_clients_reason_text_is_read() -> None:
         )
     )
     assert items[0]["reason"] == "Use date-fns instead, moment is too heavy"
-    assert items[0]["avoid"] == ["npm"] and items[0]["prefer"] == ["date-fns"]
+    # A package rejection is about the package, not the package manager.
+    assert items[0]["avoid"] == ["moment"] and items[0]["prefer"] == ["date-fns"]
+    assert items[0]["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert items[0]["preferred"] == [{"kind": "package", "value": "date-fns"}]
     assert items[1]["kind"] == "constraint"
 
 
@@ -200,10 +203,8 @@ def test_c_question_text_is_parsed_when_the_structured_result_is_missing() -> No
     assert items[0]["tier"] == "structural"
     # The same text answering no call the engine knows, without the client's structured
     # result, is some tool's output: nothing.
-    assert Capturer().feed(
-        result_row("q9", text)
-        | {"message": {"content": [{"type": "tool_result", "tool_use_id": "q9", "content": text}]}}
-    ) == []
+    block = {"type": "tool_result", "tool_use_id": "q9", "content": text}
+    assert Capturer().feed(result_row("q9", text) | {"message": {"content": [block]}}) == []
 
 
 # --- d: prompts ---------------------------------------------------------------------------
