@@ -415,9 +415,25 @@ def test_an_approved_plan_resolves_the_plan_rejections_before_it() -> None:
         "structural",
     )
     assert approved["resolves"] == ["r-plan"]
-    # The next approval resolves nothing more.
-    more = capture(plan_rows("I dont use btop")[:2] + plan_rows("x")[2:] + plan_rows("x")[2:])
-    assert [i.get("resolves") for i in more if i["kind"] == "decided"] == [["r-plan"], None]
+    # The same plan approved again is no new decision; another plan resolves nothing more.
+    other = "# Plan: Ship the status line\n\n1. Print `ctx-usage` there.\n"
+    again = plan_rows("I dont use btop")[:2] + plan_rows("x")[2:] + plan_rows("x")[2:]
+    again += [
+        call_row("p3", "ExitPlanMode", {"plan": other}, "2.1.121"),
+        result_row(
+            "p3",
+            "User has approved your plan. You can now start coding.",
+            "2.1.121",
+            is_error=False,
+            uuid="ok-other",
+            toolUseResult={"plan": other, "planWasEdited": False},
+        ),
+    ]
+    decided = [i for i in capture(again) if i["kind"] == "decided"]
+    assert [(i["uuid"], i.get("resolves")) for i in decided] == [
+        ("ok-plan", ["r-plan"]),
+        ("ok-other", None),
+    ]
 
 
 def test_in_the_log_the_approved_plan_supersedes_the_real_rejected_one(tmp_path: Path) -> None:
@@ -486,3 +502,37 @@ def test_anchors_come_from_the_whole_plan_and_the_whole_edit_and_stored_fields_s
     (rejection, *_) = capture([edit, rejected])
     assert "groupvisibility" in rejection["anchors"]
     assert len(rejection["call"]["gist"]) <= 200
+
+
+def test_the_calls_of_one_reply_the_user_stopped_are_one_rejection() -> None:
+    reply = {
+        "type": "assistant",
+        "isSidechain": False,
+        "uuid": "a-1",
+        "version": "2.1.167",
+        "message": {
+            "id": "msg_1",
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": f"t{n}",
+                    "name": "Agent",
+                    "input": {"prompt": f"scan {n}"},
+                }
+                for n in range(3)
+            ],
+        },
+    }
+    results = [
+        result_row(
+            f"t{n}",
+            REJECTED + STOP,
+            "2.1.167",
+            uuid=f"r{n}",
+            toolUseResult="User rejected tool use",
+        )
+        for n in range(3)
+    ]
+    items = capture([reply, *results, prompt_row(INTERRUPTED, "m1", "2.1.167")])
+    assert [(i["kind"], i["uuid"]) for i in items] == [("rejected", "r0")]

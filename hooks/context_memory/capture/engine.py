@@ -71,6 +71,8 @@ class Capturer:
         # Inputs of the calls seen in this run, read only when a result needs their facts
         # (most calls are never rejected: reading every input would cost the Stop hook).
         self._inputs: dict[str, tuple[str, object]] = {}
+        self._replies: dict[str, str] = {}  # call id -> the id of the reply that made it
+        self._last_plan = ""  # the plan approved last (the same plan approved again is no news)
         self._pending: list[Item] = []
         self._interrupted = ""  # the call the user interrupted, until their next prompt
         self._plan_rejections: list[str] = []  # rows of plan rejections since an approval
@@ -94,6 +96,15 @@ class Capturer:
         pending = state.get("pending")
         if isinstance(pending, list):
             self._pending = [p for p in pending[-MAX_PENDING:] if isinstance(p, dict)]
+        replies = state.get("replies")
+        if isinstance(replies, dict):
+            self._replies = {
+                str(k)[:120]: clip(v, 120)
+                for k, v in replies.items()
+                if isinstance(v, str) and str(k)[:120] in self._calls
+            }
+        last_plan = state.get("last_plan")
+        self._last_plan = clip(last_plan, 300) if isinstance(last_plan, str) else ""
         interrupted = state.get("interrupted")
         if isinstance(interrupted, str) and interrupted in self._calls:
             self._interrupted = interrupted
@@ -118,6 +129,8 @@ class Capturer:
             "pending": self._pending,
             "interrupted": self._interrupted,
             "plan_rejections": self._plan_rejections,
+            "replies": {k: v for k, v in self._replies.items() if k in self._calls},
+            "last_plan": self._last_plan,
             "prompts": self.prompts,
         }
         while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES and calls:
@@ -166,6 +179,7 @@ class Capturer:
             del self._calls[oldest]
             self._facts.pop(oldest, None)
             self._inputs.pop(oldest, None)
+            self._replies.pop(oldest, None)
 
     def _facts_for(self, call_id: str) -> Facts:
         """What a remembered call acts on (read from its input once, when first needed)."""
@@ -193,6 +207,8 @@ class Capturer:
         if not isinstance(content, list):
             return []
         out: list[Item] = []
+        message = row.get("message")
+        message_id = message.get("id") if isinstance(message, dict) else None
         for block in content[:MAX_BLOCKS]:
             if not isinstance(block, dict):
                 continue
@@ -201,6 +217,8 @@ class Capturer:
                 tool = name if isinstance(name, str) else ""
                 tool_input = block.get("input")
                 self._remember(block["id"][:120], call_of(tool, tool_input), tool_input)
+                if isinstance(message_id, str):
+                    self._replies[block["id"][:120]] = message_id[:120]
             elif block.get("type") == "text" and isinstance(block.get("text"), str) and not out:
                 sentence = settled_choice(block["text"])
                 if sentence:
@@ -234,13 +252,13 @@ class Capturer:
         # one the user interrupted just before typing.
         about = self._pending[0].get("_call_id", "") if self._pending else self._interrupted
         self._interrupted = ""
-        for pending in self._pending:
-            reason = clip(typed or text)
-            if pending.get("source") == "plan" and defers(typed or text):
-                continue  # "commit first, then proceed": the plan goes ahead
-            out.append(self._with_reason(pending, reason))
-        self._pending = []
         found = classify(text)
+        said = typed or text
+        for pending in self._pending:
+            if pending.get("source") == "plan" and defers(said):
+                continue  # "commit first, then proceed": the plan goes ahead
+            out.append(self._with_reason(pending, clip(said)))
+        self._pending = []
         # A prompt that answers a rejection is that rejection's reason; it is its own item
         # only when it also sets a standing rule.
         if found is None or (answered and found.kind != "constraint"):
@@ -293,7 +311,11 @@ class Capturer:
             if is_approval(row, text, tool):
                 resolved, self._plan_rejections = self._plan_rejections, []
                 known = tuple(self._facts_for(call_id).get("anchors", ()))
-                return [plan_item(row, text, call, known=known, resolves=resolved)]
+                item = plan_item(row, text, call, known=known, resolves=resolved)
+                if item["decision"] == self._last_plan and not resolved:
+                    return []  # the same plan approved again: no new decision
+                self._last_plan = item["decision"]
+                return [item]
             return []
         verdict, reason = rejections.read_result(row, text, tool)
         if verdict == "interrupted" and call:
@@ -325,6 +347,11 @@ class Capturer:
                 subjects=(call_subjects, []),
             )
             item["_call_id"] = call_id
+            reply = self._replies.get(call_id)
+            if reply and any(
+                self._replies.get(p.get("_call_id", "")) == reply for p in self._pending
+            ):
+                return []  # the other calls of one reply the user stopped: one rejection
             if len(self._pending) >= MAX_PENDING:
                 return [self._with_reason(self._pending.pop(0), ""), *self._stash(item)]
             return self._stash(item)
