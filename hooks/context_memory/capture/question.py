@@ -48,7 +48,13 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                     others.append(label)
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
-    return pairs, others
+    return [(q, a) for q, a in pairs if not _asks_back(a)], others
+
+
+def _asks_back(answer: str) -> bool:
+    """An answer typed as a question back ("which one is faster?"): it settles nothing
+    (an option's label, or a statement typed as free text, does)."""
+    return answer.rstrip().endswith(("?", "？"))
 
 
 QUESTION_TOOLS = ("AskUserQuestion",)
