@@ -4,7 +4,9 @@ not chosen are its alternatives.
 The result row carries ``toolUseResult: {"questions": [{"question", "options": [{"label",
 ...}], ...}], "answers": {question: answer}}``; its text reads
 ``User has answered your questions: "Q"="A", "Q2"="A2". You can now continue ...``, which
-is parsed when the structured form is missing (older rows, damaged rows).
+is parsed when the structured form is missing (older rows, damaged rows) and the result
+answers a call known to be an ``AskUserQuestion``. Any other tool's output that quotes the
+text (a ``cat`` of a file) is that tool's: ``is_answer`` tells them apart.
 """
 
 from __future__ import annotations
@@ -46,7 +48,33 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                     others.append(label)
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
-    return pairs, others
+    return [(q, a) for q, a in pairs if not _asks_back(a)], others
+
+
+def _asks_back(answer: str) -> bool:
+    """An answer typed as a question back ("which one is faster?"): it settles nothing
+    (an option's label, or a statement typed as free text, does)."""
+    return answer.rstrip().endswith(("?", "？"))
+
+
+QUESTION_TOOLS = ("AskUserQuestion",)
+
+
+def _structured(row: dict[str, Any]) -> bool:
+    result = row.get("toolUseResult")
+    return (
+        isinstance(result, dict)
+        and isinstance(result.get("answers"), dict)
+        and isinstance(result.get("questions"), list)
+    )
+
+
+def is_answer(row: dict[str, Any], text: str, tool: str) -> bool:
+    """An AskUserQuestion result: it answers a call of that tool, or (its call no longer
+    remembered) it carries the client's ``{questions, answers}``."""
+    if tool:
+        return tool in QUESTION_TOOLS
+    return _structured(row) and text.startswith(ANSWER_START)
 
 
 def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
@@ -64,4 +92,6 @@ def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
         quote=text,
         alternatives=others,
         choice_text=answers,
+        whole=tuple(f"{q} {a}" for q, a in pairs),
+        tier="structural",
     )

@@ -291,7 +291,7 @@ NOT_PACKAGES = frozenset(
 PHRASE_END_WORDS = frozenset(
     "because since as for when unless until so but here there anymore again please it "
     "it's its is are was this that which who if in on at to from unless though although "
-    "yet now today ever".split()
+    "yet now today ever instead".split()
 )
 # What separates two items of one phrase ("npm, yarn or bun").
 PHRASE_ITEM_SEPARATORS = (", ", " and ", " or ", " nor ", " / ")
