@@ -7,7 +7,10 @@ reviews (hostile cases: each captures nothing)."""
 
 from __future__ import annotations
 
+import functools
+import gzip
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -259,3 +262,40 @@ def test_the_agents_choice_it_acts_on_is_its_decision(text: str) -> None:
 )
 def test_tables_questions_and_diagnoses_are_no_agent_choice(text: str) -> None:
     assert Capturer().feed(agent_row(text)) == []
+
+
+SET2 = Path(__file__).resolve().parent / "fixtures" / "decision-labels-2" / "transcripts"
+
+
+@functools.cache
+def _items_by_row(part: str) -> dict[str, list[dict[str, Any]]]:
+    """The items each row of one set-2 transcript gives, fed in file order."""
+    (path,) = [p for p in SET2.glob("*.jsonl.gz") if part in p.name]
+    capturer = Capturer()
+    found: dict[str, list[dict[str, Any]]] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            items = capturer.feed(row)
+            if isinstance(row.get("uuid"), str):
+                found[row["uuid"]] = items
+    return found
+
+
+@pytest.mark.parametrize(
+    ("part", "uuid"),
+    [
+        # a GitHub Actions log pasted as the prompt (2.0.x)
+        ("jwt-auth-client-js", "7e440c9b-3757-4d81-bba0-82448a12c979"),
+        # test output with a Vite deprecation warning, after "On node 16,"
+        ("jwt-auth-client-js", "c1fc53a2-e2d5-4ee3-8ded-3a52f8ba327c"),
+        # a CI step's output: "MISSING DEPENDENCY Cannot find dependency ..."
+        ("jwt-auth-client-js", "300ad017-6314-4697-a5c8-a99ebb1f4b49"),
+        # a VS Code Dev Containers log
+        ("dashboard-mictlan", "06807434-4e3b-4df0-8fbf-20fc7a3e11ac"),
+        # a question followed by a pasted install log
+        ("hugopuybareau-dotfiles", "1c57533a-6378-43de-8c82-4829d6ed37e6"),
+    ],
+)
+def test_real_pasted_logs_and_output_capture_nothing(part: str, uuid: str) -> None:
+    assert _items_by_row(part)[uuid] == []
