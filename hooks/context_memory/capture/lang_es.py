@@ -19,7 +19,12 @@ DIRECTIVES = (
         "constraint",
     ),
     (r"\bno quiero\b|\bsolo (?:usa|utiliza|en|para)\b", "constraint"),
-    (r"\bresp[oó]nde(?:me)? (?:siempre )?en (?:español|inglés)\b", "constraint"),
+    (
+        r"\b(?:resp[oó]nde|escr[ií]be|h[aá]bla|cont[eé]sta)(?:me)? (?:siempre )?en "
+        r"(?:español|inglés)\b",
+        "constraint",
+    ),
+    (r"\bquiero que (?:uses|utilices|mantengas|sigas|hagas|pongas|dejes)\b", "constraint"),
     # choices
     (
         r"\b(?:en lugar de|en vez de|mejor (?:usa|usemos|utiliza|haz|hagamos)|usemos|utilicemos)\b",

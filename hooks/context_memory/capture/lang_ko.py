@@ -4,9 +4,12 @@ DIRECTIVES = (
     # refusals and corrections: "…지 마" (don't), "말고" (not X, but), "아니(요|야)" (no)
     (r"(?:하|쓰|사용하|만들|바꾸|건드리|넣|추가하|지우|삭제하|고치)지\s?마", "rejected"),
     (r"말고|^아니(?:요|야|오)?(?:[,.!\s]|$)|아닌데|필요\s?없|되돌려|원래대로", "rejected"),
+    # "…지 말아 주세요" (please don't), "…지 않았으면 좋겠어" (I'd rather you didn't)
+    (r"지\s?말(?:아|아요|아\s?주세요|아\s?줘)|지\s?않았으면\s?(?:좋겠|해)", "rejected"),
     # standing instructions: from now on, always, never, must, every time, in Korean
     (r"지금부터|앞으로(?:는)?|항상|언제나|절대(?:로)?|반드시|매번", "constraint"),
-    (r"만\s?(?:사용|써|쓰)", "constraint"),
+    (r"만\s?(?:사용|써|쓰|수정|변경|작업|고쳐)", "constraint"),
+    (r"유지(?:해|하|할)", "constraint"),
     (r"(?:한글|한국어|영어)로\s?(?:답|대답|응답|작성|해|말|써|설명)", "constraint"),
     # choices
     (r"대신(?:에)?|(?:으로|로)\s?(?:바꿔|변경|교체|전환|가자|하자|진행)", "decided"),

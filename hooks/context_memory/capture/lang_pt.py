@@ -17,7 +17,11 @@ DIRECTIVES = (
         "constraint",
     ),
     (r"\b(?:não|nao) (?:use|usar|mexa|altere|mude|adicione|instale)\b", "constraint"),
-    (r"\bresponda (?:sempre )?em (?:português|inglês)\b", "constraint"),
+    (
+        r"\b(?:responda|escreva|fale|me responda)(?: sempre)? em (?:português|inglês)\b",
+        "constraint",
+    ),
+    (r"\bquero que (?:você )?(?:use|utilize|mantenha|siga|faça|deixe)\b", "constraint"),
     # choices
     (r"\b(?:em vez de|ao invés de|no lugar de|prefiro|vamos (?:usar|com)|usemos)\b", "decided"),
     (
