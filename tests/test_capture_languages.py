@@ -276,6 +276,21 @@ def test_there_is_one_table_per_language() -> None:
 
 
 @pytest.mark.parametrize("code", sorted(TABLES))
+def test_each_example_is_read_with_its_languages_table(code: str) -> None:
+    for text, _ in EXAMPLES[code]:
+        assert code in cues.languages_in(text), text
+    for reply, _, _ in PICK_EXAMPLES[code]:
+        assert code in cues.languages_in(reply), reply
+
+
+def test_an_english_text_compiles_only_the_english_table() -> None:
+    assert cues.languages_in("Don't use moment, use date-fns instead.") == ("en",)
+    assert cues.languages_in("지금부터 한글로") == ("en", "ko")
+    assert cues.languages_in("以后都用中文") == ("en", "zh", "ja")  # Han: either
+    assert cues.cues_for("use pnpm") is cues.cues_for("keep it")  # compiled once
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
 def test_every_directive_entry_has_an_example_of_its_kind(code: str) -> None:
     for pattern, kind in TABLES[code].DIRECTIVES:
         compiled = re.compile(pattern, re.IGNORECASE)

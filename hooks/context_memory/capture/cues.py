@@ -54,22 +54,79 @@ from context_memory.capture import (
 # from the rule it encodes (tests/test_capture_languages.py), not from a labelled line.
 TABLES = (lang_en, lang_zh, lang_ja, lang_ko, lang_es, lang_de, lang_fr, lang_pt, lang_ru)
 _I = re.IGNORECASE
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Any
 # Kinds in the order a sentence is tested (rejections, standing rules, choices): the first
 # kind that matches is the sentence's kind.
 KIND_ORDER = ("rejected", "constraint", "decided")
 
-USER_CUES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, _I), kind)
-    for wanted in KIND_ORDER
-    for table in TABLES
-    for pattern, kind in table.DIRECTIVES
-    if kind == wanted
-)
-PROPOSING_QUESTION = re.compile("|".join(p for table in TABLES for p in table.PROPOSALS), _I)
-# A sentence that matches one of these is never captured, whatever its cues.
-VETOES = tuple(re.compile(p, _I) for table in TABLES for p in table.VETOES)
-PICKS = tuple(re.compile(p, _I) for table in TABLES for p in table.PICKS)
-AFFIRMS = tuple(re.compile(p, _I) for table in TABLES for p in table.AFFIRMS)
+
+class Cues:
+    """The compiled patterns of the languages a text may be in (``cues_for``): directives
+    in kind order, vetoes, proposals, picks, affirms."""
+
+    __slots__ = ("affirms", "directives", "picks", "proposals", "vetoes")
+
+    def __init__(self, tables: tuple[Any, ...]) -> None:
+        self.directives: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+            (re.compile(pattern, _I), str(kind))
+            for wanted in KIND_ORDER
+            for table in tables
+            for pattern, kind in table.DIRECTIVES
+            if kind == wanted
+        )
+        proposals = [p for table in tables for p in table.PROPOSALS]
+        self.proposals = re.compile("|".join(proposals), _I)
+        # A sentence that matches one of these is never captured, whatever its cues.
+        self.vetoes = tuple(re.compile(p, _I) for table in tables for p in table.VETOES)
+        self.picks = tuple(re.compile(p, _I) for table in tables for p in table.PICKS)
+        self.affirms = tuple(re.compile(p, _I) for table in tables for p in table.AFFIRMS)
+
+
+# Compiled once per set of languages, when a text in them is first read: a turn in
+# English never pays for the other tables (compiling all of them costs a Stop ~20 ms).
+_CUES: dict[tuple[str, ...], Cues] = {}
+MAX_DETECT = 2000  # characters of a text looked at to tell its languages
+_PUNCTUATION = str.maketrans(dict.fromkeys(",.;:!?¿¡()[]{}\"'`", " "))
+
+
+def code_of(table: Any) -> str:
+    return str(table.__name__).rsplit("_", 1)[-1]
+
+
+# Each table's words that mark a text: its WORDS and its ordinals ("la primera").
+_MARK_WORDS = {
+    code_of(table): table.WORDS | {word.lower() for word in table.ORDINALS} for table in TABLES
+}
+
+
+def languages_in(text: str) -> tuple[str, ...]:
+    """The codes of the languages ``text`` may be in: English always; another where the
+    text has its script's characters, a letter of its alphabet or one of its words."""
+    sample = text[:MAX_DETECT]
+    found = ["en"]
+    odd = {c for c in sample if ord(c) > 127}
+    words = set(sample.lower().translate(_PUNCTUATION).split())
+    for table in TABLES[1:]:
+        if (
+            any(lo <= c <= hi for c in odd for lo, hi in table.RANGES)
+            or any(c in table.LETTERS for c in odd)
+            or not words.isdisjoint(_MARK_WORDS[code_of(table)])
+        ):
+            found.append(code_of(table))
+    return tuple(found)
+
+
+def cues_for(text: str) -> Cues:
+    """The compiled patterns for ``text`` (see ``languages_in``)."""
+    codes = languages_in(text)
+    cues = _CUES.get(codes)
+    if cues is None:
+        cues = _CUES[codes] = Cues(tuple(t for t in TABLES if code_of(t) in codes))
+    return cues
+
+
 STANCES: dict[str, tuple[tuple[str, str], ...]] = {
     table.__name__.rsplit("_", 1)[-1]: table.STANCES for table in TABLES if table.STANCES
 }

@@ -89,3 +89,16 @@ NAMES = {
     "deutsch": "german",
     "englisch": "english",
 }
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = ()
+LETTERS = "äöüß"
+WORDS: frozenset[str] = frozenset(
+    (
+        "nicht und der das ist ich wir immer kein keine keinen bitte nimm statt lass "
+        "uns mach nein nee sondern verwende benutze antworte dass stell achte musst darfst "
+        "lieber anstatt stattdessen brauchen"
+    ).split()
+)

@@ -234,3 +234,9 @@ SPACED = True
 
 # English names languages in English (see lang_zh.py).
 NAMES: dict[str, str] = {}
+
+# English is always read: no marks needed (what shows a text may be in another language:
+# lang_zh.py).
+RANGES: tuple[tuple[str, str], ...] = ()
+LETTERS = ""
+WORDS: frozenset[str] = frozenset()

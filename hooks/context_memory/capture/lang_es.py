@@ -89,3 +89,15 @@ NAMES = {
     "español": "spanish",
     "inglés": "english",
 }
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = ()
+LETTERS = "ñ¿¡áéíóú"
+WORDS: frozenset[str] = frozenset(
+    (
+        "que los las del para usa uses utiliza siempre nunca quiero mejor vamos hazlo "
+        "pero esto eso debes tienes mantén sino opción primera primero vez lugar gusta falta"
+    ).split()
+)

@@ -84,3 +84,15 @@ NAMES = {
     "français": "french",
     "anglais": "english",
 }
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = ()
+LETTERS = "àâçèéêëîïôûùœ"
+WORDS: frozenset[str] = frozenset(
+    (
+        "pas le les des une est je tu toujours jamais utilise utilisons au plutôt oui "
+        "non fais mais garde désormais"
+    ).split()
+)

@@ -68,3 +68,15 @@ NAMES = {
     "中国語": "chinese",
     "韓国語": "korean",
 }
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = (
+    ("\u3040", "\u30ff"),
+    ("\u4e00", "\u9fff"),
+    ("\uff10", "\uff19"),
+    ("\u2460", "\u2473"),
+)
+LETTERS = ""
+WORDS: frozenset[str] = frozenset()

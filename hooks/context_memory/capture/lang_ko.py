@@ -60,3 +60,14 @@ NAMES = {
     "중국어": "chinese",
     "일본어": "japanese",
 }
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = (
+    ("\uac00", "\ud7a3"),
+    ("\u1100", "\u11ff"),
+    ("\u3130", "\u318f"),
+)
+LETTERS = ""
+WORDS: frozenset[str] = frozenset()

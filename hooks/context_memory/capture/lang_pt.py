@@ -84,3 +84,16 @@ NAMES = {
     "português": "portuguese",
     "inglês": "english",
 }
+
+# What shows a text may be in this language (words that are English too, "as", "do",
+# "use", are left out) (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = ()
+LETTERS = "ãõçáéíóúâêô"
+WORDS: frozenset[str] = frozenset(
+    (
+        "não nao que os da para sempre nunca quero você vamos sim isso mas mantenha escolho "
+        "prefiro vez invés lugar"
+    ).split()
+)

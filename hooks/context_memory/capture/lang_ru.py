@@ -72,3 +72,10 @@ NAMES = {
     "по-русски": "russian",
     "английском": "english",
 }
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = (("\u0400", "\u04ff"),)
+LETTERS = ""
+WORDS: frozenset[str] = frozenset()

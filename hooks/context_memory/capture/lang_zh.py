@@ -119,3 +119,10 @@ NAMES = {
     "韩文": "korean",
     "韓文": "korean",
 }
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = (("\u4e00", "\u9fff"), ("\u3400", "\u4dbf"))
+LETTERS = "，。；：！？、"
+WORDS: frozenset[str] = frozenset()

@@ -15,18 +15,14 @@ import re
 
 from context_memory.calls.acts import stance_split
 from context_memory.capture.cues import (
-    AFFIRMS,
     LANGUAGE_NAMES,
     ORDINALS,
     PASTE_INTRO,
     PASTE_LINE,
-    PICKS,
-    PROPOSING_QUESTION,
     SKIP_PREFIXES,
     STANCES,
     UNSPACED_CUES,
-    USER_CUES,
-    VETOES,
+    cues_for,
 )
 from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
 from context_memory.core.call_tables import STANCE_CUES
@@ -34,6 +30,7 @@ from context_memory.memory.constraint import subject
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
+    from context_memory.capture.cues import Cues
     from context_memory.memory.constraint import Subject
 
 # A list item's marker ("- ", "* ", "2. ", "• "): the sentence is what follows it.
@@ -102,19 +99,19 @@ def typed_part(text: str) -> str:
     return typed
 
 
-def _sentence_kind(sentence: str) -> str:
+def _sentence_kind(sentence: str, cues: Cues) -> str:
     """The kind a sentence states, or ''. A question counts when it proposes; a statement
     before the question in the same sentence ("I renamed X to Y, can you check it?")
     counts as a statement."""
-    if any(veto.search(sentence) for veto in VETOES):
+    if any(veto.search(sentence) for veto in cues.vetoes):
         return ""
     asks = sentence.rstrip().endswith(("?", "？"))
-    if asks and not PROPOSING_QUESTION.search(sentence):
+    if asks and not cues.proposals.search(sentence):
         head, comma, _ = sentence.rpartition(", ")
         if not comma or head.rstrip().endswith(("?", "？")):
             return ""
-        return _sentence_kind(head)
-    for pattern, kind in USER_CUES:
+        return _sentence_kind(head, cues)
+    for pattern, kind in cues.directives:
         if pattern.search(sentence):
             return kind
     return ""
@@ -129,9 +126,10 @@ def classify(text: str) -> PromptItem | None:
     if not typed or len(typed) > MAX_TYPED:
         return None
     found: list[tuple[str, str]] = []
+    cues = cues_for(typed)
     for sentence in sentences(typed):
         sentence = _LIST_MARK.sub("", sentence)
-        kind = _sentence_kind(sentence)
+        kind = _sentence_kind(sentence, cues)
         if kind:
             found.append((kind, sentence))
     if not found:
@@ -207,8 +205,9 @@ def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | Non
     options = offer.get("options")
     options = options if isinstance(options, list) else []
     labels = {str(o[0]): str(o[1]) for o in options if isinstance(o, list) and len(o) == 2}
+    cues = cues_for(reply)
     if labels:
-        for pattern in PICKS:
+        for pattern in cues.picks:
             match = pattern.match(reply)
             if match is None:
                 continue
@@ -218,7 +217,7 @@ def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | Non
             label = _option_index(match.group("n"), len(labels))
             if label in labels:
                 return label, labels[label]
-    if any(pattern.match(reply) for pattern in AFFIRMS):
+    if any(pattern.match(reply) for pattern in cues.affirms):
         rec = offer.get("rec")
         if isinstance(rec, str) and rec in labels:
             return rec, labels[rec]
