@@ -64,6 +64,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("I'd go with the flat layout.", "decided"),
         ("I think we should split the module.", "decided"),
         ("Could we just use the stdlib json?", "decided"),
+        ("Could we reuse the card component for that?", "decided"),
         ("What about a plain dict?", "decided"),
         ("Wouldn't it be simpler to drop the class?", "decided"),
         ("I'd prefer one file per command.", "decided"),

@@ -119,7 +119,8 @@ DIRECTIVES = (
     ),
     (
         r"\b(?:could|can|should|shall) we (?:(?:just|simply|not|instead|rather|also) |"
-        r"(?:use|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try)\b)|"
+        r"(?:use|reuse|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try|merge|"
+        r"combine|simplify|rename|delete|extract|share|inline|split)\b)|"
         r"\bdo you think (?:we|it|there|that)\b",
         "decided",
     ),
@@ -171,7 +172,8 @@ DIRECTIVES = (
 # A question counts (is a proposal) only with one of these.
 PROPOSALS = (
     r"\b(?:could|can|should|shall) we (?:(?:just|simply|not|instead|rather|also) |"
-    r"(?:use|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try)\b)",
+    r"(?:use|reuse|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try|merge|"
+    r"combine|simplify|rename|delete|extract|share|inline|split)\b)",
     r"\bdo (?:we|you|I) (?:even |really )?need\b",
     r"\bdo you think\b|\bmaybe\b|\bperhaps\b|\bwe (?:might|may|should|need)\b|\binstead\b",
     r"\bhow about\b|\bwhat about\b|\bwhy not\b|\bwouldn'?t it\b|\bso (?:that )?the\b",
