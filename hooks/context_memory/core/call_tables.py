@@ -285,7 +285,8 @@ NOT_PACKAGES = frozenset(
     "it this that them these those things thing anything something everything code file "
     "files folder folders test tests it's one ones way ways here there now again more less "
     "please yet too also just only then else other others all any some else mocks mock "
-    "comments comment docs spaces tabs semicolons classes functions types".split()
+    "comments comment docs spaces tabs semicolons classes functions types want wants need "
+    "needs know think mean have".split()
 )
 # Words that end the phrase a cue names ("don't use moment because..." -> moment).
 PHRASE_END_WORDS = frozenset(
