@@ -62,7 +62,7 @@ def is_allowed(command: str, root: str) -> bool:
     if not command or len(command) > MAX_COMMAND_CHARS:
         return False
     words = plain_words(command)
-    return bool(words) and allowed_program(words[0], root)
+    return words is not None and bool(words) and allowed_program(words[0], root)
 
 
 def allow_output(payload: HookInput | dict[str, Any]) -> str | None:
