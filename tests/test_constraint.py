@@ -120,14 +120,6 @@ def test_agreeing_decision_does_not_supersede() -> None:
     assert not c.supersedes(decision, rejection)
 
 
-def test_records_from_one_transcript_row_never_supersede_each_other() -> None:
-    # A rejection with the reason "use pnpm" and the constraint read from that reason.
-    rejection = _rec("a", out=[("command", "npm install")], pref=[("command", "pnpm")], uuid="r1")
-    rule = _rec("b", out=[("command", "npm install")], pref=[("command", "pnpm")], uuid="r1")
-    assert not c.supersedes(rule, rejection)
-    assert c.supersedes({**rule, "uuid": "r2"}, rejection)
-
-
 def test_records_without_subjects_never_supersede() -> None:
     assert not c.supersedes(
         {"id": "x", "kind": "rejected", "decision": "x"}, _rec("a", out=[("package", "moment")])

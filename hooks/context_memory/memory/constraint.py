@@ -22,9 +22,7 @@ Supersede rule (one place): a later record supersedes an earlier one when it tak
 other stance on a subject the earlier one names (prefers what the earlier ruled out, or
 rules out what it preferred: "use npm after all" after "use pnpm, not npm"), or when it
 takes the same stance on every subject the earlier one ruled out (a restatement). A record
-with no subjects never supersedes or gets superseded this way (ctx-decide --drop retracts it),
-nor do two records captured from one transcript row (a rejection and the rule its reason
-states).
+with no subjects never supersedes or gets superseded this way (ctx-decide --drop retracts it).
 
 Standard library only and no ``re``: the guard's index rebuild and capture at Stop import
 this module; the TypedDicts exist for mypy only.
@@ -267,8 +265,6 @@ def supersedes(new: Mapping[str, object], old: Mapping[str, object]) -> bool:
     Both must carry typed subjects (``ruled_out``/``preferred``), whatever wrote them."""
     if new is old or (new.get("id") and new.get("id") == old.get("id")):
         return False
-    if new.get("uuid") and new.get("uuid") == old.get("uuid"):
-        return False  # two records read from one transcript row state one thing
     new_out, new_pref = _subjects(new, "ruled_out"), _subjects(new, "preferred")
     old_out, old_pref = _subjects(old, "ruled_out"), _subjects(old, "preferred")
     if not (new_out or new_pref) or not (old_out or old_pref):
