@@ -536,3 +536,26 @@ def test_the_calls_of_one_reply_the_user_stopped_are_one_rejection() -> None:
     ]
     items = capture([reply, *results, prompt_row(INTERRUPTED, "m1", "2.1.167")])
     assert [(i["kind"], i["uuid"]) for i in items] == [("rejected", "r0")]
+
+
+def test_a_rejection_and_the_rule_its_reason_states_do_not_supersede_each_other(
+    tmp_path: Path,
+) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    transcript = write_lines(tmp_path / "session.jsonl", real_lines("7acd37a8"))
+    result = capture_session(str(state), "s1", str(transcript), flush=True)
+    pair = [r for r in result.added if r["uuid"].startswith("01cc930d")]
+    assert [(r["kind"], r["ruled_out"], r["preferred"]) for r in pair] == [
+        (
+            "rejected",
+            [{"kind": "command", "value": "npm install"}],
+            [{"kind": "command", "value": "pnpm"}],
+        ),
+        (
+            "constraint",
+            [{"kind": "command", "value": "npm install"}],
+            [{"kind": "command", "value": "pnpm"}],
+        ),
+    ]
+    assert result.superseded == {}

@@ -61,8 +61,8 @@ def _identifier_shaped(word: str) -> bool:
         return False
     if not all(c.isalnum() or c == "_" for c in bare):
         return False
-    has_upper_inside = any(c.isupper() for c in bare[1:])
-    return "_" in bare or has_upper_inside or word.endswith("()") or bare[0].isupper()
+    has_upper_inside = any(c.isupper() for c in bare[1:]) and not bare.isupper()
+    return "_" in bare.strip("_") or has_upper_inside or word.endswith("()")
 
 
 def _package_shaped(word: str) -> bool:
@@ -249,9 +249,11 @@ def stance_split(
                     _add(preferred, item)
                 for item in right:
                     _add(ruled_out, item)
-            elif form == "out":
+            elif form in ("out", "out-named"):
+                named = form == "out-named" and not _backticked(after)
                 for item in _subjects_of_phrase(after):
-                    _add(ruled_out, item)
+                    if not (named and item["kind"] in ("package", "approach")):
+                        _add(ruled_out, item)
             elif form == "pref":
                 for item in _subjects_of_phrase(after):
                     _add(preferred, item)

@@ -175,6 +175,8 @@ def lex(command: str) -> Lexed:
                 lexed.note("an unclosed quote")
                 close_at = end
             text = command[i + 1 : close_at]
+            if char == '"' and "\\" in text:
+                text = _unescape_double(text)
             current.append(text)
             if any(c in _BLANKS or c == "\n" for c in text):
                 prose = True
@@ -231,6 +233,22 @@ def _closing_double_quote(command: str, start: int, lexed: Lexed) -> int:
             return i
         i += 1
     return -1
+
+
+def _unescape_double(text: str) -> str:
+    """A double-quoted text as the shell reads it: ``\\"``, ``\\\\``, ``\\$`` and ``\\```
+    lose their backslash, a backslash-newline goes."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text) and text[i + 1] in '"\\$`\n':
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+            i += 2
+            continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
 
 
 def _skip_word(command: str, i: int) -> int:

@@ -21,8 +21,9 @@ other stance on a subject of the old one, or the same stance on all it ruled out
 older anchor rule, an anchor in new.prefer and old.avoid or in new.avoid and old.prefer).
 An approved plan also supersedes the plan rejections it resolved: the engine lists their
 rows (``resolves``), and each live plan record captured from one of those rows (the
-rejection, and a constraint read from its feedback) is marked. The old record stays; a
-supersede mark follows the new one.
+rejection, and a constraint read from its feedback) is marked. Records captured from one
+row (a rejection and the rule its reason states) never supersede each other. The old record
+stays; a supersede mark follows the new one.
 
 Standard library only (filelock when a record is appended); the engine is imported when
 a run has rows to feed.
@@ -337,7 +338,13 @@ def _append_new(
             result.duplicates += 1
             continue
         known.add(identity)
-        old_ids = superseded_by(record, live)
+        # Two records read from one row (a rejection and the rule its reason states) say
+        # one thing: neither supersedes the other.
+        old_ids = [
+            old
+            for old in superseded_by(record, live)
+            if not any(r.get("id") == old and r.get("uuid") == record.get("uuid") for r in live)
+        ]
         for old in resolved_by_plan(resolved.get(id(record), []), live):
             if old not in old_ids:
                 old_ids.append(old)

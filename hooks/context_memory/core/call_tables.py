@@ -222,7 +222,10 @@ KNOWN_PROGRAMS = SUBCOMMAND_PROGRAMS | frozenset(
 # Stance cues, per language: (cue, form). Forms: "out" (the cue comes before what is ruled
 # out: "don't use X"), "pref" (before what is preferred: "use X"), "pref-out" (between the
 # preferred and the ruled out: "X instead of Y", "X over Y", "X, not Y"), "out-pref"
-# (between the ruled out and the preferred: "Y -> X", "replace Y with X" is two cues).
+# (between the ruled out and the preferred: "Y -> X", "replace Y with X" is two cues),
+# "out-named" (a bare negation, "don't X", "never X", "no X": what follows is ruled out
+# only when it names a command, a path, a name or something backticked; "don't want to..."
+# names no package).
 # Longer cues first within a form is not needed: the longest cue at a place wins.
 STANCE_CUES: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (
@@ -253,15 +256,15 @@ STANCE_CUES: dict[str, tuple[tuple[str, str], ...]] = {
         ("do not run", "out"),
         ("don't rename", "out"),
         ("do not rename", "out"),
-        ("don't", "out"),
-        ("dont", "out"),
-        ("do not", "out"),
+        ("don't", "out-named"),
+        ("dont", "out-named"),
+        ("do not", "out-named"),
         ("never use", "out"),
         ("never touch", "out"),
         ("never run", "out"),
-        ("never", "out"),
-        ("no more", "out"),
-        ("no", "out"),
+        ("never", "out-named"),
+        ("no more", "out-named"),
+        ("no", "out-named"),
         ("avoid", "out"),
         ("stop using", "out"),
         ("get rid of", "out"),
@@ -285,7 +288,8 @@ NOT_PACKAGES = frozenset(
     "it this that them these those things thing anything something everything code file "
     "files folder folders test tests it's one ones way ways here there now again more less "
     "please yet too also just only then else other others all any some else mocks mock "
-    "comments comment docs spaces tabs semicolons classes functions types".split()
+    "comments comment docs spaces tabs semicolons classes functions types want wants need "
+    "needs know think mean have".split()
 )
 # Words that end the phrase a cue names ("don't use moment because..." -> moment).
 PHRASE_END_WORDS = frozenset(
