@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in
+from context_memory.capture.dialogue import reply_names
 from context_memory.capture.engine import MAX_STATE_BYTES, Capturer
 from helpers.real_fixture import SLOPOMETRY, real_lines
 
@@ -131,8 +132,8 @@ def test_the_offer_is_carried_across_runs_and_bounded() -> None:
     third = Capturer()
     third.feed(agent_row(many))
     assert len(json.dumps(third.to_state()).encode()) < MAX_STATE_BYTES
-    broken = Capturer({"v": 1, "offer": {"options": [[1, 2], "x"], "rec": 7}})
-    assert broken.to_state()["offer"] == {}
+    broken = Capturer({"v": 2, "dialogue": {"offer": {"options": [[1, 2], "x"], "rec": 7}}})
+    assert broken.to_state()["dialogue"] == {"offer": {}, "held": []}
 
 
 def test_offered_options_are_read_from_the_agents_shapes() -> None:
@@ -222,12 +223,14 @@ def test_prompt_directives_are_typed_stated_with_subjects() -> None:
     assert [(i["tier"], i["ruled_out"], i["preferred"]) for i in items] == [
         ("stated", [{"kind": "command", "value": "npm"}], [{"kind": "command", "value": "pnpm"}])
     ]
-    items = Capturer().feed(prompt_row("不要用 npm，改成 pnpm"))
+    capturer = Capturer()
+    items = capturer.feed(prompt_row("不要用 npm，改成 pnpm")) + capturer.flush()
     assert [(i["ruled_out"], i["preferred"]) for i in items] == [
         ([{"kind": "command", "value": "npm"}], [{"kind": "command", "value": "pnpm"}])
     ]
     # nothing a call can act on: one approach subject, which only reminds
-    items = Capturer().feed(prompt_row("지금부터 모든 답변을 한글로 해줘"))
+    capturer = Capturer()
+    items = capturer.feed(prompt_row("지금부터 모든 답변을 한글로 해줘")) + capturer.flush()
     assert [(i["kind"], i["ruled_out"], i["preferred"]) for i in items] == [
         ("constraint", [], [{"kind": "approach", "value": "지금부터 모든 답변을 한글로 해줘"}])
     ]
@@ -299,3 +302,30 @@ def _items_by_row(part: str) -> dict[str, list[dict[str, Any]]]:
 )
 def test_real_pasted_logs_and_output_capture_nothing(part: str, uuid: str) -> None:
     assert _items_by_row(part)[uuid] == []
+
+
+def test_a_directive_in_another_language_takes_the_names_of_the_agents_reply() -> None:
+    first = Capturer()
+    assert first.feed(prompt_row("以后都用中文回复，并且不要再创建新的工作树")) == []  # held
+    second = Capturer(first.to_state())  # carried across runs
+    reply = "好的，以后用中文回复。我不会再用 `git worktree add` 创建新的 worktree。"
+    items = second.feed(agent_row(reply))
+    assert [(i["kind"], i["source"], i["uuid"]) for i in items] == [("rejected", "prompt", "p1")]
+    assert {"git worktree add", "worktree", "chinese"} <= set(items[0]["anchors"])
+    assert second.flush() == []
+
+
+def test_a_held_directive_leaves_at_the_next_prompt_without_a_reply() -> None:
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("必须先跑测试再提交")) == []
+    items = capturer.feed(prompt_row("继续", "p2"))
+    assert [(i["kind"], i["uuid"]) for i in items] == [("constraint", "p1")]
+
+
+def test_reply_names_are_identifiers_and_the_latin_words_of_a_reply_in_another_script() -> None:
+    assert reply_names("I'll use `date-fns` and update src/app.ts and parseDate, done.") == [
+        "date-fns",
+        "src/app.ts",
+        "parsedate",
+    ]
+    assert reply_names("好的，我会用 worktree 和 skill 来处理") == ["worktree", "skill"]

@@ -237,7 +237,9 @@ def test_c_question_text_is_parsed_when_the_structured_result_is_missing() -> No
 def test_d_prompts_that_state_something(
     text: str, kind: str, avoid: list[str], prefer: list[str]
 ) -> None:
-    items = Capturer().feed(prompt_row(text))
+    capturer = Capturer()
+    # a prompt in another language waits for the agent's reply (or the run's end)
+    items = capturer.feed(prompt_row(text)) + capturer.flush()
     assert [(i["kind"], i["source"], i["by"]) for i in items] == [(kind, "prompt", "user")]
     assert (items[0]["avoid"], items[0]["prefer"]) == (avoid, prefer)
     assert items[0]["quote"] == " ".join(text.split())

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 
 from context_memory.capture import dialogue, rejections
-from context_memory.capture.agent_text import offer_in, settled_choice
+from context_memory.capture.agent_text import settled_choice
 from context_memory.capture.anchors import anchors_of
 from context_memory.capture.items import call_of, call_texts, describe_call, make_item
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
@@ -75,10 +75,9 @@ class Capturer:
         self._replies: dict[str, str] = {}  # call id -> the id of the reply that made it
         self._last_plan = ""  # the plan approved last (the same plan approved again is no news)
         self._pending: list[Item] = []
-        # What the agent's latest text offered the user to choose (agent_text.offer_in):
-        # the dialogue context a short reply ("2", "the first one", "yes, do that") is
-        # read against. Bounded: MAX_OPTIONS options of MAX_OPTION_CHARS.
-        self._offer: dict[str, Any] = {}
+        # The dialogue context (dialogue.Dialogue): the agent's latest offer, prompt items
+        # waiting for its reply.
+        self._dialogue = dialogue.Dialogue()
         self._interrupted = ""  # the call the user interrupted, until their next prompt
         self._plan_rejections: list[str] = []  # rows of plan rejections since an approval
         self.prompts = 0  # main-chain prompts the user typed (for records per 10 prompts)
@@ -101,9 +100,7 @@ class Capturer:
         pending = state.get("pending")
         if isinstance(pending, list):
             self._pending = [p for p in pending[-MAX_PENDING:] if isinstance(p, dict)]
-        offer = state.get("offer")
-        if isinstance(offer, dict):
-            self._offer = dialogue.bounded_offer(offer)
+        self._dialogue = dialogue.Dialogue(state.get("dialogue"))
         replies = state.get("replies")
         if isinstance(replies, dict):
             self._replies = {
@@ -140,7 +137,7 @@ class Capturer:
             "replies": {k: v for k, v in self._replies.items() if k in self._calls},
             "last_plan": self._last_plan,
             "prompts": self.prompts,
-            "offer": self._offer,
+            "dialogue": self._dialogue.to_state(),
         }
         while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES and calls:
             del calls[: max(1, len(calls) // 4)]
@@ -149,9 +146,10 @@ class Capturer:
         return copy
 
     def flush(self) -> list[Item]:
-        """The rejected calls still waiting for a reason, captured without one."""
+        """The rejected calls still waiting for a reason, captured without one, and the
+        prompt items still waiting for the agent's reply."""
         pending, self._pending = self._pending, []
-        return [self._with_reason(item, "") for item in pending]
+        return [*(self._with_reason(item, "") for item in pending), *self._dialogue.release()]
 
     def _note_plan_rejection(self, item: Item) -> None:
         if item.get("source") == "plan" and item.get("kind") == "rejected" and item.get("uuid"):
@@ -229,10 +227,10 @@ class Capturer:
                 if isinstance(message_id, str):
                     self._replies[block["id"][:120]] = message_id[:120]
             elif block.get("type") == "text" and isinstance(block.get("text"), str):
-                if block["text"].strip():
-                    self._offer = offer_in(block["text"])
-                if out:
-                    continue
+                said = any(item["source"] == "agent-text" for item in out)
+                out.extend(self._dialogue.agent_text(block["text"]))
+                if said:
+                    continue  # one choice of the agent per row
                 sentence = settled_choice(block["text"])
                 if sentence:
                     out.append(
@@ -259,7 +257,8 @@ class Capturer:
         if not text.strip() or is_skipped(strip_wrappers(text)):
             return out
         self.prompts += 1
-        offer, self._offer = self._offer, {}
+        offer = self._dialogue.take_offer()
+        out.extend(self._dialogue.release())
         typed = typed_part(strip_wrappers(text))
         answered = bool(self._pending)
         # The call a correction is about: the rejected one waiting for its reason, else the
@@ -279,7 +278,7 @@ class Capturer:
         # A short reply to the options the agent offered is the choice of one of them.
         pick = picked_option(typed, offer) if offer else None
         if pick is not None:
-            out.append(dialogue.picked_item(row, typed, *pick))
+            out.extend(self._dialogue.hold(dialogue.picked_item(row, typed, *pick)))
             return out
         # A prompt that answers a rejection is that rejection's reason; it is its own item
         # only when it also sets a standing rule.
@@ -306,7 +305,9 @@ class Capturer:
                 )
             )
             return out
-        out.append(dialogue.stated_item(row, found.kind, found.text, found.quote))
+        out.extend(
+            self._dialogue.hold(dialogue.stated_item(row, found.kind, found.text, found.quote))
+        )
         return out
 
     def _tool_result(self, row: dict[str, Any], block: dict[str, Any]) -> list[Item]:
