@@ -1,7 +1,7 @@
 """How well the capture engine finds what real sessions decided, rejected and required.
 
     python bench/bench_capture.py [--set 1|2|both] [--split all|a|b] [--cases all|dev|none]
-                                  [--json]
+                                  [--json | --markdown]
 
 Runs ``context_memory.capture.engine.Capturer`` over the labelled real transcripts of both
 label sets and scores it against their hand labels with the rule of their README: a captured
@@ -320,6 +320,41 @@ def report_sets(result: dict[str, Any], shown: str) -> str:
     return "\n".join(lines)
 
 
+def _cell(text: str, limit: int = 110) -> str:
+    """A table cell: one line, no pipe, bounded."""
+    flat = " ".join(str(text).split()).replace("|", "/")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def markdown_cases(result: dict[str, Any]) -> str:
+    """Every missed label and every unmatched record, per group, as markdown tables (the
+    lists docs/benchmarks.md publishes)."""
+    lines: list[str] = []
+    for group in ("held-out", "dev"):
+        figures_ = result["groups"][group]
+        lines.append(f"#### Missed, {group} ({len(figures_['missed'])})")
+        lines.append("")
+        lines.append("| repository | kind / by | terms | evidence |")
+        lines.append("|---|---|---|---|")
+        for label in figures_["missed"]:
+            lines.append(
+                f"| {repository(label['file'])} | {label['kind']} / {label['by']} | "
+                f"{_cell(', '.join(label['terms']), 40)} | {_cell(label['evidence'])} |"
+            )
+        lines.append("")
+        lines.append(f"#### Captured, matching no label, {group} ({len(figures_['extra'])})")
+        lines.append("")
+        lines.append("| repository | source | kind / by | decision |")
+        lines.append("|---|---|---|---|")
+        for item in figures_["extra"]:
+            lines.append(
+                f"| {repository(item['file'])} | {item['source']} | {item['kind']} / "
+                f"{item['by']} | {_cell(item['decision'])} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=("1", "2", "both"), default="both")
@@ -333,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
         help="which misses and extras to list (dev: only those rule writing may look at)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the misses and extras as markdown tables"
+    )
     args = parser.parse_args(argv)
     if args.labels or args.split != "all":
         result = score(
@@ -348,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
     result = score_sets(sets)
     if args.json:
         print(_json({"groups": result["groups"], "repositories": result["repositories"]}))
+    elif args.markdown:
+        print(markdown_cases(result))
     else:
         print(report_sets(result, args.cases if args.set != "1" else "dev"))
     held = result["groups"]["held-out"]
