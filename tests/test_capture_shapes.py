@@ -559,3 +559,28 @@ def test_a_rejection_and_the_rule_its_reason_states_do_not_supersede_each_other(
         ),
     ]
     assert result.superseded == {}
+
+
+def test_a_rejection_read_in_the_next_run_still_finds_what_its_call_acted_on() -> None:
+    # The client writes rows on a timer: a Stop may read the call and not yet its result.
+    first = Capturer()
+    assert first.feed(call_row("t1", "Bash", {"command": "npm install moment"}, "2.1.332")) == []
+    state = json.loads(json.dumps(first.to_state()))
+    (item,) = Capturer(state).feed(
+        fixture_rows()[1]
+        | {
+            "message": {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "t1",
+                        "is_error": True,
+                        "content": REJECTED + NEW_MARK + "too heavy, use date-fns",
+                    }
+                ],
+            }
+        }
+    )
+    assert item["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert item["preferred"] == [{"kind": "package", "value": "date-fns"}]
