@@ -310,7 +310,10 @@ def test_a_question_answer_is_read_from_the_clients_structured_result() -> None:
         "questions": [
             {
                 "question": "Which library?",
-                "options": [{"label": "date-fns"}, {"label": "moment"}],
+                "options": [
+                    {"label": "date-fns", "description": "Tree-shakable functions, small bundle"},
+                    {"label": "moment", "description": "One big object, heavy"},
+                ],
             }
         ],
         "answers": {"Which library?": "date-fns"},
@@ -321,6 +324,7 @@ def test_a_question_answer_is_read_from_the_clients_structured_result() -> None:
     assert (item["kind"], item["source"], item["tier"]) == ("decided", "question", "structural")
     assert item["decision"] == "Which library? → date-fns"
     assert item["alternatives"] == ["moment"]
+    assert item["reason"] == "Tree-shakable functions, small bundle"  # the chosen option's
     # The call no longer remembered: the client's structured result still says what it is.
     (again,) = capture([result])
     assert again["decision"] == item["decision"]
