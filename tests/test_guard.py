@@ -280,7 +280,7 @@ def test_a_rejected_write_again_is_asked_whole_and_a_clipped_one_only_reminds() 
 
 def test_a_clipped_rejected_command_is_no_proof_of_the_same_call() -> None:
     """The issue's false alarm: a commit whose message starts as the rejected one's did."""
-    start = "git commit -m \"Add tokenizer application files and comprehensive README - Add"
+    start = 'git commit -m "Add tokenizer application files and comprehensive README - Add'
     record = dict(
         PNPM,
         id="rec-commit",
@@ -297,9 +297,7 @@ def test_a_clipped_rejected_command_is_no_proof_of_the_same_call() -> None:
 def test_a_rejection_the_agent_made_only_reminds() -> None:
     agent = dict(MOMENT, by="agent", id="rec-agent")
     assert verdict_of("Bash", {"command": "npm install moment"}, agent) == REMIND
-    approach = dict(
-        MOMENT, id="rec-approach", ruled_out=[{"kind": "approach", "value": "moment"}]
-    )
+    approach = dict(MOMENT, id="rec-approach", ruled_out=[{"kind": "approach", "value": "moment"}])
     assert verdict_of("Bash", {"command": "npm install moment"}, approach) == REMIND
 
 
@@ -314,9 +312,9 @@ def test_a_later_record_supersedes_an_earlier_one_on_the_same_subject() -> None:
     )
     assert [e["id"] for e in guard_entries_of([MOMENT, again])] == []
     assert verdict_of("Bash", {"command": "npm install moment"}, MOMENT) == ASK
-    assert judge("Bash", {"command": "npm i moment"}, guard_entries_of([MOMENT, again])).verdict == (
-        ALLOW
-    )
+    assert judge(
+        "Bash", {"command": "npm i moment"}, guard_entries_of([MOMENT, again])
+    ).verdict == (ALLOW)
 
 
 def test_the_newest_record_wins_and_texts_are_exact() -> None:
