@@ -134,6 +134,8 @@ def test_git_c_takes_its_value() -> None:
                 ("move", "path", "src/api.py"),
                 ("rename", "name", "old_api.py"),
                 ("rename", "name", "api.py"),
+                ("rename", "name", "old_api"),
+                ("rename", "name", "api"),
             ],
         ),
     ],

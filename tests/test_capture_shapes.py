@@ -310,7 +310,10 @@ def test_a_question_answer_is_read_from_the_clients_structured_result() -> None:
         "questions": [
             {
                 "question": "Which library?",
-                "options": [{"label": "date-fns"}, {"label": "moment"}],
+                "options": [
+                    {"label": "date-fns", "description": "Tree-shakable functions, small bundle"},
+                    {"label": "moment", "description": "One big object, heavy"},
+                ],
             }
         ],
         "answers": {"Which library?": "date-fns"},
@@ -321,6 +324,7 @@ def test_a_question_answer_is_read_from_the_clients_structured_result() -> None:
     assert (item["kind"], item["source"], item["tier"]) == ("decided", "question", "structural")
     assert item["decision"] == "Which library? → date-fns"
     assert item["alternatives"] == ["moment"]
+    assert item["reason"] == "Tree-shakable functions, small bundle"  # the chosen option's
     # The call no longer remembered: the client's structured result still says what it is.
     (again,) = capture([result])
     assert again["decision"] == item["decision"]
@@ -559,3 +563,28 @@ def test_a_rejection_and_the_rule_its_reason_states_do_not_supersede_each_other(
         ),
     ]
     assert result.superseded == {}
+
+
+def test_a_rejection_read_in_the_next_run_still_finds_what_its_call_acted_on() -> None:
+    # The client writes rows on a timer: a Stop may read the call and not yet its result.
+    first = Capturer()
+    assert first.feed(call_row("t1", "Bash", {"command": "npm install moment"}, "2.1.332")) == []
+    state = json.loads(json.dumps(first.to_state()))
+    (item,) = Capturer(state).feed(
+        fixture_rows()[1]
+        | {
+            "message": {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "t1",
+                        "is_error": True,
+                        "content": REJECTED + NEW_MARK + "too heavy, use date-fns",
+                    }
+                ],
+            }
+        }
+    )
+    assert item["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert item["preferred"] == [{"kind": "package", "value": "date-fns"}]

@@ -243,6 +243,11 @@ def test_a_prompt_at_the_compaction_threshold_reads_decisions_without_json_or_re
 GUARD_SLOW_PATH = (
     "context_memory.guard.match",
     "context_memory.calls.shell",
+    "context_memory.calls.acts",
+    "context_memory.calls.bash",
+    "context_memory.calls.manifests",
+    "context_memory.core.call_tables",
+    "context_memory.memory.constraint",
     "context_memory.guard.entries",
     "context_memory.core.tables",
     "context_memory.core.fsutil",

@@ -251,6 +251,11 @@ def _file_acts(
                 if old != new and not target.endswith("/"):
                     acts.append(make_act("rename", "name", old, "from"))
                     acts.append(make_act("rename", "name", new, "to"))
+                    # The names without the extension: UserService.ts -> UserService.
+                    old_stem, new_stem = old.split(".", 1)[0], new.split(".", 1)[0]
+                    if old_stem != new_stem and (old_stem, new_stem) != (old, new):
+                        acts.append(make_act("rename", "name", old_stem, "from"))
+                        acts.append(make_act("rename", "name", new_stem, "to"))
     elif program in WRITING_PROGRAMS:
         acts.extend(make_act("write", "path", p) for p in plain)
     elif program in COPYING_PROGRAMS and len(plain) >= 2:

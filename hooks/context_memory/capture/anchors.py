@@ -122,7 +122,7 @@ def anchors_of(*texts: str, first: tuple[str, ...] = (), known: tuple[str, ...] 
             [(at, span if " " not in span else span.split()[0]) for at, span in spans] + tokens
         ):
             word = _clean(raw)
-            if not word or word in STOP_WORDS or word in found:
+            if not any(ch.isalnum() for ch in word) or word in STOP_WORDS or word in found:
                 continue
             entry = seen.setdefault(word, [0, position + start])
             entry[0] += 3 if position + start < MAX_HEAD else 1

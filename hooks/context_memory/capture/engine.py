@@ -17,8 +17,13 @@ interrupted call takes that call as its subject. An approved plan lists the plan
 rejections it resolves (``resolves``: their rows), which the store marks superseded.
 
 Sources (``source`` of an item): tool-rejection (rejections.py), plan (plan.py),
-question (question.py), prompt (prompts.py), agent-text (agent_text.py). Item fields: see
-docs/capture.md and the shared spec.
+question (question.py), prompt (prompts.py), agent-text (agent_text.py); the dialogue
+context (what the agent offered, prompts waiting for its reply) is dialogue.py's. Item
+fields: see docs/capture.md and the shared spec.
+
+Size: one class, because every source reads and writes the one carried state (the calls
+seen, the rejections waiting for a reason, the interrupted call, the plan rejections, the
+dialogue); what each source reads from its rows lives in its own module.
 """
 
 from __future__ import annotations
@@ -57,7 +62,9 @@ READ_VERSIONS = (1, 2)  # version 1 states (no facts) still read
 MAX_CALLS = 64  # tool calls remembered for joining results to them
 MAX_PENDING = 8  # rejected calls waiting for their reason
 MAX_PLAN_REJECTIONS = 8  # plan rejections an approval may resolve
-FACTS_SAVED = 8  # newest calls whose facts the state keeps (a result in the next run)
+INPUTS_SAVED = 4  # newest calls whose input (bounded) the state keeps: a result that the
+# next run reads (the client writes rows on a timer) still finds what the call acted on
+MAX_SAVED_TEXT = 2000  # characters of each text of a kept input
 MAX_COMMAND = 8000  # characters of a shell command read for what it acts on
 MAX_STATE_BYTES = 64 * 1024
 MAX_BLOCKS = 60  # content blocks of one row looked at
@@ -101,6 +108,12 @@ class Capturer:
         if isinstance(pending, list):
             self._pending = [p for p in pending[-MAX_PENDING:] if isinstance(p, dict)]
         self._dialogue = dialogue.Dialogue(state.get("dialogue"))
+        inputs = state.get("inputs")
+        for entry in inputs[-INPUTS_SAVED:] if isinstance(inputs, list) else []:
+            if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[1], str):
+                key = str(entry[0])[:120]
+                if key in self._calls and key not in self._facts:
+                    self._inputs[key] = (entry[1][:60], _bounded_input(entry[2]))
         replies = state.get("replies")
         if isinstance(replies, dict):
             self._replies = {
@@ -124,13 +137,17 @@ class Capturer:
     def to_state(self) -> dict[str, Any]:
         """The pending context, JSON-able and under 64 KiB."""
         calls = [[key, value] for key, value in self._calls.items()]
-        for key in list(self._calls)[-FACTS_SAVED:]:
-            self._facts_for(key)  # a result read in the next run can still join them
         facts = [[key, value] for key, value in self._facts.items() if key in self._calls]
+        inputs = [
+            [key, tool, _bounded_input(tool_input)]
+            for key, (tool, tool_input) in list(self._inputs.items())[-INPUTS_SAVED:]
+            if key in self._calls
+        ]
         state = {
             "v": STATE_VERSION,
             "calls": calls,
             "facts": facts,
+            "inputs": inputs,
             "pending": self._pending,
             "interrupted": self._interrupted,
             "plan_rejections": self._plan_rejections,
@@ -142,6 +159,7 @@ class Capturer:
         while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES and calls:
             del calls[: max(1, len(calls) // 4)]
             del facts[: max(1, len(facts) // 4)]
+            inputs.clear()
         copy: dict[str, Any] = json.loads(json.dumps(state))  # a copy the caller may keep
         return copy
 
@@ -433,6 +451,20 @@ class Capturer:
         )
         self._note_plan_rejection(item)
         return item
+
+
+def _bounded_input(value: object) -> dict[str, Any]:
+    """A call's input as a state keeps it: its texts (and up to 4 edits'), each bounded."""
+    if not isinstance(value, dict):
+        return {}
+    kept: dict[str, Any] = {}
+    for key, text in list(value.items())[:12]:
+        if isinstance(text, str):
+            kept[str(key)[:40]] = text[:MAX_SAVED_TEXT]
+    edits = value.get("edits")
+    if isinstance(edits, list):
+        kept["edits"] = [_bounded_input(e) for e in edits[:4] if isinstance(e, dict)]
+    return kept
 
 
 def _facts_of(value: dict[str, Any]) -> Facts:

@@ -14,7 +14,6 @@ package date-fns.
 
 from __future__ import annotations
 
-from context_memory.calls.acts import stance_split, subjects_of_call
 from context_memory.memory.constraint import MAX_SUBJECTS, same_subject, subject
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
@@ -30,6 +29,9 @@ def of_call(tool: str, tool_input: object) -> list[Subject]:
     """What a call acts on, as a rejection's subjects ([] for an input that is no object)."""
     if not isinstance(tool_input, dict):
         return []
+    # calls/ is imported when an item needs it: a Stop that captures nothing does not pay.
+    from context_memory.calls.acts import subjects_of_call
+
     try:
         return subjects_of_call(tool, tool_input)[:MAX_SUBJECTS]
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
@@ -40,6 +42,8 @@ def of_text(text: str) -> tuple[list[Subject], list[Subject]]:
     """(ruled_out, preferred) that a directive names."""
     if not text.strip():
         return [], []
+    from context_memory.calls.acts import stance_split
+
     try:
         ruled_out, preferred = stance_split(text[:MAX_TEXT])
     except (ValueError, TypeError, KeyError, IndexError, RecursionError):
