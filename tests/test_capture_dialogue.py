@@ -329,3 +329,43 @@ def test_reply_names_are_identifiers_and_the_latin_words_of_a_reply_in_another_s
         "parsedate",
     ]
     assert reply_names("好的，我会用 worktree 和 skill 来处理") == ["worktree", "skill"]
+
+
+def test_stop_runs_carry_the_offer_and_write_typed_records(tmp_path: Path) -> None:
+    """Through the store, as the Stop hook runs it: the offer written in one turn is picked
+    in the next run; a Korean directive is written once the agent has replied."""
+    from context_memory.capture.store import capture_session
+
+    state = tmp_path / ".working-state"
+    state.mkdir()
+    session = "0b7c3a52-52f4-4c1e-9d55-4a7f3f1d2e10"
+    path = tmp_path / f"{session}.jsonl"
+
+    def append(*rows: dict[str, Any]) -> None:
+        with path.open("a", encoding="utf-8") as handle:
+            for row in rows:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+    def records() -> list[dict[str, Any]]:
+        lines = (state / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines]
+
+    append(prompt_row("How should we store the sessions?", "p0"), agent_row(OFFER, "a0"))
+    assert capture_session(str(state), session, str(path)).added == []
+    append(prompt_row("2", "p1"), agent_row("Postgres it is.", "a1"))
+    capture_session(str(state), session, str(path))
+    append(
+        prompt_row("지금부터 모든 답변을 한글로 해줘", "p2"),
+        agent_row("네, 지금부터 한글로 답변하겠습니다. `README.md`도 한글로 쓰겠습니다.", "a2"),
+    )
+    capture_session(str(state), session, str(path))
+    written = [(r["uuid"], r["kind"], r["by"], r["source"], r.get("tier")) for r in records()]
+    assert written == [
+        ("p1", "decided", "user", "prompt", "stated"),
+        ("p2", "constraint", "user", "prompt", "stated"),
+    ]
+    first, second = records()
+    assert first["decision"] == "chose option 2: Postgres - needs a server, scales further"
+    korean = "지금부터 모든 답변을 한글로 해줘"
+    assert second["preferred"] == [{"kind": "approach", "value": korean}]
+    assert {"korean", "readme.md"} <= set(second["anchors"])
