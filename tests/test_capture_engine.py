@@ -105,8 +105,12 @@ def test_a_pending_rejection_waits_across_runs_and_flushes_without_a_reason() ->
     items = second.feed(prompt_row("keep the build folder, it holds the cache", "p2"))
     assert [(i["kind"], i["source"], i["reason"]) for i in items] == [
         ("rejected", "tool-rejection", "keep the build folder, it holds the cache"),
-        ("constraint", "prompt", ""),
+        ("constraint", "prompt", "said on rejecting Bash: rm -rf build"),
     ]
+    # The correction is about the rejected call: its subject is what the call acted on.
+    assert items[0]["ruled_out"] == [{"kind": "path", "value": "build"}]
+    assert items[1]["ruled_out"] == [{"kind": "path", "value": "build"}]
+    assert (items[0]["tier"], items[1]["tier"]) == ("structural", "stated")
     third = Capturer()
     third.feed(call_row("t2", "Write", {"file_path": "/x/a.py", "content": "print(1)"}))
     third.feed(result_row("t2", REJECTED + "STOP what you are doing and wait."))
@@ -128,7 +132,10 @@ def test_a_newer_clients_reason_text_is_read() -> None:
         )
     )
     assert items[0]["reason"] == "Use date-fns instead, moment is too heavy"
-    assert items[0]["avoid"] == ["npm"] and items[0]["prefer"] == ["date-fns"]
+    # A package rejection is about the package, not the package manager.
+    assert items[0]["avoid"] == ["moment"] and items[0]["prefer"] == ["date-fns"]
+    assert items[0]["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert items[0]["preferred"] == [{"kind": "package", "value": "date-fns"}]
     assert items[1]["kind"] == "constraint"
 
 
@@ -186,11 +193,18 @@ def test_c_real_question_answer_is_the_decision_and_the_other_options_alternativ
 
 def test_c_question_text_is_parsed_when_the_structured_result_is_missing() -> None:
     text = 'User has answered your questions: "Which database?"="SQLite". You can now continue.'
-    items = Capturer().feed(
+    capturer = Capturer()
+    capturer.feed(call_row("q1", "AskUserQuestion", {"questions": [{"question": "Which?"}]}))
+    items = capturer.feed(
         result_row("q1", text)
         | {"message": {"content": [{"type": "tool_result", "tool_use_id": "q1", "content": text}]}}
     )
     assert [(i["decision"], i["alternatives"]) for i in items] == [("Which database? → SQLite", [])]
+    assert items[0]["tier"] == "structural"
+    # The same text answering no call the engine knows, without the client's structured
+    # result, is some tool's output: nothing.
+    block = {"type": "tool_result", "tool_use_id": "q9", "content": text}
+    assert Capturer().feed(result_row("q9", text) | {"message": {"content": [block]}}) == []
 
 
 # --- d: prompts ---------------------------------------------------------------------------
@@ -223,7 +237,9 @@ def test_c_question_text_is_parsed_when_the_structured_result_is_missing() -> No
 def test_d_prompts_that_state_something(
     text: str, kind: str, avoid: list[str], prefer: list[str]
 ) -> None:
-    items = Capturer().feed(prompt_row(text))
+    capturer = Capturer()
+    # a prompt in another language waits for the agent's reply (or the run's end)
+    items = capturer.feed(prompt_row(text)) + capturer.flush()
     assert [(i["kind"], i["source"], i["by"]) for i in items] == [(kind, "prompt", "user")]
     assert (items[0]["avoid"], items[0]["prefer"]) == (avoid, prefer)
     assert items[0]["quote"] == " ".join(text.split())

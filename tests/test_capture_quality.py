@@ -64,3 +64,44 @@ def test_the_report_lists_misses_and_extras(capsys: object) -> None:
     out = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "missed labels (" in out and "records matching no label (" in out
     assert "recall by user" in out
+
+
+def test_both_label_sets_are_scored_per_repository_with_the_held_out_group_apart() -> None:
+    result = bench_capture.score_sets(
+        [
+            (LABELS, TRANSCRIPTS),
+            (bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS),
+        ]
+    )
+    groups = result["groups"]
+    assert (groups["held-out"]["files"], groups["held-out"]["labels"]) == (12, 55)
+    assert (groups["dev"]["files"], groups["dev"]["labels"]) == (31, 132)
+    assert groups["all"]["labels"] == 187
+    held = {name for name, repo in result["repositories"].items() if repo["group"] == "held-out"}
+    assert held == set(bench_capture.HELD_OUT)
+    assert len(result["repositories"]) == 20
+    assert sum(repo["labels"] for repo in result["repositories"].values()) == 187
+    assert sum(len(g["missed"]) for g in (groups["held-out"], groups["dev"])) == len(
+        groups["all"]["missed"]
+    )
+
+
+def test_the_markdown_report_lists_every_miss_and_extra_per_group(capsys: object) -> None:
+    assert bench_capture.main(["--markdown"]) in (0, 1)  # 1: a held-out target is missed
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    result = bench_capture.score_sets(
+        [
+            (LABELS, TRANSCRIPTS),
+            (bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS),
+        ]
+    )
+    for group in ("held-out", "dev"):
+        figures = result["groups"][group]
+        assert f"#### Missed, {group} ({len(figures['missed'])})" in out
+        assert f"#### Captured, matching no label, {group} ({len(figures['extra'])})" in out
+    rows = [line for line in out.splitlines() if line.startswith("| ") and "---" not in line]
+    header_rows = 4  # one header per table
+    assert len(rows) - header_rows == sum(
+        len(result["groups"][g]["missed"]) + len(result["groups"][g]["extra"])
+        for g in ("held-out", "dev")
+    )

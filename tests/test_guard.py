@@ -14,14 +14,15 @@ from typing import Any
 
 import pytest
 
+from context_memory.calls.shell import commands_of, package_name
 from context_memory.guard import index as guard_index
+from context_memory.guard.entries import entries_of as guard_entries_of
 from context_memory.guard.entries import entry_of
 from context_memory.guard.index import INDEX_FILE as GUARD_INDEX_FILE
 from context_memory.guard.index import INDEX_MAX_BYTES as GUARD_INDEX_MAX_BYTES
 from context_memory.guard.index import load_entries
 from context_memory.guard.match import ALLOW, ASK, REMIND, judge
 from context_memory.guard.pieces import CallPieces
-from context_memory.guard.words import commands_of, package_name
 from context_memory.handlers import guard as guard_hook
 from context_memory.memory.decisions import append_record, make_record
 from context_memory.setup.hook_registry import HOOKS, HookSpec
@@ -128,6 +129,48 @@ def test_a_here_document_body_is_not_a_command() -> None:
     assert [(c.program, c.words) for c in found] == [("cat", []), ("echo", ["done"])]
 
 
+# -- the typed view of older records ---------------------------------------------------------
+
+
+def subjects(entry: dict[str, Any], key: str = "ruled_out") -> list[str]:
+    return [f"{s['kind']} {s['value']}" for s in entry[key]]
+
+
+def test_older_records_are_typed_from_their_call_and_words() -> None:
+    """A rejected call's subjects are what it would have acted on; its reason's stance
+    adds the preferred (and the package manager it swaps away from); a prompt's record,
+    its quote's stance; a ctx-decide text, what it names before the choice."""
+    [pnpm, moment] = entries(PNPM, MOMENT)
+    assert (subjects(pnpm), subjects(pnpm, "preferred")) == (
+        ["command npm install", "command npm"],
+        ["command pnpm"],
+    )
+    assert pnpm["repeat_only"] == ["npm install"]  # its own plain command: a repeat only
+    assert (subjects(moment), subjects(moment, "preferred")) == (
+        ["package moment"],
+        ["package date-fns"],
+    )
+    codis = make_record("rejected", "Codis; use Redis Cluster", session=SESSION, reason="old")
+    [entry] = entries(codis)
+    assert (subjects(entry), entry["by"], entry["ask"]) == (["package codis"], "agent", False)
+    decided = make_record(
+        "decided", "Use Redis Cluster", session=SESSION, alternatives=["Codis", "Sentinel"]
+    )
+    [entry] = entries(decided)
+    assert subjects(entry) == ["package codis", "package sentinel"]
+
+
+def test_typed_records_are_taken_as_they_are() -> None:
+    record = dict(
+        MOMENT,
+        ruled_out=[{"kind": "path", "value": "migrations/"}],
+        preferred=[],
+        tier="stated",
+    )
+    [entry] = entries(record)
+    assert (subjects(entry), entry["ask"]) == (["path migrations/"], True)
+
+
 # -- verdicts ------------------------------------------------------------------------------
 
 
@@ -140,7 +183,6 @@ def test_a_here_document_body_is_not_a_command() -> None:
         ("pnpm install", ALLOW),  # what the user chose
         ("pnpm add date-fns", ALLOW),
         ("npm install -g pnpm", REMIND),  # npm, to get the chosen pnpm: a weaker match
-        ("npm --version", ALLOW),  # a look, not a use
         ("grep -rn npm docs", ALLOW),
         ("git commit -m 'switch from npm to pnpm'", ALLOW),  # prose
     ],
@@ -154,8 +196,10 @@ def test_use_pnpm_not_npm(command: str, expected: str) -> None:
     [
         ("npm install moment", ASK),
         ("pnpm add moment@2.30.1", ASK),
+        ("bash -c 'yarn add moment'", ASK),
         ("yarn add moment date-fns", REMIND),  # both named: a migration, a weaker match
         ("npm install date-fns", ALLOW),  # the compliant call of the issue
+        ("npm test", ALLOW),
         ("npm uninstall moment", ALLOW),  # removing it follows the decision
         ("rm -rf node_modules/moment", ALLOW),
         ("grep -rn moment src", ALLOW),
@@ -173,11 +217,20 @@ def test_not_moment_use_date_fns(command: str, expected: str) -> None:
         (
             "Edit",
             {
+                "file_path": "/a/package.json",
+                "old_string": '"dependencies": {',
+                "new_string": '"dependencies": {\n    "moment": "^2.29.4",',
+            },
+            ASK,
+        ),
+        (
+            "Edit",
+            {
                 "file_path": "/a/src/d.js",
                 "old_string": "x",
                 "new_string": "import moment from 'moment'",
             },
-            ASK,
+            REMIND,  # code that imports it: a reminder, the package is added elsewhere
         ),
         (
             "Edit",
@@ -188,11 +241,11 @@ def test_not_moment_use_date_fns(command: str, expected: str) -> None:
             },
             ALLOW,
         ),
-        ("Write", {"file_path": "/a/src/moment.js", "content": "export {}"}, ASK),
+        ("Write", {"file_path": "/a/src/moment.js", "content": "export {}"}, ALLOW),
         (
             "Write",
-            {"file_path": "/a/src/dates.js", "content": "// date-fns, not moment\nexport {}"},
-            REMIND,
+            {"file_path": "/a/docs/dates.md", "content": "We use date-fns, not moment."},
+            ALLOW,  # it only mentions moment
         ),
         (
             "MultiEdit",
@@ -202,7 +255,7 @@ def test_not_moment_use_date_fns(command: str, expected: str) -> None:
             },
             ALLOW,
         ),
-        ("NotebookEdit", {"notebook_path": "/a/n.ipynb", "new_source": "import moment"}, ASK),
+        ("NotebookEdit", {"notebook_path": "/a/n.ipynb", "new_source": "import moment"}, REMIND),
         ("Read", {"file_path": "/a/src/moment.js"}, ALLOW),  # not a guarded tool
     ],
 )
@@ -210,45 +263,58 @@ def test_edits_against_not_moment(tool: str, tool_input: dict[str, Any], expecte
     assert verdict_of(tool, tool_input, MOMENT) == expected
 
 
-def test_a_rejected_write_again_is_asked_and_the_revised_one_is_not() -> None:
-    again = {
-        "file_path": "/work/app/test_combined_link.py",
-        "content": '#!/usr/bin/env python3\n"""Test script to verify the combined transcript link'
-        ' works."""\nimport sys\n',
-    }
+def test_a_rejected_write_again_is_asked_whole_and_a_clipped_one_only_reminds() -> None:
+    content = '#!/usr/bin/env python3 """Test script to verify the combined transcript link'
+    again = {"file_path": "/work/app/test_combined_link.py", "content": content}
     assert verdict_of("Write", again, REWRITE) == ASK
+    # Another edit of the same file is no repeat: the user said no to that text.
+    other = dict(again, content='"""Unit tests for the combined transcript link."""\n')
+    assert verdict_of("Write", other, REWRITE) == ALLOW
     elsewhere = dict(again, file_path="/work/app/test/test_combined_transcript_link.py")
     assert verdict_of("Write", elsewhere, REWRITE) == ALLOW
-    revised = dict(
-        again, content='"""Unit tests for the combined transcript link."""\nimport pytest\n'
+    # The record holds only the start of a longer text: the same start reminds.
+    clipped = dict(REWRITE, call=dict(REWRITE["call"], gist=content + "\u2026"))
+    longer = dict(again, content=content + ' works."""\nimport sys\n')
+    assert verdict_of("Write", longer, clipped) == REMIND
+
+
+def test_a_clipped_rejected_command_is_no_proof_of_the_same_call() -> None:
+    """The issue's false alarm: a commit whose message starts as the rejected one's did."""
+    start = 'git commit -m "Add tokenizer application files and comprehensive README - Add'
+    record = dict(
+        PNPM,
+        id="rec-commit",
+        decision=start,
+        reason="please add transformer.js too first",
+        quote="please add transformer.js too first",
+        call={"tool": "Bash", "command": start + "\u2026"},
     )
-    assert verdict_of("Write", revised, REWRITE) == ALLOW
+    later = start + ' index.html and the transformer.js loader"'
+    assert verdict_of("Bash", {"command": later}, record) == REMIND
+    assert verdict_of("Bash", {"command": "git commit -m 'Other'"}, record) == ALLOW
 
 
 def test_a_rejection_the_agent_made_only_reminds() -> None:
     agent = dict(MOMENT, by="agent", id="rec-agent")
     assert verdict_of("Bash", {"command": "npm install moment"}, agent) == REMIND
+    approach = dict(MOMENT, id="rec-approach", ruled_out=[{"kind": "approach", "value": "moment"}])
+    assert verdict_of("Bash", {"command": "npm install moment"}, approach) == REMIND
 
 
-def test_a_ctx_decide_record_gets_anchors_from_its_text() -> None:
-    record = make_record(
-        "rejected", "Codis; use Redis Cluster", session=SESSION, reason="unmaintained"
+def test_a_later_record_supersedes_an_earlier_one_on_the_same_subject() -> None:
+    again = dict(
+        MOMENT,
+        id="rec-after-all",
+        decision="use moment after all",
+        quote="ok, use moment after all",
+        ruled_out=[],
+        preferred=[{"kind": "package", "value": "moment"}],
     )
-    entry = entry_of(record)
-    assert entry is not None
-    assert (entry["avoid"], entry["prefer"], entry["by"]) == (
-        ["codis"],
-        ["redis", "cluster"],
-        "agent",
-    )
-    assert judge("Bash", {"command": "pip install codis"}, [entry]).verdict == REMIND
-    by_user = dict(record, by="user")
-    assert judge("Bash", {"command": "pip install codis"}, entries(by_user)).verdict == ASK
-    decided = make_record(
-        "decided", "Use Redis Cluster", session=SESSION, alternatives=["Codis", "Sentinel"]
-    )
-    entry = entry_of(decided)
-    assert entry is not None and entry["avoid"] == ["codis", "sentinel"]
+    assert [e["id"] for e in guard_entries_of([MOMENT, again])] == []
+    assert verdict_of("Bash", {"command": "npm install moment"}, MOMENT) == ASK
+    assert judge(
+        "Bash", {"command": "npm i moment"}, guard_entries_of([MOMENT, again])
+    ).verdict == (ALLOW)
 
 
 def test_the_newest_record_wins_and_texts_are_exact() -> None:
@@ -258,7 +324,7 @@ def test_the_newest_record_wins_and_texts_are_exact() -> None:
 
     assert ask_text(verdict) == (
         "On 2026-12-01 you said: 'Don't use moment for the dates, it is far too heavy for our "
-        "bundle. Use date-fns instead.'. This call uses `npm install moment`. Run it anyway? "
+        "bundle. Use date-fns instead.'. This call runs `npm install moment`. Run it anyway? "
         "[ctx-guard, record rec-moment]"
     )
     verdict = judge("Bash", {"command": "npm install"}, entries(PNPM))
@@ -277,6 +343,7 @@ def test_texts_are_bounded_and_on_one_line() -> None:
     from context_memory.guard.match import ask_text
 
     huge = dict(MOMENT, quote="moment\n\x1b[31m" + "y" * 5000, reason="z" * 5000)
+    huge["ruled_out"] = [{"kind": "package", "value": "moment"}]
     verdict = judge("Bash", {"command": "npm install moment"}, entries(huge))
     text = ask_text(verdict)
     assert len(text) <= 600 and "\n" not in text and "\x1b" not in text
@@ -425,7 +492,7 @@ def test_the_hook_asks_with_the_users_words(
             "permissionDecision": "ask",
             "permissionDecisionReason": (
                 "On 2026-12-01 you said: 'Don't use moment for the dates, it is far too heavy "
-                "for our bundle. Use date-fns instead.'. This call uses `npm install moment`. "
+                "for our bundle. Use date-fns instead.'. This call runs `npm install moment`. "
                 "Run it anyway? [ctx-guard, record rec-moment]"
             ),
         }

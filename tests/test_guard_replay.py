@@ -19,26 +19,33 @@ pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
 PREFIX = "daaain__claude-code-log__test_test_data_real_projects_-Users-dain-workspace-"
-# Every verdict that is not allow on the 17 shared transcripts: (transcript, tool_use_id,
-# verdict, matched record's source words).
+JSS = PREFIX + "JSSoundRecorder_7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl.gz"
+SAMPLE = PREFIX + "claude-code-log-sample_0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl.gz"
+SAMPLE_2 = PREFIX + "claude-code-log-sample_37f83ec9-f2ea-42a9-925e-0d5c105cb6e8.jsonl.gz"
+RABBIT = PREFIX + "coderabbit-review-helper_cb2e607c-c758-415a-8b45-c49e4631906a.jsonl.gz"
+TOKENIZER = PREFIX + "danieldemmel-me-next_9e953218-585f-4692-89df-9e0747a31c68.jsonl.gz"
+# Every verdict that is not allow on the 17 shared transcripts, as recorded: (transcript,
+# tool_use_id, verdict, the matched record's reason). The one ask of issue 21's guard, a
+# commit whose message starts as the clipped rejected one did, is a reminder now.
 EXPECTED = [
-    (
-        PREFIX + "claude-code-log-sample_0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl.gz",
-        "toolu_012bp8MER5iLbumvxDTBJ5XR",
-        "remind",
-        "You can set group.visible using the vis library which is less work",
-    ),
-    (
-        PREFIX + "danieldemmel-me-next_9e953218-585f-4692-89df-9e0747a31c68.jsonl.gz",
-        "toolu_015TsTNXBfZx3YZBpA3zLCXF",
-        "ask",
-        "please add transformer.js too first",
-    ),
+    (TOKENIZER, "toolu_015TsTNXBfZx3YZBpA3zLCXF", "remind", "please add transformer.js too first"),
+]
+# With the final live records preloaded (as the next session sees them): the asks are the
+# user's rejected calls themselves, whole; the reminders, rejected calls the records hold
+# only the start of (clipped), again the calls themselves.
+EXPECTED_PRELOADED = [
+    (JSS, "toolu_01JyEnPQaw3p4uHE5KH14kTY", "ask"),
+    (JSS, "toolu_011v8qQUhd84LQXKGc9RVofA", "ask"),
+    (SAMPLE, "toolu_012bp8MER5iLbumvxDTBJ5XR", "remind"),
+    (SAMPLE, "toolu_01K1NsJHRJHZSTfFzt9UUWqU", "remind"),
+    (SAMPLE_2, "toolu_01X3AHK9hmPmJqASckfkMLmu", "remind"),
+    (SAMPLE_2, "toolu_0187RDqBSmhH9bWDVXf8Eb2j", "remind"),
+    (RABBIT, "toolu_0182PGVY3LpsbfVfKfBxDJeu", "ask"),
+    (TOKENIZER, "toolu_01Vd6siQci7BePxZfZCgaaFW", "remind"),
 ]
 ASK_TEXT = (
-    "You rejected `git commit -m \"$(cat <<'EOF' Add tokenizer application files and "
-    "comprehensive README - Add index.html (renamed from...` on 2025-10-04: 'please add "
-    "transformer.js too first'. Run it anyway? [ctx-guard, record replay-4]"
+    "You rejected `npm install` on 2025-11-18: 'use pnpm'. Run it anyway? "
+    "[ctx-guard, record replay-4]"
 )
 PROMPT = "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns instead."
 
@@ -47,6 +54,7 @@ def test_the_shared_transcripts_give_exactly_these_asks_and_reminders() -> None:
     paths = sorted(REAL.glob("*.jsonl.gz"))
     assert len(paths) == 17
     found = []
+    preloaded = []
     calls = 0
     for path in paths:
         results = replay(read_rows(str(path)))
@@ -56,19 +64,26 @@ def test_the_shared_transcripts_give_exactly_these_asks_and_reminders() -> None:
             for r in results
             if r["verdict"] != "allow"
         ]
+        preloaded += [
+            (path.name, r["tool_use_id"], r["verdict"])
+            for r in replay(read_rows(str(path)), preload=True)
+            if r["verdict"] != "allow"
+        ]
     assert found == EXPECTED
+    assert preloaded == EXPECTED_PRELOADED
     assert calls == 852
-    asks = sum(1 for item in found if item[2] == "ask")
-    assert 100 * asks / calls <= 1.0  # the issue's target: at most 1 ask per 100 calls
+    for verdicts in (found, preloaded):
+        asks = sum(1 for item in verdicts if item[2] == "ask")
+        assert 100 * asks / calls <= 1.0  # the issue's target: at most 1 ask per 100 calls
 
 
-def test_the_ask_on_a_real_transcript_quotes_the_user() -> None:
-    path = REAL / EXPECTED[1][0]
-    [ask] = [r for r in replay(read_rows(str(path))) if r["verdict"] == "ask"]
+def test_a_preloaded_ask_on_a_real_transcript_quotes_the_user() -> None:
+    results = replay(read_rows(str(REAL / JSS)), preload=True)
+    [ask] = [r for r in results if r["tool_use_id"] == "toolu_011v8qQUhd84LQXKGc9RVofA"]
     assert ask["text"] == ASK_TEXT
     assert ask["record"]["by"] == "user"
     assert ask["record"]["kind"] == "rejected"
-    assert ask["record"]["call"]["tool"] == "Bash"
+    assert ask["record"]["call"] == {"tool": "Bash", "command": "npm install"}
 
 
 def rows(*commands: str) -> list[dict[str, Any]]:
@@ -129,7 +144,7 @@ def session(tmp_path: Path) -> Path:
 
 ASK_LINE = (
     "         On 2026-11-30 you said: 'Don't use moment for the dates, it is far too heavy "
-    "for our bundle. Use date-fns instead.'. This call uses `npm install moment`. Run it "
+    "for our bundle. Use date-fns instead.'. This call runs `npm install moment`. Run it "
     "anyway? [ctx-guard, record replay-1]\n"
 )
 TEXT_OUTPUT = (
@@ -146,8 +161,8 @@ def check_json(output: str) -> None:
         ("a1", "toolu_1", "ask"),
         ("a2", "toolu_2", "allow"),
     ]
-    assert found[0]["record"]["avoid"] == ["moment"]
-    assert found[0]["record"]["prefer"] == ["date-fns"]
+    assert found[0]["record"]["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert found[0]["record"]["preferred"] == [{"kind": "package", "value": "date-fns"}]
     assert found[0]["record"]["quote"] == PROMPT
     assert found[0]["text"] == ASK_LINE.strip()
     assert found[1]["record"] is None
@@ -165,8 +180,8 @@ def test_replay_in_process(session: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "stderr"),
     [
-        ([], 2, "usage: ctx-guard --replay TRANSCRIPT [--json]\n"),
-        (["a", "b"], 2, "usage: ctx-guard --replay TRANSCRIPT [--json]\n"),
+        ([], 2, "usage: ctx-guard --replay TRANSCRIPT [--preload] [--json]\n"),
+        (["a", "b"], 2, "usage: ctx-guard --replay TRANSCRIPT [--preload] [--json]\n"),
         (
             ["/nonexistent/t.jsonl"],
             1,
@@ -219,13 +234,15 @@ def test_the_installed_command_replays_a_real_transcript(
     before = tree(project)
     done = installed_project.run_program("ctx-guard", ["--replay", str(session)], cwd=project)
     assert (done.returncode, done.stdout.decode(), done.stderr) == (0, TEXT_OUTPUT, b"")
-    real = REAL / EXPECTED[1][0]
-    done = installed_project.run_program("ctx-guard", ["--replay", str(real), "--json"])
+    real = REAL / JSS
+    done = installed_project.run_program(
+        "ctx-guard", ["--replay", str(real), "--preload", "--json"]
+    )
     assert (done.returncode, done.stderr) == (0, b"")
     found = json.loads(done.stdout)
     assert [(r["tool_use_id"], r["verdict"]) for r in found if r["verdict"] != "allow"] == [
-        (EXPECTED[1][1], "ask")
+        (tool_use_id, verdict) for name, tool_use_id, verdict in EXPECTED_PRELOADED if name == JSS
     ]
-    assert [r["text"] for r in found if r["verdict"] == "ask"] == [ASK_TEXT]
+    assert [r["text"] for r in found if r["verdict"] == "ask"][1] == ASK_TEXT
     assert tree(project) == before
     assert not os.path.exists(project / ".working-state" / "guard-index.json")

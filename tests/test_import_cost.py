@@ -242,7 +242,12 @@ def test_a_prompt_at_the_compaction_threshold_reads_decisions_without_json_or_re
 # the shell reader, the tables) or when the log changed (the index builder, the log reader).
 GUARD_SLOW_PATH = (
     "context_memory.guard.match",
-    "context_memory.guard.words",
+    "context_memory.calls.shell",
+    "context_memory.calls.acts",
+    "context_memory.calls.bash",
+    "context_memory.calls.manifests",
+    "context_memory.core.call_tables",
+    "context_memory.memory.constraint",
     "context_memory.guard.entries",
     "context_memory.core.tables",
     "context_memory.core.fsutil",

@@ -108,6 +108,8 @@ def seed(project: Path) -> Path:
         "quote": QUOTE,
         "anchors": ["moment"],
         "avoid": ["moment"],
+        # Typed (memory/constraint.py): an old record's avoid words only remind.
+        "ruled_out": [{"kind": "package", "value": "moment"}],
     }
     record = make_captured_record(captured, session=SESSION, ts=TS)
     record["id"] = "rec-quote"  # named in ctx-guard's question

@@ -29,14 +29,15 @@ RANK = {
     "transcript": 1,
     "measure": 2,
     "memory": 2,
-    "capture": 3,
-    "merge": 3,
-    "pinned": 4,
-    "guard": 4,
-    "audit": 5,
-    "setup": 6,
-    "commands": 7,
-    "handlers": 8,
+    "calls": 3,
+    "capture": 4,
+    "merge": 4,
+    "pinned": 5,
+    "guard": 5,
+    "audit": 6,
+    "setup": 7,
+    "commands": 8,
+    "handlers": 9,
 }
 LIBRARY_PACKAGES = tuple(name for name in RANK if name not in ENTRY_PACKAGES)
 # setup/ is split by job: installing, ctx-doctor's checks, what the plugin runs at hook time.

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from context_memory.handlers.allow import allow_output, is_allowed, split_words
+from context_memory.calls.shell import plain_words
+from context_memory.handlers.allow import allow_output, is_allowed
 from helpers.paths import subprocess_env
 
 REPO = Path(__file__).resolve().parent.parent
@@ -105,7 +106,7 @@ def test_anything_else_is_left_to_the_client(command: str) -> None:
 
 
 def test_words_lose_their_quotes() -> None:
-    assert split_words("""a 'b c' "d \\" e" f\\ g""") == ["a", "b c", 'd " e', "f g"]
+    assert plain_words("""a 'b c' "d \\" e" f\\ g""") == ["a", "b c", 'd " e', "f g"]
 
 
 def payload(command: object, tool: str = "Bash", event: str = "PreToolUse") -> dict:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import re
 
-from context_memory.capture.text import sentences
+from context_memory.capture.text import MAX_SCAN, sentences
 
 _I = re.IGNORECASE
 _CHOICE = re.compile(
     r"\binstead of\b|\brather than\b|\bin favou?r of\b|\bswitch(?:ing|ed)? to\b|"
-    r"\b(?:cleaner|better|simpler|safer) (?:approach|way|solution|fix)\b|\bto avoid\b",
+    r"\b(?:cleaner|better|simpler|safer) (?:approach|way|solution|fix)\b|\bto avoid\b|"
+    r"\blet'?s go with\b|\breplaced (?:\S+ ){0,3}with\b|"
+    # Chinese: "用 X 来代替 Y", "而不是", "改用", "换成", "比 X 更可靠"
+    r"(?:来|來)?代替|而不是|改用|换成|換成|改为|改為|比.{1,20}更(?:可靠|简单|簡單|稳定|穩定|安全)",
     _I,
 )
 _ACTING = re.compile(
@@ -24,7 +27,8 @@ _ACTING = re.compile(
     r"Replaced|Switched|Switching|Changed|Removed|Moved|Renamed|Migrated|Chose|Went with)\b|"
     r"\b(?:I'll use|I will use|let me use|I've (?:used|replaced|switched|moved|changed|removed)|"
     r"I used|I replaced|I switched|I chose|I went with|now uses?|I'm going to use|"
-    r"we'll use|I decided)\b",
+    r"we'll use|I decided|let'?s go with|replaced)\b|"
+    r"^(?:让我|讓我|我(?:会|會|将|將|来|來|改|先))|使用|采用|採用|改用|换成|換成",
     _I,
 )
 _NARRATION = re.compile(
@@ -42,10 +46,98 @@ _NAMES = re.compile(r"`[^`\n]{1,80}`|\b\w+[._]\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+
 def settled_choice(text: str) -> str:
     """The first sentence of ``text`` that states a choice the agent acts on, or ''."""
     for sentence in sentences(text):
-        if sentence.endswith("?") or len(sentence) < 20:
-            continue
+        if sentence.endswith("?") or len(sentence) < 20 or sentence.startswith("|"):
+            continue  # a question, a fragment, a table row (a summary of changes)
         if not (_CHOICE.search(sentence) and _ACTING.search(sentence)):
             continue
         if _NAMES.search(sentence) and not _NARRATION.search(sentence):
             return sentence
     return ""
+
+
+# --- what the agent offered: the options a short reply may pick -----------------------------
+
+MAX_OPTIONS = 8
+MAX_OPTION_CHARS = 200
+# An option line: "1. X", "2) X", "**Option A**: X", "### Option 2 — X", "- B) X", "方案一：X".
+_OPTION_LINE = re.compile(
+    r"^[ \t]{0,3}(?:[-*+][ \t]+)?(?:#{1,4}[ \t]*)?(?:\*\*|__)?[ \t]*"
+    r"(?:(?:option|choice|approach|alternative|opción|opção|opcao|variante|вариант|方案|选项|選項|"
+    r"オプション|案|옵션|방안)[ \t]*(?P<word>[1-9A-Fa-f一二三四五六七八九])|(?P<num>[1-9])[.)、．]|"
+    r"(?P<letter>[A-F])[.):]|\((?P<paren>[1-9a-fA-F])\))"
+    r"(?:\*\*|__)?[ \t]*[:：.)\-—–]*[ \t]*(?:\*\*|__)?[ \t]*(?P<text>\S.*)$",
+    re.MULTILINE | re.IGNORECASE,
+)
+# The text asks the user to choose (else a numbered list is a summary, not an offer).
+_ASKS = re.compile(
+    r"[?？]|\b(?:which|choose|prefer|pick|let me know|would you like|do you want|should I)\b|"
+    r"选|選|どれ|どちら|어느|어떤|\b(?:cuál|qué opción|welche|lequel|laquelle|qual|какой|какую)\b",
+    re.IGNORECASE,
+)
+_RECOMMEND = re.compile(
+    r"\b(?:I(?:'d| would)? (?:recommend|suggest)|my recommendation|recommended|I(?:'d| would) go "
+    r"with)\b|推荐|推薦|建议|建議|おすすめ|推奨|추천|권장|recomiendo|recomendad[oa]|empfehle|"
+    r"empfohlen|recommande|recommandée?|recomendo|рекоменд",
+    re.IGNORECASE,
+)
+_LABEL_AFTER = re.compile(
+    r"(?:option|choice|approach|opción|opção|variante|вариант|方案|选项|選項|案|옵션)?[ \t#]*"
+    r"\**(?P<label>[1-9A-F]|[一二三四五六七八九])\b",
+    re.IGNORECASE,
+)
+# A single proposal the agent asks about, with an alternative in it ("Would you like me to
+# use X instead?"): a "yes" accepts it.
+_PROPOSES = re.compile(
+    r"\b(?:would you like|do you want|should I|shall I|want me to|would you prefer)\b",
+    re.IGNORECASE,
+)
+_ALTERNATIVE = re.compile(
+    r"\binstead\b|\brather than\b|\bswitch(?:ing)? to\b|\breplac(?:e|ing)\b", re.IGNORECASE
+)
+_CJK_DIGITS = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7",
+               "八": "8", "九": "9"}  # fmt: skip
+
+
+def _label(raw: str) -> str:
+    raw = _CJK_DIGITS.get(raw, raw)
+    return raw.lower()
+
+
+def offer_in(text: str) -> dict[str, object]:
+    """What one text of the agent offers the user to choose: ``{"options": [[label, text],
+    ...], "rec": label, "proposal": sentence}`` (empty when it offers nothing). Options
+    need two or more, and the text must ask; the recommended one is the option the text
+    recommends ("I recommend option 2", an option marked recommended)."""
+    text = text[:MAX_SCAN]
+    found: list[list[str]] = []
+    labelled: list[list[str]] = []
+    for match in _OPTION_LINE.finditer(text):
+        raw = match.group("word") or match.group("num") or match.group("letter")
+        raw = raw or match.group("paren") or ""
+        body = " ".join(match.group("text").replace("**", "").replace("__", "").split())
+        entry = [_label(raw), body[:MAX_OPTION_CHARS]]
+        target = labelled if match.group("word") else found
+        if all(entry[0] != other[0] for other in target) and len(target) < MAX_OPTIONS:
+            target.append(entry)
+    options = labelled if len(labelled) >= 2 else found
+    offer: dict[str, object] = {}
+    if len(options) >= 2 and _ASKS.search(text):
+        offer["options"] = options
+        rec = ""
+        for entry in options:
+            if _RECOMMEND.search(entry[1]):
+                rec = entry[0]
+                break
+        if not rec:
+            for match in _RECOMMEND.finditer(text):
+                after = _LABEL_AFTER.search(text, match.end(), match.end() + 60)
+                if after and any(_label(after.group("label")) == e[0] for e in options):
+                    rec = _label(after.group("label"))
+                    break
+        if rec:
+            offer["rec"] = rec
+    tail = sentences(text[-600:])
+    asks = tail and tail[-1].endswith("?") and _PROPOSES.search(tail[-1])
+    if asks and _ALTERNATIVE.search(tail[-1]):
+        offer["proposal"] = tail[-1][:MAX_OPTION_CHARS]
+    return offer

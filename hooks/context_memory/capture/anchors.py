@@ -17,6 +17,8 @@ from context_memory.capture.text import MAX_SCAN
 
 MAX_ANCHORS = 12
 MAX_ANCHOR_LENGTH = 64
+MAX_WHOLE = 24000  # characters of one text read for anchors (a whole plan, edit or reason)
+MAX_HEAD = 300  # its opening: what the record's one-line text shows
 
 _TOKEN = re.compile(r"[A-Za-z0-9_@~$][A-Za-z0-9_.@/+~:#-]{0,200}")
 _BACKTICK = re.compile(r"`([^`\n]{1,80})`")
@@ -95,24 +97,46 @@ def choice_words(text: str) -> tuple[list[str], list[str]]:
     return prefer, avoid
 
 
-def anchors_of(*texts: str, first: tuple[str, ...] = ()) -> list[str]:
-    """The distinctive words of ``texts`` (``first`` lead the list), at most 12."""
+def anchors_of(*texts: str, first: tuple[str, ...] = (), known: tuple[str, ...] = ()) -> list[str]:
+    """The distinctive words of ``texts`` (``first`` lead the list), at most 12; ``known``
+    are anchors found before (a call's, from its whole input), each counted twice.
+
+    Read whole (up to MAX_WHOLE characters each: a plan, an edit, a reason), not their first
+    lines: when more than fit, those named most often win (a name in the opening
+    MAX_HEAD characters counts as named twice more), listed in the order they first appear.
+    """
     found: list[str] = []
     for word in first:
         _add(found, word)
+    seen: dict[str, list[int]] = {}  # word -> [weight, first position]
+    position = 0
     for text in texts:
-        text = text[:MAX_SCAN]
-        for match in _BACKTICK.finditer(text):
-            span = match.group(1).strip()
-            if " " not in span:
-                _add(found, span)
-            else:
-                _add(found, span.split()[0])
-        for match in _TOKEN.finditer(text):
-            token = match.group(0)
-            cleaned = _clean(token)
-            if _distinctive(cleaned) or _CAMEL.search(token.strip(".,:;!?'\"()`")):
-                _add(found, token)
+        text = text[:MAX_WHOLE]
+        spans = [(m.start(), m.group(1).strip()) for m in _BACKTICK.finditer(text)]
+        tokens = [
+            (m.start(), m.group(0))
+            for m in _TOKEN.finditer(text)
+            if _distinctive(_clean(m.group(0))) or _CAMEL.search(m.group(0).strip(".,:;!?'\"()`"))
+        ]
+        for start, raw in sorted(
+            [(at, span if " " not in span else span.split()[0]) for at, span in spans] + tokens
+        ):
+            word = _clean(raw)
+            if not any(ch.isalnum() for ch in word) or word in STOP_WORDS or word in found:
+                continue
+            entry = seen.setdefault(word, [0, position + start])
+            entry[0] += 3 if position + start < MAX_HEAD else 1
+        position += len(text) + 1
+    for word in known:
+        word = _clean(word)
+        if word and word not in STOP_WORDS and word not in found:
+            entry = seen.setdefault(word, [0, position])
+            entry[0] += 2
+            position += 1
+    room = MAX_ANCHORS - len(found)
+    if room > 0:
+        best = sorted(seen.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[:room]
+        found.extend(word for word, _ in sorted(best, key=lambda kv: kv[1][1]))
     return found
 
 

@@ -13,106 +13,138 @@ from __future__ import annotations
 
 import re
 
-_I = re.IGNORECASE
-
-
-def _cues(*pairs: tuple[str, str]) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple((re.compile(pattern, _I), kind) for pattern, kind in pairs)
-
-
-# (pattern, kind) in priority order: the first kind found in a prompt wins.
-USER_CUES = _cues(
-    # refusals and corrections
-    (r"^(?:no|nope|nah)\b[,.!: ]", "rejected"),
-    (
-        r"\bnot like (?:that|this)\b|\bthat'?s (?:not|wrong)\b|\bI told you\b|\bas I said\b",
-        "rejected",
-    ),
-    (r"\bI (?:do not|don'?t) think (?:we|you|it|that) (?:need|should)\b", "rejected"),
-    (r"\bdo (?:we|you|I) (?:even |really )?need\b", "rejected"),
-    (r"\b(?:didn'?t|don'?t|do not|did not) (?:find|like|want)\b", "rejected"),
-    (r"\bnot (?:helpful|needed|necessary|what I)\b|\bnever ?mind\b", "rejected"),
-    (r"\bI (?:deleted|removed|dropped|reverted|got rid of)\b", "rejected"),
-    (r"\b(?:is|was|are) already (?:done|there|in place|implemented)\b", "rejected"),
-    (r"\bnot \S+(?: \S+)?,? but\b", "rejected"),
-    (r"不要|别再|别用|不用|不对|不是", "rejected"),
-    # standing instructions
-    (r"^(?:please )?(?:do not|don'?t|never|always|stop)\b", "constraint"),
-    (r"(?:^|[,:;]|\b(?:please|but|and|so|also|just))\s*(?:do not|don'?t|never)\s+\w", "constraint"),
-    (r"\b(?:from now on|going forward|in future|every time|each time)\b", "constraint"),
-    (r"\balways\b", "constraint"),
-    (
-        r"(?:^|\blet'?s |\bplease |\bwant to |\blike to |\bwe (?:should|must|need to) |"
-        r"\bwhile |[,;:] ?)keep(?:ing)? (?:it|them|the|this|that|using|to|[a-z_.-]+ as)\b",
-        "constraint",
-    ),
-    (r"\b(?:must|mustn'?t|must not|shouldn'?t|should not|make sure|ensure)\b", "constraint"),
-    (
-        r"\b(?:doesn'?t|don'?t|won'?t|does not|do not|will not) break\b|\bwithout breaking\b",
-        "constraint",
-    ),
-    (
-        r"\bI (?:do not|don'?t) want\b|\bno (?:external|extra|new) (?:dependenc|framework|librar)",
-        "constraint",
-    ),
-    (r"\b(?:cross-platform|cross-browser|backwards?[- ]compatible)\b", "constraint"),
-    (r"\b(?:we|you) (?:lost|broke|dropped)\b", "constraint"),
-    (r"一律|以后都|永远|总是|必须|务必", "constraint"),
-    # choices
-    (r"\binstead\b|\brather than\b|\bin favou?r of\b", "decided"),
-    (
-        r"\blet'?s (?:also |just |rather )?(?:do|use|go with|switch|migrate|move|make|stick|"
-        r"try|keep|drop|replace|reuse|rename|change)\b",
-        "decided",
-    ),
-    (
-        r"\b(?:I think |maybe |perhaps )?we (?:should|could|might need to|may need to|need to)\b",
-        "decided",
-    ),
-    (r"\b(?:could|can|should|shall) we\b|\bdo you think (?:we|it|there|that)\b", "decided"),
-    (r"\b(?:how|what) about\b|\bwhy not\b|\bwouldn'?t it be\b", "decided"),
-    (
-        r"\bI'?d (?:actually |rather |really )?"
-        r"(?:prefer|rather|love|like (?:it|that|this|to keep))\b",
-        "decided",
-    ),
-    (
-        r"\bI (?:prefer|want you to use)\b|"
-        r"\b(?:please )?(?:use|switch to|go with) [`@\w.-]+ (?:instead|for)\b",
-        "decided",
-    ),
-    (
-        r"\byou can (?:set|use|do|call)\b|\bwhich is (?:less work|simpler|cleaner|easier)\b",
-        "decided",
-    ),
-    (r"\b(?:ok|okay|fine|yes)[,!. ]+(?:fine[,!. ]+)?(?:let'?s|go with|use|do)\b", "decided"),
-    (r"\botherwise (?:all )?(?:good|fine|gtg|lgtm)\b", "decided"),
-    (r"改成|改用|换成|用\S{1,20}代替", "decided"),
+from context_memory.capture import (
+    lang_de,
+    lang_en,
+    lang_es,
+    lang_fr,
+    lang_ja,
+    lang_ko,
+    lang_pt,
+    lang_ru,
+    lang_zh,
 )
 
-# A sentence that matches one of these is never captured, whatever its cues.
-VETOES = tuple(
-    re.compile(pattern, _I)
-    for pattern in (
-        # the form of this one answer, not a standing rule
-        r"\b(?:same (?:overall )?length|bullet points?|\d+ (?:words|sentences|paragraphs)|"
-        r"(?:short|brief|concise|long)(?:er)? (?:answer|reply|summary))\b",
-        # the user describing the code, not instructing
-        r"\b(?:we|it|this|that|they|which|code) (?:don'?t|doesn'?t|do not|does not) "
-        r"(?:do|have|handle|support|report|check)\b",
-        # thanks and praise
-        r"^(?:thanks|thank you|great|excellent|perfect|nice)\b[^,]{0,30}$",
+# --- languages as data ------------------------------------------------------------------
+# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru),
+# compiled here once.
+#
+# A table is a module with these tuples of regular-expression sources (case-insensitive):
+#
+# - ``DIRECTIVES``: ``(pattern, kind)``: a sentence that matches states a rejection
+#   (``rejected``), a standing instruction (``constraint``) or a choice (``decided``), in the
+#   labelling rules' sense (the README of tests/fixtures/decision-labels): corrections,
+#   standing rules and settled choices, never plain task requests, questions or narration;
+# - ``PROPOSALS``: a question that matches proposes (and may be captured): "could we use X
+#   instead", "何不", "¿y si usamos";
+# - ``VETOES``: a sentence that matches is never captured, whatever its cues (thanks, the
+#   form of one answer, the user describing the code);
+# - ``PICKS``: a short reply that picks one of the options the agent just offered. The
+#   pattern matches the whole reply (after trimming); its group ``n`` is the option's label
+#   (a digit, a letter or one of ``ORDINALS``);
+# - ``ORDINALS``: words of the language for the first, second, ... option (-> 1, 2, ...);
+# - ``AFFIRMS``: a short reply that accepts the one option the agent recommended or
+#   proposed ("yes, do that", "that would be perfect");
+# - ``STANCES``: ``(cue, form)`` for calls.acts.stance_split, which types a directive's
+#   subjects (what it rules out, what it prefers); ``SPACED`` is False for languages written
+#   without spaces between words, whose cues are spaced out before the split reads them;
+# - ``NAMES``: the language's words for languages, with their English names.
+#
+# What no entry matches is not captured: precision first. Every entry has a test written
+# from the rule it encodes (tests/test_capture_languages.py), not from a labelled line.
+TABLES = (lang_en, lang_zh, lang_ja, lang_ko, lang_es, lang_de, lang_fr, lang_pt, lang_ru)
+_I = re.IGNORECASE
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Any
+# Kinds in the order a sentence is tested (rejections, standing rules, choices): the first
+# kind that matches is the sentence's kind.
+KIND_ORDER = ("rejected", "constraint", "decided")
+
+
+class Cues:
+    """The compiled patterns of the languages a text may be in (``cues_for``): directives
+    in kind order, vetoes, proposals, picks, affirms."""
+
+    __slots__ = ("affirms", "directives", "picks", "proposals", "vetoes")
+
+    def __init__(self, tables: tuple[Any, ...]) -> None:
+        self.directives: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+            (re.compile(pattern, _I), str(kind))
+            for wanted in KIND_ORDER
+            for table in tables
+            for pattern, kind in table.DIRECTIVES
+            if kind == wanted
+        )
+        proposals = [p for table in tables for p in table.PROPOSALS]
+        self.proposals = re.compile("|".join(proposals), _I)
+        # A sentence that matches one of these is never captured, whatever its cues.
+        self.vetoes = tuple(re.compile(p, _I) for table in tables for p in table.VETOES)
+        self.picks = tuple(re.compile(p, _I) for table in tables for p in table.PICKS)
+        self.affirms = tuple(re.compile(p, _I) for table in tables for p in table.AFFIRMS)
+
+
+# Compiled once per set of languages, when a text in them is first read: a turn in
+# English never pays for the other tables (compiling all of them costs a Stop ~20 ms).
+_CUES: dict[tuple[str, ...], Cues] = {}
+MAX_DETECT = 2000  # characters of a text looked at to tell its languages
+_PUNCTUATION = str.maketrans(dict.fromkeys(",.;:!?¿¡()[]{}\"'`", " "))
+
+
+def code_of(table: Any) -> str:
+    return str(table.__name__).rsplit("_", 1)[-1]
+
+
+# Each table's words that mark a text: its WORDS and its ordinals ("la primera").
+_MARK_WORDS = {
+    code_of(table): table.WORDS | {word.lower() for word in table.ORDINALS} for table in TABLES
+}
+
+
+def languages_in(text: str) -> tuple[str, ...]:
+    """The codes of the languages ``text`` may be in: English always; another where the
+    text has its script's characters, a letter of its alphabet or one of its words."""
+    sample = text[:MAX_DETECT]
+    found = ["en"]
+    odd = {c for c in sample if ord(c) > 127}
+    words = set(sample.lower().translate(_PUNCTUATION).split())
+    for table in TABLES[1:]:
+        if (
+            any(lo <= c <= hi for c in odd for lo, hi in table.RANGES)
+            or any(c in table.LETTERS for c in odd)
+            or not words.isdisjoint(_MARK_WORDS[code_of(table)])
+        ):
+            found.append(code_of(table))
+    return tuple(found)
+
+
+def cues_for(text: str) -> Cues:
+    """The compiled patterns for ``text`` (see ``languages_in``)."""
+    codes = languages_in(text)
+    cues = _CUES.get(codes)
+    if cues is None:
+        cues = _CUES[codes] = Cues(tuple(t for t in TABLES if code_of(t) in codes))
+    return cues
+
+
+STANCES: dict[str, tuple[tuple[str, str], ...]] = {
+    table.__name__.rsplit("_", 1)[-1]: table.STANCES for table in TABLES if table.STANCES
+}
+# Cues of the languages written without spaces, longest first (spaced out before a split).
+UNSPACED_CUES = tuple(
+    sorted(
+        {cue for table in TABLES if not table.SPACED for cue, _ in table.STANCES},
+        key=len,
+        reverse=True,
     )
 )
-
-# A question is a proposal (and can be captured) only with one of these.
-PROPOSING_QUESTION = re.compile(
-    r"\b(?:could|can|should|shall) we\b|\bdo (?:we|you|I) (?:even |really )?need\b|"
-    r"\bdo you think\b|\bmaybe\b|\bperhaps\b|\bwe (?:might|may|should|need)\b|\binstead\b|"
-    r"\bhow about\b|\bwhat about\b|\bwhy not\b|\bwouldn'?t it\b|\bso (?:that )?the\b|"
-    r"\bI don'?t (?:think|want)\b|\bbreak\b|\bcould you (?:use|switch|keep)\b|吗|呢",
-    _I,
-)
+# A language's own name for a language -> its English name ("한글" -> "korean").
+LANGUAGE_NAMES: dict[str, str] = {
+    word.lower(): english for table in TABLES for word, english in table.NAMES.items()
+}
+ORDINALS: dict[str, int] = {
+    word.lower(): number for table in TABLES for word, number in table.ORDINALS.items()
+}
 
 # Whole prompts that capture nothing: client wrappers, interrupt markers, continuations.
 SKIP_PREFIXES = (
@@ -134,11 +166,31 @@ SKIP_PREFIXES = (
     "No response requested.",
 )
 
-# Lines that start a paste (log, traceback, code, data): analysis stops at the first one.
+# Lines that start a paste (log, traceback, compiler/linter/test output, a warning, a
+# diff, code, data, a quoted document): analysis stops at the first one. An indented list
+# item ("    - use pnpm") is the user's own words, not a paste.
+_LIST_ITEM = r"(?![-*•+]\s|\d{1,2}[.)]\s)"
 PASTE_LINE = re.compile(
-    r"^(?:\s{4,}\S|\t|```|Traceback \(most recent|\s*File \"|\s*at [\w.$<]+[ (]|[{}\[\]]\s*$|"
-    r"\s*[{\[]\s*\"|\s*[$➜#>] |\s*\d{1,2}:\d{2}(?::\d{2})?|={3,}|-{3,}|_{3,}|\s*\||"
-    r"\s*(?:GET|POST|PUT|DELETE|HEAD)\s|\s*(?:error|warning|info|debug)[\[:]|"
-    r"\s*[\w./-]+:\d+(?::\d+)?[: ]|\s*E\s{2,}|\s*>>>|\s*\$ )",
+    r"^(?:\s{4,}" + _LIST_ITEM + r"\S|\t" + _LIST_ITEM + r"|```|~~~|Traceback \(most recent|"
+    r"\s*File \"|\s*at [\w.$<]+[ (]|[{}\[\]]\s*$|"
+    r"\s*[{\[]\s*\"|\s*[$➜#>] |\s*#{2,6} |\s*\d{1,2}:\d{2}(?::\d{2})?|={3,}|-{3,}|_{3,}|"
+    r"\s*\||\s*(?:GET|POST|PUT|DELETE|HEAD)\s|\s*(?:error|warning|warn|info|debug|hint|note|"
+    r"fatal|remote|caused by)[\[:]|\s*npm (?:warn|err!|error|notice)\b|"
+    r"\s*[\w./-]+:\d+(?::\d+)?[: ]|\s*E\s{2,}|\s*>>>|\s*\$ |"
+    r"(?-i:\s*[A-Z]\w*(?:Warning|Error|Exception):|\s*(?:FAIL|PASS|ERROR|WARN)\s|"
+    r"\s*[A-Z]{1,4}\d{3,4}\b)|"
+    r"\s*[✓✗✔✘×⎯]|\s*\S+@\d[\w.-]*:|\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\s*##\[|"
+    r"\s*Run [\w./-]+@|\s*(?:diff --git|index [0-9a-f]{7}|@@ |\+\+\+ |--- a/)|"
+    r"\s*(?:def|class|import|from [\w.]+ import|function|const|let|var|export|return|"
+    r"#include|package|public|private|fn|impl|func)\s[^\n]*[({:;=]\s*$)",
+    _I,
+)
+# A line that introduces text relayed from elsewhere ("Here is the review from Codex:",
+# "The CI output:", "以下是报错："): what follows is not the user's words.
+PASTE_INTRO = re.compile(
+    r"(?:\b(?:review|feedback|output|log|logs|error|errors|response|reply|answer|says|said|"
+    r"wrote|suggests|comments?|report|trace|message|result|results|here(?:'s| is| are)|below|"
+    r"following|pasted?)\b[^:\n]{0,60}|如下|以下|下面|报错|報錯|日志|日誌|输出|輸出|回复|回覆|"
+    r"以下の|次の|다음)[:：]\s*$",
     _I,
 )

@@ -8,32 +8,45 @@
 Pure and deterministic: the same rows give the same items, fed in one pass or across
 several runs with the state carried over. Rows are parsed JSON objects in file order;
 anything else is skipped. Sidechain, ``isMeta`` and compaction-summary rows and rows of
-other types feed nothing. The engine keeps, bounded, the tool calls seen (id -> tool and
-gist) so a rejecting ``tool_result`` is joined to its call by ``tool_use_id``; a rejected
-call with no typed reason waits for the user's next prompt (its reason) or ``flush()``.
+other types feed nothing (so 2.1.332's ``api-request-blob`` copy of a rejection adds
+nothing). The engine keeps, bounded, the tool calls seen (id -> tool and gist, and what
+the call acts on: its subjects, and anchors from its whole input) so a ``tool_result`` is
+joined to its call by ``tool_use_id``; a rejected call with no typed reason waits for the
+user's next prompt (its reason) or ``flush()``. A correction typed right after an
+interrupted call takes that call as its subject. An approved plan lists the plan
+rejections it resolves (``resolves``: their rows), which the store marks superseded.
 
 Sources (``source`` of an item): tool-rejection (rejections.py), plan (plan.py),
-question (question.py), prompt (prompts.py), agent-text (agent_text.py). Item fields: see
-docs/capture.md and the shared spec.
+question (question.py), prompt (prompts.py), agent-text (agent_text.py); the dialogue
+context (what the agent offered, prompts waiting for its reply) is dialogue.py's. Item
+fields: see docs/capture.md and the shared spec.
+
+Size: one class, because every source reads and writes the one carried state (the calls
+seen, the rejections waiting for a reason, the interrupted call, the plan rejections, the
+dialogue); what each source reads from its rows lives in its own module.
 """
 
 from __future__ import annotations
 
 import json
 
-from context_memory.capture import rejections
+from context_memory.capture import dialogue, rejections
 from context_memory.capture.agent_text import settled_choice
-from context_memory.capture.items import call_of, describe_call, make_item
-from context_memory.capture.plan import APPROVED_START, plan_item
+from context_memory.capture.anchors import anchors_of
+from context_memory.capture.items import call_of, call_texts, describe_call, make_item
+from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
 from context_memory.capture.prompts import (
     classify,
     is_instruction,
     is_skipped,
+    picked_option,
     prompt_text,
     typed_part,
 )
-from context_memory.capture.question import ANSWER_START, question_item
+from context_memory.capture.question import is_answer, question_item
+from context_memory.capture.subjects import of_call, of_rejection
 from context_memory.capture.text import block_text, clip, strip_wrappers
+from context_memory.memory.constraint import subjects_from
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -41,9 +54,18 @@ if TYPE_CHECKING:
 
     from context_memory.capture.items import Item
 
-STATE_VERSION = 1
+    # What a remembered call acts on: {"subjects": [Subject], "anchors": [str]}.
+    Facts = dict[str, list[Any]]
+
+STATE_VERSION = 2
+READ_VERSIONS = (1, 2)  # version 1 states (no facts) still read
 MAX_CALLS = 64  # tool calls remembered for joining results to them
 MAX_PENDING = 8  # rejected calls waiting for their reason
+MAX_PLAN_REJECTIONS = 8  # plan rejections an approval may resolve
+INPUTS_SAVED = 4  # newest calls whose input (bounded) the state keeps: a result that the
+# next run reads (the client writes rows on a timer) still finds what the call acted on
+MAX_SAVED_TEXT = 2000  # characters of each text of a kept input
+MAX_COMMAND = 8000  # characters of a shell command read for what it acts on
 MAX_STATE_BYTES = 64 * 1024
 MAX_BLOCKS = 60  # content blocks of one row looked at
 
@@ -53,9 +75,20 @@ class Capturer:
 
     def __init__(self, state: dict[str, Any] | None = None) -> None:
         self._calls: dict[str, dict[str, str]] = {}
+        self._facts: dict[str, Facts] = {}
+        # Inputs of the calls seen in this run, read only when a result needs their facts
+        # (most calls are never rejected: reading every input would cost the Stop hook).
+        self._inputs: dict[str, tuple[str, object]] = {}
+        self._replies: dict[str, str] = {}  # call id -> the id of the reply that made it
+        self._last_plan = ""  # the plan approved last (the same plan approved again is no news)
         self._pending: list[Item] = []
+        # The dialogue context (dialogue.Dialogue): the agent's latest offer, prompt items
+        # waiting for its reply.
+        self._dialogue = dialogue.Dialogue()
+        self._interrupted = ""  # the call the user interrupted, until their next prompt
+        self._plan_rejections: list[str] = []  # rows of plan rejections since an approval
         self.prompts = 0  # main-chain prompts the user typed (for records per 10 prompts)
-        if isinstance(state, dict) and state.get("v") == STATE_VERSION:
+        if isinstance(state, dict) and state.get("v") in READ_VERSIONS:
             self._load(state)
 
     def _load(self, state: dict[str, Any]) -> None:
@@ -65,30 +98,82 @@ class Capturer:
                 if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], dict):
                     call = {str(k): clip(v, 300) for k, v in entry[1].items() if isinstance(v, str)}
                     self._calls[str(entry[0])[:120]] = call
+        facts = state.get("facts")
+        for entry in facts[-MAX_CALLS:] if isinstance(facts, list) else []:
+            if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], dict):
+                key = str(entry[0])[:120]
+                if key in self._calls:
+                    self._facts[key] = _facts_of(entry[1])
         pending = state.get("pending")
         if isinstance(pending, list):
             self._pending = [p for p in pending[-MAX_PENDING:] if isinstance(p, dict)]
+        self._dialogue = dialogue.Dialogue(state.get("dialogue"))
+        inputs = state.get("inputs")
+        for entry in inputs[-INPUTS_SAVED:] if isinstance(inputs, list) else []:
+            if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[1], str):
+                key = str(entry[0])[:120]
+                if key in self._calls and key not in self._facts:
+                    self._inputs[key] = (entry[1][:60], _bounded_input(entry[2]))
+        replies = state.get("replies")
+        if isinstance(replies, dict):
+            self._replies = {
+                str(k)[:120]: clip(v, 120)
+                for k, v in replies.items()
+                if isinstance(v, str) and str(k)[:120] in self._calls
+            }
+        last_plan = state.get("last_plan")
+        self._last_plan = clip(last_plan, 300) if isinstance(last_plan, str) else ""
+        interrupted = state.get("interrupted")
+        if isinstance(interrupted, str) and interrupted in self._calls:
+            self._interrupted = interrupted
+        plans = state.get("plan_rejections")
+        if isinstance(plans, list):
+            self._plan_rejections = [clip(p, 80) for p in plans if isinstance(p, str)][
+                -MAX_PLAN_REJECTIONS:
+            ]
         prompts = state.get("prompts")
         self.prompts = prompts if isinstance(prompts, int) and prompts >= 0 else 0
 
     def to_state(self) -> dict[str, Any]:
         """The pending context, JSON-able and under 64 KiB."""
         calls = [[key, value] for key, value in self._calls.items()]
+        facts = [[key, value] for key, value in self._facts.items() if key in self._calls]
+        inputs = [
+            [key, tool, _bounded_input(tool_input)]
+            for key, (tool, tool_input) in list(self._inputs.items())[-INPUTS_SAVED:]
+            if key in self._calls
+        ]
         state = {
             "v": STATE_VERSION,
             "calls": calls,
+            "facts": facts,
+            "inputs": inputs,
             "pending": self._pending,
+            "interrupted": self._interrupted,
+            "plan_rejections": self._plan_rejections,
+            "replies": {k: v for k, v in self._replies.items() if k in self._calls},
+            "last_plan": self._last_plan,
             "prompts": self.prompts,
+            "dialogue": self._dialogue.to_state(),
         }
         while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES and calls:
             del calls[: max(1, len(calls) // 4)]
+            del facts[: max(1, len(facts) // 4)]
+            inputs.clear()
         copy: dict[str, Any] = json.loads(json.dumps(state))  # a copy the caller may keep
         return copy
 
     def flush(self) -> list[Item]:
-        """The rejected calls still waiting for a reason, captured without one."""
-        out, self._pending = self._pending, []
-        return out
+        """The rejected calls still waiting for a reason, captured without one, and the
+        prompt items still waiting for the agent's reply."""
+        pending, self._pending = self._pending, []
+        return [*(self._with_reason(item, "") for item in pending), *self._dialogue.release()]
+
+    def _note_plan_rejection(self, item: Item) -> None:
+        if item.get("source") == "plan" and item.get("kind") == "rejected" and item.get("uuid"):
+            self._plan_rejections = [*self._plan_rejections, str(item["uuid"])][
+                -MAX_PLAN_REJECTIONS:
+            ]
 
     def feed(self, row: object) -> list[Item]:
         """The items one row states (often none). Damaged rows give nothing."""
@@ -109,26 +194,61 @@ class Capturer:
             return self._assistant(row, content)
         return self._user(row, content)
 
-    def _remember(self, call_id: str, call: dict[str, str]) -> None:
+    def _remember(self, call_id: str, call: dict[str, str], tool_input: object) -> None:
         self._calls.pop(call_id, None)
         self._calls[call_id] = call
+        self._facts.pop(call_id, None)
+        self._inputs[call_id] = (call.get("tool", ""), tool_input)
         while len(self._calls) > MAX_CALLS:
-            del self._calls[next(iter(self._calls))]
+            oldest = next(iter(self._calls))
+            del self._calls[oldest]
+            self._facts.pop(oldest, None)
+            self._inputs.pop(oldest, None)
+            self._replies.pop(oldest, None)
+
+    def _facts_for(self, call_id: str) -> Facts:
+        """What a remembered call acts on (read from its input once, when first needed)."""
+        facts = self._facts.get(call_id)
+        if facts is not None:
+            return facts
+        tool, tool_input = self._inputs.pop(call_id, ("", None))
+        if not tool:
+            return {}
+        bounded = tool_input
+        if tool == "Bash" and isinstance(tool_input, dict):
+            command = tool_input.get("command")
+            bounded = {
+                **tool_input,
+                "command": command[:MAX_COMMAND] if isinstance(command, str) else "",
+            }
+        facts = {
+            "subjects": list(of_call(tool, bounded)),
+            "anchors": anchors_of(*call_texts(tool, tool_input)),
+        }
+        self._facts[call_id] = facts
+        return facts
 
     def _assistant(self, row: dict[str, Any], content: object) -> list[Item]:
         if not isinstance(content, list):
             return []
         out: list[Item] = []
+        message = row.get("message")
+        message_id = message.get("id") if isinstance(message, dict) else None
         for block in content[:MAX_BLOCKS]:
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
                 name = block.get("name")
-                self._remember(
-                    block["id"][:120],
-                    call_of(name if isinstance(name, str) else "", block.get("input")),
-                )
-            elif block.get("type") == "text" and isinstance(block.get("text"), str) and not out:
+                tool = name if isinstance(name, str) else ""
+                tool_input = block.get("input")
+                self._remember(block["id"][:120], call_of(tool, tool_input), tool_input)
+                if isinstance(message_id, str):
+                    self._replies[block["id"][:120]] = message_id[:120]
+            elif block.get("type") == "text" and isinstance(block.get("text"), str):
+                said = any(item["source"] == "agent-text" for item in out)
+                out.extend(self._dialogue.agent_text(block["text"]))
+                if said:
+                    continue  # one choice of the agent per row
                 sentence = settled_choice(block["text"])
                 if sentence:
                     out.append(
@@ -140,6 +260,7 @@ class Capturer:
                             decision=sentence,
                             quote=sentence,
                             choice_text=sentence,
+                            subjects=([], []),  # the agent's own choice rules nothing out
                         )
                     )
         return out
@@ -154,17 +275,37 @@ class Capturer:
         if not text.strip() or is_skipped(strip_wrappers(text)):
             return out
         self.prompts += 1
+        offer = self._dialogue.take_offer()
+        out.extend(self._dialogue.release())
         typed = typed_part(strip_wrappers(text))
         answered = bool(self._pending)
-        for pending in self._pending:
-            pending["reason"] = clip(typed or text)
-            pending["anchors"], pending["prefer"], pending["avoid"] = _rechoose(pending)
-            out.append(pending)
-        self._pending = []
+        # The call a correction is about: the rejected one waiting for its reason, else the
+        # one the user interrupted just before typing.
+        about = self._pending[0].get("_call_id", "") if self._pending else self._interrupted
+        self._interrupted = ""
         found = classify(text)
+        said = typed or text
+        for pending in self._pending:
+            if pending.get("source") == "plan" and defers(said):
+                continue  # "commit first, then proceed": the plan goes ahead
+            out.append(self._with_reason(pending, clip(said)))
+        self._pending = []
+        if text.lstrip().startswith(dialogue.HANDOFF_START):
+            out.append(dialogue.handoff_item(row, text))
+            return out
+        # A short reply to the options the agent offered is the choice of one of them.
+        pick = picked_option(typed, offer) if offer else None
+        if pick is not None:
+            out.extend(self._dialogue.hold(dialogue.picked_item(row, typed, *pick)))
+            return out
         # A prompt that answers a rejection is that rejection's reason; it is its own item
         # only when it also sets a standing rule.
-        if found is not None and not (answered and found.kind != "constraint"):
+        if found is None or (answered and found.kind != "constraint"):
+            return out
+        call = self._calls.get(about) if about else None
+        facts = self._facts_for(about) if call else {}
+        if call and (answered or rejections.corrects(found.text)):
+            what = describe_call(call)
             out.append(
                 make_item(
                     found.kind,
@@ -172,55 +313,99 @@ class Capturer:
                     "prompt",
                     row,
                     decision=found.text,
+                    reason=f"said {'on rejecting' if answered else 'on interrupting'} {what}",
                     quote=found.quote,
+                    call=call,
                     choice_text=found.text,
+                    known=tuple(facts.get("anchors", ())),
+                    tier="stated",
+                    subjects=of_rejection(subjects_from(facts.get("subjects")), found.text),
                 )
             )
+            return out
+        out.extend(
+            self._dialogue.hold(dialogue.stated_item(row, found.kind, found.text, found.quote))
+        )
         return out
 
     def _tool_result(self, row: dict[str, Any], block: dict[str, Any]) -> list[Item]:
         call_id = block.get("tool_use_id")
-        call = self._calls.get(call_id, {}) if isinstance(call_id, str) else {}
+        call_id = call_id[:120] if isinstance(call_id, str) else ""
+        call = self._calls.get(call_id, {})
         text = block_text(block.get("content"))
         tool = call.get("tool", "")
-        if tool == "AskUserQuestion" or text.startswith(ANSWER_START):
-            item = question_item(row, text)
-            return [item] if item else []
-        if tool == "ExitPlanMode" and text.startswith(APPROVED_START):
-            return [plan_item(row, text, call)]
         if block.get("is_error") is not True:
+            if is_answer(row, text, tool):
+                item = question_item(row, text)
+                return [item] if item else []
+            if is_approval(row, text, tool):
+                resolved, self._plan_rejections = self._plan_rejections, []
+                known = tuple(self._facts_for(call_id).get("anchors", ()))
+                item = plan_item(row, text, call, known=known, resolves=resolved)
+                if item["decision"] == self._last_plan and not resolved:
+                    return []  # the same plan approved again: no new decision
+                self._last_plan = item["decision"]
+                return [item]
             return []
-        is_rejection, reason = rejections.rejection_reason(text)
-        if not is_rejection:
-            if rejections.is_sibling_refusal(text):
-                return []
-            reason = rejections.bare_feedback(text)
-            if not reason:
-                return []
-        return self._rejected(row, call, text, reason)
+        verdict, reason = rejections.read_result(row, text, tool)
+        if verdict == "interrupted" and call:
+            self._interrupted = call_id
+        if verdict != "rejected" or tool == "AskUserQuestion":
+            return []
+        return self._rejected(row, call_id, call, text, reason)
 
     def _rejected(
-        self, row: dict[str, Any], call: dict[str, str], text: str, reason: str
+        self, row: dict[str, Any], call_id: str, call: dict[str, str], text: str, reason: str
     ) -> list[Item]:
-        source = "plan" if call.get("tool") == "ExitPlanMode" else "tool-rejection"
+        plan = is_plan_tool(call.get("tool", ""))
+        source = "plan" if plan else "tool-rejection"
         what = describe_call(call) if call else "a tool call"
-        quote = reason or text
-        item = make_item(
-            "rejected",
-            "user",
-            source,
-            row,
-            decision=what,
-            reason=reason,
-            quote=quote,
-            call=call or {"tool": ""},
-            choice_text=reason,
-        )
+        facts = self._facts_for(call_id) if call else {}
+        call_subjects = subjects_from(facts.get("subjects"))
+        known = tuple(str(a) for a in facts.get("anchors", ()))
         if not reason:
+            item = make_item(
+                "rejected",
+                "user",
+                source,
+                row,
+                decision=what,
+                quote=text,
+                call=call or {"tool": ""},
+                known=known,
+                tier="structural",
+                subjects=(call_subjects, []),
+            )
+            item["_call_id"] = call_id
+            reply = self._replies.get(call_id)
+            if reply and any(
+                self._replies.get(p.get("_call_id", "")) == reply for p in self._pending
+            ):
+                return []  # the other calls of one reply the user stopped: one rejection
             if len(self._pending) >= MAX_PENDING:
-                return [self._pending.pop(0), *self._stash(item)]
+                return [self._with_reason(self._pending.pop(0), ""), *self._stash(item)]
             return self._stash(item)
-        out = [item]
+        subjects = of_rejection(call_subjects, reason)
+        out = []
+        if not (plan and defers(reason)):  # "commit first, then proceed" is no rejection
+            out.append(
+                make_item(
+                    "rejected",
+                    "user",
+                    source,
+                    row,
+                    decision=what,
+                    reason=reason,
+                    quote=reason,
+                    call=call or {"tool": ""},
+                    choice_text=reason,
+                    whole=(reason,),
+                    known=known,
+                    tier="structural",
+                    subjects=subjects,
+                )
+            )
+            self._note_plan_rejection(out[0])
         if is_instruction(reason):
             out.append(
                 make_item(
@@ -232,6 +417,9 @@ class Capturer:
                     reason=f"stated when rejecting {what}",
                     quote=reason,
                     choice_text=reason,
+                    whole=(reason,),
+                    tier="structural",
+                    subjects=subjects,
                 )
             )
         return out
@@ -240,19 +428,51 @@ class Capturer:
         self._pending.append(item)
         return []
 
+    def _with_reason(self, pending: Item, reason: str) -> Item:
+        """A pending rejection, complete: its reason (the next prompt, or none), anchors,
+        avoid/prefer and subjects from the call and the reason."""
+        pending.pop("_call_id", None)
+        call = pending.get("call") or {}
+        call_subjects = subjects_from(pending.get("ruled_out"))
+        item = make_item(
+            pending["kind"],
+            pending["by"],
+            pending["source"],
+            {"uuid": pending.get("uuid", ""), "timestamp": pending.get("row_ts", "")},
+            decision=str(pending.get("decision", "")),
+            reason=reason,
+            quote=reason or str(pending.get("quote", "")),
+            call=call,
+            choice_text=reason,
+            whole=(reason,) if reason else (),
+            known=tuple(str(a) for a in pending.get("anchors", [])),
+            tier="structural",
+            subjects=of_rejection(call_subjects, reason) if reason else (call_subjects, []),
+        )
+        self._note_plan_rejection(item)
+        return item
 
-def _rechoose(item: Item) -> tuple[list[str], list[str], list[str]]:
-    """Anchors, prefer, avoid of a pending rejection once its reason is known."""
-    call = item.get("call") or {}
-    reason = str(item.get("reason", ""))
-    rebuilt = make_item(
-        item["kind"],
-        item["by"],
-        item["source"],
-        {},
-        decision=item["decision"],
-        reason=reason,
-        call=call,
-        choice_text=reason,
+
+def _bounded_input(value: object) -> dict[str, Any]:
+    """A call's input as a state keeps it: its texts (and up to 4 edits'), each bounded."""
+    if not isinstance(value, dict):
+        return {}
+    kept: dict[str, Any] = {}
+    for key, text in list(value.items())[:12]:
+        if isinstance(text, str):
+            kept[str(key)[:40]] = text[:MAX_SAVED_TEXT]
+    edits = value.get("edits")
+    if isinstance(edits, list):
+        kept["edits"] = [_bounded_input(e) for e in edits[:4] if isinstance(e, dict)]
+    return kept
+
+
+def _facts_of(value: dict[str, Any]) -> Facts:
+    """A call's facts from a saved state, validated and bounded."""
+    anchors = value.get("anchors")
+    words = (
+        [clip(a, 64) for a in anchors[:12] if isinstance(a, str)]
+        if isinstance(anchors, list)
+        else []
     )
-    return rebuilt["anchors"], rebuilt["prefer"], rebuilt["avoid"]
+    return {"subjects": list(subjects_from(value.get("subjects"))), "anchors": words}

@@ -1,17 +1,29 @@
 """One captured item (the fields of a decisions-log record except id/ts/session/author),
-and the short description of a tool call that rejections and plans carry."""
+and the short description of a tool call that rejections and plans carry.
+
+An item carries the typed fields of memory/constraint.py: ``ruled_out`` and ``preferred``
+(subjects of a kind, capture/subjects.py) and ``tier``: ``structural`` for what the
+client's own shapes hold (a rejected call and its reason, plan feedback and approval, an
+AskUserQuestion answer), ``stated`` for a directive typed in a prompt; the agent's own
+choices have none. Its anchors come from its whole texts (``whole``: the full plan, edit or
+reason), while the texts it stores are one bounded line each.
+"""
 
 from __future__ import annotations
 
-from context_memory.capture.anchors import anchors_of, command_head, split_choice
+from context_memory.capture.anchors import MAX_WHOLE, anchors_of, command_head, split_choice
+from context_memory.capture.subjects import of_text
 from context_memory.capture.text import MAX_GIST, clip
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 
+    from context_memory.memory.constraint import Subject
+
     Item = dict[str, Any]
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+PLAN_TOOLS = ("ExitPlanMode", "exit_plan_mode")  # the older clients' name too
 
 
 def call_of(name: str, tool_input: object) -> dict[str, str]:
@@ -29,12 +41,31 @@ def call_of(name: str, tool_input: object) -> dict[str, str]:
             body = edits[0].get("new_string", "")
         call["gist"] = clip(body if isinstance(body, str) else "", MAX_GIST)
         return call
-    if name == "ExitPlanMode":
+    if name in PLAN_TOOLS:
         call["gist"] = clip(data.get("plan", ""), 300)
         return call
     values = [v for v in list(data.values())[:6] if isinstance(v, str)]
     call["gist"] = clip(" ".join(values), MAX_GIST)
     return call
+
+
+def call_texts(name: str, tool_input: object) -> tuple[str, ...]:
+    """The whole texts of a call that anchors are read from: a command, every new text of
+    an edit, a plan (each up to MAX_WHOLE characters)."""
+    data = tool_input if isinstance(tool_input, dict) else {}
+    texts: list[object] = []
+    if name == "Bash":
+        texts.append(data.get("command"))
+    elif name in EDIT_TOOLS:
+        texts.extend((data.get("file_path"), data.get("notebook_path")))
+        texts.extend((data.get("new_string"), data.get("content"), data.get("new_source")))
+        edits = data.get("edits")
+        for edit in edits[:20] if isinstance(edits, list) else []:
+            if isinstance(edit, dict):
+                texts.append(edit.get("new_string"))
+    elif name in PLAN_TOOLS:
+        texts.append(data.get("plan"))
+    return tuple(t[:MAX_WHOLE] for t in texts if isinstance(t, str) and t)
 
 
 def describe_call(call: dict[str, str]) -> str:
@@ -63,15 +94,25 @@ def make_item(
     alternatives: list[str] | None = None,
     call: dict[str, str] | None = None,
     choice_text: str = "",
+    whole: tuple[str, ...] = (),
+    known: tuple[str, ...] = (),
+    tier: str = "",
+    subjects: tuple[list[Subject], list[Subject]] | None = None,
 ) -> Item:
-    """One captured item; anchors from its texts, avoid/prefer from ``choice_text``."""
+    """One captured item; anchors from its texts (and ``whole``, read in full; ``known``:
+    the call's own), avoid and prefer from ``choice_text``; ``subjects`` (ruled_out,
+    preferred), else the stances of ``choice_text``."""
     first: tuple[str, ...] = ()
     if call and call.get("command"):
         first = (command_head(call["command"]),)
-    decision, reason, quote = clip(decision), clip(reason), clip(quote)
-    base = anchors_of(decision, reason, quote, first=first)
+    ruled_out, preferred = subjects if subjects is not None else of_text(choice_text)
+    # A package rejection is about the package, not the package manager.
+    packages = tuple(s["value"] for s in ruled_out if s["kind"] == "package")
+    if packages:
+        first = packages
+    base = anchors_of(decision, reason, quote, *whole, first=first, known=known)
     anchors, prefer, avoid = split_choice(base, clip(choice_text, 600))
-    if call and call.get("command") and prefer and first[0] and first[0] not in prefer:
+    if call and call.get("command") and prefer and first and first[0] and first[0] not in prefer:
         avoid = [first[0], *[a for a in avoid if a != first[0]]]
     item: Item = {
         "kind": kind,
@@ -86,7 +127,11 @@ def make_item(
         "anchors": anchors,
         "avoid": avoid,
         "prefer": prefer,
+        "ruled_out": list(ruled_out),
+        "preferred": list(preferred),
     }
+    if tier:
+        item["tier"] = tier
     if call is not None:
         item["call"] = dict(call)
     return item

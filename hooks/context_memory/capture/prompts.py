@@ -11,19 +11,39 @@ the prompt as its quote.
 
 from __future__ import annotations
 
+import re
+
+from context_memory.calls.acts import stance_split
 from context_memory.capture.cues import (
+    LANGUAGE_NAMES,
+    ORDINALS,
+    PASTE_INTRO,
     PASTE_LINE,
-    PROPOSING_QUESTION,
     SKIP_PREFIXES,
-    USER_CUES,
-    VETOES,
+    STANCES,
+    UNSPACED_CUES,
+    cues_for,
 )
 from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
+from context_memory.core.call_tables import STANCE_CUES
+from context_memory.memory.constraint import subject
 
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from context_memory.capture.cues import Cues
+    from context_memory.memory.constraint import Subject
+
+# A list item's marker ("- ", "* ", "2. ", "• "): the sentence is what follows it.
+_LIST_MARK = re.compile(r"^(?:[-*•+]|\d{1,2}[.)、])\s+")
 KIND_RANK = {"rejected": 0, "constraint": 1, "decided": 2}
 # A typed part longer than this is a paste or a document, not an instruction.
 MAX_TYPED = 2500
 MAX_SENTENCES = 3
+# A typed part of more lines and characters than these is a document (a pasted design,
+# another AI's answer): only its first paragraph, when short, is the user's.
+MAX_DOCUMENT_LINES = 8
+MAX_DOCUMENT_CHARS = 600
+MAX_FIRST_PARAGRAPH = 300
 
 
 class PromptItem:
@@ -61,22 +81,38 @@ def is_skipped(text: str) -> bool:
 
 
 def typed_part(text: str) -> str:
-    """``text`` up to the first line that starts a paste (bounded)."""
+    """``text`` up to the first line that starts a paste, or after a line that introduces
+    relayed text (bounded). A long document (many lines) keeps only its first paragraph:
+    the user's own words around a pasted design or another AI's answer."""
     kept: list[str] = []
     for line in text[:MAX_SCAN].split("\n"):
         if PASTE_LINE.match(line):
             break
         kept.append(line)
-    return "\n".join(kept).strip()
+        if PASTE_INTRO.search(line):
+            break
+    typed = "\n".join(kept).strip()
+    lines = [line for line in typed.split("\n") if line.strip()]
+    if len(lines) > MAX_DOCUMENT_LINES and len(typed) > MAX_DOCUMENT_CHARS:
+        first = typed.split("\n\n", 1)[0].strip()
+        typed = first if len(first) <= MAX_FIRST_PARAGRAPH else ""
+    return typed
 
 
-def _sentence_kind(sentence: str) -> str:
-    if any(veto.search(sentence) for veto in VETOES):
+def _sentence_kind(sentence: str, cues: Cues) -> str:
+    """The kind a sentence states, or ''. A question counts when it proposes; a statement
+    before the question in the same sentence ("I renamed X to Y, can you check it?")
+    counts as a statement."""
+    if any(veto.search(sentence) for veto in cues.vetoes):
         return ""
-    for pattern, kind in USER_CUES:
+    asks = sentence.rstrip().endswith(("?", "？"))
+    if asks and not cues.proposals.search(sentence):
+        head, comma, _ = sentence.rpartition(", ")
+        if not comma or head.rstrip().endswith(("?", "？")):
+            return ""
+        return _sentence_kind(head, cues)
+    for pattern, kind in cues.directives:
         if pattern.search(sentence):
-            if sentence.rstrip().endswith(("?", "？")) and not PROPOSING_QUESTION.search(sentence):
-                return ""
             return kind
     return ""
 
@@ -90,8 +126,10 @@ def classify(text: str) -> PromptItem | None:
     if not typed or len(typed) > MAX_TYPED:
         return None
     found: list[tuple[str, str]] = []
+    cues = cues_for(typed)
     for sentence in sentences(typed):
-        kind = _sentence_kind(sentence)
+        sentence = _LIST_MARK.sub("", sentence)
+        kind = _sentence_kind(sentence, cues)
         if kind:
             found.append((kind, sentence))
     if not found:
@@ -135,3 +173,93 @@ def is_instruction(reason: str) -> bool:
         return True
     found = classify(reason)
     return found is not None and found.kind == "constraint"
+
+
+# --- a reply to what the agent offered ------------------------------------------------------
+
+MAX_PICK_CHARS = 100  # a reply longer than this says more than which option
+_NEGATION = re.compile(
+    r"\b(?:not|no|don'?t|never|but|instead|neither|nor)\b|不|没|沒|ない|아니|말고|\bnicht\b|"
+    r"\bpas\b|\bnão\b|\bnao\b|\bне\b",
+    re.IGNORECASE,
+)
+
+
+def _option_index(raw: str, count: int) -> str:
+    """The label an option reference names: "2", "b", or from an ordinal word."""
+    word = " ".join(raw.lower().split())
+    if word in ORDINALS:
+        number = ORDINALS[word]
+        return str(count if number == -1 else number)
+    digits = [c for c in word if c.isdigit()]
+    if digits:
+        return str(int(digits[0]))  # fullwidth digits too
+    return word[:1]
+
+
+def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | None:
+    """(label, option text) of the option the user's short reply picks, or None."""
+    reply = " ".join(typed.split()).strip()
+    if not reply or len(reply) > MAX_PICK_CHARS or reply.endswith(("?", "？")):
+        return None
+    options = offer.get("options")
+    options = options if isinstance(options, list) else []
+    labels = {str(o[0]): str(o[1]) for o in options if isinstance(o, list) and len(o) == 2}
+    cues = cues_for(reply)
+    if labels:
+        for pattern in cues.picks:
+            match = pattern.match(reply)
+            if match is None:
+                continue
+            rest = match.groupdict().get("rest") or ""
+            if _NEGATION.search(rest):
+                return None
+            label = _option_index(match.group("n"), len(labels))
+            if label in labels:
+                return label, labels[label]
+    if any(pattern.match(reply) for pattern in cues.affirms):
+        rec = offer.get("rec")
+        if isinstance(rec, str) and rec in labels:
+            return rec, labels[rec]
+        proposal = offer.get("proposal")
+        if isinstance(proposal, str) and proposal:
+            return "", proposal
+    return None
+
+
+# --- typed subjects of a stated directive ---------------------------------------------------
+
+_CJK_PUNCTUATION = str.maketrans({"，": ", ", "。": ". ", "；": "; ", "！": "! ", "？": "? ",
+                                  "、": ", ", "：": ": "})  # fmt: skip
+
+
+_UNSPACED = re.compile("|".join(re.escape(cue) for cue in UNSPACED_CUES)) if UNSPACED_CUES else None
+
+
+def _spaced(text: str) -> str:
+    """``text`` with the stance cues of unspaced languages set apart by spaces (one pass,
+    longest cue first) and their punctuation made ASCII, so a split that reads whole words
+    finds them."""
+    if text.isascii() or _UNSPACED is None:
+        return text
+    return _UNSPACED.sub(lambda m: f" {m.group(0)} ", text.translate(_CJK_PUNCTUATION))
+
+
+def stated_subjects(kind: str, text: str) -> tuple[list[Subject], list[Subject]]:
+    """(ruled_out, preferred) of a directive typed in a prompt: the things it names, typed
+    (calls.acts.stance_split, with every language's stance cues); a directive that names
+    nothing a call can act on gets one approach subject (it reminds, never makes the
+    guard ask): ruled out for a rejection, preferred otherwise."""
+    ruled_out, preferred = stance_split(_spaced(text), {"en": STANCE_CUES["en"], **STANCES})
+    if not ruled_out and not preferred:
+        approach = subject("approach", text)
+        if approach is not None:
+            (ruled_out if kind == "rejected" else preferred).append(approach)
+    return ruled_out, preferred
+
+
+def language_names(text: str) -> list[str]:
+    """The English names of the languages ``text`` names in its own language ("한글로" ->
+    korean): what a handoff would say, so a record carries it."""
+    lower = text.lower()
+    return sorted({english for word, english in LANGUAGE_NAMES.items() if word in lower})

@@ -2,9 +2,12 @@
 not chosen are its alternatives.
 
 The result row carries ``toolUseResult: {"questions": [{"question", "options": [{"label",
-...}], ...}], "answers": {question: answer}}``; its text reads
+...}], ...}], "answers": {question: answer}}``: the chosen options' descriptions are the
+item's reason (what the choice means, often in the agent's words); its text reads
 ``User has answered your questions: "Q"="A", "Q2"="A2". You can now continue ...``, which
-is parsed when the structured form is missing (older rows, damaged rows).
+is parsed when the structured form is missing (older rows, damaged rows) and the result
+answers a call known to be an ``AskUserQuestion``. Any other tool's output that quotes the
+text (a ``cat`` of a file) is that tool's: ``is_answer`` tells them apart.
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ if TYPE_CHECKING:
 ANSWER_START = "User has answered your question"
 _PAIR = re.compile(r'"([^"\n]{1,400})"="([^"\n]{0,400})"')
 MAX_QUESTIONS = 8
+MAX_DESCRIPTION = 1000  # characters of a chosen option's description read
 
 
-def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], list[str]]:
-    """([(question, answer)], alternatives not chosen)."""
+def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], list[str], list[str]]:
+    """([(question, answer)], alternatives not chosen, descriptions of the chosen options)."""
     result = row.get("toolUseResult")
     pairs: list[tuple[str, str]] = []
     others: list[str] = []
+    described: list[str] = []
     if isinstance(result, dict) and isinstance(result.get("answers"), dict):
         answers = result["answers"]
         for question, answer in list(answers.items())[:MAX_QUESTIONS]:
@@ -42,15 +47,47 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
             options = entry.get("options")
             for option in options[:8] if isinstance(options, list) else []:
                 label = option.get("label") if isinstance(option, dict) else None
-                if isinstance(label, str) and label and label not in chosen:
+                if not isinstance(label, str) or not label:
+                    continue
+                if label not in chosen:
                     others.append(label)
+                elif not _asks_back(chosen):
+                    about = option.get("description") if isinstance(option, dict) else None
+                    if isinstance(about, str) and about.strip():
+                        described.append(about[:MAX_DESCRIPTION])
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
-    return pairs, others
+    return [(q, a) for q, a in pairs if not _asks_back(a)], others, described
+
+
+def _asks_back(answer: str) -> bool:
+    """An answer typed as a question back ("which one is faster?"): it settles nothing
+    (an option's label, or a statement typed as free text, does)."""
+    return answer.rstrip().endswith(("?", "？"))
+
+
+QUESTION_TOOLS = ("AskUserQuestion",)
+
+
+def _structured(row: dict[str, Any]) -> bool:
+    result = row.get("toolUseResult")
+    return (
+        isinstance(result, dict)
+        and isinstance(result.get("answers"), dict)
+        and isinstance(result.get("questions"), list)
+    )
+
+
+def is_answer(row: dict[str, Any], text: str, tool: str) -> bool:
+    """An AskUserQuestion result: it answers a call of that tool, or (its call no longer
+    remembered) it carries the client's ``{questions, answers}``."""
+    if tool:
+        return tool in QUESTION_TOOLS
+    return _structured(row) and text.startswith(ANSWER_START)
 
 
 def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
-    pairs, others = _answers(row, text)
+    pairs, others, described = _answers(row, text)
     if not pairs:
         return None
     decision = "; ".join(f"{clip(q, 140)} → {clip(a, 120)}" for q, a in pairs)
@@ -61,7 +98,10 @@ def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
         "question",
         row,
         decision=decision,
+        reason="; ".join(described),  # what the chosen options said they do
         quote=text,
         alternatives=others,
         choice_text=answers,
+        whole=(*(f"{q} {a}" for q, a in pairs), *described),
+        tier="structural",
     )

@@ -15,9 +15,15 @@ is waiting (the first capture of an old transcript, a session whose hooks did no
 long), only the newest that many bytes are read: what was said last matters most at the
 next compaction. The log is read only when the rows captured something.
 
-Supersede (at append time): a new record supersedes each live record with which it shares
-an anchor in new.prefer and old.avoid, or in new.avoid and old.prefer
-(decisions.superseded_by). The old record stays; a supersede mark follows the new one.
+Supersede (at append time): a new record supersedes each live record that the model's
+rule says it does (memory/constraint.supersedes, through decisions.superseded_by: the
+other stance on a subject of the old one, or the same stance on all it ruled out; and the
+older anchor rule, an anchor in new.prefer and old.avoid or in new.avoid and old.prefer).
+An approved plan also supersedes the plan rejections it resolved: the engine lists their
+rows (``resolves``), and each live plan record captured from one of those rows (the
+rejection, and a constraint read from its feedback) is marked. Records captured from one
+row (a rejection and the rule its reason states) never supersede each other. The old record
+stays; a supersede mark follows the new one.
 
 Standard library only (filelock when a record is appended); the engine is imported when
 a run has rows to feed.
@@ -56,6 +62,8 @@ if TYPE_CHECKING:
 
 
 CAPTURE_DIR = "capture"
+MAX_RESOLVES = 8  # plan rejections one approval may resolve
+MAX_UUID = 80
 CAPTURE_ENV = "CTX_CAPTURE"
 OFF_VALUES = ("off", "0", "false", "no")
 POSITION_VERSION = 1
@@ -269,25 +277,51 @@ def add_records(
         return
     who = author() if callable(author) else author
     fresh: list[dict[str, Any]] = []
+    resolved: dict[int, list[str]] = {}  # id(record) -> rows of the rejections it resolved
     for item in items:
         try:
-            fresh.append(make_captured_record(item, session=session, author=who))
+            record = make_captured_record(item, session=session, author=who)
         except RecordError:
             result.invalid += 1
+            continue
+        fresh.append(record)
+        resolves = item.get("resolves")
+        if isinstance(resolves, list) and record.get("source") == "plan":
+            rows = [r[:MAX_UUID] for r in resolves[:MAX_RESOLVES] if isinstance(r, str) and r]
+            if rows:
+                resolved[id(record)] = rows
     if not fresh:
         return
     if dry_run:
-        _append_new(state_dir, fresh, session=session, result=result, dry_run=True)
+        _append_new(state_dir, fresh, resolved, session=session, result=result, dry_run=True)
         return
     # The check against the log and the appends under one lock: two captures of the same
     # rows at once (a hook and ctx-capture by hand) add them once.
     with lock_for(position_path(state_dir, session), root=state_dir):
-        _append_new(state_dir, fresh, session=session, result=result, dry_run=False)
+        _append_new(state_dir, fresh, resolved, session=session, result=result, dry_run=False)
+
+
+def resolved_by_plan(rows: list[str], live: list[dict[str, Any]]) -> list[str]:
+    """Ids of the live plan records captured from ``rows`` (plan rejections an approved
+    plan resolved, and the constraints read from their feedback)."""
+    found: list[str] = []
+    for record in live:
+        ident = record.get("id")
+        if (
+            record.get("source") == "plan"
+            and record.get("kind") in ("rejected", "constraint")
+            and record.get("uuid") in rows
+            and isinstance(ident, str)
+            and ident not in found
+        ):
+            found.append(ident)
+    return found
 
 
 def _append_new(
     state_dir: str,
     fresh: list[dict[str, Any]],
+    resolved: dict[int, list[str]],
     *,
     session: str,
     result: CaptureResult,
@@ -304,7 +338,16 @@ def _append_new(
             result.duplicates += 1
             continue
         known.add(identity)
-        old_ids = superseded_by(record, live)
+        # Two records read from one row (a rejection and the rule its reason states) say
+        # one thing: neither supersedes the other.
+        old_ids = [
+            old
+            for old in superseded_by(record, live)
+            if not any(r.get("id") == old and r.get("uuid") == record.get("uuid") for r in live)
+        ]
+        for old in resolved_by_plan(resolved.get(id(record), []), live):
+            if old not in old_ids:
+                old_ids.append(old)
         if not dry_run:
             append_record(state_dir, record)
             for old in old_ids:

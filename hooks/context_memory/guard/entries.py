@@ -1,35 +1,49 @@
-"""The guard's index entries: what the guard needs of a live record, and the words that
-must be in a call for the record to match it (its triggers).
+"""The guard's index entries: what the guard needs of a live record, typed (memory/
+constraint.py), and the pieces that must be in a call for the record to match it at all
+(its triggers, precomputed so that the matcher loads only when a call's pieces hit).
 
-Only records that rule something out make an entry (rejections, constraints, decisions
-that name what not to use), each with short texts, its anchors and the rejected call.
-Records of ``ctx-decide`` carry no anchors: they get them here from their text, keywords
-and alternatives (anchors_from_text). Not on the hook's fast path: the index is built here
-when the log changed (guard/index.py reads it).
+Records that carry typed subjects (``ruled_out``/``preferred``) are taken as they are.
+Records written before the typed model are read the way the guard can act on them: a
+rejected call's subjects are what calls.acts.subjects_of_call says that call would have
+acted on (the package it adds, not the package manager), its reason's stance
+(calls.acts.stance_split) adds what the user preferred; other records get the stance of
+their words (a ctx-decide ``--rejected "Codis; use Redis Cluster"``: Codis ruled out). What
+is left of their old avoid words are approach subjects, which only remind.
+
+Then the supersede rule (constraint.live_by_subject) runs over the whole log, whichever
+source wrote a record. Not on the hook's fast path: the index is built here when the log
+changed (guard/index.py reads it).
 """
 
 from __future__ import annotations
 
-from context_memory.core.prompt_tables import (
-    GUARD_GIST_MIN_CHARS,
-    GUARD_INDEX_MAX_ENTRIES,
-    GUARD_STOP_WORDS,
-    GUARD_TEXT_CHARS,
-)
-from context_memory.guard.match import clipped, looks_only
+from context_memory.calls.acts import acts_of, stance_split, subjects_of_call
+from context_memory.core.call_tables import PACKAGE_MANAGERS
+from context_memory.core.prompt_tables import GUARD_INDEX_MAX_ENTRIES, GUARD_TEXT_CHARS
+from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
-from context_memory.guard.words import commands_of, text_words
+from context_memory.memory.constraint import (
+    ACTIONABLE_KINDS,
+    can_ask,
+    constraint_of,
+    live_by_subject,
+    same_subject,
+    subject,
+    subject_fields,
+    subjects_from,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
-MAX_ANCHORS = 12
-# Words after which a decision names what it chose ("use pnpm", "prefer date-fns").
-_CHOOSING = frozenset(("use", "prefer", "choose", "chose", "pick", "picked", "with", "keep"))
+    from context_memory.memory.constraint import Subject
 
-
-# -- entries from records --------------------------------------------------------------------
+# Sources whose records are the agent's own words: they never ask (constraint.can_ask).
+AGENT_SOURCES = ("agent-text", "auto-memory")
+# Where the verb of a ctx-decide text turns to what was chosen ("Codis; use Redis").
+_CHOICE_MARKS = ("; ", " -> ", " => ", ": use ", ", use ", " use ", " instead use ")
 
 
 def _str(value: object, limit: int = GUARD_TEXT_CHARS) -> str:
@@ -39,117 +53,220 @@ def _str(value: object, limit: int = GUARD_TEXT_CHARS) -> str:
     return value if len(value) <= limit else value[: limit - 3].rstrip() + "..."
 
 
-def _words(value: object) -> list[str]:
-    if not isinstance(value, list):
-        return []
-    found: list[str] = []
-    for item in value[: MAX_ANCHORS * 2]:
-        if isinstance(item, str):
-            word = " ".join(item.lower().split())[:80]
-            if word and word not in found:
-                found.append(word)
-    return found[:MAX_ANCHORS]
-
-
-def distinctive(text: str) -> list[str]:
-    """Words of ``text`` worth matching: not glue words, at least 3 characters."""
-    found: list[str] = []
-    for word in text_words(text, 2000):
-        if len(word) >= 3 and word not in GUARD_STOP_WORDS and word not in found:
-            found.append(word)
+def _merge(*lists: list[Subject]) -> list[Subject]:
+    found: list[Subject] = []
+    for items in lists:
+        for item in items:
+            if not any(same_subject(item, other) for other in found):
+                found.append(item)
     return found
 
 
-def anchors_from_text(record: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """(avoid, prefer) of a record that has none (one written by ctx-decide).
-
-    A rejection avoids its keywords, else the distinctive words of what it rejected (words
-    after "use"/"prefer" there are what it chose instead). A decision avoids the words of
-    its alternatives and prefers its keywords or its own words.
-    """
-    kind = record.get("kind")
-    keywords = [w.lower() for w in _words(record.get("keywords"))]
-    text = record.get("decision") if isinstance(record.get("decision"), str) else ""
-    if kind == "decided":
-        avoid: list[str] = []
-        for alternative in _words(record.get("alternatives")):
-            avoid.extend(w for w in distinctive(alternative) if w not in avoid)
-        prefer = keywords or distinctive(str(text))
-        return [w for w in avoid if w not in prefer][:MAX_ANCHORS], prefer[:MAX_ANCHORS]
-    words = text_words(str(text), 2000)
-    cut = next((i for i, word in enumerate(words) if word in _CHOOSING), len(words))
-    prefer = distinctive(" ".join(words[cut + 1 :]))
-    avoid = keywords or [w for w in distinctive(" ".join(words[:cut])) if w not in prefer]
-    return avoid[:MAX_ANCHORS], prefer[:MAX_ANCHORS]
+# -- the typed view of a record ----------------------------------------------------------------
 
 
-def entry_of(record: dict[str, Any]) -> dict[str, Any] | None:
-    """The index entry of a live record, or None when it rules nothing out."""
+def _call_input(call: Mapping[str, object]) -> tuple[str, dict[str, object]]:
+    tool = str(call.get("tool") or "")
+    if tool == "Bash":
+        command, cut = clipped(str(call.get("command") or ""))
+        # A clipped command's last word may be cut short: leave it out.
+        return tool, {"command": command.rsplit(" ", 1)[0] if cut else command}
+    if tool in ("Write", "Edit", "MultiEdit", "NotebookEdit"):
+        return tool, {"file_path": str(call.get("file") or "")}
+    return tool, {}
+
+
+def _rejected_text(text: str) -> tuple[list[Subject], list[Subject]]:
+    """(ruled out, preferred) of a ctx-decide ``--rejected`` text: what it names before
+    the choice mark is ruled out, its stance after it."""
+    lower = text.lower()
+    cut = min((lower.find(m) for m in _CHOICE_MARKS if lower.find(m) > 0), default=-1)
+    head, tail = (text[:cut], text[cut:]) if cut > 0 else (text, "")
+    out, pref = stance_split(tail) if tail else ([], [])
+    head_out, head_pref = stance_split(f"avoid {head}")
+    return _merge(head_out, out), _merge(pref, head_pref)
+
+
+def _swapped_tool(
+    tool: str, tool_input: Mapping[str, object], preferred: list[Subject]
+) -> list[Subject]:
+    """The package manager a rejected call ran, when the reason prefers another one
+    (``npm install`` rejected with "use pnpm"): that program is what was ruled out."""
+    chosen = {p["value"] for p in preferred if p["kind"] == "command"} & PACKAGE_MANAGERS
+    if not chosen:
+        return []
+    found: list[Subject] = []
+    for act in acts_of(tool, tool_input):
+        program = act["subject"]["value"].split(" ", 1)[0]
+        if act["verb"] == "run" and program in PACKAGE_MANAGERS and program not in chosen:
+            made = subject("command", program)
+            if made is not None:
+                found.append(made)
+    return found
+
+
+def derived_subjects(record: Mapping[str, object]) -> tuple[list[Subject], list[Subject]]:
+    """(ruled_out, preferred) of a record written before the typed model (module
+    docstring); old avoid/prefer words that name nothing else stay as approach subjects."""
+    typed = constraint_of(record)
+    legacy_out = typed["ruled_out"] if typed else []
+    legacy_pref = typed["preferred"] if typed else []
+    text = _str(record.get("decision"), 2000)
+    reason = _str(record.get("reason"), 2000)
+    call = record.get("call")
+    out: list[Subject] = []
+    pref: list[Subject] = []
+    if isinstance(call, dict) and call.get("tool"):
+        tool, tool_input = _call_input(call)
+        out = subjects_of_call(tool, tool_input)
+        reason_out, pref = stance_split(reason)
+        out = _merge(out, reason_out, _swapped_tool(tool, tool_input, pref))
+    elif record.get("kind") == "rejected" and "source" not in record:
+        out, pref = _rejected_text(text)
+        pref = _merge(pref, stance_split(reason)[1])
+    elif record.get("kind") == "decided" and "source" not in record:
+        alternatives = record.get("alternatives")
+        for alternative in alternatives if isinstance(alternatives, list) else ():
+            if isinstance(alternative, str):
+                out = _merge(out, stance_split(f"avoid {alternative}")[0])
+        pref = stance_split(f"use {text}")[1]
+    else:
+        quote = _str(record.get("quote"), 2000)
+        out, pref = stance_split(quote if record.get("by") == "user" and quote else text)
+    named = [s for s in out if s["kind"] in ACTIONABLE_KINDS]
+    if not named:
+        out = _merge(out, legacy_out)
+    return out, _merge(pref, [p for p in legacy_pref if not named])
+
+
+def typed_record(record: Mapping[str, object]) -> dict[str, object]:
+    """``record`` with ``ruled_out``/``preferred`` (derived for an older record)."""
+    found = dict(record)
+    if "ruled_out" in record or "preferred" in record:
+        found.update(
+            subject_fields(
+                subjects_from(record.get("ruled_out")), subjects_from(record.get("preferred"))
+            )
+        )
+        return found
+    out, pref = derived_subjects(record)
+    found.update(subject_fields(out, pref))
+    return found
+
+
+# -- entries -----------------------------------------------------------------------------------
+
+
+def _entry_call(call: object) -> dict[str, str] | None:
+    if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
+        return None
+    entry_call = {"tool": _str(call.get("tool"), 40)}
+    for key in ("command", "file", "gist"):
+        if isinstance(call.get(key), str):
+            entry_call[key] = " ".join(str(call.get(key)).split())[:2000]
+    return entry_call
+
+
+def call_scopes(call: Mapping[str, str] | None) -> tuple[list[str], list[str]]:
+    """(repeat only, removal only): the subjects a rejected call gives itself that match
+    less than their kind would. The user said no to that call, not to everything on its
+    subject: a plain command family (``git commit``, ``npm install``, ``python``) and a
+    file it would have written match only the whole call again; a path it would have
+    deleted or moved, only another delete or move of it. A package it would have added,
+    and a flag family (``git push --force``), match as their kind does."""
+    if call is None:
+        return [], []
+    tool, tool_input = _call_input(call)
+    repeat: list[str] = []
+    removal: list[str] = []
+    for act in acts_of(tool, tool_input):
+        value = act["subject"]["value"]
+        plain_run = act["verb"] == "run" and not any(w.startswith("-") for w in value.split())
+        if (plain_run or act["verb"] == "write") and value not in repeat:
+            repeat.append(value)
+        elif act["verb"] in ("delete", "move") and value not in removal:
+            removal.append(value)
+    return repeat, [v for v in removal if v not in repeat]
+
+
+def entry_of(record: Mapping[str, object]) -> dict[str, Any] | None:
+    """The index entry of a live record, or None when it rules nothing out (a typed record:
+    it is not re-derived)."""
     kind = record.get("kind")
     if kind not in ("rejected", "constraint", "decided"):
         return None
-    avoid = _words(record.get("avoid"))
-    prefer = _words(record.get("prefer"))
-    if not avoid and not prefer and "source" not in record:
-        avoid, prefer = anchors_from_text(record)
-    call = record.get("call")
-    entry_call: dict[str, str] | None = None
-    if isinstance(call, dict) and isinstance(call.get("tool"), str):
-        entry_call = {"tool": _str(call.get("tool"), 40)}
-        for key in ("command", "file", "gist"):
-            if isinstance(call.get(key), str):
-                entry_call[key] = _str(call.get(key), 400)
-    if not avoid and entry_call is None:
+    typed = record if "ruled_out" in record or "preferred" in record else typed_record(record)
+    view = constraint_of(typed)
+    if view is None:
         return None
-    if kind == "decided" and not avoid:
+    entry_call = _entry_call(record.get("call"))
+    if not view["ruled_out"] and entry_call is None:
         return None
-    by = record.get("by")
+    source = record.get("source")
+    by = view["by"]
+    repeat_only, removal_only = call_scopes(entry_call)
     return {
+        "repeat_only": repeat_only,
+        "removal_only": removal_only,
         "id": _str(record.get("id"), 64),
-        "when": _str(record.get("row_ts"), 40) or _str(record.get("ts"), 40),
-        "by": by if by in ("user", "agent") else "agent",
+        "when": _str(view["when"], 40),
+        "by": by,
         "kind": kind,
+        "source": view["source"] if isinstance(source, str) else "ctx-decide",
         "text": _str(record.get("decision")),
         "reason": _str(record.get("reason")),
         "quote": _str(record.get("quote"), 240),
-        "avoid": avoid,
-        "prefer": prefer,
+        "ruled_out": view["ruled_out"],
+        "preferred": view["preferred"],
+        # constraint.can_ask: who may make the guard ask; an exact repeat of the user's
+        # rejected call asks whatever its subjects (not the agent's own records).
+        "ask": can_ask(typed),
+        "repeat_asks": by == "user" and view["source"] not in AGENT_SOURCES,
         "call": entry_call,
     }
 
 
 def entries_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    entries = [e for e in (entry_of(r) for r in records if isinstance(r, dict)) if e]
+    """The entries of the live records (log order), after the supersede rule."""
+    typed = [typed_record(r) for r in records if isinstance(r, dict)]
+    live = live_by_subject(typed)
+    entries = [e for e in (entry_of(r) for r in live) if e]
     return entries[-GUARD_INDEX_MAX_ENTRIES:]
 
 
-def triggers_of(entry: dict[str, Any]) -> list[list[str]]:
-    """Groups of pieces (index.pieces) such that the entry can match a call only when
-    every piece of one group is among the call's pieces: each ruled-out name; every word
-    of the rejected Bash call (the start of it when it was clipped); the rejected file's
-    name. match.judge needs one of these to say anything, so a call without any is
-    allowed without loading the matcher. A group with no pieces matches every call."""
-    groups: list[list[str]] = [pieces(anchor) for anchor in entry.get("avoid") or ()]
+def subject_pieces(item: Subject) -> list[str]:
+    """The pieces a call must hold to act on ``item``: a command's program and subcommand
+    (``git push origin +main`` forces without the word), any other subject's value; none
+    for an approach of more than one word (matched on nothing)."""
+    value = item["value"]
+    if item["kind"] == "command":
+        return pieces(" ".join(w for w in value.split() if not w.startswith("-")))
+    if item["kind"] == "approach" and len(value.split()) > 1:
+        return []
+    return pieces(value)
+
+
+def triggers_of(entry: Mapping[str, Any]) -> list[list[str]]:
+    """Groups of pieces (guard/pieces.py) such that the entry can match a call only when
+    every piece of one group is among the call's pieces: each ruled-out subject's; every
+    word of the rejected Bash call; the rejected file's name. match.judge needs one of
+    these to say anything, so a call without any is allowed without loading the matcher."""
+    groups: list[list[str]] = []
+    for item in entry.get("ruled_out") or ():
+        found = subject_pieces(item)
+        if found:
+            groups.append(found)
     call = entry.get("call")
     if isinstance(call, dict) and call.get("tool") == "Bash":
-        rejected, cut = clipped(" ".join(str(call.get("command") or "").split()))
-        if cut:
-            if len(rejected) >= GUARD_GIST_MIN_CHARS:
-                groups.append(pieces(rejected)[:-1])  # the last word may be cut short
-        else:
-            words: list[str] = []
-            for command in commands_of(rejected):
-                if command.program != "cd" and not looks_only(command):
-                    words.extend(pieces(" ".join(command.key())))
-            if words:
-                groups.append(words)
+        command, cut = clipped(str(call.get("command") or ""))
+        if command and not cut:
+            groups.append(pieces(command))
     elif isinstance(call, dict) and isinstance(call.get("file"), str) and call.get("file"):
-        name = call["file"].rstrip("/").rsplit("/", 1)[-1]
-        groups.append(pieces(name))
-    found: list[list[str]] = []
+        groups.append(pieces(call["file"].rstrip("/").rsplit("/", 1)[-1]))
+    ordered_groups: list[list[str]] = []
     for group in groups:
         # Longest first: the rarest piece settles most calls at the first look.
         ordered = sorted(dict.fromkeys(group), key=lambda piece: (-len(piece), piece))
-        if ordered not in found:
-            found.append(ordered)
-    return found
+        if ordered and ordered not in ordered_groups:
+            ordered_groups.append(ordered)
+    return ordered_groups

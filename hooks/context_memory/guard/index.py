@@ -5,10 +5,10 @@ one bounded read of the index, and set lookups. The file is one JSON document wr
 part per line, so that a part can be used without parsing the rest::
 
     {"version":2,"log":[SIZE,MTIME_NS,INODE],
-    "keys":"moment npm pnpm ...",
+    "keys":"moment npm ...",
     "triggers":"0 moment|0 moment install npm|1 pnpm|...",
     "entries":[
-    {"id":"...","avoid":["moment"],...},
+    {"id":"...","ruled_out":[{"kind":"package","value":"moment"}],...},
     ...
     ]}
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 # costs more to import than everything this module does.
 INDEX_FILE = "guard-index.json"
 INDEX_MAX_BYTES = 2 * 1024 * 1024
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 DECISIONS_FILE = "decisions.jsonl"  # memory/decisions.py's name (not imported: json)
 _KEYS_START = b'"keys":"'
 _TRIGGERS_START = b'"triggers":"'

@@ -1,45 +1,49 @@
-"""Does a tool call do what a live record ruled out? One verdict per call.
+"""Does a tool call act on what a live record ruled out? One verdict per call.
 
-The index entries (guard/index.py) carry what a record ruled out (``avoid``), what it chose
-instead (``prefer``) and, for a rejected tool call, the call itself (``call``). A call is:
+The call is read as its acts (calls/acts.py: add-package, run, write, delete, move,
+rename, each on a typed subject), and each index entry's ruled-out subjects are matched
+per kind:
 
-- ``ask``: it repeats a call the user rejected (every simple command of the rejected Bash
-  call again, word for word; or an Edit/Write of the same file whose text starts with the
-  rejected text), or it runs, installs or writes a name the user ruled out (the program,
-  a package or file argument, a file path, a word of the text an edit adds);
-- ``remind``: the same, from a record the agent made itself (``by`` is not ``user``); or a
-  weaker match: the ruled-out name beside what was chosen instead in the same command or
-  text (``npm install -g pnpm``; "moment -> date-fns"), an edit of a rejected file whose
-  text is close to the rejected one;
-- nothing: anything else. Removing a ruled-out name (``npm uninstall moment``, ``rm``), a
-  read-only look at it (``grep``, ``git log``), a name only in prose (a commit message),
-  and the chosen option (``pnpm install`` after "use pnpm, not npm") are never flagged.
+- ``package``: an act that adds it (any package manager in any wrapper; a manifest edit
+  that adds it);
+- ``command``: a run of the same program whose subcommand and flag family cover the
+  subject's (``git push --force`` covers ``-f``, ``--force-with-lease``, ``+main``); a
+  rejected call's plain command (no flag family: ``git commit``, ``npm install``) matches
+  only as an exact repeat, so one rejected commit does not stop every later commit;
+- ``path``: a write, delete or move of the file, or of anything under the folder (or a
+  delete/move of a folder that holds it);
+- ``name``: a rename to or from it;
+- ``approach``: free text, matched on nothing but a one-word approach that is an act's
+  subject (an older record's avoid word): a reminder at most.
 
-Standard library only, no ``re``: it runs before every tool call.
+A call is ``ask`` when it acts on a ruled-out subject of a record that may ask
+(constraint.can_ask: the user's, from the client's shapes, a prompt, a terminal or a
+teammate), or repeats the user's rejected call exactly (the whole call: a record that
+holds only a clipped start of it reminds at most); ``remind`` when the record is the
+agent's own, the subject is an approach, the call also acts on what was preferred instead
+(``npm install -g pnpm`` after "use pnpm, not npm"), or an edit of source code imports a
+ruled-out package; nothing otherwise. A write
+that only mentions a subject (docs, comments, a CHANGELOG, a commit message, a test
+assertion, a lint rule banning it) is no act on it.
+
+Standard library only, no ``re``: it runs before every tool call that names a subject.
 """
 
 from __future__ import annotations
 
-from context_memory.core.prompt_tables import (
-    GUARD_GENERIC_PROGRAMS,
-    GUARD_GIST_MIN_CHARS,
-    GUARD_GIST_REMIND_OVERLAP,
-    GUARD_READ_ONLY_PROGRAMS,
-    GUARD_READ_ONLY_SUBCOMMANDS,
-    GUARD_REASON_MAX_CHARS,
-    GUARD_REMOVAL_PROGRAMS,
-    GUARD_REMOVAL_SUBCOMMANDS,
-)
+from context_memory.calls.acts import acts_of, edit_texts
+from context_memory.calls.shell import commands_of
+from context_memory.core.prompt_tables import GUARD_GIST_MIN_CHARS, GUARD_REASON_MAX_CHARS
 from context_memory.core.safe_text import one_line
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
-from context_memory.guard.words import Command, commands_of, name_parts, package_name, text_words
+from context_memory.memory.constraint import ACTIONABLE_KINDS, path_covers, same_subject
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
-    Check = Callable[[dict[str, Any]], tuple[str, str]]
+    from context_memory.calls.acts import Act
+    from context_memory.memory.constraint import Subject
 
 ASK = "ask"
 REMIND = "remind"
@@ -49,11 +53,16 @@ GUARDED_TOOLS = ("Bash", *EDIT_TOOLS)
 _RANK = {ALLOW: 0, REMIND: 1, ASK: 2}
 # The client's own words when the user rejects a call: the user's words are the reason.
 CLIENT_REJECTION_START = "The user doesn't want to"
+_PATH_VERBS = ("write", "delete", "move")
+# Files whose text is code that can import a package (a reminder, never a question).
+_CODE_EXTENSIONS = frozenset(
+    "js jsx ts tsx mjs cjs vue svelte py ipynb rb go rs java kt php cs swift ex exs".split()
+)
 
 
 class Verdict:
     """What the guard says about one call: ``verdict`` (allow, remind, ask), the index
-    entry that matched, and ``what`` (the words of the call that matched)."""
+    entry that matched, and ``what`` (what the call does to the ruled-out subject)."""
 
     __slots__ = ("entry", "verdict", "what")
 
@@ -63,37 +72,16 @@ class Verdict:
         self.what = what
 
 
-# -- what a call is made of ------------------------------------------------------------------
-
-
-def _text(value: object) -> str:
-    return value[:GUARD_INPUT_MAX_CHARS] if isinstance(value, str) else ""
-
-
-def call_file(tool_input: dict[str, Any]) -> str:
-    return _text(tool_input.get("file_path") or tool_input.get("notebook_path"))
-
-
-def call_texts(tool: str, tool_input: dict[str, Any]) -> tuple[str, str]:
-    """(the text the call writes, the text it replaces) of an edit tool's input."""
-    if tool == "Write":
-        return _text(tool_input.get("content")), ""
-    if tool == "NotebookEdit":
-        return _text(tool_input.get("new_source")), ""
-    if tool == "MultiEdit":
-        edits = tool_input.get("edits")
-        new: list[str] = []
-        old: list[str] = []
-        for edit in edits[:100] if isinstance(edits, list) else ():
-            if isinstance(edit, dict):
-                new.append(_text(edit.get("new_string")))
-                old.append(_text(edit.get("old_string")))
-        return "\n".join(new)[:GUARD_INPUT_MAX_CHARS], "\n".join(old)[:GUARD_INPUT_MAX_CHARS]
-    return _text(tool_input.get("new_string")), _text(tool_input.get("old_string"))
-
-
 def _squash(text: str) -> str:
     return " ".join(text.split())
+
+
+def clipped(text: str) -> tuple[str, bool]:
+    """``text`` without the ellipsis a clipped record text ends with, and whether it had one."""
+    for mark in ("\u2026", "..."):
+        if text.endswith(mark):
+            return text[: -len(mark)].rstrip(), True
+    return text, False
 
 
 def _same_file(one: str, other: str) -> bool:
@@ -107,130 +95,172 @@ def _same_file(one: str, other: str) -> bool:
     return not shorter.startswith("/") and longer.endswith("/" + shorter.lstrip("./"))
 
 
-# -- matching --------------------------------------------------------------------------------
+# -- an exact repeat of a rejected call --------------------------------------------------------
 
 
-def _anchor_hit(anchor: str, names: set[str], sequence: list[str]) -> bool:
-    if " " not in anchor:
-        return anchor in names
-    parts = anchor.split()
-    width = len(parts)
-    return any(sequence[i : i + width] == parts for i in range(len(sequence) - width + 1))
+def _command_keys(command: str) -> list[tuple[str, ...]]:
+    return [c.key() for c in commands_of(command) if c.program not in ("", "cd")]
 
 
-def _bash_names(command: Command) -> set[str]:
-    names: set[str] = set()
-    for word in command.words:
-        if word.startswith("-"):
-            continue
-        names.add(word)
-        names.add(package_name(word))
-        names.update(name_parts(word))
-    return names
-
-
-def looks_only(command: Command) -> bool:
-    if command.program in GUARD_READ_ONLY_PROGRAMS:
-        return True
-    sub = command.subcommand
-    if not sub:  # ``npm --version``: options only
-        return any(w in GUARD_READ_ONLY_SUBCOMMANDS for w in command.words)
-    return sub in GUARD_READ_ONLY_SUBCOMMANDS
-
-
-def _removes(command: Command) -> bool:
-    return command.program in GUARD_REMOVAL_PROGRAMS or command.subcommand in (
-        GUARD_REMOVAL_SUBCOMMANDS
-    )
-
-
-def _bash_avoid(entry: dict[str, Any], commands: list[Command]) -> tuple[str, str]:
-    avoid: list[str] = entry.get("avoid") or []
-    prefer: list[str] = entry.get("prefer") or []
-    if not avoid:
-        return ALLOW, ""
-    best, what = ALLOW, ""
-    for command in commands:
-        if looks_only(command) or _removes(command):
-            continue
-        sequence = [command.program, *command.words]
-        names = _bash_names(command)
-        for anchor in avoid:
-            as_program = anchor == command.program
-            if as_program and anchor in GUARD_GENERIC_PROGRAMS:
-                continue  # git, python, make...: only the rejected call itself counts
-            if not (as_program or _anchor_hit(anchor, names, sequence)):
-                continue
-            chosen = any(p == command.program or _anchor_hit(p, names, sequence) for p in prefer)
-            verdict = REMIND if chosen else ASK
-            if _RANK[verdict] > _RANK[best]:
-                best = verdict
-                what = " ".join([command.program, *command.words[:4]])
-    return best, what
-
-
-def clipped(text: str) -> tuple[str, bool]:
-    """``text`` without the ellipsis a clipped record text ends with, and whether it had one."""
-    for mark in ("\u2026", "..."):
-        if text.endswith(mark):
-            return text[: -len(mark)].rstrip(), True
-    return text, False
-
-
-def _bash_repeat(
-    entry: dict[str, Any], command_text: str, commands: list[Command]
-) -> tuple[str, str]:
+def repeat_of(entry: dict[str, Any], tool: str, tool_input: dict[str, Any]) -> str:
+    """ASK when the call is the entry's rejected call again, whole: the same command (as
+    the shell reads it, ``cd`` aside), or the same file with the same text; REMIND when
+    the record holds only the start of the rejected call (clipped) and this call starts
+    the same way: a prefix is no proof of the same call (a commit message's first words);
+    ALLOW otherwise."""
     call = entry.get("call")
-    if not isinstance(call, dict) or call.get("tool") != "Bash":
-        return ALLOW, ""
-    rejected_text, cut = clipped(_squash(_text(call.get("command"))))
+    if not isinstance(call, dict) or call.get("tool") != tool:
+        return ALLOW
+    if tool == "Bash":
+        rejected, cut = clipped(_squash(str(call.get("command") or "")))
+        given = tool_input.get("command")
+        if not rejected or not isinstance(given, str):
+            return ALLOW
+        command = _squash(given[:GUARD_INPUT_MAX_CHARS])
+        if cut:
+            return (
+                REMIND
+                if len(rejected) >= GUARD_GIST_MIN_CHARS and command.startswith(rejected)
+                else ALLOW
+            )
+        if command == rejected:
+            return ASK
+        keys = _command_keys(rejected)
+        return ASK if keys and keys == _command_keys(given[:GUARD_INPUT_MAX_CHARS]) else ALLOW
+    path = tool_input.get("file_path") or tool_input.get("notebook_path")
+    if not isinstance(path, str) or not _same_file(str(call.get("file") or ""), path):
+        return ALLOW
+    gist, cut = clipped(_squash(str(call.get("gist") or "")))
+    if not gist:
+        return ALLOW
+    written = _squash(" ".join(new for new, _ in edit_texts(tool, tool_input)))
     if cut:
-        # The record holds the start of a long command: the same start is the same call.
-        if len(rejected_text) >= GUARD_GIST_MIN_CHARS and command_text.startswith(rejected_text):
-            return ASK, rejected_text
-        return ALLOW, ""
-    rejected = [c for c in commands_of(rejected_text) if c.program != "cd" and not looks_only(c)]
-    if not rejected:
-        return ALLOW, ""
-    keys = {c.key() for c in commands}
-    if all(c.key() in keys for c in rejected):
-        return ASK, rejected_text
-    return ALLOW, ""
+        return REMIND if len(gist) >= GUARD_GIST_MIN_CHARS and written.startswith(gist) else ALLOW
+    return ASK if written == gist else ALLOW
 
 
-def _edit_repeat(entry: dict[str, Any], tool: str, path: str, new_text: str) -> tuple[str, str]:
-    call = entry.get("call")
-    if not isinstance(call, dict) or call.get("tool") not in EDIT_TOOLS:
-        return ALLOW, ""
-    if not _same_file(_text(call.get("file")), path):
-        return ALLOW, ""
-    gist, _ = clipped(_squash(_text(call.get("gist"))))
-    new = _squash(new_text)
-    if len(gist) >= GUARD_GIST_MIN_CHARS and new.startswith(gist):
-        return ASK, path
-    gist_words = set(text_words(gist, GUARD_INPUT_MAX_CHARS))
-    if gist_words:
-        shared = gist_words & set(text_words(new, len(gist) * 2 + 200))
-        if len(shared) >= GUARD_GIST_REMIND_OVERLAP * len(gist_words):
-            return REMIND, path
-    return ALLOW, ""
+# -- acting on a subject -------------------------------------------------------------------
 
 
-def _edit_avoid(entry: dict[str, Any], path: str, added: set[str]) -> tuple[str, str]:
-    avoid: list[str] = entry.get("avoid") or []
-    prefer: list[str] = entry.get("prefer") or []
-    path_names = set(name_parts(path.lower().rsplit("/", 1)[-1])) if path else set()
+def _command_hit(item: Subject, act: Act) -> bool:
+    wanted = item["value"].split()
+    have = act["subject"]["value"].split()
+    if not wanted or not have or wanted[0] != have[0]:
+        return False
+    words = set(have[1:]) | set(act["detail"].split()[1:])
+    return all(word in words for word in wanted[1:])
+
+
+def acts_on(item: Subject, act: Act) -> bool:
+    """Whether ``act`` acts on the ruled-out subject ``item`` (module docstring)."""
+    kind, verb, value = item["kind"], act["verb"], act["subject"]["value"]
+    if kind == "package":
+        return verb == "add-package" and same_subject(item, act["subject"])
+    if kind == "command":
+        return verb == "run" and _command_hit(item, act)
+    if kind == "path":
+        if verb not in _PATH_VERBS or act["subject"]["kind"] != "path":
+            return False
+        if path_covers(item["value"], value):
+            return True
+        return (
+            verb in ("delete", "move") and value.endswith("/") and path_covers(value, item["value"])
+        )
+    if kind == "name":
+        return verb == "rename" and value == item["value"]
+    if kind == "approach":
+        word = item["value"].lower()
+        if " " in word:
+            return False
+        if verb in ("add-package", "rename"):
+            return value.lower() == word
+        if verb == "run":
+            return value.split(" ", 1)[0] == word
+        base = value.rstrip("/").rsplit("/", 1)[-1].lower()
+        return base.split(".", 1)[0] == word
+    return False
+
+
+def _prefers(entry: dict[str, Any], acts: list[Act]) -> bool:
+    """Whether the call also acts on what the entry preferred (a migration to it)."""
+    for preferred in entry.get("preferred") or ():
+        value = str(preferred.get("value", "")).lower()
+        for act in acts:
+            have = act["subject"]["value"].lower()
+            if have == value or (act["verb"] == "run" and have.split(" ", 1)[0] == value):
+                return True
+    return False
+
+
+def _describe(act: Act) -> str:
+    value = act["subject"]["value"]
+    if act["verb"] == "add-package":
+        detail = act["detail"]  # the command that adds it, or the manifest edited
+        if " " in detail:
+            return detail
+        return f"adds {value} to {detail}" if detail else f"adds {value}"
+    if act["verb"] == "run":
+        return act["detail"] or value
+    if act["verb"] == "rename":
+        return f"renames {act['detail']} {value}"
+    return f"{act['verb']}s {value}"
+
+
+def _imports(tool: str, tool_input: dict[str, Any], names: list[str]) -> str:
+    """The ruled-out package an edit of a source file imports ('' for none)."""
+    path = tool_input.get("file_path") or tool_input.get("notebook_path")
+    if not isinstance(path, str) or path.rsplit(".", 1)[-1].lower() not in _CODE_EXTENSIONS:
+        return ""
+    for new, old in edit_texts(tool, tool_input):
+        for line in new.splitlines():
+            text = line.strip()
+            if not text.startswith(("import ", "from ", "const ", "let ", "var ", "require")):
+                continue
+            for name in names:
+                quoted = any(f"{q}{name}{end}" in text for q in "'\"" for end in ("'", '"', "/"))
+                bare = text.startswith(("import ", "from ")) and (
+                    f"import {name}" in text or f"from {name}" in text
+                )
+                if (quoted or bare) and line not in old:
+                    return name
+    return ""
+
+
+def _entry_verdict(
+    entry: dict[str, Any], tool: str, tool_input: dict[str, Any], acts: list[Act]
+) -> tuple[str, str]:
+    repeat = repeat_of(entry, tool, tool_input)
+    if repeat != ALLOW:
+        command = tool_input.get("command") or tool_input.get("file_path") or ""
+        if repeat == ASK and not entry.get("repeat_asks"):
+            repeat = REMIND  # the agent's own rejection: a reminder, never a question
+        if repeat == ASK:
+            return ASK, _squash(str(command))[:200]
+        best_repeat = (REMIND, _squash(str(command))[:200])
+    else:
+        best_repeat = (ALLOW, "")
+    repeat_only = entry.get("repeat_only") or ()
+    removal_only = entry.get("removal_only") or ()
     best, what = ALLOW, ""
-    for anchor in avoid:
-        if " " in anchor:
-            continue  # a command, not a name: texts are matched word by word
-        if anchor in path_names:
-            return ASK, path
-        if anchor in added:
-            chosen = any(p in added for p in prefer)
-            verdict = REMIND if chosen else ASK
+    for item in entry.get("ruled_out") or ():
+        if item["kind"] in ("command", "path") and item["value"] in repeat_only:
+            continue  # the rejected call's own command or file: only the whole call again
+        removal = item["kind"] == "path" and item["value"] in removal_only
+        for act in acts:
+            if not acts_on(item, act) or (removal and act["verb"] not in ("delete", "move")):
+                continue
+            verdict = ASK if entry.get("ask") and item["kind"] in ACTIONABLE_KINDS else REMIND
+            if verdict == ASK and _prefers(entry, acts):
+                verdict = REMIND
             if _RANK[verdict] > _RANK[best]:
-                best, what = verdict, anchor
+                best, what = verdict, _describe(act)
+    if best == ALLOW and tool in EDIT_TOOLS:
+        names = [i["value"] for i in entry.get("ruled_out") or () if i["kind"] == "package"]
+        imported = _imports(tool, tool_input, names) if names else ""
+        if imported:
+            best, what = REMIND, f"imports {imported}"
+    if best == ALLOW:
+        return best_repeat
     return best, what
 
 
@@ -238,34 +268,12 @@ def judge(tool: str, tool_input: dict[str, Any], entries: list[dict[str, Any]]) 
     """The verdict on one call against the index entries (newest last)."""
     if tool not in GUARDED_TOOLS or not isinstance(tool_input, dict) or not entries:
         return Verdict(ALLOW)
+    acts = acts_of(tool, tool_input)
     best = Verdict(ALLOW)
-    if tool == "Bash":
-        command_text = _text(tool_input.get("command"))
-        commands = commands_of(command_text)
-        if not commands:
-            return best
-        squashed = _squash(command_text)
-        checks: list[Check] = [
-            lambda e: _bash_repeat(e, squashed, commands),
-            lambda e: _bash_avoid(e, commands),
-        ]
-    else:
-        path = call_file(tool_input)
-        new_text, old_text = call_texts(tool, tool_input)
-        added = set(text_words(new_text, GUARD_INPUT_MAX_CHARS)) - set(
-            text_words(old_text, GUARD_INPUT_MAX_CHARS)
-        )
-        checks = [
-            lambda e: _edit_repeat(e, tool, path, new_text),
-            lambda e: _edit_avoid(e, path, added),
-        ]
     for entry in reversed(entries):  # the newest record wins a tie
-        for check in checks:
-            verdict, what = check(entry)
-            if verdict == ASK and entry.get("by") != "user":
-                verdict = REMIND  # the agent's own rejection: a reminder, never a question
-            if _RANK[verdict] > _RANK[best.verdict]:
-                best = Verdict(verdict, entry, what)
+        verdict, what = _entry_verdict(entry, tool, tool_input, acts)
+        if _RANK[verdict] > _RANK[best.verdict]:
+            best = Verdict(verdict, entry, what)
         if best.verdict == ASK:
             break
     return best
@@ -307,11 +315,16 @@ def ask_text(verdict: Verdict) -> str:
     if entry.get("kind") == "rejected":
         text = f"You rejected `{_clip(rejected, 120)}` on {_when(entry)}: '{said}'{why}."
         if _squash(what) != _squash(_clip(rejected, 120)):
-            text += f" This call runs `{what}`."
+            text += f" This call {_runs(what)}."
     else:
-        text = f"On {_when(entry)} you said: '{said}'{why}. This call uses `{what}`."
+        text = f"On {_when(entry)} you said: '{said}'{why}. This call {_runs(what)}."
     text += f" Run it anyway? [ctx-guard, record {entry.get('id', '?')}]"
     return _clip(text, GUARD_REASON_MAX_CHARS)
+
+
+def _runs(what: str) -> str:
+    verbs = ("adds ", "writes ", "deletes ", "moves ", "renames ", "imports ")
+    return what if what.startswith(verbs) else f"runs `{what}`"
 
 
 def remind_text(verdict: Verdict) -> str:

@@ -1,11 +1,14 @@
-"""``ctx-guard --replay TRANSCRIPT [--json]``: what the guard would have said at each tool
-call of a real session.
+"""``ctx-guard --replay TRANSCRIPT [--preload] [--json]``: what the guard would have said at
+each tool call of a real session.
 
-The transcript is read in file order. Before each main-chain assistant row, its tool calls
-are judged against what was known then: the records captured (capture.engine.Capturer)
-from the rows before it, starting from nothing, superseded ones left out as the store
-leaves them out. Then the row is fed to the capturer. Nothing is read from or written to
-the state folder: the measurement of the guard on a session, not a run of it.
+As recorded (the default), the transcript is read in file order: before each main-chain
+assistant row, its tool calls are judged against what was known then: the records
+captured (capture.engine.Capturer) from the rows before it, starting from nothing,
+superseded ones left out as the store leaves them out. Then the row is fed to the
+capturer. With ``--preload``, as the next session would see it: the whole transcript is
+captured first, and every call is judged against its final live records. Records are made
+as the store makes them (memory.decisions.make_captured_record). Nothing is read from or
+written to the state folder: the measurement of the guard on a session, not a run of it.
 
 Not on the hook path: json, gzip and the capture engine are imported here only. The file
 is found, checked and read as by every by-hand command (transcript/by_hand): a .jsonl.gz
@@ -21,9 +24,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from context_memory.core.exit_codes import FAILURE, OK, USAGE
-from context_memory.guard.entries import entry_of
+from context_memory.guard.entries import entries_of
 from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
-from context_memory.memory.decisions import superseded_by
+from context_memory.memory.decisions import RecordError, make_captured_record, superseded_by
 from context_memory.transcript.by_hand import (
     NotATranscript,
     check_transcript,
@@ -60,24 +63,27 @@ def tool_calls(row: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 class Knowledge:
-    """The live records known so far (as index entries), from captured items."""
+    """The live records known so far and their index entries, from captured items."""
 
     def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
         self.entries: list[dict[str, Any]] = []
         self.count = 0
 
     def add(self, item: dict[str, Any]) -> None:
         self.count += 1
-        record = dict(item)
-        record.setdefault("id", f"replay-{self.count}")
-        record.setdefault("ts", item.get("row_ts") or "")
-        entry = entry_of(record)
-        # The store's rule at append time (memory.decisions.superseded_by); the entries
-        # carry the records' ids, avoid and prefer.
-        gone = set(superseded_by(record, list(self.entries)))
-        self.entries = [e for e in self.entries if e.get("id") not in gone]
-        if entry is not None:
-            self.entries.append(entry)
+        try:
+            record = make_captured_record(
+                item, session="replay", ts=str(item.get("row_ts") or "") or None
+            )
+        except RecordError:
+            return
+        record["id"] = f"replay-{self.count}"
+        # The store's rule at append time (memory.decisions.superseded_by); entries_of
+        # applies the typed rule (constraint.live_by_subject) over what is left.
+        gone = set(superseded_by(record, list(self.records)))
+        self.records = [r for r in self.records if r.get("id") not in gone] + [record]
+        self.entries = entries_of(self.records)
 
 
 def _gist(tool: str, tool_input: object) -> str:
@@ -91,10 +97,40 @@ def _gist(tool: str, tool_input: object) -> str:
     return ""
 
 
+def _result(
+    row: dict[str, Any], block: dict[str, Any], entries: list[dict[str, Any]]
+) -> dict[str, Any]:
+    name = block.get("name")
+    tool: str = name if isinstance(name, str) else ""
+    given = block.get("input")
+    tool_input: dict[str, Any] = given if isinstance(given, dict) else {}
+    verdict = judge(tool, tool_input, entries)
+    text = ""
+    if verdict.verdict == ASK:
+        text = ask_text(verdict)
+    elif verdict.verdict != ALLOW:
+        text = remind_text(verdict)
+    return {
+        "uuid": row.get("uuid", ""),
+        "tool_use_id": block.get("id", ""),
+        "tool": tool,
+        "guarded": tool in GUARDED_TOOLS,
+        "input": _gist(tool, tool_input),
+        "verdict": verdict.verdict,
+        "what": verdict.what,
+        "text": text,
+        "record": verdict.entry,
+    }
+
+
 def replay(
-    rows: Iterable[dict[str, Any]], capturer_factory: Callable[[], Any] | None = None
+    rows: Iterable[dict[str, Any]],
+    capturer_factory: Callable[[], Any] | None = None,
+    *,
+    preload: bool = False,
 ) -> list[dict[str, Any]]:
-    """One verdict per main-chain tool call, in order."""
+    """One verdict per main-chain tool call, in order: against what was captured before
+    the call (as recorded), or against the transcript's final live records (``preload``)."""
     if capturer_factory is None:
         from context_memory.capture.engine import Capturer
 
@@ -102,34 +138,22 @@ def replay(
     capturer = capturer_factory()
     known = Knowledge()
     results: list[dict[str, Any]] = []
+    calls: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for row in rows:
         for block in tool_calls(row):
-            name = block.get("name")
-            tool: str = name if isinstance(name, str) else ""
-            given = block.get("input")
-            tool_input: dict[str, Any] = given if isinstance(given, dict) else {}
-            verdict = judge(tool, tool_input, known.entries)
-            text = ""
-            if verdict.verdict == ASK:
-                text = ask_text(verdict)
-            elif verdict.verdict != ALLOW:
-                text = remind_text(verdict)
-            results.append(
-                {
-                    "uuid": row.get("uuid", ""),
-                    "tool_use_id": block.get("id", ""),
-                    "tool": tool,
-                    "guarded": tool in GUARDED_TOOLS,
-                    "input": _gist(tool, tool_input),
-                    "verdict": verdict.verdict,
-                    "what": verdict.what,
-                    "text": text,
-                    "record": verdict.entry,
-                }
-            )
+            if preload:
+                calls.append((row, block))
+            else:
+                results.append(_result(row, block, known.entries))
         for item in capturer.feed(row) or ():
             if isinstance(item, dict):
                 known.add(item)
+    if preload:
+        flush = getattr(capturer, "flush", None)
+        for item in (flush() if callable(flush) else None) or ():
+            if isinstance(item, dict):
+                known.add(item)
+        results = [_result(row, block, known.entries) for row, block in calls]
     return results
 
 
@@ -153,19 +177,23 @@ def render_text(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+USAGE_LINE = "usage: ctx-guard --replay TRANSCRIPT [--preload] [--json]\n"
+
+
 def replay_main(args: list[str]) -> int:
-    """The --replay command line: TRANSCRIPT [--json] (a path or a session id). OK;
-    FAILURE (no such transcript, an unreadable one) or USAGE (a file that is no
+    """The --replay command line: TRANSCRIPT [--preload] [--json] (a path or a session
+    id). OK; FAILURE (no such transcript, an unreadable one) or USAGE (a file that is no
     transcript, a wrong command line) with one line on stderr."""
     as_json = "--json" in args
-    paths = [a for a in args if a != "--json"]
+    preload = "--preload" in args
+    paths = [a for a in args if a not in ("--json", "--preload")]
     if len(paths) != 1 or paths[0].startswith("-"):
-        sys.stderr.write("usage: ctx-guard --replay TRANSCRIPT [--json]\n")
+        sys.stderr.write(USAGE_LINE)
         return USAGE
     try:
         path = find_transcript(paths[0], os.getcwd())
         check_transcript(path, "ctx-guard --replay", gzip_ok=True, takes_newest=False)
-        results = replay(read_rows(path))
+        results = replay(read_rows(path), preload=preload)
     except NotATranscript as exc:  # the command line named the wrong file
         sys.stderr.write(f"ctx-guard: {exc}\n")
         return USAGE

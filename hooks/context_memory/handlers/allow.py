@@ -8,6 +8,7 @@ whose other words are plain or quoted text: no ``;``, ``&``, ``|``, newline, ``(
 double quotes, no ``NAME=value`` prefix. The one extra form is a here-document with a
 quoted delimiter (``ctx-plan <<'EOF'`` ... ``EOF``), which feeds stdin and expands nothing.
 Anything else gets no answer: the client's usual permission rules decide. Never "deny".
+The words are read by the one shell reader (calls/shell.plain_words), the guard's.
 
 Standard library only.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 
+from context_memory.calls.shell import plain_words
 from context_memory.core.hookio import HookInput, as_hook_input, run_hook, str_field
 
 TYPE_CHECKING = False
@@ -29,95 +31,6 @@ EVENT = "PreToolUse"
 # project's .working-state only. ctx-pin (edits CLAUDE.md) and ctx-merge are not here.
 ALLOWED = ("ctx-decide", "ctx-plan", "ctx-handoff", "ctx-usage", "ctx-doctor", "ctx-audit")
 MAX_COMMAND_CHARS = 64 * 1024
-_SPECIAL = frozenset(";&|<>()$`*?[]{}#\n\r\t\\'\"")
-_BLANKS = frozenset(" \t")
-
-
-class Unsafe(Exception):
-    """The command is not one plain call of an allowed program."""
-
-
-def split_words(line: str) -> list[str]:
-    """The words of one simple command, quotes removed; Unsafe for anything a shell would
-    expand, redirect, chain or run in a subshell."""
-    words: list[str] = []
-    current: list[str] = []
-    in_word = False
-    i, end = 0, len(line)
-    while i < end:
-        char = line[i]
-        if char in _BLANKS:
-            if in_word:
-                words.append("".join(current))
-                current, in_word = [], False
-            i += 1
-            continue
-        if char == "'":
-            close = line.find("'", i + 1)
-            if close < 0:
-                raise Unsafe("unclosed single quote")
-            current.append(line[i + 1 : close])
-            in_word, i = True, close + 1
-            continue
-        if char == '"':
-            i += 1
-            while True:
-                if i >= end:
-                    raise Unsafe("unclosed double quote")
-                char = line[i]
-                if char == '"':
-                    break
-                if char in "$`":
-                    raise Unsafe("expansion inside double quotes")
-                if char == "\\" and i + 1 < end and line[i + 1] in '"\\':
-                    current.append(line[i + 1])
-                    i += 2
-                    continue
-                if char == "\\" and i + 1 < end and line[i + 1] in "$`\n":
-                    raise Unsafe("escape inside double quotes")
-                current.append(char)
-                i += 1
-            in_word, i = True, i + 1
-            continue
-        if char == "\\":
-            if i + 1 >= end or line[i + 1] in "\n\r":
-                raise Unsafe("line continuation")
-            current.append(line[i + 1])
-            in_word, i = True, i + 2
-            continue
-        if char in _SPECIAL or (char == "~" and not in_word) or ord(char) < 32 or char == "\x7f":
-            raise Unsafe(f"shell character {char!r}")
-        current.append(char)
-        in_word, i = True, i + 1
-    if in_word:
-        words.append("".join(current))
-    return words
-
-
-def _split_heredoc(command: str) -> str:
-    """The command line of ``cmd <<'END'`` + body + ``END``; the command itself when it
-    holds no newline. Unsafe for anything else with a newline."""
-    if "\n" not in command and "\r" not in command:
-        return command
-    first, _, rest = command.partition("\n")
-    head, sep, delimiter = first.rpartition("<<")
-    if not sep or head.endswith("<") or "\r" in command:
-        raise Unsafe("a newline outside a quoted here-document")
-    delimiter = delimiter.strip()
-    if delimiter.startswith("-"):
-        delimiter = delimiter[1:].strip()
-    if len(delimiter) < 3 or delimiter[0] not in "'\"" or delimiter[-1] != delimiter[0]:
-        raise Unsafe("here-document delimiter not quoted")
-    word = delimiter[1:-1]
-    if not word or any(c in _SPECIAL or c in _BLANKS for c in word):
-        raise Unsafe("odd here-document delimiter")
-    body = rest.split("\n")
-    while body and body[-1] == "":
-        body.pop()
-    # The delimiter closes the document on the LAST line: nothing may follow it.
-    if not body or body[-1].lstrip("\t") != word or word in (b.lstrip("\t") for b in body[:-1]):
-        raise Unsafe("here-document not closed on its last line")
-    return head
 
 
 def plugin_root() -> str:
@@ -148,11 +61,8 @@ def is_allowed(command: str, root: str) -> bool:
     """True when ``command`` is one plain call of one of the toolkit's commands."""
     if not command or len(command) > MAX_COMMAND_CHARS:
         return False
-    try:
-        words = split_words(_split_heredoc(command))
-    except Unsafe:
-        return False
-    return bool(words) and allowed_program(words[0], root)
+    words = plain_words(command)
+    return words is not None and bool(words) and allowed_program(words[0], root)
 
 
 def allow_output(payload: HookInput | dict[str, Any]) -> str | None:

@@ -7,8 +7,9 @@ record's words and date; a weaker match, or the agent's own rejection, a reminde
 (additionalContext, which the model reads after the call); anything else nothing.
 It never denies. CTX_GUARD=ask (default), remind (no questions) or off.
 
-By hand: ``ctx-guard --replay TRANSCRIPT [--json]`` replays a transcript, capturing as it
-goes, and prints each tool call's verdict (writes nothing). Standard library only on the
+By hand: ``ctx-guard --replay TRANSCRIPT [--preload] [--json]`` replays a transcript,
+capturing as it goes (``--preload``: against its final live records, as the next session
+sees them), and prints each tool call's verdict (writes nothing). Standard library only on the
 hook path: the replay's imports load only for --replay.
 """
 
@@ -43,10 +44,12 @@ EVENT = "PreToolUse"
 REPLAY_OPTION = "--replay"
 REPLAY_HELP = (
     "\nBy hand:\n"
-    "  ctx-guard --replay TRANSCRIPT [--json]\n"
+    "  ctx-guard --replay TRANSCRIPT [--preload] [--json]\n"
     "              replay a transcript (.jsonl or .jsonl.gz), capturing as it goes, and\n"
     "              print each main-chain tool call's verdict (allow, remind, ask);\n"
-    "              --json: a JSON list. Writes nothing.\n"
+    "              --preload: judge every call against the transcript's final live\n"
+    "              records, as the next session would; --json: a JSON list. Writes\n"
+    "              nothing.\n"
 )
 
 

@@ -1,0 +1,205 @@
+"""The dialogue context of a prompt: what the agent's previous turn offered, and the items a
+reply to it states (issue 26, item 3).
+
+- The agent's latest text may offer options (agent_text.offer_in: a numbered or lettered
+  list, "Option A:" headings, with a question; the one it recommends; a single proposal
+  with an alternative). The engine carries that offer, bounded (``bounded_offer``), until
+  the user's next prompt; a short reply that picks one ("1", "option 2", "the first one",
+  "1번으로 진행해줘", "yes, do that" for the recommended one) is the user's decision with
+  the option's own text (``picked_item``; prompts.picked_option reads the reply).
+- "Implement the following plan:" is the prompt the client writes when the user approves
+  a plan and clears the context: the user's approved plan (``handoff_item``), anchors from
+  the whole plan.
+- A directive typed in a language other than English waits for the agent's reply, whose
+  names (backticked spans, identifiers, the Latin words of a reply in another script) join
+  its anchors (``Dialogue.hold``, ``reply_names``).
+- A directive typed in a prompt is ``stated_item``; one that names a language in its own
+  words ("한글로", "中文") carries the language's English name as an anchor
+  (``with_languages``): the word a handoff uses.
+"""
+
+from __future__ import annotations
+
+from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in
+from context_memory.capture.items import make_item
+from context_memory.capture.plan import MAX_PLAN, plan_summary
+from context_memory.capture.prompts import language_names, stated_subjects
+from context_memory.capture.text import clip
+
+TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Any
+
+    from context_memory.capture.items import Item
+
+# The prompt the client writes when the user approves a plan and clears the context: the
+# plan follows; it is the user's approval (an approved plan), not the user's own words.
+HANDOFF_START = "Implement the following plan:"
+
+
+def handoff_item(row: dict[str, Any], text: str) -> Item:
+    """The approved plan a hand-off prompt carries (anchors from the whole plan)."""
+    plan = text.lstrip()[len(HANDOFF_START) :]
+    summary = plan_summary(plan)
+    return make_item(
+        "decided",
+        "user",
+        "plan",
+        row,
+        decision=f"approved plan: {summary}" if summary else "approved plan",
+        quote=clip(text),
+        call={"tool": "ExitPlanMode", "gist": summary},
+        whole=(plan[:MAX_PLAN],),
+        tier="structural",
+        subjects=([], []),
+    )
+
+
+def picked_item(row: dict[str, Any], typed: str, label: str, option: str) -> Item:
+    """The user's decision: the option of the agent's offer that a short reply picks."""
+    chosen = f"option {label}: {option}" if label else option
+    item = make_item(
+        "decided",
+        "user",
+        "prompt",
+        row,
+        decision=f"chose {chosen}",
+        reason="the user's reply to the options the agent offered",
+        quote=typed,
+        choice_text=option,
+        tier="stated",
+        subjects=stated_subjects("decided", option),
+    )
+    return with_languages(item, option)
+
+
+def stated_item(row: dict[str, Any], kind: str, text: str, quote: str) -> Item:
+    """The item of a directive typed in a prompt (prompts.classify): tier ``stated``, its
+    subjects typed with every language's stance cues."""
+    item = make_item(
+        kind,
+        "user",
+        "prompt",
+        row,
+        decision=text,
+        quote=quote,
+        choice_text=text,
+        tier="stated",
+        subjects=stated_subjects(kind, text),
+    )
+    return with_languages(item, text)
+
+
+def with_languages(item: Item, text: str) -> Item:
+    """``item`` with the English names of the languages ``text`` names as anchors
+    ("한글로" -> korean): the word a handoff uses."""
+    for name in language_names(text):
+        if name not in item["anchors"]:
+            item["anchors"].append(name)
+    return item
+
+
+def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
+    """An offer read back from a carried state, with only the expected, bounded fields."""
+    out: dict[str, Any] = {}
+    options = offer.get("options")
+    if isinstance(options, list):
+        kept = [
+            [clip(o[0], 4), clip(o[1], MAX_OPTION_CHARS)]
+            for o in options[:MAX_OPTIONS]
+            if isinstance(o, list) and len(o) == 2 and all(isinstance(v, str) for v in o)
+        ]
+        if kept:
+            out["options"] = kept
+    for key in ("rec", "proposal"):
+        value = offer.get(key)
+        if isinstance(value, str) and value:
+            out[key] = clip(value, MAX_OPTION_CHARS if key == "proposal" else 4)
+    return out
+
+
+# --- the carried context -------------------------------------------------------------------
+
+MAX_HELD = 4  # prompt items waiting for the agent's reply
+MAX_REPLY_NAMES = 4  # names a reply adds to a held item's anchors
+REPLY_SCAN = 2000  # characters of the reply read for names
+_TOKEN_TRIM = " \t\n.,;:!?()[]{}<>\"'*，。；：！？、（）「」《》"
+
+
+def reply_names(reply: str) -> list[str]:
+    """The names the agent's reply uses (lowercase, each once): its backticked spans and
+    identifiers; in a reply mostly in a language without Latin letters, also its Latin
+    words (there they are the technical names: "worktree", "skill")."""
+    text = reply[:REPLY_SCAN]
+    found: list[str] = []
+    spans = text.split("`")
+    for span in spans[1::2]:
+        if 0 < len(span) <= 40 and "\n" not in span:
+            found.append(span.strip().lower())
+    latin = sum(1 for c in text if c.isascii() and c.isalpha())
+    # Han, kana and Hangul say in one character what Latin says in three or four
+    mostly_other = 3 * sum(1 for c in text if c.isalpha() and not c.isascii()) >= latin
+    for raw in "".join(spans[0::2]).split():
+        word = raw.strip(_TOKEN_TRIM)
+        if not word.isascii() or len(word) < 3 or not any(c.isalpha() for c in word):
+            continue
+        shaped = any(c in word for c in "_./") or (word[1:] != word[1:].lower())
+        if shaped or mostly_other:
+            found.append(word.lower())
+    names: list[str] = []
+    for name in found:
+        if name and name not in names:
+            names.append(name)
+    return names[:MAX_REPLY_NAMES]
+
+
+class Dialogue:
+    """What the engine carries of the dialogue: the options the agent's latest text offered
+    (until the user's next prompt takes them), and prompt items typed in a language other
+    than English, held until the agent replies: the reply's names (``reply_names``) join
+    their anchors, the English words a handoff and the audit use for them. JSON-able and
+    bounded (``to_state``)."""
+
+    def __init__(self, state: object = None) -> None:
+        self._offer: dict[str, Any] = {}
+        self._held: list[Item] = []
+        if isinstance(state, dict):
+            offer = state.get("offer")
+            self._offer = bounded_offer(offer) if isinstance(offer, dict) else {}
+            held = state.get("held")
+            if isinstance(held, list):
+                self._held = [i for i in held[-MAX_HELD:] if isinstance(i, dict)]
+
+    def to_state(self) -> dict[str, Any]:
+        return {"offer": self._offer, "held": self._held}
+
+    def agent_text(self, text: str) -> list[Item]:
+        """The agent wrote ``text``: its offer replaces the last one; held items leave,
+        with the names it uses."""
+        if not text.strip():
+            return []
+        self._offer = offer_in(text)
+        names = reply_names(text)
+        out, self._held = self._held, []
+        for item in out:
+            anchors = item.setdefault("anchors", [])
+            anchors.extend(n for n in names if n not in anchors)
+        return out
+
+    def take_offer(self) -> dict[str, Any]:
+        """The offer a prompt answers (used once)."""
+        offer, self._offer = self._offer, {}
+        return offer
+
+    def release(self) -> list[Item]:
+        """The held items, without a reply (a new prompt came first, or the run ends)."""
+        out, self._held = self._held, []
+        return out
+
+    def hold(self, item: Item) -> list[Item]:
+        """``item`` now, or held for the agent's reply when its text is not English."""
+        if not any(c.isalpha() and not c.isascii() for c in str(item.get("decision", ""))):
+            return [item]
+        out = self._held[: max(0, len(self._held) - MAX_HELD + 1)]
+        self._held = [*self._held[len(out) :], item]
+        return out

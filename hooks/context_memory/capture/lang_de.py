@@ -1,0 +1,104 @@
+"""German: directive and choice patterns."""
+
+DIRECTIVES = (
+    # refusals and corrections
+    (r"^(?:nein|nee)\b[,.!: ]", "rejected"),
+    (
+        r"\b(?:das ist (?:falsch|nicht (?:richtig|das|was))|nicht so|so nicht|wie gesagt)\b",
+        "rejected",
+    ),
+    (
+        r"\b(?:hab(?:e)? ich (?:doch |dir )?(?:schon )?gesagt|brauchen wir nicht|nicht nötig|"
+        r"nicht notwendig|lass das|vergiss es)\b",
+        "rejected",
+    ),
+    (r"\bnicht \S+(?: \S+)?,? sondern\b", "rejected"),
+    # standing instructions
+    (
+        r"\b(?:immer|ab jetzt|von nun an|ab sofort|künftig|in Zukunft)\b|"
+        r"^(?:bitte )?(?:nie|niemals)\b",
+        "constraint",
+    ),
+    (
+        r"\b(?:stell sicher|achte darauf|du musst|darfst nicht|dürfen nicht|behalte|beibehalten)\b",
+        "constraint",
+    ),
+    (r"\b(?:benutze?|verwende?|nutze?|installiere?) (?:kein|keine|keinen)\b", "constraint"),
+    (r"\bantworte (?:immer )?auf (?:deutsch|englisch)\b", "constraint"),
+    # choices
+    (r"\b(?:statt|anstatt|stattdessen|anstelle von|ich bevorzuge|lieber)\b", "decided"),
+    (
+        r"\b(?:wir nehmen|wir verwenden|wir benutzen|wechsle zu|wechseln wir zu|ich nehme)\b",
+        "decided",
+    ),
+    (
+        r"\blass uns (?:\w+ ){0,3}(?:verwenden|benutzen|nehmen|wechseln|bleiben|behalten)\b",
+        "decided",
+    ),
+)
+
+PROPOSALS = (r"\b(?:könnten wir|sollten wir|wie wäre es|warum nicht|wäre es nicht besser)\b",)
+
+VETOES = (r"^(?:danke|vielen dank|super|perfekt|toll)\b[^,]{0,30}$",)
+
+_LEAD = (
+    r"^(?:(?:ok|okay|ja|gut|alles klar)[,!. ]+)*(?:(?:ich )?(?:nehme|wähle)|nimm|lass uns|"
+    r"wir nehmen|mach)?\s*"
+)
+PICKS = (
+    _LEAD + r"(?:die |den |das )?(?:option|variante|alternative|vorschlag|ansatz)\s*"
+    r"(?P<n>[1-9]|[a-f])\b(?P<rest>[^?]{0,60})$",
+    _LEAD + r"(?:die|den|das) (?P<n>erste|ersten|zweite|zweiten|dritte|dritten|letzte|letzten)\b"
+    r"(?P<rest>[^?]{0,40})$",
+)
+ORDINALS = {
+    "erste": 1,
+    "ersten": 1,
+    "zweite": 2,
+    "zweiten": 2,
+    "dritte": 3,
+    "dritten": 3,
+    "letzte": -1,
+    "letzten": -1,
+}
+
+AFFIRMS = (
+    r"^(?:(?:ja|ok|okay|gut|super|perfekt|passt|genau)[,!. ]*)*(?:mach das|mach es|"
+    r"mach(?:'s| es) so|so machen wir(?:'s| es)|klingt gut|das wäre perfekt|wie empfohlen)?"
+    r"[.! ]*$",
+)
+
+STANCES = (
+    ("kein", "out"),
+    ("keine", "out"),
+    ("keinen", "out"),
+    ("niemals", "out"),
+    ("verwende", "pref"),
+    ("benutze", "pref"),
+    ("nutze", "pref"),
+    ("wechsle zu", "pref"),
+    ("statt", "pref-out"),
+    ("anstatt", "pref-out"),
+    ("anstelle von", "pref-out"),
+)
+SPACED = True
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "deutsch": "german",
+    "englisch": "english",
+}
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = ()
+LETTERS = "äöüß"
+WORDS: frozenset[str] = frozenset(
+    (
+        "nicht und der das ist ich wir immer kein keine keinen bitte nimm statt lass "
+        "uns mach nein nee sondern verwende benutze antworte dass stell achte musst darfst "
+        "lieber anstatt stattdessen brauchen"
+    ).split()
+)

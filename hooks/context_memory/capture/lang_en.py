@@ -1,0 +1,244 @@
+"""English: directive and choice patterns (the form of a table: capture/cues.py)."""
+
+DIRECTIVES = (
+    # refusals and corrections
+    (
+        r"^(?:no|nope|nah)\b(?:[,.!:]| (?:i|we|you|it|that|this|don'?t|not|use|just|let'?s|"
+        r"please|wait|leave|keep|the|do|stop|revert|undo)\b)",
+        "rejected",
+    ),
+    (r"\bthe (?:correct|right) (?:\S+ ){0,2}(?:is|was|should be)\b", "rejected"),
+    (
+        r"\bnot like (?:that|this)\b|\bthat'?s (?:not|wrong)\b|\bI told you\b|\bas I said\b",
+        "rejected",
+    ),
+    (r"\bI (?:do not|don'?t) think (?:we|you|it|that) (?:need|should)\b", "rejected"),
+    (r"\bdo (?:we|you|I) (?:even |really )?need\b", "rejected"),
+    (r"\b(?:didn'?t|don'?t|do not|did not) (?:find|like|want)\b", "rejected"),
+    (r"\bnot (?:helpful|needed|necessary|what I)\b|\bnever ?mind\b", "rejected"),
+    (r"\bI (?:deleted|removed|dropped|reverted|got rid of)\b", "rejected"),
+    (r"\b(?:is|was|are) already (?:done|there|in place|implemented)\b", "rejected"),
+    (r"\bnot \S+(?: \S+)?,? but\b", "rejected"),
+    (
+        r"\bno need (?:to|for)\b|"
+        r"\b(?:we|you) (?:don'?t|dont|do not) need (?:to|the|a|any|this|that)\b",
+        "rejected",
+    ),
+    (
+        r"^(?:please |just )?(?:revert|undo|roll ?back) (?:that|this|it|the|your|those|these)\b",
+        "rejected",
+    ),
+    (r"\blet'?s not\b", "rejected"),
+    (
+        r"^(?:please |just |then |ok,? |so )?(?:skip|drop|ditch|forget(?: about)?) "
+        r"(?:the|that|this|it|those|these)\b",
+        "rejected",
+    ),
+    # standing instructions
+    (r"^(?:please )?(?:do not|don'?t|never|always|stop)\b", "constraint"),
+    (r"(?:^|[,:;]|\b(?:please|but|and|so|also|just))\s*(?:do not|don'?t|never)\s+\w", "constraint"),
+    (r"\b(?:from now on|going forward|in future|every time|each time)\b", "constraint"),
+    (r"\balways\b", "constraint"),
+    (
+        r"(?:^|\blet'?s |\bplease |\bwant to |\blike to |\bwe (?:should|must|need to) |"
+        r"\bwhile |[,;:] ?)keep(?:ing)? (?:it|them|the|this|that|using|to|[a-z_.-]+ as)\b",
+        "constraint",
+    ),
+    (r"\b(?:must|mustn'?t|must not|shouldn'?t|should not|make sure|ensure)\b", "constraint"),
+    (
+        r"\b(?:doesn'?t|don'?t|won'?t|does not|do not|will not) break\b|\bwithout breaking\b",
+        "constraint",
+    ),
+    (
+        r"\bno (?:external|extra|new) (?:dependenc|framework|librar)",
+        "constraint",
+    ),
+    (r"\b(?:cross-platform|cross-browser|backwards?[- ]compatible)\b", "constraint"),
+    (r"\b(?:we|you) (?:lost|broke|dropped)\b", "constraint"),
+    (r"\b(?:continue|keep going|carry on|keep working)\b.{0,40}\buntil\b", "constraint"),
+    (
+        r"^(?:please |also |and |just )?(?:avoid|refrain from)\b|\bavoid (?:using|adding|touching|"
+        r"changing|calling)\b",
+        "constraint",
+    ),
+    (r"^no (?:more )?\w+s (?:in|for|on|anywhere|at all|please)\b|^no more\b", "constraint"),
+    (r"^(?:please )?remember (?:to|that)\b", "constraint"),
+    (r"^we(?:'re| are) (?:using|going with|sticking with|sticking to)\b", "constraint"),
+    (
+        r"\b(?:the|our|this|that|these|those|it|they)(?: [\w.-]+){0,2} (?:should|must|has to|"
+        r"have to|needs? to) (?:(?:stay|live|use|run|support|include|keep|return|show)\b|be "
+        r"(?:in|under|inside|outside|at|kept|written|stored|named|called|private|public|async|"
+        r"optional|configurable|reusable|separate|compatible|backwards)\b)",
+        "constraint",
+    ),
+    (
+        r"\bstick (?:to|with)\b|\bonly (?:use|touch|change|edit|modify|work (?:on|in)|fix|"
+        r"update|run|add|commit|push|test|read)\b",
+        "constraint",
+    ),
+    (
+        r"\bleave (?:it|them|that|this|the (?:[\w.-]+ ){0,2}[\w.-]+) (?:as is|alone|unchanged)\b",
+        "constraint",
+    ),
+    (r"\bwithout (?:using|adding|changing|touching|installing)\b", "constraint"),
+    (r"\b(?:I|we) (?:don'?t|dont|do not|never) use\b", "constraint"),
+    (r"\b(?:is|are) only (?:for|used for|meant for)\b", "constraint"),
+    (
+        r"\b(?:before|prior to) (?:you )?(?:to )?(?:push|commit|merg|deploy|releas|publish|tag)\w*",
+        "constraint",
+    ),
+    (
+        r"\b(?:it|this|that|they|these|those)(?: \w+)? (?:must|has to|have to|needs? to|should) "
+        r"(?:be|stay|live|go|run) "
+        r"(?:in|out|outside|inside|under|reusable|separate|private|local)\b",
+        "constraint",
+    ),
+    (
+        r"^(?:here |in this (?:project|repo) )?we (?:do|use|only use|always use|work)\b",
+        "constraint",
+    ),
+    (
+        r"\b(?:answer|reply|respond|write|talk|speak) (?:to me )?(?:only )?in "
+        r"(?:english|chinese|japanese|korean|spanish|german|french|portuguese|russian)\b",
+        "constraint",
+    ),
+    # choices
+    (r"\binstead\b|\brather than\b|\bin favou?r of\b", "decided"),
+    (
+        r"\blet'?s (?:also |just |rather )?(?:do|use|go with|switch|migrate|move|make|stick|"
+        r"try|keep|drop|replace|reuse|rename|change)\b",
+        "decided",
+    ),
+    (
+        r"\blet'?s? go (?:with|for)\b|\bI(?:'d| would| will|'ll)? (?:go|opt) (?:with|for)\b",
+        "decided",
+    ),
+    (
+        r"\b(?:I think |maybe |perhaps )?we (?:should|could|might need to|may need to|need to)\b",
+        "decided",
+    ),
+    (
+        r"\b(?:could|can|should|shall) we (?:(?:just|simply|not|instead|rather|also) |"
+        r"(?:use|reuse|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try|merge|"
+        r"combine|simplify|rename|delete|extract|share|inline|split)\b)|"
+        r"\bdo you think (?:we|it|there|that)\b",
+        "decided",
+    ),
+    (r"\b(?:how|what) about\b|\bwhy not\b|\bwouldn'?t it be\b", "decided"),
+    (
+        r"\b(?:is(?:n'?t| not)(?: it)?|would(?:n'?t| not) it be) "
+        r"(?:better|simpler|easier|cleaner)\b",
+        "decided",
+    ),
+    (
+        r"\bI'?d (?:actually |rather |really )?"
+        r"(?:prefer|rather|love|like (?:it|that|this|to keep))\b",
+        "decided",
+    ),
+    (
+        r"\bI (?:prefer|want you to use)\b|"
+        r"\b(?:please )?(?:use|switch to|go with) [`@\w.-]+ (?:instead|for)\b",
+        "decided",
+    ),
+    (
+        r"^(?:please |pls |just |then |also |and )?use [`@\w./-]+(?: [\w./-]+){0,3}[.!]?$",
+        "decided",
+    ),
+    (r"^[`\w.@/-]+,? not [`\w.@/-]+[.!]?$", "decided"),
+    (
+        r"\b(?:is|are) (?:fine|enough|good enough|sufficient) for (?:now|this|us|me|our|the)\b",
+        "decided",
+    ),
+    (r"^(?:please |then |ok,? |so )?(?:switch|migrate|move over) to\b", "decided"),
+    (r"^we (?:want|need|prefer) (?:something|a \w+|an \w+|it|to use)\b", "decided"),
+    (
+        r"\byou can (?:set|use|do|call)\b|\bwhich is (?:less work|simpler|cleaner|easier)\b",
+        "decided",
+    ),
+    (
+        r"\b(?:ok|okay|fine|yes)[,!. ]+(?:fine[,!. ]+)?(?:let'?s (?:go with|use|do|stick|keep|"
+        r"switch)|go with|use|do)\b",
+        "decided",
+    ),
+    (r"\bI (?:changed|renamed|moved|switched) .{1,80}\bto\b", "decided"),
+    (
+        r"\bI (?:want|prefer|need) (?:to )?(?:run|keep|have|use|host|deploy) .{0,60}"
+        r"\b(?:outside|inside|locally|separately|separate)\b",
+        "decided",
+    ),
+    (r"\botherwise (?:all )?(?:good|fine|gtg|lgtm)\b", "decided"),
+)
+
+# A question counts (is a proposal) only with one of these.
+PROPOSALS = (
+    r"\b(?:could|can|should|shall) we (?:(?:just|simply|not|instead|rather|also) |"
+    r"(?:use|reuse|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try|merge|"
+    r"combine|simplify|rename|delete|extract|share|inline|split)\b)",
+    r"\bdo (?:we|you|I) (?:even |really )?need\b",
+    r"\bdo you think\b|\bmaybe\b|\bperhaps\b|\bwe (?:might|may|should|need)\b|\binstead\b",
+    r"\bhow about\b|\bwhat about\b|\bwhy not\b|\bwouldn'?t it\b|\bso (?:that )?the\b",
+    r"\bI don'?t (?:think|want)\b|\bbreak\b|\bcould you (?:use|switch|keep)\b",
+    r"\b(?:is(?:n'?t| not)(?: it)?|would(?:n'?t| not) it be) (?:better|simpler|easier|cleaner)\b",
+)
+
+VETOES = (
+    # the form of this one answer, not a standing rule
+    r"\b(?:same (?:overall )?length|bullet points?|\d+ (?:words|sentences|paragraphs)|"
+    r"(?:short|brief|concise|long)(?:er)? (?:answer|reply|summary))\b",
+    # the user describing the code, not instructing
+    r"\b(?:we|it|this|that|they|which|code) (?:don'?t|doesn'?t|do not|does not) "
+    r"(?:do|have|handle|support|report|check)\b",
+    # a question to the agent ("what should we use?"), not a proposal
+    r"^(?:what|which|how|where|when|who)\b(?! about)(?!.*\b(?:instead|rather than)\b).*[?？]$",
+    # thanks and praise
+    r"^(?:thanks|thank you|great|excellent|perfect|nice)\b[^,]{0,30}$",
+    # a bare "no" that only shows impatience ("no i dont ugh"): nothing it turns down
+    r"^(?:no|nope|nah)\b(?:[\s,.!]+(?:i|we|you|it|that|don'?t|dont|do|not|ugh+|argh|lol|"
+    r"hmm+|really|yet|thanks|sorry|wait|problem|worries|idea|clue|man|dude))+[\s,.!?]*$",
+)
+
+# A reply that picks an offered option: "1", "option 2", "let's go with B", "the first one".
+_LEAD = (
+    r"^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|then|alright|hmm|so|great)[,!. ]+)*"
+    r"(?:(?:let'?s|lets|let) (?:go (?:with|for)|do|use|try|take|pick)|"
+    r"(?:i(?:'ll| will|'d| would)? )?(?:go (?:with|for)|choose|pick|take|prefer)|do|use|try|"
+    r"implement|proceed with)?\s*"
+)
+_REST = r"(?P<rest>[^?]{0,60})$"
+PICKS = (
+    _LEAD + r"(?:the )?(?:option|choice|approach|solution|plan|alternative|number|#|no\.)\s*"
+    r"(?P<n>[1-9]|[a-f])\b" + _REST,
+    r"^(?:option\s*)?(?P<n>[1-9]|[a-f])[.!)]?\s*(?:please|pls|then|is fine|sounds good|"
+    r"looks good|go|do it|it is)?[.!]*$",
+    r"^(?:(?:ok(?:ay)?|yes|yeah|sure|then|alright|so)[,!. ]+)*"
+    r"(?:let'?s|lets|let) (?:go (?:with|for)"
+    r"|do|use|try|take|pick) (?:#|no\. ?)?(?P<n>[1-9])\b" + _REST,
+    _LEAD + r"the (?P<n>first|second|third|fourth|fifth|last)\b" + _REST,
+    _LEAD + r"(?P<n>first|second|third|fourth|fifth|last) (?:one|option|choice|approach|"
+    r"solution|alternative|way|plan)\b" + _REST,
+)
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+
+# A reply that accepts the one option the agent recommended or proposed.
+AFFIRMS = (
+    r"^(?:(?:yes|yeah|yep|sure|ok(?:ay)?|great|perfect|cool|alright|sounds good|"
+    r"looks good)[,!. ]*)*(?:please )?(?:do (?:that|it|this)|go (?:ahead|for it)"
+    r"(?: with (?:that|it|this|your recommendation))?|let'?s do (?:that|it|this)|"
+    r"that (?:would be|sounds|is) (?:perfect|great|good|ideal|fine)|"
+    r"sounds (?:good|great|perfect)|(?:go|let'?s go) with (?:your|the) recommend(?:ation|ed"
+    r"(?: one| option)?)|agreed|as you (?:recommend|suggest)(?:ed)?)?[.! ]*"
+    r"(?:please|thanks|thank you)?[.! ]*$",
+)
+
+# English stance cues live with the calls package (core/call_tables.STANCE_CUES["en"]).
+STANCES: tuple[tuple[str, str], ...] = ()
+SPACED = True
+
+# English names languages in English (see lang_zh.py).
+NAMES: dict[str, str] = {}
+
+# English is always read: no marks needed (what shows a text may be in another language:
+# lang_zh.py).
+RANGES: tuple[tuple[str, str], ...] = ()
+LETTERS = ""
+WORDS: frozenset[str] = frozenset()

@@ -1,0 +1,103 @@
+"""Spanish: directive and choice patterns (``^no,`` is read by the English table)."""
+
+DIRECTIVES = (
+    # refusals and corrections
+    (
+        r"\b(?:eso no es|no es (?:eso|así|lo que)|no me gusta|ya te (?:lo )?dije|como te dije)\b",
+        "rejected",
+    ),
+    (r"\b(?:no hace falta|no es necesario|olvídalo|déjalo así)\b", "rejected"),
+    (r"\bno \S+(?: \S+)?,? sino\b", "rejected"),
+    # standing instructions
+    (r"\b(?:siempre|nunca|jamás|a partir de ahora|de ahora en adelante)\b", "constraint"),
+    (
+        r"\b(?:asegúrate de|no debes|debes|tienes que|mantén|sin (?:usar|añadir|cambiar|romper))\b",
+        "constraint",
+    ),
+    (
+        r"\bno (?:uses|utilices|hagas|cambies|toques|añadas|agregues|instales|borres|elimines)\b",
+        "constraint",
+    ),
+    (r"\bno quiero\b|\bsolo (?:usa|utiliza|en|para)\b", "constraint"),
+    (
+        r"\b(?:resp[oó]nde|escr[ií]be|h[aá]bla|cont[eé]sta)(?:me)? (?:siempre )?en "
+        r"(?:español|inglés)\b",
+        "constraint",
+    ),
+    (r"\bquiero que (?:uses|utilices|mantengas|sigas|hagas|pongas|dejes)\b", "constraint"),
+    # choices
+    (
+        r"\b(?:en lugar de|en vez de|mejor (?:usa|usemos|utiliza|haz|hagamos)|usemos|utilicemos)\b",
+        "decided",
+    ),
+    (
+        r"\b(?:vamos con|vamos a usar|prefiero|cámbialo a|cambia a|quedémonos con|me quedo con)\b",
+        "decided",
+    ),
+)
+
+PROPOSALS = (
+    r"\b(?:podríamos|deberíamos|qué tal si|y si (?:usamos|cambiamos|hacemos)|por qué no)\b",
+    r"\bno (?:sería|es) mejor\b",
+)
+
+VETOES = (r"^(?:gracias|muchas gracias|perfecto|genial|excelente)\b[^,]{0,30}$",)
+
+_LEAD = (
+    r"^(?:(?:ok|vale|sí|si|bueno|perfecto)[,!. ]+)*(?:(?:vamos|voy) con|elijo|prefiero|"
+    r"me quedo con|usa|haz|hagamos)?\s*"
+)
+PICKS = (
+    _LEAD
+    + r"(?:la |el )?(?:opción|alternativa|propuesta)\s*(?P<n>[1-9]|[a-f])\b(?P<rest>[^?¿]{0,60})$",
+    _LEAD + r"(?:la|el) (?P<n>primera|primero|segunda|segundo|tercera|tercero|última|último)\b"
+    r"(?P<rest>[^?¿]{0,40})$",
+)
+ORDINALS = {
+    "primera": 1,
+    "primero": 1,
+    "segunda": 2,
+    "segundo": 2,
+    "tercera": 3,
+    "tercero": 3,
+    "última": -1,
+    "último": -1,
+}
+
+AFFIRMS = (
+    r"^(?:(?:sí|si|vale|ok|perfecto|genial|de acuerdo|dale)[,!. ]*)*(?:hazlo|adelante|haz eso|"
+    r"hagámoslo|eso sería perfecto|suena bien|como recomiendas)?[.! ]*$",
+)
+
+STANCES = (
+    ("no uses", "out"),
+    ("no utilices", "out"),
+    ("nunca uses", "out"),
+    ("usa", "pref"),
+    ("utiliza", "pref"),
+    ("usemos", "pref"),
+    ("prefiero", "pref"),
+    ("cambia a", "pref"),
+    ("en lugar de", "pref-out"),
+    ("en vez de", "pref-out"),
+)
+SPACED = True
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "español": "spanish",
+    "inglés": "english",
+}
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = ()
+LETTERS = "ñ¿¡áéíóú"
+WORDS: frozenset[str] = frozenset(
+    (
+        "que los las del para usa uses utiliza siempre nunca quiero mejor vamos hazlo "
+        "pero esto eso debes tienes mantén sino opción primera primero vez lugar gusta falta"
+    ).split()
+)

@@ -1,0 +1,82 @@
+"""Japanese: directive and choice patterns (no ``\\b``; see zh.py)."""
+
+DIRECTIVES = (
+    # refusals and corrections: "…ないで" (don't), "じゃなくて" (not X but), "違う", "やめて"
+    (r"(?:使わ|やら|入れ|変え|触ら|消さ|追加し|作ら|書か|いじら)ないで", "rejected"),
+    (r"じゃなくて|ではなく|^(?:いや[、,]?\s*)?(?:違います|ちがう|違う)|やめて|止めて", "rejected"),
+    (r"いらない|要らない|必要(?:は)?ない|不要です|は不要|元に戻して", "rejected"),
+    # a polite prohibition ("…ないでください"), or one that ends the sentence
+    (r"ないで(?:ください|下さい|ほしい|欲しい)|ないで[ねよ]?[。！!]*$", "rejected"),
+    # standing instructions
+    (r"今後|これからは|以後|常に|必ず|絶対(?:に)?|毎回", "constraint"),
+    (r"(?:だけ|のみ)(?:を)?(?:使|に|で)", "constraint"),
+    (r"(?:日本語|英語)で(?:回答|返答|答え|書|説明|話)", "constraint"),
+    # choices
+    (r"代わりに|に(?:変更|切り替え|変え)(?:て|よう|ます|る|ましょう)", "decided"),
+    (
+        r"(?:を|で)使(?:って|おう|いましょう)|にしよう|にしましょう|で(?:いこう|行こう|進めて)|採用",
+        "decided",
+    ),
+    # "X でお願いします", "X にしてください": the choice of X
+    (r"(?:で|に)(?:お願いします|お願い|してください|して下さい)[。！!]*$", "decided"),
+)
+
+PROPOSALS = (
+    r"ませんか|のはどう|はどう(?:です|でしょう)?か|べきでは|方がいい(?:のでは|かな|んじゃ)",
+)
+
+VETOES = (r"わからない|分からない|わかりません|分かりません",)
+
+PICKS = (
+    r"^(?:じゃあ|では|それでは)?\s*(?:案|オプション|選択肢|プラン)?\s*(?P<n>[1-9１-９a-fA-F①-⑨])"
+    r"\s*(?:番|案|つ目)?\s*(?:で|に|を)?\s*(?:お願いします|お願い|します|しよう|いこう|"
+    r"進めて(?:ください)?|ください)?[。！!.]*$",
+    r"^(?:じゃあ|では)?\s*(?P<n>最初|一つ目|二つ目|三つ目)の?(?:案|方|もの|やつ|オプション)?\s*"
+    r"(?:で|に|を)?\s*(?:お願いします|お願い|します|しよう|ください)?[。！!.]*$",
+)
+ORDINALS = {
+    "最初": 1,
+    "一つ目": 1,
+    "二つ目": 2,
+    "三つ目": 3,
+    "①": 1,
+    "②": 2,
+    "③": 3,
+    "④": 4,
+    "⑤": 5,
+    "⑥": 6,
+    "⑦": 7,
+    "⑧": 8,
+    "⑨": 9,
+}
+
+AFFIRMS = (
+    r"^(?:はい|うん|ええ)?[、。！!\s]*(?:それで|そうして|おすすめ(?:の方)?で|推奨(?:の方)?で)"
+    r"(?:いい|いいです|お願いします|お願い|進めて(?:ください)?|ください)?[。！!]*$",
+)
+
+# Japanese puts the object before the verb ("npmを使わないで"): no stance cue form reads
+# that order, so directives keep an approach subject (they remind, never make the guard ask).
+STANCES: tuple[tuple[str, str], ...] = ()
+SPACED = False
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "日本語": "japanese",
+    "英語": "english",
+    "中国語": "chinese",
+    "韓国語": "korean",
+}
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = (
+    ("\u3040", "\u30ff"),
+    ("\u4e00", "\u9fff"),
+    ("\uff10", "\uff19"),
+    ("\u2460", "\u2473"),
+)
+LETTERS = ""
+WORDS: frozenset[str] = frozenset()

@@ -1,0 +1,73 @@
+"""Korean: directive and choice patterns (no ``\\b``; see zh.py)."""
+
+DIRECTIVES = (
+    # refusals and corrections: "…지 마" (don't), "말고" (not X, but), "아니(요|야)" (no)
+    (r"(?:하|쓰|사용하|만들|바꾸|건드리|넣|추가하|지우|삭제하|고치)지\s?마", "rejected"),
+    (r"말고|^아니(?:요|야|오)?(?:[,.!\s]|$)|아닌데|필요\s?없|되돌려|원래대로", "rejected"),
+    # "…지 말아 주세요" (please don't), "…지 않았으면 좋겠어" (I'd rather you didn't)
+    (r"지\s?말(?:아|아요|아\s?주세요|아\s?줘)|지\s?않았으면\s?(?:좋겠|해)", "rejected"),
+    # standing instructions: from now on, always, never, must, every time, in Korean
+    (r"지금부터|앞으로(?:는)?|항상|언제나|절대(?:로)?|반드시|매번", "constraint"),
+    (r"만\s?(?:사용|써|쓰|수정|변경|작업|고쳐)", "constraint"),
+    (r"유지(?:해|하|할)", "constraint"),
+    (r"(?:한글|한국어|영어)로\s?(?:답|대답|응답|작성|해|말|써|설명)", "constraint"),
+    # choices
+    (r"대신(?:에)?|(?:으로|로)\s?(?:바꿔|변경|교체|전환|가자|하자|진행)", "decided"),
+    (r"(?:을|를)\s?(?:쓰자|사용하자)|채택", "decided"),
+)
+
+PROPOSALS = (r"어때|(?:할까|쓸까|바꿀까)요?\s*[?？]|좋지\s?않을까|낫지\s?않",)
+
+VETOES = (r"모르겠|잘\s?모르",)
+
+PICKS = (
+    # "1번으로 진행해줘" (go with number 1): the number with 번, then what to do with it
+    r"^(?:그럼|그러면|음|네|좋아요?)?[,\s]*(?P<n>[1-9])\s*번(?:째)?"
+    r"\s*(?:옵션|방안|안|것|거)?\s*(?:으로|로|을|를|이|가)?\s*(?:진행|해|하자|갈게|가자|할게|선택|"
+    r"부탁)?[^?？]{0,12}$",
+    r"^(?:그럼|그러면|음|네|좋아요?)?[,\s]*(?:옵션|방안|선택지)\s*(?P<n>[1-9a-fA-F])"
+    r"\s*(?:으로|로|을|를|이|가)?\s*(?:진행|해|하자|갈게|가자|할게|선택|부탁)?[^?？]{0,12}$",
+    r"^(?:그럼|그러면|네)?[,\s]*(?P<n>첫\s?번째|두\s?번째|세\s?번째|네\s?번째|마지막)\s?"
+    r"(?:것|거|옵션|방안|안|방법)?\s*(?:으로|로|을|를|이|가)?[^?？]{0,14}$",
+)
+ORDINALS = {
+    "첫번째": 1,
+    "첫 번째": 1,
+    "두번째": 2,
+    "두 번째": 2,
+    "세번째": 3,
+    "세 번째": 3,
+    "네번째": 4,
+    "네 번째": 4,
+    "마지막": -1,
+}
+
+AFFIRMS = (
+    r"^(?:네|응|좋아요?|좋습니다|그래요?)?[,.!\s]*(?:그렇게|추천(?:하신|한|해준)?\s?(?:대로|걸로|것으로))"
+    r"\s*(?:해\s?줘|해\s?주세요|진행해\s?(?:줘|주세요)?|하자|해요|부탁(?:해요|합니다|드려요)?)?[.!]*$",
+)
+
+# Korean puts the object before the verb (see lang_ja.py): no stance cues.
+STANCES: tuple[tuple[str, str], ...] = ()
+SPACED = False
+
+# The language's words for languages ("answer in Korean"), with their English name:
+# a directive naming one also carries the English name, the word a handoff uses.
+NAMES = {
+    "한글": "korean",
+    "한국어": "korean",
+    "영어": "english",
+    "중국어": "chinese",
+    "일본어": "japanese",
+}
+
+# What shows a text may be in this language (capture/cues.languages_in): its script's
+# character ranges, letters of its alphabet, or its common words; its patterns are compiled
+# only for such a text.
+RANGES: tuple[tuple[str, str], ...] = (
+    ("\uac00", "\ud7a3"),
+    ("\u1100", "\u11ff"),
+    ("\u3130", "\u318f"),
+)
+LETTERS = ""
+WORDS: frozenset[str] = frozenset()

@@ -1,0 +1,99 @@
+"""A rejection the user types in the real client's permission prompt, captured as a typed
+record (issue 26, "Done when"): in an interactive session the scripted model runs
+``npm install moment``; the user answers the prompt with No, Tab, "too heavy, use
+date-fns"; the Stop hook's capture writes one record that rules out the package moment
+(not npm) and prefers the package date-fns, from the user row the client wrote (its
+``api-request-blob`` copy adds nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import DEFAULT_MODEL, ClaudeRunner
+from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
+from .interactive import Terminal, trust_project
+
+pytestmark = pytest.mark.client
+
+API_KEY = "sk-ant-api03-e2e-rejection-test-key-0000000000"
+FEEDBACK = "too heavy, use date-fns"
+CAPTURE_SECONDS = 60.0
+
+
+def records_of(log: Path) -> list[dict[str, object]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+
+
+def wait_for_records(log: Path, terminal: Terminal) -> list[dict[str, object]]:
+    deadline = time.monotonic() + CAPTURE_SECONDS
+    while time.monotonic() < deadline:
+        found = records_of(log)
+        if found:
+            return found
+        terminal.type("", settle=0.5)  # keep reading the screen while the hooks run
+    raise AssertionError(f"nothing captured; screen ends:\n{terminal.screen[-3000:]}")
+
+
+def test_a_rejection_typed_in_the_permission_prompt_is_a_typed_record(
+    installed_home: Path,
+    run_claude: ClaudeRunner,
+    fake_api: FakeMessagesApi,
+    project_dir: Path,
+) -> None:
+    trust_project(installed_home, project_dir, API_KEY)
+    fake_api.enqueue(
+        ScriptedTurn(
+            blocks=(tool_use_block("Bash", {"command": "npm install moment"}, "toolu_01m"),)
+        ),
+        ScriptedTurn.text("Understood: date-fns, not moment."),
+    )
+    env = run_claude.child_env({"ANTHROPIC_API_KEY": API_KEY})
+    argv = [str(run_claude.claude_bin), "--model", DEFAULT_MODEL]
+    terminal = Terminal(argv, cwd=project_dir, env=env)
+    try:
+        terminal.wait_for("auto mode")
+        terminal.type("Add a date library.")
+        terminal.type("\r")
+        if terminal.wait_for("stay in auto mode", "Tab to amend") == "stay in auto mode":
+            terminal.type("\r")
+            terminal.wait_for("Tab to amend")
+        terminal.type("\t")  # on No (the default): amend, then type the feedback
+        terminal.type(FEEDBACK)
+        terminal.type("\r")
+        log = project_dir / ".working-state" / "decisions.jsonl"
+        records = wait_for_records(log, terminal)
+        terminal.wait_for("date-fns, not moment")
+    finally:
+        terminal.close()
+
+    (transcript,) = run_claude.transcript_files()
+    rows = run_claude.transcript_rows(transcript.stem)
+    rejections = [r for r in rows if r.get("type") == "user" and r.get("toolDenialKind")]
+    assert [r["toolDenialKind"] for r in rejections] == ["user-rejected"]
+    blob_copies = [
+        r for r in rows if r.get("type") == "api-request-blob" and "toolu_01m" in json.dumps(r)
+    ]
+    assert blob_copies, "the client no longer writes the api-request-blob copy"
+
+    assert len(records) == 1, records
+    (record,) = records
+    assert (record["kind"], record["by"], record["source"], record["tier"]) == (
+        "rejected",
+        "user",
+        "tool-rejection",
+        "structural",
+    )
+    assert record["uuid"] == rejections[0]["uuid"]
+    assert record["session"] == transcript.stem
+    assert record["decision"] == "Bash: npm install moment"
+    assert record["reason"] == FEEDBACK
+    assert record["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert record["preferred"] == [{"kind": "package", "value": "date-fns"}]
+    assert record["call"] == {"tool": "Bash", "command": "npm install moment"}

@@ -1,0 +1,356 @@
+"""Languages as data (capture/lang_<code>.py, compiled in capture/cues.py): every entry of
+every table has an example here, written from the rule the entry encodes (the labelling
+rules of tests/fixtures/decision-labels/README.md), not copied from a labelled line; each
+example is captured with the entry's kind, and what states nothing is not captured."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from context_memory.capture import cues
+from context_memory.capture.prompts import classify, picked_option
+from context_memory.capture.text import sentences
+
+TABLES = {table.__name__.rsplit("_", 1)[-1]: table for table in cues.TABLES}
+
+# (prompt, kind) per language: at least one example for every DIRECTIVES entry.
+EXAMPLES: dict[str, list[tuple[str, str]]] = {
+    "en": [
+        ("No, the config goes in settings.toml.", "rejected"),
+        ("Not like that, the header stays on top.", "rejected"),
+        ("I don't think we need a cache here.", "rejected"),
+        ("Do we even need the retry loop?", "rejected"),
+        ("I didn't like the new colours.", "rejected"),
+        ("That summary was not helpful.", "rejected"),
+        ("I removed the docker setup myself.", "rejected"),
+        ("The migration is already done.", "rejected"),
+        ("Not the sidebar, but the footer.", "rejected"),
+        ("There is no need to mock the database.", "rejected"),
+        ("Revert that change to the parser.", "rejected"),
+        ("The correct port is 8080.", "rejected"),
+        ("Let's not add a config file.", "rejected"),
+        ("Skip the caching layer.", "rejected"),
+        ("Never commit the .env file.", "constraint"),
+        ("Fix the test, but don't touch the fixtures.", "constraint"),
+        ("From now on run the linter first.", "constraint"),
+        ("Run the formatter always.", "constraint"),
+        ("Let's keep the old API as a shim.", "constraint"),
+        ("Make sure the CLI exits 0 on help.", "constraint"),
+        ("It must not break the public API.", "constraint"),
+        ("No new dependencies for the parser.", "constraint"),
+        ("Refactor it without breaking the CLI.", "constraint"),
+        ("The script has to stay cross-platform.", "constraint"),
+        ("You dropped the error handling.", "constraint"),
+        ("Continue fixing tests until all are green.", "constraint"),
+        ("Avoid adding new globals.", "constraint"),
+        ("No emojis in commit messages.", "constraint"),
+        ("Remember to bump the version.", "constraint"),
+        ("We're sticking with Flask.", "constraint"),
+        ("The output should be written to stdout.", "constraint"),
+        ("Only fix the parser.", "constraint"),
+        ("Stick to the standard library.", "constraint"),
+        ("Leave the vendored code as is.", "constraint"),
+        ("Add the flag without changing the defaults.", "constraint"),
+        ("We don't use Docker locally.", "constraint"),
+        ("This template is only for internal decks.", "constraint"),
+        ("Run the tests locally before you push.", "constraint"),
+        ("These scripts should live outside the repo.", "constraint"),
+        ("We do container-first.", "constraint"),
+        ("Answer in English.", "constraint"),
+        ("Let's parse it with a regex instead.", "decided"),
+        ("Let's use sqlite for the cache.", "decided"),
+        ("I'd go with the flat layout.", "decided"),
+        ("I think we should split the module.", "decided"),
+        ("Could we just use the stdlib json?", "decided"),
+        ("Could we reuse the card component for that?", "decided"),
+        ("What about a plain dict?", "decided"),
+        ("Wouldn't it be simpler to drop the class?", "decided"),
+        ("I'd prefer one file per command.", "decided"),
+        ("I prefer tabs for the Makefile.", "decided"),
+        ("Use ruff.", "decided"),
+        ("Also use uv for the lock file.", "decided"),
+        ("pnpm, not npm.", "decided"),
+        ("SQLite is fine for now.", "decided"),
+        ("Switch to httpx for the client.", "decided"),
+        ("We want something that lets us swap providers.", "decided"),
+        ("You can use the builtin logger.", "decided"),
+        ("OK, go with the second layout.", "decided"),
+        ("Rename the flag, otherwise lgtm.", "decided"),
+        ("I renamed the folder notes to journal.", "decided"),
+        ("I want to run the worker outside the container.", "decided"),
+    ],
+    "zh": [
+        ("不要用全局变量", "rejected"),
+        ("这个函数不需要了", "rejected"),
+        ("别改配置文件", "rejected"),
+        ("不是前端的问题，而是接口的问题", "rejected"),
+        ("撤销刚才的修改", "rejected"),
+        ("以后都先跑测试再提交", "constraint"),
+        ("提交信息必须用英文", "constraint"),
+        ("每次都要先备份数据库", "constraint"),
+        ("不能删 migrations 目录", "constraint"),
+        ("保留原来的接口", "constraint"),
+        ("先跑测试再提交", "constraint"),
+        ("用中文回复", "constraint"),
+        ("改成 TypeScript", "decided"),
+        ("借鉴旧项目的目录结构", "decided"),
+        ("就用 SQLite", "decided"),
+    ],
+    "ja": [
+        ("このファイルは変えないで", "rejected"),
+        ("いや、違う", "rejected"),
+        ("このテストはいらない", "rejected"),
+        ("本番のデータベースには触らないでください", "rejected"),
+        ("今後はコミット前にテストを実行して", "constraint"),
+        ("標準ライブラリだけを使ってください", "constraint"),
+        ("日本語で回答してください", "constraint"),
+        ("fetch の代わりに axios を使う", "decided"),
+        ("SQLite を使おう", "decided"),
+        ("データベースは SQLite でお願いします", "decided"),
+    ],
+    "ko": [
+        ("이 파일은 건드리지 마", "rejected"),
+        ("npm 말고 pnpm", "rejected"),
+        ("설정 파일은 수정하지 말아 주세요", "rejected"),
+        ("지금부터 모든 답변을 한글로 해줘", "constraint"),
+        ("표준 라이브러리만 사용해", "constraint"),
+        ("기존 API는 유지해 주세요", "constraint"),
+        ("한국어로 답해줘", "constraint"),
+        ("axios 대신 fetch", "decided"),
+        ("SQLite를 쓰자", "decided"),
+    ],
+    "es": [
+        ("No me gusta ese diseño", "rejected"),
+        ("No hace falta el caché", "rejected"),
+        ("No el menú, sino el pie de página", "rejected"),
+        ("Siempre ejecuta los tests antes de hacer commit", "constraint"),
+        ("Debes mantener la API pública", "constraint"),
+        ("No uses variables globales", "constraint"),
+        ("No quiero dependencias nuevas", "constraint"),
+        ("Respóndeme en español", "constraint"),
+        ("Quiero que uses TypeScript en todo el proyecto", "constraint"),
+        ("Usa pnpm en lugar de npm", "decided"),
+        ("Prefiero la versión simple", "decided"),
+    ],
+    "de": [
+        ("Nein, die Datei bleibt, wo sie ist.", "rejected"),
+        ("Das ist falsch.", "rejected"),
+        ("Das brauchen wir nicht.", "rejected"),
+        ("Nicht das Menü, sondern die Fußzeile.", "rejected"),
+        ("Führe immer zuerst die Tests aus.", "constraint"),
+        ("Stell sicher, dass die API gleich bleibt.", "constraint"),
+        ("Verwende keine globalen Variablen.", "constraint"),
+        ("Antworte auf Deutsch.", "constraint"),
+        ("Nimm pnpm statt npm.", "decided"),
+        ("Wir verwenden SQLite.", "decided"),
+        ("Lass uns SQLite verwenden.", "decided"),
+    ],
+    "fr": [
+        ("Non, le fichier reste là.", "rejected"),
+        ("Ce n'est pas ce que je voulais.", "rejected"),
+        ("Pas besoin de cache.", "rejected"),
+        ("Pas le menu, mais le pied de page.", "rejected"),
+        ("Désormais lance les tests avant chaque commit.", "constraint"),
+        ("Tu dois garder l'API publique.", "constraint"),
+        ("Réponds en français.", "constraint"),
+        ("Utilise pnpm au lieu de npm.", "decided"),
+        ("Je préfère la version simple.", "decided"),
+    ],
+    "pt": [
+        ("Não, o arquivo fica onde está.", "rejected"),
+        ("Não é isso que eu pedi.", "rejected"),
+        ("Eu já te disse que o banco é Postgres.", "rejected"),
+        ("Não o menu, mas o rodapé.", "rejected"),
+        ("Sempre rode os testes antes do commit.", "constraint"),
+        ("Mantenha a API pública.", "constraint"),
+        ("Não use variáveis globais.", "constraint"),
+        ("Responda em português.", "constraint"),
+        ("Quero que você use TypeScript no projeto todo.", "constraint"),
+        ("Use pnpm em vez de npm.", "decided"),
+        ("Vamos mudar para SQLite.", "decided"),
+    ],
+    "ru": [
+        ("Нет, файл остаётся на месте.", "rejected"),
+        ("Это не то, что я просил.", "rejected"),
+        ("Кэш не нужен.", "rejected"),
+        ("Не меню, а подвал.", "rejected"),
+        ("Всегда запускай тесты перед коммитом.", "constraint"),
+        ("Обязательно сохраняй публичный API.", "constraint"),
+        ("Не используй глобальные переменные.", "constraint"),
+        ("Отвечай на русском.", "constraint"),
+        ("Используй pnpm вместо npm.", "decided"),
+        ("Давайте используем SQLite.", "decided"),
+        ("Перейди на SQLite.", "decided"),
+    ],
+}
+
+# Prompts that state nothing (questions, plain task requests, descriptions, thanks,
+# deferrals, "I don't know") in each language: never captured.
+NOTHING: dict[str, list[str]] = {
+    "en": [
+        "Can we rebase on main, please?",
+        "can we test something",
+        "no i dont ugh",
+        "no news",
+        "What should we use?",
+        "Ok, let's fix that",
+        "Please add a --verbose flag.",
+        "Thanks, that works!",
+        "It doesn't handle empty files.",
+        "This should be part of the notes, what is the best approach?",
+        "The tests should be passing now.",
+        "No luck with that either.",
+    ],
+    "zh": [
+        "这个函数是做什么的？",
+        "你不是可以直接读文件吗",
+        "不用谢",
+        "我不知道要不要改",
+        "先不要提交",
+    ],
+    "ja": [
+        "この関数は何をしますか？",
+        "ありがとう",
+        "わからない",
+        "確認しないで進めたので失敗した",
+    ],
+    "ko": ["이 함수는 뭐 하는 거야?", "고마워", "잘 모르겠어"],
+    "es": ["¿Qué hace esta función?", "Gracias, funciona", "Agrega un botón de guardar"],
+    "de": ["Was macht diese Funktion?", "Danke, das klappt", "Das hat nie funktioniert."],
+    "fr": ["Que fait cette fonction ?", "Merci, ça marche", "Ça ne marche toujours pas."],
+    "pt": ["O que essa função faz?", "Obrigado, funcionou", "Adicione um botão de salvar"],
+    "ru": ["Что делает эта функция?", "Спасибо, работает", "Сохрани файл."],
+}
+
+OPTIONS = {"options": [["1", "Use SQLite"], ["2", "Use Postgres"], ["3", "Keep JSON files"]]}
+LETTERS = {"options": [["a", "Use SQLite"], ["b", "Use Postgres"]]}
+# (reply, offer, label picked) per language: at least one example for every PICKS entry.
+PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
+    "en": [
+        ("do option 2 as you are recommending", OPTIONS, "2"),
+        ("2", OPTIONS, "2"),
+        ("b", LETTERS, "b"),
+        ("lets do 3", OPTIONS, "3"),
+        ("the first one", OPTIONS, "1"),
+        ("first option sounds easy", OPTIONS, "1"),
+        ("let's go with the last one", OPTIONS, "3"),
+    ],
+    "zh": [("方案二", OPTIONS, "2"), ("就第一个吧", OPTIONS, "1"), ("选3", OPTIONS, "3")],
+    "ja": [("2番でお願いします", OPTIONS, "2"), ("最初の案で", OPTIONS, "1")],
+    "ko": [
+        ("1번으로 진행해줘", OPTIONS, "1"),
+        ("옵션 2로 하자", OPTIONS, "2"),
+        ("두 번째로 해줘", OPTIONS, "2"),
+    ],
+    "es": [("vamos con la opción 2", OPTIONS, "2"), ("la primera", OPTIONS, "1")],
+    "de": [("ich nehme Option 2", OPTIONS, "2"), ("die erste", OPTIONS, "1")],
+    "fr": [("je prends l'option 2", OPTIONS, "2"), ("la première", OPTIONS, "1")],
+    "pt": [("vamos com a opção 2", OPTIONS, "2"), ("a primeira", OPTIONS, "1")],
+    "ru": [("выбираю вариант 2", OPTIONS, "2"), ("первый", OPTIONS, "1")],
+}
+RECOMMENDED = {**OPTIONS, "rec": "2"}
+# Replies that accept the recommended option, per language (every AFFIRMS entry).
+AFFIRM_EXAMPLES: dict[str, list[str]] = {
+    "en": ["yes, do that", "that would be perfect"],
+    "zh": ["好，就这样做吧", "按你推荐的来"],
+    "ja": ["はい、それでお願いします"],
+    "ko": ["네, 추천대로 진행해 주세요"],
+    "es": ["sí, hazlo"],
+    "de": ["ja, mach das"],
+    "fr": ["oui, vas-y"],
+    "pt": ["sim, pode fazer"],
+    "ru": ["да, делай"],
+}
+
+
+def _every(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str]]:
+    return [pair for code in table for pair in table[code]]
+
+
+def test_there_is_one_table_per_language() -> None:
+    assert sorted(TABLES) == sorted(["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru"])
+    for table in TABLES.values():
+        for name in ("DIRECTIVES", "PROPOSALS", "VETOES", "PICKS", "ORDINALS", "AFFIRMS"):
+            assert hasattr(table, name), (table.__name__, name)
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_each_example_is_read_with_its_languages_table(code: str) -> None:
+    for text, _ in EXAMPLES[code]:
+        assert code in cues.languages_in(text), text
+    for reply, _, _ in PICK_EXAMPLES[code]:
+        assert code in cues.languages_in(reply), reply
+
+
+def test_an_english_text_compiles_only_the_english_table() -> None:
+    assert cues.languages_in("Don't use moment, use date-fns instead.") == ("en",)
+    assert cues.languages_in("지금부터 한글로") == ("en", "ko")
+    assert cues.languages_in("以后都用中文") == ("en", "zh", "ja")  # Han: either
+    assert cues.cues_for("use pnpm") is cues.cues_for("keep it")  # compiled once
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_every_directive_entry_has_an_example_of_its_kind(code: str) -> None:
+    for pattern, kind in TABLES[code].DIRECTIVES:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        examples = [text for text, want in EXAMPLES[code] if want == kind]
+        assert any(compiled.search(s) for text in examples for s in sentences(text)), pattern
+
+
+@pytest.mark.parametrize(("text", "kind"), _every(EXAMPLES))
+def test_a_directive_is_captured_with_its_kind(text: str, kind: str) -> None:
+    found = classify(text)
+    assert found is not None, text
+    assert found.kind == kind
+    assert found.quote == " ".join(text.split())
+
+
+@pytest.mark.parametrize("text", [text for code in NOTHING for text in NOTHING[code]])
+def test_what_states_nothing_is_not_captured(text: str) -> None:
+    assert classify(text) is None
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_every_pick_entry_has_an_example(code: str) -> None:
+    for pattern in TABLES[code].PICKS:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        assert any(compiled.match(reply) for reply, _, _ in PICK_EXAMPLES[code]), pattern
+
+
+@pytest.mark.parametrize(
+    ("reply", "offer", "label"), [case for code in PICK_EXAMPLES for case in PICK_EXAMPLES[code]]
+)
+def test_a_short_reply_picks_the_offered_option(
+    reply: str, offer: dict[str, object], label: str
+) -> None:
+    texts = {str(o[0]): str(o[1]) for o in offer["options"]}  # type: ignore[attr-defined]
+    assert picked_option(reply, offer) == (label, texts[label])
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_every_affirm_entry_has_an_example(code: str) -> None:
+    for pattern in TABLES[code].AFFIRMS:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        assert any(compiled.match(reply) for reply in AFFIRM_EXAMPLES[code]), pattern
+
+
+@pytest.mark.parametrize("reply", [r for code in AFFIRM_EXAMPLES for r in AFFIRM_EXAMPLES[code]])
+def test_a_yes_takes_the_recommended_option_and_nothing_without_one(reply: str) -> None:
+    assert picked_option(reply, RECOMMENDED) == ("2", "Use Postgres")
+    assert picked_option(reply, OPTIONS) is None
+    assert picked_option(reply, {}) is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "2?",  # a question about it
+        "not option 2, but the first idea",  # turns it down
+        "option 7",  # not offered
+        "1. Is already done, let's test 2 and wait for 3 until CI is green again please",
+    ],
+)
+def test_what_picks_no_offered_option_picks_nothing(reply: str) -> None:
+    assert picked_option(reply, OPTIONS) is None
