@@ -24,6 +24,22 @@ EVENT = "SessionStart"
 SOURCES = ("startup", "resume", "clear")
 
 
+def mirrored_ids(hook: HookInput, source: str) -> frozenset[str]:
+    """Mirror the user's records into Claude Code's auto memory first (memory/native.py),
+    then the ids whose lines MEMORY.md holds: the pointer does not repeat them. Fails open:
+    on any error the pointer names everything, as before."""
+    from context_memory.core.hookio import log_line
+    from context_memory.memory.native import memory_ids, sync_native
+
+    session = hook.session_id or ""
+    try:
+        sync_native(hook.state_dir, hook.project_dir, session=session)
+        return memory_ids(hook.project_dir)
+    except Exception as exc:  # noqa: BLE001 - fail open: a folder of the client's, untrusted
+        log_line(hook.state_dir, HOOK_NAME, session, f"auto memory skipped ({source}): {exc}")
+        return frozenset()
+
+
 def restore_output(payload: HookInput | dict[str, Any]) -> str | None:
     """The hook's stdout: one SessionStart additionalContext document, or None."""
     hook = as_hook_input(payload)
@@ -32,7 +48,9 @@ def restore_output(payload: HookInput | dict[str, Any]) -> str | None:
     source = hook.text("source")
     if source is not None and source not in SOURCES:
         return None
-    text = recovery_pointer(hook.state_dir, base=hook.project_dir)
+    text = recovery_pointer(
+        hook.state_dir, base=hook.project_dir, in_memory=mirrored_ids(hook, source or "startup")
+    )
     return context_output(EVENT, text) if text else None
 
 
