@@ -155,12 +155,10 @@ def with_auto_memory(
     """``records`` plus the model's own auto memories (memory/native_read.py), and the ids
     of the records whose lines are in MEMORY.md now (the toolkit's block, or the model's
     own pointer to its file): the client loads those after the compaction by itself."""
-    from context_memory.memory.native import memory_ids
-    from context_memory.memory.native_read import auto_memory_records
+    from context_memory.memory.native_read import listed_auto_memory
 
-    own = auto_memory_records(project_dir)
-    indexed = {str(r["id"]) for r in own if r.get("in_index")}
-    return [*records, *own], memory_ids(project_dir) | indexed
+    own, in_memory = listed_auto_memory(project_dir)
+    return [*records, *own], in_memory
 
 
 def mark_in_memory(results: Sequence[dict[str, Any]], ids: frozenset[str]) -> None:

@@ -7,6 +7,10 @@
     ctx-decide --pin ID | --unpin ID    keep a decision at the top of the pinned digest
     ctx-decide --drop ID                retract a record (kept in the log, never injected)
 
+--list also shows the model's own feedback and project memories of Claude Code's auto
+memory (marked ``auto memory``), and marks ``in MEMORY.md`` the records whose lines the
+toolkit mirrored there (memory/native.py); --drop takes a dropped record's line out of it.
+
 The agent calls it through its Bash tool; people can too. Each record is one line appended
 under a lock, so parallel writers never interleave or lose lines. Each record carries its
 author (git's user.name and user.email, else user@host) and an id unique across clones.
@@ -42,11 +46,13 @@ from context_memory.memory.decisions import (
 )
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author
+from context_memory.memory.native_read import listed_auto_memory
 from context_memory.pinned.digest import pinned_ids
 from context_memory.pinned.snapshots import index_ids
 from context_memory.pinned.store import digest_path, enabled, refresh
 
 KIND_WIDTH = len("rejected")
+AUTO_MEMORY = "auto-memory"  # the source of the model's own memories (memory/native_read.py)
 
 
 def split_keywords(values: tuple[str, ...]) -> list[str]:
@@ -54,7 +60,9 @@ def split_keywords(values: tuple[str, ...]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-def format_record(record: dict[str, object], pinned: bool = False, retired: str = "") -> str:
+def format_record(
+    record: dict[str, object], pinned: bool = False, retired: str = "", in_memory: bool = False
+) -> str:
     """One line per record: time, id, kind, text (reason; alternatives), then in brackets
     "captured, user" (or agent) for a record captured from the transcript, the session
     and author; "pinned" for an entry kept at the top of the pinned digest, and
@@ -68,6 +76,10 @@ def format_record(record: dict[str, object], pinned: bool = False, retired: str 
     session = record.get("session")
     author = record.get("author")
     tags = [f"captured, {stated_by(record)}"] if record.get("source") else []
+    if record.get("source") == AUTO_MEMORY:
+        tags = [f"auto memory, {stated_by(record)}"]
+    if in_memory:
+        tags.append("in MEMORY.md")
     if session:
         tags.append(one_line(session))
     if isinstance(author, str) and author:
@@ -116,6 +128,7 @@ def list_records(
     last: int | None,
     as_json: bool,
     author: str | None = None,
+    project: str | None = None,
 ) -> None:
     pins: list[dict[str, object]] = []
     marks: list[dict[str, object]] = []
@@ -123,6 +136,10 @@ def list_records(
     _warn_problems(problems)
     pinned = pinned_ids(pins)
     retired = retired_ids(marks)
+    in_memory: frozenset[str] = frozenset()
+    if project is not None:
+        own, in_memory = auto_memory_of(project)
+        records = [*records, *own]
     records = time_order(records)
     total = len(records)
     if session is not None:
@@ -133,7 +150,8 @@ def list_records(
         records = records[-last:]
     if as_json:
         shown = [
-            json_entry(r, r.get("id") in pinned, retired.get(str(r.get("id")))) for r in records
+            json_entry(r, r.get("id") in pinned, retired.get(str(r.get("id"))), in_memory)
+            for r in records
         ]
         click.echo(json.dumps(shown, ensure_ascii=False, indent=2))
     elif not records:
@@ -142,13 +160,31 @@ def list_records(
     else:
         for record in records:
             ident = str(record.get("id"))
-            click.echo(format_record(record, ident in pinned, retired.get(ident, "")))
+            click.echo(
+                format_record(record, ident in pinned, retired.get(ident, ""), ident in in_memory)
+            )
 
 
-def json_entry(record: dict[str, object], pinned: bool, retired: str | None) -> dict[str, object]:
+def auto_memory_of(project: str) -> tuple[list[dict[str, object]], frozenset[str]]:
+    try:
+        return listed_auto_memory(project)
+    except OSError as exc:
+        click.echo(f"warning: auto memory not read: {exc}", err=True)
+        return [], frozenset()
+
+
+def json_entry(
+    record: dict[str, object],
+    pinned: bool,
+    retired: str | None,
+    in_memory: frozenset[str] = frozenset(),
+) -> dict[str, object]:
     """A record as --list --json shows it: "pinned": true and "status": "superseded" or
-    "dropped" added when they apply."""
+    "dropped" added when they apply; "in_memory_md": true for one whose line is in
+    Claude Code's MEMORY.md."""
     entry = dict(record)
+    if entry.get("id") in in_memory:
+        entry["in_memory_md"] = True
     if pinned:
         entry["pinned"] = True
     if retired:
@@ -168,7 +204,9 @@ def find_record(state_dir: str, records: list[dict[str, object]], target: str) -
     return matches[-1]
 
 
-def drop_record(state_dir: str, target: str, session: str, author: str = "") -> None:
+def drop_record(
+    state_dir: str, target: str, session: str, author: str = "", project: str | None = None
+) -> None:
     """--drop ID: append a drop mark (unless the record is dropped already), rebuild."""
     marks: list[dict[str, object]] = []
     records, problems = read_records(state_dir, None, marks)
@@ -181,6 +219,23 @@ def drop_record(state_dir: str, target: str, session: str, author: str = "") -> 
     click.echo(f"dropped {target} {record_item(record)}; it is no longer injected")
     if enabled(state_dir):
         echo_refresh(state_dir)
+    if project is not None:
+        sync_auto_memory(state_dir, project, session)
+
+
+def sync_auto_memory(state_dir: str, project: str, session: str) -> None:
+    """Bring Claude Code's auto memory in line with the log now (memory/native.py): a
+    dropped record's line and file leave at once. A failure is a warning: the next hook
+    run syncs again."""
+    from context_memory.memory.native import sync_native
+
+    try:
+        result = sync_native(state_dir, project, session=session, force=True)
+    except OSError as exc:
+        click.echo(f"warning: auto memory not updated: {exc}", err=True)
+        return
+    if not result.skipped:
+        click.echo(f"auto memory: {len(result.written)} line(s) in {result.folder}/MEMORY.md")
 
 
 def echo_refresh(state_dir: str) -> None:
@@ -328,7 +383,13 @@ def cli(
             echo_refresh(state_dir)
             return
         if drop:
-            drop_record(state_dir, drop, session_for(session), record_author(project, state_dir))
+            drop_record(
+                state_dir,
+                drop,
+                session_for(session),
+                record_author(project, state_dir),
+                project=str(project),
+            )
             return
         change_pin(
             state_dir,
@@ -341,7 +402,14 @@ def cli(
     if list_:
         if given:
             raise click.ClickException(f"--list does not record anything; drop {given[0]}")
-        list_records(state_dir, session_for(session) if session else None, last, as_json, author)
+        list_records(
+            state_dir,
+            session_for(session) if session else None,
+            last,
+            as_json,
+            author,
+            project=str(project),
+        )
         return
     if last is not None or as_json or author is not None:
         raise click.ClickException("--last, --json and --author only go with --list")

@@ -137,3 +137,16 @@ def auto_memory_constraints(
 ) -> list[Constraint]:
     """auto_memory_records as typed constraints (memory/constraint.py)."""
     return constraints_of(auto_memory_records(project_dir, env))
+
+
+def listed_auto_memory(
+    project_dir: str, env: Mapping[str, str] | None = None
+) -> tuple[list[dict[str, object]], frozenset[str]]:
+    """The model's own memories as records, and the ids of the records whose lines are in
+    MEMORY.md now (the toolkit's block, or the model's own pointer to its file): what
+    ctx-decide --list and the audit add to the log's records."""
+    from context_memory.memory.native import memory_ids
+
+    own = auto_memory_records(project_dir, env)
+    indexed = {str(r["id"]) for r in own if r.get("in_index")}
+    return own, memory_ids(project_dir, env) | indexed
