@@ -16,6 +16,7 @@ from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install import plan as install_plan
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.plan import (
+    AutoMemory,
     CronLine,
     EditSettings,
     KeepVenv,
@@ -124,6 +125,7 @@ def test_the_uninstall_is_planned_from_the_record(
         "CronLine",  # the current folder's
         "PinLine",
         "WarnLookalikes",
+        "AutoMemory",  # the toolkit's lines in Claude Code's auto memory, everywhere
         "EditSettings",  # the recorded project's
         "CronLine",
         "PinLine",
@@ -136,6 +138,8 @@ def test_the_uninstall_is_planned_from_the_record(
     assert isinstance(steps[-1], RestoreRecorded) and steps[-1].tool == "./install"
     assert not any(isinstance(step, (StatuslineNote, KeepVenv)) for step in steps[2:])
     assert not any(isinstance(step, WarnLookalikes) and step.path == user for step in steps[6:])
+    memory = [step for step in steps if isinstance(step, AutoMemory)]
+    assert [m.projects for m in memory] == [(str(elsewhere), str(project))]
     # Applied: every recorded place is back as before, from the one plan.
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
     assert code == 0

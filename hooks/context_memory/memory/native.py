@@ -62,7 +62,7 @@ from context_memory.memory.native_text import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from context_memory.memory.constraint import Constraint
 
@@ -72,6 +72,11 @@ MAX_INDEX_BYTES = 512 * 1024
 MAX_MEMORY_FILE_BYTES = 64 * 1024
 MAX_STATE_BYTES = 1024 * 1024
 SYNC_TRIES = 4
+REMOVED_TEXT = (
+    "taken out by ctx-pin --remove-auto-memory; delete .working-state/native-memory.json to "
+    "mirror again"
+)
+MAX_PROJECT_FOLDERS = 2000
 RETRACT_AUTHOR = "auto memory (a line of the toolkit's was removed from MEMORY.md)"
 
 
@@ -272,6 +277,8 @@ def sync_native(
     location = native_location(project_dir, env)
     if not location.on:
         return SyncResult(location.folder, location.why)
+    if read_state(state_dir).get("removed"):
+        return SyncResult(location.folder, REMOVED_TEXT)
     if not force and up_to_date(state_dir, location):
         return SyncResult(location.folder, "up to date")
     records, _ = live_records(state_dir)
@@ -377,4 +384,47 @@ def remove_native(folder: str) -> list[str]:
             os.unlink(path)
         removed.append(f"{path} (the toolkit's block)")
         break
+    return removed
+
+
+def has_toolkit_files(folder: str) -> bool:
+    """Whether an auto-memory folder holds the toolkit's block or one of its files."""
+    try:
+        if not _folder_ok(folder, create=False):
+            return False
+        if any(_is_ours(folder, name) for name in os.listdir(folder)):
+            return True
+        return Index(read_index(folder)).block is not None
+    except OSError:
+        return False
+
+
+def toolkit_folders(projects: Iterable[str], env: Mapping[str, str] | None = None) -> list[str]:
+    """The auto-memory folders holding the toolkit's files or block: those of ``projects``
+    (their ``autoMemoryDirectory`` included, auto memory on or off) and every
+    ``<config>/projects/*/memory`` (a user-level install mirrors in every project)."""
+    from context_memory.transcript.locate import projects_dir
+
+    candidates = [native_location(project, env).folder for project in projects]
+    root = projects_dir()
+    try:
+        names = sorted(os.listdir(root))[:MAX_PROJECT_FOLDERS]
+    except OSError:
+        names = []
+    candidates.extend(os.path.join(root, name, "memory") for name in names)
+    return [f for f in dict.fromkeys(candidates) if has_toolkit_files(f)]
+
+
+def remove_everywhere(
+    projects: Iterable[str], state_dir: str | None = None, env: Mapping[str, str] | None = None
+) -> list[str]:
+    """Every uninstall: the toolkit's files and block out of every folder toolkit_folders
+    finds; with ``state_dir``, the hooks of that project stop mirroring (a plugin's hooks
+    still run until the plugin is uninstalled)."""
+    removed: list[str] = []
+    for folder in toolkit_folders(list(projects), env):
+        removed.extend(remove_native(folder))
+    if state_dir is not None and os.path.isdir(state_dir):
+        atomic_write(os.path.join(state_dir, STATE_FILE), json.dumps({"removed": True}),
+                     root=state_dir)  # fmt: skip
     return removed
