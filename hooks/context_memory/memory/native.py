@@ -331,7 +331,10 @@ def _sync_locked(state_dir: str, folder: str, session: str) -> SyncResult:
         if read_index(folder) != raw:
             continue  # MEMORY.md changed meanwhile: start over from its new text
         if (index.block is not None or block) and text.encode("utf-8") != raw:
-            atomic_write(os.path.join(folder, INDEX_FILE), text, root=folder)
+            if text.strip():
+                atomic_write(os.path.join(folder, INDEX_FILE), text, root=folder)
+            else:  # it held the toolkit's block alone
+                os.unlink(os.path.join(folder, INDEX_FILE))
         break
     else:
         result.skipped = "MEMORY.md kept changing; tried again at the next sync"
