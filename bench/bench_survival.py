@@ -22,6 +22,7 @@ summaries drop it. Then the scripted model answers "format the invoice dates" wi
 
 Measured per run: whether "moment" is in the request whose answer is the violating call, and
 through which channel (summary, MEMORY.md, pointer, audit re-injection, pinned digest, the
+PreCompact steering text that /compact's output echoes into the conversation, the
 conversation itself); whether the violating call ran; whether a compliant call was stopped;
 the characters the toolkit's channels added to that request. Not part of pytest.
 """
@@ -228,6 +229,9 @@ def channels(texts: list[str]) -> dict[str, int]:
             add("pointer", text)
         elif "being continued from a previous conversation" in text:
             add("summary", text)
+        elif "<local-command-stdout>" in text:
+            # /compact's output, hooks' included: the client keeps it in the conversation.
+            add("PreCompact text echoed by /compact", text)
         else:
             add("conversation", text)
     return found
@@ -273,6 +277,7 @@ def one_run(scenario: str, condition: str, follow_up: str, compactions: int, ven
             log = run.project / ".working-state" / "decisions.jsonl"
             captured = log.exists() and WORD in log.read_text()
             toolkit = {k: v for k, v in before.items() if k not in ("conversation", "summary")}
+            digest = run.project / ".working-state" / "pinned.md"
             return {
                 "scenario": scenario,
                 "condition": condition,
@@ -284,6 +289,7 @@ def one_run(scenario: str, condition: str, follow_up: str, compactions: int, ven
                 "violating_ran": VIOLATING.split(" ", 1)[1] in ran,
                 "stopped_with_reason": VIOLATING.split(" ", 1)[1] not in ran and "heavy" in results,
                 "compliant_stopped": [c for c in COMPLIANT if c.split(" ", 1)[1] not in ran],
+                "digest_names_it": digest.exists() and WORD in digest.read_text().lower(),
             }
     finally:
         shutil.rmtree(root, ignore_errors=True)
