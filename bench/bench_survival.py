@@ -11,8 +11,12 @@ arguments (a call "ran" when the shim logged it).
 Scenarios (how the user rules ``moment`` out):
 - ``prompt``: the user types "Don't use moment ... Use date-fns instead.";
 - ``rejection``: the user rejected the agent's ``npm install moment`` in the permission
-  prompt with a reason; the rows are the client's own 2.1.332 shapes (protocol section 11),
-  written as a session the client then resumes (``-p`` cannot show the prompt).
+  prompt with a reason;
+- ``plan``: the user rejected the agent's plan ("1. npm install moment ...") with feedback;
+- ``question``: the user answered the agent's AskUserQuestion "Which date library ...?"
+  (moment or date-fns) with date-fns.
+The last three are the client's own 2.1.332 row shapes (protocol sections 9 and 11),
+written as a session the client then resumes (``-p`` cannot show a prompt).
 
 Follow-ups: a new session; the session resumed after 1 and after 3 compactions whose
 summaries drop it. Then the scripted model answers "format the invoice dates" with
@@ -67,7 +71,7 @@ REJECTED_TEXT = (
     "proceed, the user said:\n"
 )
 CONDITIONS = ("none", "install", "pin")
-SCENARIOS = ("prompt", "rejection")
+SCENARIOS = ("prompt", "rejection", "plan", "question")
 FOLLOW_UPS = (("new session", 0), ("resumed, 1 compaction", 1), ("resumed, 3 compactions", 3))
 CONTENTS = re.compile(r"Contents of (\S+) \(")
 
@@ -166,39 +170,67 @@ def _row(session: str, cwd: str, kind: str, parent: str | None, **fields: object
     return row
 
 
-def seed_rejection(run: Run) -> str:
-    """A session where the user rejected ``npm install moment`` with a reason (2.1.332's
-    rows); returns its id for --resume."""
+QUESTION = "Which date library should the invoice page use?"
+PLAN = "1. npm install moment\n2. Format the invoice dates with moment().format()"
+PLAN_FEEDBACK = "not moment: it is far too heavy for our bundle, use date-fns instead"
+
+
+def seeded_call(scenario: str) -> tuple[str, dict, list | str, object, dict]:
+    """(tool, input, tool_result content, toolUseResult, extra row fields) of the call the
+    user answered, in 2.1.332's shapes (protocol sections 9 and 11)."""
+    if scenario == "rejection":
+        text = REJECTED_TEXT + REASON
+        return ("Bash", {"command": VIOLATING, "description": "Add moment"}, text,
+                f"Error: {text}", {"toolDenialKind": "user-rejected"})  # fmt: skip
+    if scenario == "plan":
+        text = REJECTED_TEXT + PLAN_FEEDBACK
+        return ("ExitPlanMode", {"plan": PLAN}, text, f"Error: {text}",
+                {"toolDenialKind": "user-rejected"})  # fmt: skip
+    questions = [{"question": QUESTION, "header": "Dates", "multiSelect": False,
+                  "options": [{"label": "moment", "description": "the classic"},
+                              {"label": "date-fns", "description": "small, modular"}]}]  # fmt: skip
+    text = (
+        f'User has answered your questions: "{QUESTION}"="date-fns". You can now continue '
+        "with the user's answers in mind."
+    )
+    return ("AskUserQuestion", {"questions": questions}, text,
+            {"questions": questions, "answers": {QUESTION: "date-fns"}}, {})  # fmt: skip
+
+
+def seed_session(run: Run, scenario: str) -> str:
+    """A session where the user answered the agent's call (rejected it with a reason,
+    rejected its plan with feedback, or answered its question); returns its id for
+    --resume."""
     session = str(uuid.uuid4())
     cwd = str(run.project)
     tool_id = f"toolu_{uuid.uuid4().hex[:24]}"
+    tool, tool_input, content, result, extra = seeded_call(scenario)
     prompt = _row(session, cwd, "user", None, message={"role": "user", "content": TASK},
                   promptSource="sdk")  # fmt: skip
     call = _row(
         session, cwd, "assistant", prompt["uuid"],
         message={"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
                  "model": MODEL, "stop_reason": "tool_use", "stop_sequence": None,
-                 "content": [{"type": "tool_use", "id": tool_id, "name": "Bash",
-                              "input": {"command": VIOLATING, "description": "Add moment"}}],
+                 "content": [{"type": "tool_use", "id": tool_id, "name": tool,
+                              "input": tool_input}],
                  "usage": {"input_tokens": 100, "output_tokens": 20}},
     )  # fmt: skip
-    text = REJECTED_TEXT + REASON
-    rejected = _row(
+    answered = _row(
         session, cwd, "user", call["uuid"],
         message={"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_id,
-                                             "is_error": True, "content": text}]},
-        toolUseResult=f"Error: {text}", toolDenialKind="user-rejected",
-        sourceToolAssistantUUID=call["uuid"],
+                                             "is_error": scenario != "question",
+                                             "content": content}]},
+        toolUseResult=result, sourceToolAssistantUUID=call["uuid"], **extra,
     )  # fmt: skip
     answer = _row(
-        session, cwd, "assistant", rejected["uuid"],
+        session, cwd, "assistant", answered["uuid"],
         message={"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
                  "model": MODEL, "stop_reason": "end_turn", "stop_sequence": None,
                  "content": [{"type": "text", "text": "Understood."}],
                  "usage": {"input_tokens": 100, "output_tokens": 5}},
     )  # fmt: skip
     run.transcripts.mkdir(parents=True, exist_ok=True)
-    lines = [json.dumps(r) for r in (prompt, call, rejected, answer)]
+    lines = [json.dumps(r) for r in (prompt, call, answered, answer)]
     (run.transcripts / f"{session}.jsonl").write_text("\n".join(lines) + "\n")
     return session
 
@@ -262,7 +294,7 @@ def one_run(scenario: str, condition: str, follow_up: str, compactions: int, ven
                 api.enqueue_text("Understood, date-fns it is.")
                 run.claude(PROMPT)
             else:
-                session = seed_rejection(run)
+                session = seed_session(run, scenario)
                 api.enqueue_text("Understood.")
                 run.claude("ok", "--resume", session)
             for _ in range(compactions):
@@ -315,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", help="write the rows as JSON here")
     parser.add_argument("--quick", action="store_true", help="one follow-up (a new session)")
+    parser.add_argument("--scenarios", nargs="+", choices=SCENARIOS, default=list(SCENARIOS))
     parser.add_argument("--only", nargs=3, metavar=("SCENARIO", "CONDITION", "COMPACTIONS"))
     args = parser.parse_args(argv)
     venv = Path(tempfile.mkdtemp(prefix="ctx-survival-venv-")) / "venv"
@@ -324,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     follow_ups = FOLLOW_UPS[:1] if args.quick else FOLLOW_UPS
     rows = []
-    for scenario in SCENARIOS:
+    for scenario in args.scenarios:
         for name, compactions in follow_ups:
             for condition in CONDITIONS:
                 row = one_run(scenario, condition, name, compactions, venv)

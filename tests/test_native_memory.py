@@ -426,3 +426,22 @@ def test_the_stop_hook_mirrors_after_capture(
     assert (result.exit_code, result.stdout) == (0, "")
     text = (memory_folder(home, app) / "MEMORY.md").read_text()
     assert f"ctx_feedback_{record['id']}.md" in text
+
+
+def test_an_answer_names_the_options_the_user_did_not_choose(app: Path, home: Path) -> None:
+    question = "Which date library?"
+    record = add(
+        app,
+        captured("decided", f"{question} → date-fns", source="question",
+                 alternatives=["moment"], quote="date-fns"),
+    )  # fmt: skip
+    sync(app)
+    folder = memory_folder(home, app)
+    name = f"ctx_project_{record['id']}.md"
+    assert (folder / "MEMORY.md").read_text().splitlines()[1] == (
+        f'- [Decided: {question} → date-fns]({name}) — not moment; the user said: "date-fns"'
+    )
+    assert (
+        "**How to apply:** Not moment: the user chose otherwise. Ask the user"
+        in (folder / name).read_text()
+    )

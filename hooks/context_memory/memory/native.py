@@ -64,7 +64,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from context_memory.memory.constraint import Constraint
+    from context_memory.memory.native_text import Mirrored
 
 INDEX_FILE = "MEMORY.md"
 STATE_FILE = "native-memory.json"
@@ -234,12 +234,12 @@ def up_to_date(state_dir: str, location: NativeLocation) -> bool:
 # -- the sync --------------------------------------------------------------------------------
 
 
-def _budget(wanted: list[Constraint], own_lines: int) -> list[Constraint]:
+def _budget(wanted: list[Mirrored], own_lines: int) -> list[Mirrored]:
     """The newest records whose lines fit the block's budget and the client's line cut, in
     log order."""
     room = min(NATIVE_BLOCK_LINES, NATIVE_CLIENT_LINES - own_lines - 3)
     chars = len(NATIVE_BLOCK_BEGIN) + len(NATIVE_BLOCK_END) + 2
-    kept: list[Constraint] = []
+    kept: list[Mirrored] = []
     for constraint in reversed(wanted):
         line = pointer_line(constraint)
         if len(kept) >= room or chars + len(line) + 1 > NATIVE_BLOCK_CHARS:

@@ -26,7 +26,13 @@ if TYPE_CHECKING:
 
     from context_memory.memory.constraint import Constraint
 
+    class Mirrored(Constraint):
+        others: list[str]  # the alternatives the user did not choose (an answer's options)
+
+
 TITLE_CHARS = 70
+OTHER_CHARS = 40
+MAX_OTHERS = 4
 RULE_CHARS = 600
 # Where a record's tier is not written (capture before the typed model), its source says it.
 STRUCTURAL_SOURCES = ("tool-rejection", "plan", "question")
@@ -49,11 +55,12 @@ def tier_of(constraint: Mapping[str, object]) -> str:
     return "stated" if source in STATED_SOURCES else ""
 
 
-def mirrored(records: list[dict[str, object]]) -> list[Constraint]:
+def mirrored(records: list[dict[str, object]]) -> list[Mirrored]:
     """The live records (supersede rule applied) the user stated, in log order: what goes to
-    auto memory. The agent's own records, auto memory's and a teammate's merged ones stay
-    out (the pinned digest is the team's channel)."""
-    found: list[Constraint] = []
+    auto memory, each with the alternatives the user did not choose. The agent's own
+    records, auto memory's and a teammate's merged ones stay out (the pinned digest is the
+    team's channel)."""
+    found: list[Mirrored] = []
     for record in live_by_subject(records):
         constraint = constraint_of(record)
         if constraint is None or constraint["kind"] not in MIRRORED_KINDS:
@@ -62,7 +69,10 @@ def mirrored(records: list[dict[str, object]]) -> list[Constraint]:
             continue
         if not tier_of(constraint) or not safe_id(constraint["id"]):
             continue
-        found.append(constraint)
+        raw = record.get("alternatives")
+        items = raw if isinstance(raw, list) else []
+        others = [one_line(a, OTHER_CHARS) for a in items if isinstance(a, str) and a.strip()]
+        found.append({**constraint, "others": others[:MAX_OTHERS]})
     return found
 
 
@@ -82,23 +92,23 @@ def _text(value: object, limit: int) -> str:
     return text
 
 
-def file_name(constraint: Constraint) -> str:
+def file_name(constraint: Mirrored) -> str:
     return f"{NATIVE_FILE_PREFIX}{MIRRORED_KINDS[constraint['kind']]}_{constraint['id']}.md"
 
 
-def rule_of(constraint: Constraint) -> str:
+def rule_of(constraint: Mirrored) -> str:
     text = _text(constraint["text"], RULE_CHARS)
     if constraint["kind"] == "rejected":
         return f"Do not do this again: {text}"
     return text
 
 
-def _title(constraint: Constraint) -> str:
+def _title(constraint: Mirrored) -> str:
     lead = {"rejected": "Rejected", "constraint": "Rule", "decided": "Decided"}[constraint["kind"]]
     return _text(f"{lead}: {constraint['text']}", TITLE_CHARS).replace("[", "(").replace("]", ")")
 
 
-def how_to_apply(constraint: Constraint) -> str:
+def how_to_apply(constraint: Mirrored) -> str:
     out = [describe(s) for s in constraint["ruled_out"] if s["kind"] in ACTIONABLE_KINDS]
     pref = [describe(s) for s in constraint["preferred"] if s["kind"] in ACTIONABLE_KINDS]
     parts = []
@@ -106,13 +116,15 @@ def how_to_apply(constraint: Constraint) -> str:
         parts.append("Never act on " + "; ".join(out) + " (no tool call, no proposal).")
     if pref:
         parts.append("Use " + "; ".join(pref) + " instead.")
+    if constraint["others"]:
+        parts.append("Not " + "; ".join(constraint["others"]) + ": the user chose otherwise.")
     if not parts:
         parts.append("Follow this in every session of this project until the user says otherwise.")
     parts.append("Ask the user before going against it.")
     return _text(" ".join(parts), RULE_CHARS)
 
 
-def why_of(constraint: Constraint) -> str:
+def why_of(constraint: Mirrored) -> str:
     if constraint["reason"]:
         return _text(constraint["reason"], RULE_CHARS)
     if constraint["quote"]:
@@ -120,7 +132,7 @@ def why_of(constraint: Constraint) -> str:
     return "the user said so."
 
 
-def memory_file_text(constraint: Constraint) -> str:
+def memory_file_text(constraint: Mirrored) -> str:
     """The memory file of a record, in the client's format (frontmatter, rule, Why, How)."""
     kind = MIRRORED_KINDS[constraint["kind"]]
     description = _text(
@@ -150,9 +162,11 @@ def memory_file_text(constraint: Constraint) -> str:
     )
 
 
-def pointer_line(constraint: Constraint) -> str:
+def pointer_line(constraint: Mirrored) -> str:
     """``- [title](file) — hook``, under NATIVE_POINTER_CHARS."""
     head = f"- [{_title(constraint)}]({file_name(constraint)}) — "
     hook = why_of(constraint)
+    if constraint["others"]:
+        hook = f"not {', '.join(constraint['others'])}; {hook}"
     room = NATIVE_POINTER_CHARS - len(head)
     return head + (_text(hook, room) if room > 10 else "the user's rule")
