@@ -399,6 +399,11 @@ def test_the_pointer_and_the_audit_do_not_repeat_what_memory_md_holds(
     other = add(app, make_record("rejected", "Codis", session=SESSION, reason="unmaintained"))
     payload = {"hook_event_name": "SessionStart", "session_id": SESSION, "cwd": str(app),
                "source": "startup"}  # fmt: skip
+    # The first session start mirrors it, after the client read MEMORY.md: named this time.
+    result = run_hook_main(monkeypatch, capsys, restore_main, payload)
+    context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Codis (unmaintained)" in context and "npm install moment (too big" in context
+    # The next one starts with its line in MEMORY.md: the client delivers it, not the pointer.
     result = run_hook_main(monkeypatch, capsys, restore_main, payload)
     context = json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Codis (unmaintained)" in context and "moment" not in context

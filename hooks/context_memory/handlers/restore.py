@@ -25,16 +25,20 @@ SOURCES = ("startup", "resume", "clear")
 
 
 def mirrored_ids(hook: HookInput, source: str) -> frozenset[str]:
-    """Mirror the user's records into Claude Code's auto memory first (memory/native.py),
-    then the ids whose lines MEMORY.md holds: the pointer does not repeat them. Fails open:
-    on any error the pointer names everything, as before."""
+    """The ids whose lines MEMORY.md held when this session started and still holds: the
+    client loaded those (the pointer does not repeat them). Then mirror the user's records
+    into Claude Code's auto memory (memory/native.py) for the sessions to come: the client
+    reads MEMORY.md before SessionStart hooks finish (2.1.332), so what this run adds
+    reaches the next session, and the pointer still names it now. Fails open: on any error
+    the pointer names everything, as before."""
     from context_memory.core.hookio import log_line
     from context_memory.memory.native import memory_ids, sync_native
 
     session = hook.session_id or ""
     try:
+        loaded = memory_ids(hook.project_dir)
         sync_native(hook.state_dir, hook.project_dir, session=session)
-        return memory_ids(hook.project_dir)
+        return loaded & memory_ids(hook.project_dir)
     except Exception as exc:  # noqa: BLE001 - fail open: a folder of the client's, untrusted
         log_line(hook.state_dir, HOOK_NAME, session, f"auto memory skipped ({source}): {exc}")
         return frozenset()
