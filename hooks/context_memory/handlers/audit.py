@@ -105,8 +105,8 @@ def _audit_and_store(
     records, _ = live_records(hook.state_dir)
     try:
         records, in_memory = with_auto_memory(records, hook.project_dir)
-    except OSError:
-        in_memory = frozenset()  # the client's folder unreadable: audit the log alone
+    except Exception:  # noqa: BLE001 - the client's folder is untrusted: audit the log alone
+        in_memory = frozenset()
     decisions = select_decisions(records, hook.session, audit_last(env), recorded_by=recorded_by)
     # Used up by any compaction; counts only for the automatic one right after the prompt.
     injected = take_injected(hook.folder, hook.transcript)

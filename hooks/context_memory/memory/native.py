@@ -77,6 +77,8 @@ REMOVED_TEXT = (
     "mirror again"
 )
 MAX_PROJECT_FOLDERS = 2000
+# A memory folder holds a few dozen files; past this many names the rest are not looked at.
+MAX_FOLDER_NAMES = 5000
 RETRACT_AUTHOR = "auto memory (a line of the toolkit's was removed from MEMORY.md)"
 
 
@@ -305,7 +307,7 @@ def _sync_locked(state_dir: str, folder: str, session: str) -> SyncResult:
         raw = read_index(folder)
         index = Index(raw)
         present = ids_in_block(index.block)
-        names = set(os.listdir(folder))
+        names = set(os.listdir(folder)[:MAX_FOLDER_NAMES])
         gone = [
             ident
             for ident in previous
@@ -340,7 +342,7 @@ def _sync_locked(state_dir: str, folder: str, session: str) -> SyncResult:
         result.skipped = "MEMORY.md kept changing; tried again at the next sync"
         return result
     ours = set(files.values())
-    for name in os.listdir(folder):
+    for name in sorted(names):
         if name.startswith(NATIVE_FILE_PREFIX) and name not in ours:
             _remove_file(folder, name)
     result.written = list(files)
@@ -365,7 +367,7 @@ def remove_native(folder: str) -> list[str]:
     try:
         if not _folder_ok(folder, create=False):
             return removed
-        names = os.listdir(folder)
+        names = os.listdir(folder)[:MAX_FOLDER_NAMES]
     except OSError:
         return removed
     for name in names:
@@ -395,7 +397,7 @@ def has_toolkit_files(folder: str) -> bool:
     try:
         if not _folder_ok(folder, create=False):
             return False
-        if any(_is_ours(folder, name) for name in os.listdir(folder)):
+        if any(_is_ours(folder, name) for name in os.listdir(folder)[:MAX_FOLDER_NAMES]):
             return True
         return Index(read_index(folder)).block is not None
     except OSError:
