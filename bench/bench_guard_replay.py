@@ -2,7 +2,7 @@
 
     python bench/bench_guard_replay.py [--json] [TRANSCRIPT ...]
 
-Default: the 17 transcripts of tests/fixtures/real-transcripts/ (clients 1.0.43 to 2.0.55).
+Default: the 17 transcripts of tests/fixtures/real-transcripts/ (clients 1.0.24 to 2.1.114).
 Each is replayed as ``ctx-guard --replay`` does (guard/replay.py: before each main-chain
 assistant row, its tool calls are judged against what was captured from the rows before
 it). Published: the tool calls, the asks per 100 tool calls, every ask with its record,

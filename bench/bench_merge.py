@@ -25,12 +25,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
+from context_memory.core.isotime import parse_time  # noqa: E402
 from context_memory.memory.handoff import render_handoff  # noqa: E402
 from context_memory.merge import layout as merge_layout  # noqa: E402
 from context_memory.merge import merge  # noqa: E402
 from context_memory.merge import publish as merge_publish  # noqa: E402
 from context_memory.merge import render as merge_render  # noqa: E402
-from context_memory.merge import rules as merge_rules  # noqa: E402
 from context_memory.merge import sources as merge_sources  # noqa: E402
 
 TARGET_SECONDS = 5.0
@@ -139,7 +139,7 @@ def main() -> int:
         session_gate = [timed_process([*command, "--quiet", "--now", later], env) for _ in range(3)]
         python_alone = [timed_process([sys.executable, "-c", "pass"], env) for _ in range(3)]
 
-        now = merge_rules.parse_time(NOW)
+        now = parse_time(NOW)
         assert now is not None
         phases: dict[str, list[float]] = {"scan": [], "merge": [], "render": [], "publish": []}
         for _ in range(args.runs):

@@ -82,7 +82,11 @@ def test_no_decision_key_ever(project, monkeypatch, capsys):
     ("stdin", "message"),
     [
         ("not json", "ctx-budget: HookInputError: stdin is not JSON (Expecting value at char 0)\n"),
-        ("[1, 2]", "ctx-budget: HookInputError: stdin JSON is a list, expected an object\n"),
+        (
+            "[1, 2]",
+            "ctx-budget: HookInputError: stdin is not a JSON object (got an array): expected "
+            "the hook JSON from Claude Code\n",
+        ),
         (
             '{"session_id": "s"}',
             "ctx-budget: HookInputError: the hook input has no transcript_path\n",

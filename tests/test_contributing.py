@@ -1,10 +1,12 @@
 """What a contributor relies on: the licence pyproject.toml names, a changelog entry for the
-version, one ruff version for pre-commit and CI, the checks CI runs, and the README's
-commands for the fast and the full test tiers."""
+version, one ruff version for pre-commit and CI, the checks CI runs, the README's
+commands for the fast and the full test tiers, and a tree that holds no link out of itself."""
 
 from __future__ import annotations
 
+import posixpath
 import re
+import subprocess
 
 from context_memory import __version__
 from helpers.paths import REPO
@@ -13,7 +15,7 @@ PYPROJECT = (REPO / "pyproject.toml").read_text(encoding="utf-8")
 
 
 def test_the_licence_file_is_the_one_pyproject_names() -> None:
-    assert 'license = { text = "MIT" }' in PYPROJECT
+    assert 'license = "MIT"\nlicense-files = ["LICENSE"]\n' in PYPROJECT
     licence = (REPO / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n\nCopyright (c) ")
     assert 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND' in licence
@@ -60,3 +62,36 @@ def test_the_readme_names_the_fast_and_the_full_test_command() -> None:
 def test_the_markers_are_registered() -> None:
     for marker in ("slow:", "root:", "client:"):
         assert f'    "{marker}' in PYPROJECT
+
+
+def git(*args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=REPO, capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+
+
+def test_no_tracked_file_is_a_link_out_of_the_tree() -> None:
+    """A committed link to a machine's path (.venv-main -> /work/main/.venv) dangles in every
+    clone, and shutil.copytree of the checkout fails on it (issue 25). The link's target
+    is read from git (mode 120000: the blob is the target), not from the checkout."""
+    outside = []
+    for line in git("ls-files", "-s", "-z").split("\0"):
+        if not line.startswith("120000 "):
+            continue
+        meta, name = line.split("\t", 1)
+        target = git("cat-file", "blob", meta.split()[1])
+        resolved = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
+        if posixpath.isabs(target) or resolved == ".." or resolved.startswith("../"):
+            outside.append(f"{name} -> {target}")
+    assert outside == []
+
+
+def test_no_doc_writes_a_count_of_tests() -> None:
+    """A count goes stale with the next test added (docs/development.md said "1,293 tests"
+    long after; issue 25): the docs say how to count them instead."""
+    counts = [
+        f"{path.relative_to(REPO)}: {match[0]}"
+        for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+        for match in re.finditer(r"\b\d[\d,.]* tests\b", path.read_text(encoding="utf-8"))
+    ]
+    assert counts == []

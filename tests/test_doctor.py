@@ -557,7 +557,66 @@ def test_usage_error_exits_2():
 def test_running_venv_is_none_outside_a_venv(monkeypatch):
     monkeypatch.setattr(checks_install.sys, "prefix", "/usr")
     monkeypatch.setattr(checks_install.sys, "base_prefix", "/usr")
+    monkeypatch.setattr(checks_install.sys, "executable", "/usr/bin/python3")
     assert checks_install.running_venv() is None
+
+
+def test_running_venv_is_found_under_our_launchers(tmp_path, monkeypatch):
+    """Issue 25: our launchers run -S, where sys.prefix is the base Python's: the
+    virtualenv is found from the interpreter's path, as site finds it."""
+    venv = make_venv(tmp_path)
+    monkeypatch.setattr(checks_install.sys, "prefix", "/usr")
+    monkeypatch.setattr(checks_install.sys, "base_prefix", "/usr")
+    monkeypatch.setattr(checks_install.sys, "executable", str(venv / "bin" / "python"))
+    assert checks_install.running_venv() == str(venv)
+
+
+@pytest.mark.parametrize("manager", ["pipx", "uv"])
+def test_the_virtualenv_checked_is_the_one_the_hooks_run_from(
+    manager, project, tmp_path, monkeypatch
+):
+    """Issue 25: after pipx (or uv) and ctx-install, ctx-doctor checks the virtualenv whose
+    hooks the settings run (<venv>/context-memory/bin), not ~/.local/share/context-memory."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CTX_VENV", raising=False)
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    managed = {"pipx": "pipx/venvs", "uv": "uv/tools"}[manager]
+    venv = home / ".local" / "share" / managed / "context-memory"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    launchers = venv / "context-memory" / "bin"
+    launchers.mkdir(parents=True)
+    for folder in (venv / "bin", launchers):
+        for name in PROGRAMS:
+            (folder / name).write_text("#!/bin/sh\n")
+            (folder / name).chmod(0o755)
+    links = home / ".local" / "bin"
+    apply_links(venv / "bin", links, plan_links(venv / "bin", links))  # as pipx links them
+    monkeypatch.setenv("PATH", f"{links}{os.pathsep}{os.environ['PATH']}")
+    write_settings(home / ".claude" / "settings.json", register_hooks({}, HOOKS, launchers))
+    monkeypatch.setattr(doctor, "expected_programs", lambda: list(PROGRAMS))
+    monkeypatch.setattr(doctor, "check_cron", lambda project, _=None, **kw: Check("cron", OK, ""))
+    # ctx-doctor run from the virtualenv's python under -S: sys.prefix says nothing.
+    monkeypatch.setattr(checks_install.sys, "prefix", "/usr")
+    monkeypatch.setattr(checks_install.sys, "base_prefix", "/usr")
+    monkeypatch.setattr(checks_install.sys, "executable", "/usr/bin/python3")
+    result = invoke("--json")
+    data = json.loads(result.stdout)
+    assert data["venv"] == str(venv)
+    assert {c["check"]: c["status"] for c in data["checks"]} == {
+        **{c["check"]: OK for c in data["checks"]}
+    }, result.stdout
+    assert result.exit_code == 0
+    assert not (home / ".local" / "share" / "context-memory").exists()
+    # The package uninstalled, the hooks left behind: the checks name that virtualenv.
+    import shutil
+
+    shutil.rmtree(venv)
+    data = json.loads(invoke("--json").stdout)
+    assert data["venv"] == str(venv)
+    virtualenv = next(c for c in data["checks"] if c["check"] == "virtualenv")
+    assert (virtualenv["status"], virtualenv["message"]) == (FAIL, f"{venv} does not exist")
 
 
 def test_expected_programs_falls_back_to_the_registry(monkeypatch):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from context_memory.handlers import (
 )
 from context_memory.setup.hook_registry import HOOKS
 from helpers.cli_run import run_hook_main
-from helpers.paths import subprocess_env
+from helpers.paths import REPO, subprocess_env
 
 MAINS: dict[str, Callable[..., int]] = {
     "ctx-budget": budget.main,
@@ -152,3 +153,34 @@ def test_typed_in_a_terminal_in_a_fresh_process(tmp_path: Path, hook: str) -> No
     assert done.stderr.startswith(f"{hook}: no hook input on stdin, so nothing to do.\n")
     assert done.stderr.endswith(f"More: {hook} --help\n")
     assert not (tmp_path / ".working-state" / "logs").exists()
+
+
+def test_an_empty_object_is_what_docs_context_counting_says(
+    project: Path, monkeypatch, capsys
+) -> None:
+    """docs/context-counting.md said `{}` is one error line and one log line for every hook;
+    ctx-extract, ctx-audit and ctx-guard (and ctx-allow) do nothing for it (issue 25). The
+    doc names the quiet ones; this runs every hook on `{}` in a project with a state folder
+    and nothing recorded."""
+    outcomes = {
+        hook: run_hook_main(monkeypatch, capsys, main, b"{}") for hook, main in MAINS.items()
+    }
+    log = project / ".working-state" / "logs" / "hooks.log"
+    assert log.read_text().count("\n") == 1
+    assert (
+        "\tctx-budget\t-\tHookInputError: the hook input has no transcript_path" in log.read_text()
+    )
+    assert outcomes.pop("ctx-budget") == (
+        0, "", "ctx-budget: HookInputError: the hook input has no transcript_path\n"
+    )  # fmt: skip
+    status, line, err = outcomes.pop("ctx-statusline")
+    assert (status, err) == (0, "")
+    assert line.count("\n") == 1 and " 0/" in line and "to auto-compact" in line
+    assert outcomes.pop("ctx-restore") == (0, "", "")  # nothing to point at yet
+    quiet = sorted(hook for hook, outcome in outcomes.items() if outcome == (0, "", ""))
+    assert quiet == sorted(outcomes)
+    doc = " ".join((REPO / "docs" / "context-counting.md").read_text(encoding="utf-8").split())
+    sentence = doc.split("An empty object `{}` names no event, tool or transcript: ", 1)[1]
+    assert (
+        sorted(re.findall(r"`(ctx-[a-z]+)`", sentence.split(" do nothing for it", 1)[0])) == quiet
+    )

@@ -120,3 +120,36 @@ def test_as_hook_input_takes_a_payload_or_a_hook_input() -> None:
     hook = HookInput({"session_id": SESSION})
     assert as_hook_input(hook) is hook
     assert as_hook_input({"session_id": SESSION}).session_id == SESSION
+
+
+@pytest.mark.parametrize(
+    ("stdin", "got"),
+    [
+        (b"null", "null"),
+        (b"[1, 2]", "an array"),
+        (b'"text"', "a string"),
+        (b"5", "a number"),
+        (b"1.5", "a number"),
+        (b"true", "true"),
+        (b"false", "false"),
+    ],
+)
+def test_stdin_that_is_json_but_no_object_is_named_in_json_terms(stdin: bytes, got: str) -> None:
+    """It said "stdin JSON is a NoneType" (Python's name of the type) for `null` (issue 25)."""
+    with pytest.raises(hookio.HookInputError) as raised:
+        hookio.parse_hook_input(stdin)
+    assert str(raised.value) == (
+        f"stdin is not a JSON object (got {got}): expected the hook JSON from Claude Code"
+    )
+
+
+def test_a_hook_given_null_says_what_it_expected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run_hook_main(monkeypatch, capsys, budget.main, "null")
+    assert (status, out) == (0, "")
+    assert err == (
+        "ctx-budget: HookInputError: stdin is not a JSON object (got null): expected the hook "
+        "JSON from Claude Code\n"
+    )

@@ -132,8 +132,10 @@ def test_installed_hooks_ignore_a_hostile_python_environment(
 
 def test_launchers_written_into_a_pipx_style_virtualenv_are_isolated(tmp_path: Path) -> None:
     """ctx-install writes the same launchers into the virtualenv pipx or uv made: a venv with
-    the package installed as pip installs it (no ./install), then write_launchers."""
+    the package installed as pip installs it (no ./install), then write_launchers into
+    their own folder, <venv>/context-memory/bin (pipx's <venv>/bin stays pipx's)."""
     from context_memory.setup.install.launchers import write_launchers
+    from context_memory.setup.install.venv import launcher_dir_for
 
     venv = tmp_path / "pipx venv"  # a space: the sh-trampoline form of the launcher
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
@@ -149,12 +151,14 @@ def test_launchers_written_into_a_pipx_style_virtualenv_are_isolated(tmp_path: P
         "[console_scripts]\nctx-budget = context_memory.handlers.budget:main\n"
         "ctx-statusline = context_memory.handlers.statusline:main\n"
     )
-    assert sorted(write_launchers(venv)) == ["ctx-budget", "ctx-statusline"]
+    launchers = launcher_dir_for(venv)
+    assert sorted(write_launchers(venv, launchers)) == ["ctx-budget", "ctx-statusline"]
+    assert not (venv / "bin" / "ctx-budget").exists()
     project, transcript = project_at(tmp_path, 170_000)
     hostile = hostile_folder(tmp_path)
     env = subprocess_env(PYTHONPATH=str(hostile), HOME=str(tmp_path), **HOSTILE_VARIABLES)
     done = subprocess.run(
-        [str(venv / "bin" / "ctx-budget")],
+        [str(launchers / "ctx-budget")],
         input=budget_payload(project, transcript),
         capture_output=True,
         cwd=project,

@@ -118,7 +118,7 @@ def linked_lines(
 
 
 def unlinked_line(links: Path, count: int = len(LINKED_COMMANDS), dry_run: bool = False) -> str:
-    return f"{P} {'would ' if dry_run else ''}remove {count} command links from {links}"
+    return f"{P} {'would remove' if dry_run else 'removed'} {count} command links from {links}"
 
 
 def assert_linked(
@@ -611,24 +611,17 @@ def test_dry_run_uninstall(home: Path, venv: Path, links: Path, capsys: Any) -> 
     installed = settings.read_text()
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge", "--dry-run")
     assert code == 0
-    assert out.startswith(
-        text_of(
-            [
-                f"{P} dry run: nothing will be written",
-                f"{P} would change {settings} (after backing it up):",
-                f"--- {settings}",
-                f"+++ {settings}",
-            ]
-        )
-    )
-    assert out.endswith(
-        text_of(
-            [
-                "+{}",
-                f"{P} would delete the virtualenv {venv}",
-                unlinked_line(links, dry_run=True),
-            ]
-        )
+    # The install created the settings file: the run deletes it (issue 25: the dry run
+    # showed it becoming {}).
+    assert out == text_of(
+        [
+            f"{P} dry run: nothing will be written",
+            f"{P} would remove {len(HOOKS)} hooks from {settings}, then delete it: ./install "
+            "had created it, and nothing else is in it",
+            f"{P} would delete the virtualenv {venv}",
+            unlinked_line(links, dry_run=True),
+            f"{P} would delete the cache folder {os.environ['CTX_CACHE_DIR']}",
+        ]
     )
     assert settings.read_text() == installed
     assert (venv / "bin" / "python").exists()
@@ -699,12 +692,14 @@ def test_purge_deletes_our_venv(home: Path, venv: Path, links: Path, capsys: Any
                 unlinked_line(links),
                 f"{P} deleted {settings}, which ./install had created",
                 f"{P} removed 1 backup of {settings} that ./install had made",
+                f"{P} deleted the cache folder {os.environ['CTX_CACHE_DIR']}",
             ]
         )
     )
     assert not venv.exists()
     assert not links.exists()
     assert not settings.exists()
+    assert not os.path.exists(os.environ["CTX_CACHE_DIR"])
 
 
 def test_purge_deletes_the_default_venv_s_folder_once_empty(
@@ -1105,3 +1100,50 @@ def test_script_needs_python_3_10(source: Path, tmp_path: Path) -> None:
         "./install again.\n"
     )
     assert list(home.iterdir()) == []
+
+
+def test_purge_leaves_nothing_of_the_toolkit_behind(
+    home: Path, links: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25: --uninstall --purge left ~/.cache/context-memory, and the ~/.local/share
+    (and ~/.local) that the install script had created, empty. The script passes the
+    folders it creates (--made-folder, deepest first); the purge removes those that are
+    empty then, and the toolkit's cache folder; nothing else."""
+    monkeypatch.delenv("CTX_CACHE_DIR")
+    (home / ".cache" / "pip").mkdir(parents=True)  # someone else's cache stays
+    before = sorted(str(p.relative_to(home)) for p in home.rglob("*"))
+    venv = Path(default_venv(os.environ))
+    made = [venv, venv.parent, venv.parent.parent, venv.parent.parent.parent]
+    stand_in_venv(venv)
+    made_args = [arg for folder in made for arg in ("--made-folder", str(folder))]
+    assert run(capsys, "--venv", str(venv), *made_args)[0] == 0
+    cache = home / ".cache" / "context-memory"
+    (cache / "sessions").mkdir(parents=True)  # what the hooks write as they run
+    (cache / "sessions" / "abc").write_text("{}\n")
+    (cache / "compactions").mkdir()
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge", "--dry-run")
+    assert code == 0
+    assert out.endswith(
+        text_of(
+            [
+                f"{P} would delete the cache folder {cache}",
+                *(
+                    f"{P} would delete the folder {folder} (./install made it) if it is empty then"
+                    for folder in made
+                ),
+            ]
+        )
+    )
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--purge")
+    assert code == 0
+    assert out.endswith(
+        text_of(
+            [
+                f"{P} deleted the cache folder {cache}",
+                f"{P} deleted the folder {home / '.local' / 'share'}, which ./install had "
+                "made, now empty",
+                f"{P} deleted the folder {home / '.local'}, which ./install had made, now empty",
+            ]
+        )
+    )
+    assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == before

@@ -17,7 +17,9 @@ from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install import cli as installer
 from context_memory.setup.install import extras as install_extras
 from context_memory.setup.install import record as install_record
-from test_install import FOREIGN_SETTINGS, P, home, links, run, venv  # noqa: F401
+from context_memory.setup.install.command_links import LINKED_COMMANDS
+from context_memory.setup.install.venv import STAMP_NAME
+from test_install import ENTRY_MODULES, FOREIGN_SETTINGS, P, home, links, run, venv  # noqa: F401
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
@@ -213,13 +215,21 @@ def test_help_says_what_uninstall_removes(capsys: Any) -> None:
 def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
     home: Path, venv: Path, links: Path, capsys: Any, monkeypatch: Any
 ) -> None:
+    """Issue 25: ctx-install in pipx's virtualenv (no stamp of ./install) writes its
+    launchers into <venv>/context-memory/bin and never rewrites pipx's <venv>/bin; run as
+    our own launchers run it (-S: sys.prefix is the base Python's), it still finds the
+    virtualenv, from its interpreter's path."""
     from context_memory.commands import install as install_cli
 
+    (venv / STAMP_NAME).unlink()  # pipx's virtualenv, not ./install's
+    pipx_bin = tree(venv / "bin")
+    launchers = venv / "context-memory" / "bin"
     links.mkdir()
     for name in ("ctx-usage", "ctx-install"):  # what pipx linked
         (links / name).symlink_to(venv / "bin" / name)
-    monkeypatch.setattr(install_cli.sys, "prefix", str(venv))
+    monkeypatch.setattr(install_cli.sys, "prefix", "/usr")  # as under -S
     monkeypatch.setattr(install_cli.sys, "base_prefix", "/usr")
+    monkeypatch.setattr(install_cli.sys, "executable", str(venv / "bin" / "python"))
     assert install_cli.main(["--purge", "--uninstall"]) == exit_codes.USAGE
     assert install_cli.main(["--venv", "/x"]) == exit_codes.USAGE
     capsys.readouterr()
@@ -229,10 +239,20 @@ def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
     assert out.startswith(f"{P} registered {len(HOOKS)} hooks in {settings}:\n")
     assert (
         json.loads(settings.read_text())["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
-        == f'"{venv}/bin/ctx-budget"'
+        == f'"{launchers}/ctx-budget"'
     )
     assert " link " not in out
+    assert tree(venv / "bin") == pipx_bin  # pipx's wrappers, byte for byte
+    assert sorted(os.listdir(launchers)) == sorted(ENTRY_MODULES)
     assert sorted(os.listdir(links)) == ["ctx-install", "ctx-usage"]
+    assert install_cli.main([]) == 0  # again: nothing changes
+    assert capsys.readouterr().out == (
+        f"{P} hooks already registered in {settings}; nothing to change\n"
+    )
+    assert install_cli.main(["--uninstall", "--dry-run"]) == 0
+    assert f"{P} would remove {len(ENTRY_MODULES)} launchers from {launchers}\n" in (
+        capsys.readouterr().out
+    )
     assert install_cli.main(["--uninstall"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines() == [
@@ -241,9 +261,68 @@ def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
         # Before: "./install" in these two, after ctx-install had done it.
         f"{P} deleted {settings}, which ctx-install had created",
         f"{P} removed 1 backup of {settings} that ctx-install had made",
+        f"{P} removed {len(ENTRY_MODULES)} launchers from {launchers}",
     ]
     # ~/.claude did not exist before: the install made it, the uninstall removes it.
     assert not settings.parent.exists()
+    assert not (venv / "context-memory").exists()
+    assert tree(venv / "bin") == pipx_bin
     assert sorted(os.listdir(links)) == ["ctx-install", "ctx-usage"]  # pipx's, untouched
-    monkeypatch.setattr(install_cli.sys, "base_prefix", str(venv))
+    monkeypatch.setattr(install_cli.sys, "executable", "/usr/bin/python3")
     assert install_cli.main([]) == exit_codes.FAILURE
+    assert "/usr/bin/python3 is not a virtualenv's python" in capsys.readouterr().err
+
+
+def test_ctx_install_in_the_virtualenv_of_install_does_what_install_does(
+    home: Path, venv: Path, links: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    """ctx-install of ./install's virtualenv (linked on PATH since issue 25): its launchers
+    in <venv>/bin, and the command links, as ./install."""
+    from context_memory.commands import install as install_cli
+
+    monkeypatch.setattr(install_cli.sys, "prefix", "/usr")
+    monkeypatch.setattr(install_cli.sys, "base_prefix", "/usr")
+    monkeypatch.setattr(install_cli.sys, "executable", str(venv / "bin" / "python"))
+    assert install_cli.main([]) == 0
+    settings = home / ".claude" / "settings.json"
+    hooks = json.loads(settings.read_text())["hooks"]
+    assert hooks["UserPromptSubmit"][0]["hooks"][0]["command"] == f'"{venv}/bin/ctx-budget"'
+    assert sorted(os.listdir(links)) == sorted(LINKED_COMMANDS)
+    assert not (venv / "context-memory").exists()
+
+
+def test_the_uninstall_dry_run_shows_what_the_run_does(
+    home: Path, venv: Path, links: Path, capsys: Any
+) -> None:
+    """Issue 25: a settings file the install created is deleted by the uninstall, and the
+    dry run says so (it showed the file becoming {}); a file that existed gets its text
+    from before back, and the dry run's diff ends there."""
+    settings = home / ".claude" / "settings.json"
+    assert run(capsys, "--venv", str(venv))[0] == 0
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--dry-run")
+    assert code == 0
+    assert out.splitlines()[:2] == [
+        f"{P} dry run: nothing will be written",
+        f"{P} would remove {len(HOOKS)} hooks from {settings}, then delete it: ./install had "
+        "created it, and nothing else is in it",
+    ]
+    assert "+{}" not in out
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
+    assert f"{P} deleted {settings}, which ./install had created" in out.splitlines()
+    assert not settings.exists()
+
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text(ODD_LAYOUT)
+    assert run(capsys, "--venv", str(venv))[0] == 0
+    installed = settings.read_text()
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--dry-run")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1] == f"{P} would restore {settings} to its text from before ./install:"
+    diff = lines[2 : lines.index(next(x for x in lines[2:] if x.startswith(P)))]
+    assert [x[1:] for x in diff if x.startswith("+") and not x.startswith("+++")] == (
+        ODD_LAYOUT.splitlines()
+    )
+    assert settings.read_text() == installed  # a dry run
+    run(capsys, "--venv", str(venv), "--uninstall")
+    assert settings.read_text() == ODD_LAYOUT

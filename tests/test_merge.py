@@ -93,10 +93,10 @@ def test_normalise_exact_forms() -> None:
         ("Redis - too costly", "redis"),
         ("Redis — too costly", "redis"),
         ("read-through cache", "read-through cache"),  # a hyphen without spaces is a word
-        ("Use Redis Cluster, 6 nodes (needs sharding)", "use redis cluster, 6 nodes"),
+        ("Use Redis Cluster, 6 nodes (needs sharding)", "redis cluster, 6 nodes"),
         ("A: b (c)", "a"),  # the first separator wins
         ("A (b: c)", "a"),
-        ("使用 MongoDB（灵活的文档模型）", "使用mongodb"),
+        ("使用 MongoDB（灵活的文档模型）", "mongodb"),
         ("(a note that starts with a parenthesis)", "(a note that starts with a parenthesis)"),
         ("Plain entry.", "plain entry"),
     ],
@@ -195,7 +195,7 @@ def test_chinese_entries_override_and_deduplicate() -> None:
         ("使用 MongoDB（灵活的文档模型）", "使用MongoDB：不支持多文档事务")
     ]
     assert result.rejected[0].as_dict()["reason"] == "不支持多文档事务"
-    assert result.rejected[0].as_dict()["subject"] == "使用mongodb"
+    assert result.rejected[0].as_dict()["subject"] == "mongodb"
 
 
 def test_exact_and_normalised_duplicates_are_dropped_keeping_the_first() -> None:
@@ -411,7 +411,9 @@ def test_render_markdown_is_exact() -> None:
         "Merged by ctx-merge from 2 handoffs of 2 sessions, "
         "written 2026-11-01 to 2026-11-02.\n"
         "A later entry overrides an earlier one on the same subject (its text before the "
-        "first '(', ':', ' - ' or ' — '); what it replaced is listed under Overridden.\n"
+        "first '(', ':', ' - ' or ' — ', without a lead-in such as 'Use' or 'Not': 'Use X', "
+        "'Not X' and 'X instead of Y' are about X); what it replaced is listed under "
+        "Overridden.\n"
         "\n"
         "## Decided\n"
         "\n"

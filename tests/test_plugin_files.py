@@ -156,3 +156,36 @@ def test_hooks_json_main_prints_the_file() -> None:
     )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == (REPO / "hooks" / "hooks.json").read_text()
+
+
+def what_you_get() -> str:
+    plugin_md = (REPO / "docs" / "plugin.md").read_text(encoding="utf-8")
+    return plugin_md.split("\n## What you get\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_what_you_get_names_every_hook_of_hooks_json_with_its_events() -> None:
+    """docs/plugin.md's list of hooks left out ctx-guard (and the capture in ctx-extract)
+    while hooks.json registered it (issue 25): the list is checked against the document."""
+    events: dict[str, set[str]] = {}
+    hooks = plugin_hooks.hooks_document()["hooks"]
+    assert isinstance(hooks, dict)
+    for event, groups in hooks.items():
+        for group in groups:
+            for hook in group["hooks"]:
+                events.setdefault(hook["command"].rsplit(" ", 1)[1], set()).add(event)
+    item = re.compile(r"^  - `(ctx-[a-z]+)` \(([^)]+)\)", re.MULTILINE)
+    listed = {
+        command: {event.split(" ", 1)[0] for event in named.split(", ")}
+        for command, named in item.findall(what_you_get())
+    }
+    assert listed == events
+    assert "`ctx-capture`" in what_you_get().split("`ctx-extract` (", 1)[1].split("\n  - ")[0]
+
+
+def test_what_you_get_names_every_command_of_bin_and_the_ones_run_unprompted() -> None:
+    section = " ".join(what_you_get().split())
+    on_path = section.split("the plugin's `bin/` (", 1)[1].split(")", 1)[0]
+    commands = sorted(name for name in os.listdir(REPO / "bin") if name != "ctx-run")
+    assert sorted(re.findall(r"`(ctx-[a-z]+)`", on_path)) == commands
+    unprompted = section.split("lets one plain call of ", 1)[1].split(" run without", 1)[0]
+    assert re.findall(r"`(ctx-[a-z]+)`", unprompted) == list(ALLOWED)

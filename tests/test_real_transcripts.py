@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.bands import classify
 from context_memory.transcript.reader import scan_transcript
 from helpers.cli_run import run_main
+from helpers.paths import REPO
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
 REAL = sorted(FIXTURES.glob("*.jsonl.gz"))
@@ -169,3 +171,56 @@ def test_the_scan_stops_at_an_old_clients_last_reply(
         return
     assert reading.bytes_scanned == len(data) - rows[replies[-1]][0]
     assert reading.model == rows[replies[-1]][1]["message"]["model"]  # type: ignore[index]
+
+
+# --------------------------------------------------------------------------- the versions
+
+
+def release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def client_versions(path: Path) -> list[str]:
+    """The client versions the rows of one transcript record, oldest first."""
+    found: set[str] = set()
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and isinstance(row.get("version"), str):
+                found.add(row["version"])
+    return sorted(found, key=release)
+
+
+VERSION_RANGE = re.compile(r"\b(?:clients?|Claude Code) \(?(\d+\.\d+\.\d+) to (\d+\.\d+\.\d+)")
+
+
+def test_the_docs_give_the_client_versions_these_transcripts_record() -> None:
+    """docs/benchmarks.md and bench_guard_replay.py said "clients 1.0.43 to 2.0.55" of the
+    transcripts of 1.0.24 to 2.1.114 (issue 25): every range written about them, and each
+    row of SOURCES.md, is read here against the rows' own ``version``."""
+    versions = {path.name: client_versions(path) for path in REAL}
+    every = sorted({v for found in versions.values() for v in found}, key=release)
+    labels = REPO / "tests" / "fixtures" / "decision-labels" / "labels.jsonl"
+    labelled = {json.loads(line)["file"] for line in labels.read_text().splitlines() if line}
+    labelled_versions = sorted({v for name in labelled for v in versions[name]}, key=release)
+    assert (labelled_versions[0], labelled_versions[-1]) == (every[0], every[-1])
+    places = [
+        REPO / "README.md",
+        *sorted((REPO / "docs").glob("*.md")),
+        *sorted((REPO / "bench").glob("*.py")),
+        FIXTURES / "SOURCES.md",
+    ]
+    written = [
+        (str(path.relative_to(REPO)), match.groups())
+        for path in places
+        for match in VERSION_RANGE.finditer(" ".join(path.read_text(encoding="utf-8").split()))
+    ]
+    assert len(written) >= 4
+    assert [place for place in written if place[1] != (every[0], every[-1])] == []
+    sources = (FIXTURES / "SOURCES.md").read_text(encoding="utf-8")
+    row = re.compile(r"^\| `([^`]+\.jsonl)` \|[^|]+\|[^|]+\|[^|]+\| ([^|]+) \|", re.MULTILINE)
+    rows = row.findall(sources)
+    assert {f"{name}.gz": listed.split(", ") for name, listed in rows} == versions

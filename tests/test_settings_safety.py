@@ -155,7 +155,7 @@ def test_a_concurrent_writer_loses_nothing(
     Before: the installer's rename of a file based on a stale read dropped some."""
     # The commands were checked by the other tests; here only the settings file matters.
     monkeypatch.setattr(settings_write, "verify_commands", lambda *a: None)
-    monkeypatch.setattr(settings_write.launchers, "write_launchers", lambda venv: [])
+    monkeypatch.setattr(settings_write.launchers, "write_launchers", lambda venv, bin_dir=None: [])
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text('{"model": "opus"}\n')

@@ -294,9 +294,10 @@ def _snapshot_source(label: str) -> Path:
 
 def copy_source(root: Path) -> Path:
     """Copy what ./install needs of this checkout (the script, pyproject, README, the
-    example settings, hooks/ without build leftovers) into the new folder ``root``."""
+    licence pyproject's license-files names, the example settings, hooks/ without build
+    leftovers) into the new folder ``root``."""
     root.mkdir(parents=True)
-    for name in ("install", "pyproject.toml", "README.md", "settings.example.json"):
+    for name in ("install", "pyproject.toml", "README.md", "LICENSE", "settings.example.json"):
         if (REPO / name).exists():
             shutil.copy2(REPO / name, root / name)
     shutil.copytree(

@@ -18,6 +18,7 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Mapping
 
 import click
 
@@ -26,7 +27,11 @@ from context_memory.core import exit_codes
 from context_memory.core.state import STATE_DIRNAME
 from context_memory.setup.doctor.all_checks import run_checks
 from context_memory.setup.doctor.check import FAIL, OK, WARN, plural
-from context_memory.setup.doctor.checks_install import running_venv
+from context_memory.setup.doctor.checks_install import (
+    registered_venv,
+    running_venv,
+    settings_files,
+)
 from context_memory.setup.install.venv import default_venv
 
 
@@ -41,8 +46,9 @@ from context_memory.setup.install.venv import default_venv
 @click.option(
     "--venv",
     type=click.Path(file_okay=False),
-    help="The virtualenv to check (default: the one ctx-doctor runs from, else $CTX_VENV, "
-    "else ~/.local/share/context-memory/venv).",
+    help="The virtualenv to check (default: the one whose hooks the settings files run, "
+    "else the one ctx-doctor runs from, else $CTX_VENV, else "
+    "~/.local/share/context-memory/venv).",
 )
 @click.option(
     "--team",
@@ -66,7 +72,7 @@ def cli(as_json: bool, project: str | None, venv: str | None, team: bool) -> Non
     if team:
         set_up_team(state_dir, as_json)
         return
-    chosen_venv = os.path.abspath(venv or running_venv() or default_venv(os.environ))
+    chosen_venv = os.path.abspath(venv or install_venv(project_dir, os.environ))
     checks = run_checks(project_dir, state_dir, chosen_venv)
     failed = any(check.status == FAIL for check in checks)
     if as_json:
@@ -89,6 +95,16 @@ def cli(as_json: bool, project: str | None, venv: str | None, team: bool) -> Non
     if failed:
         # Exit, not a return value: click drops return values in standalone mode.
         click.get_current_context().exit(exit_codes.FAILURE)
+
+
+def install_venv(project_dir: str, environ: Mapping[str, str]) -> str:
+    """The virtualenv to check: the install whose hooks the settings run (./install's,
+    pipx's, uv's), else the one ctx-doctor runs from, else ./install's default place."""
+    return (
+        registered_venv(settings_files(project_dir, environ))
+        or running_venv()
+        or default_venv(environ)
+    )
 
 
 def set_up_team(state_dir: str, as_json: bool) -> None:

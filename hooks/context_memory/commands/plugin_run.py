@@ -68,6 +68,13 @@ def run(argv: list[str]) -> int:
         return _fail(f"ctx-run needs a command, one of: {known}")
     command, args = argv[0], argv[1:]
     target, needs = COMMANDS[command]
+    from context_memory.setup.platforms import unsupported
+
+    refusal = unsupported()
+    if refusal is not None:
+        # One line, nothing done; a hook still exits 0 (it never breaks the session).
+        _fail(f"{command}: {refusal}")
+        return 0 if needs in (HOOK, HOOK_VENV) and not args else 1
     os.environ["CTX_PLUGIN_ROOT"] = ROOT  # ctx-doctor and ctx-restore tell a plugin run
     if needs != HOOK or (command == "ctx-audit" and args):
         from context_memory.setup.plugin import venv as plugin_venv

@@ -52,8 +52,19 @@ def parse_hook_input(raw: bytes) -> dict[str, Any]:
     except RecursionError:
         raise HookInputError("stdin JSON is nested too deeply") from None
     if not isinstance(payload, dict):
-        raise HookInputError(f"stdin JSON is a {type(payload).__name__}, expected an object")
+        raise HookInputError(
+            f"stdin is not a JSON object (got {_json_kind(payload)}): "
+            "expected the hook JSON from Claude Code"
+        )
     return payload
+
+
+def _json_kind(value: object) -> str:
+    """What a decoded JSON value is, in JSON's words (not Python's "NoneType")."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    kinds: dict[type, str] = {str: "a string", list: "an array"}
+    return kinds.get(type(value), "a number")
 
 
 def str_field(payload: dict[str, Any], key: str) -> str | None:

@@ -325,3 +325,107 @@ NATIVE_BLOCK_CHARS = 3500
 # The toolkit's memory files: ``ctx_<type>_<record id>.md``; their frontmatter says so too.
 NATIVE_FILE_PREFIX = "ctx_"
 NATIVE_FILE_MARK = "context-memory"
+
+# --- The merge (ctx-merge): what an entry is about ------------------------------------------
+
+# Decisions are written "Use X", "Switch to X", "X instead of Y", rejections "X" or "Not X":
+# an entry's subject is the option X alone, so "Use MongoDB" decided and "MongoDB" rejected
+# later are one subject (merge/rules.py builds its patterns from these tables). The forms are
+# the grammar of such sentences, not phrases of any labelled text: a lead-in of who, modals,
+# a negation and a verb of choosing before the option, a connector after it. Lower case, as
+# the subject is compared after NFKC and case folding; an apostrophe is "'".
+MERGE_EN_WHO = (
+    "we", "we'll", "we'd", "we're", "we are", "we've", "we have", "let's", "let us",
+    "i", "i'll", "i'm", "i am", "i've", "i have",
+)  # fmt: skip
+MERGE_EN_MODALS = (
+    "will", "would", "should", "must", "shall", "can", "now", "still", "always", "also",
+    "decided to", "decide to", "chose to", "choose to", "agreed to", "agree to", "plan to",
+    "want to", "are going to", "going to", "need to",
+)  # fmt: skip
+MERGE_EN_NEGATIONS = (
+    "don't", "do not", "doesn't", "does not", "didn't", "did not", "won't", "will not",
+    "shouldn't", "should not", "mustn't", "must not", "can't", "cannot", "never", "not",
+    "no longer", "stop", "stopped",
+)  # fmt: skip
+# Verbs of choosing or ruling out, in their base, -ing and past forms.
+MERGE_EN_VERBS = (
+    ("use", "using", "used"),
+    ("adopt", "adopting", "adopted"),
+    ("choose", "choosing", "chose"),
+    ("pick", "picking", "picked"),
+    ("prefer", "preferring", "preferred"),
+    ("keep", "keeping", "kept"),
+    ("add", "adding", "added"),
+    ("introduce", "introducing", "introduced"),
+    ("go with", "going with", "went with"),
+    ("stick with", "sticking with", "stuck with"),
+    ("stay with", "staying with", "stayed with"),
+    ("stay on", "staying on", "stayed on"),
+    ("switch to", "switching to", "switched to"),
+    ("move to", "moving to", "moved to"),
+    ("migrate to", "migrating to", "migrated to"),
+    ("opt for", "opting for", "opted for"),
+    ("settle on", "settling on", "settled on"),
+    ("rely on", "relying on", "relied on"),
+    ("standardise on", "standardising on", "standardised on"),
+    ("standardize on", "standardizing on", "standardized on"),
+    ("avoid", "avoiding", "avoided"),
+    ("drop", "dropping", "dropped"),
+    ("remove", "removing", "removed"),
+    ("reject", "rejecting", "rejected"),
+)
+# A rejection written as the option after a bare negation: "Not X", "No X".
+MERGE_EN_BARE_NEGATIONS = ("not", "no", "never", "without")
+# Verbs of moving between options: "Switch from Y to X" is about X.
+MERGE_EN_MOVES = (
+    ("switch", "switching", "switched"),
+    ("move", "moving", "moved"),
+    ("migrate", "migrating", "migrated"),
+    ("change", "changing", "changed"),
+    ("go", "going", "went"),
+)
+# After a verb, these make "use" a noun ("Use of X", "Use case: ..."): nothing is stripped.
+MERGE_EN_NOT_AN_OPTION = ("of", "case", "cases")
+MERGE_EN_ARTICLES = ("the", "a", "an")
+# "X instead of Y": the subject is X, the text before the connector.
+MERGE_EN_CONNECTORS = (" instead of ", " rather than ", " in place of ", ", not ")
+# Chinese: [who][modals][negation] verb, or a bare negation, before the option; no spaces
+# (normalise drops the optional space beside CJK characters).
+MERGE_CN_WHO = ("我们", "咱们", "我", "团队")
+MERGE_CN_MODALS = (
+    "决定", "统一", "继续", "还是", "仍然", "仍", "暂时", "先", "将", "会", "应该", "应",
+    "要", "必须", "一律", "只",
+)  # fmt: skip
+MERGE_CN_NEGATIONS = ("不再", "不要", "不必", "不需要", "无需", "不", "别", "禁止", "避免", "停止")
+MERGE_CN_VERBS = (
+    "使用", "采用", "改用", "选用", "选择", "换用", "换成", "改成", "改为", "切换到", "切换为",
+    "迁移到", "沿用", "引入", "保留", "用",
+)  # fmt: skip
+# "用" alone starts words too (用户 user, 用例 use case): first in an entry, it is a verb
+# only before a name that is not written in CJK ("用 pnpm").
+MERGE_CN_SHORT_VERBS = ("用",)
+# After a verb, these make it part of a noun (使用率 usage rate, 使用者 user, 选择题): nothing
+# is stripped.
+MERGE_CN_NOT_AN_OPTION = ("率", "量", "者", "方法", "方式", "说明", "场景", "范围", "情况", "题")
+MERGE_CN_BARE_NEGATIONS = ("不要", "避免", "禁止", "放弃", "弃用", "禁用", "去掉", "舍弃", "拒绝")
+# "从Y改用X", "由Y换成X" (from Y to X) and "把Y换成X", "将Y替换为X" (replace Y with X): about
+# X. Not "把Y改成X": that changes a setting Y ("把超时改成30秒"), Y is the subject.
+MERGE_CN_MOVE_FROM = ("从", "由")
+MERGE_CN_MOVE_TO = (
+    "改用", "改为", "改成", "换成", "换用", "迁移到", "切换到", "切换为", "转向", "转到", "转为",
+)  # fmt: skip
+MERGE_CN_REPLACE = ("把", "将")
+MERGE_CN_REPLACE_WITH = ("换成", "替换为", "替换成")
+# "用X代替Y", "X而不是Y", "X，不用Y": the subject is X.
+MERGE_CN_CONNECTORS = (
+    "来代替",
+    "来取代",
+    "而不是",
+    "而非",
+    "代替",
+    "取代",
+    ",不用",
+    ",不要",
+    ",不是",
+)

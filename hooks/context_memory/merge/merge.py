@@ -5,7 +5,7 @@ hour): enough time since the last merge, enough sessions with newer handoffs, an
 merge lock. The merge itself reads every handoff, orders them by the time in their front
 matter (undated ones, and those dated after the merge time, first), and lets a later
 entry override an earlier one on the same subject (the text before the first '(', ':',
-' - ' or ' — ', normalised).
+' - ' or ' — ', normalised, without a lead-in such as "Use" or "Not": merge/rules.py).
 
 The two merged files are the same bytes on every clone of a shared project for the same
 handoffs: the order comes from the times written inside the handoffs (then session, then

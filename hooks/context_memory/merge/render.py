@@ -70,7 +70,9 @@ def render_markdown(
         f"Merged by ctx-merge from {result.handoffs} {handoff_noun} "
         f"of {len(result.sessions)} {session_noun}{when}.",
         "A later entry overrides an earlier one on the same subject (its text before the "
-        "first '(', ':', ' - ' or ' — '); what it replaced is listed under Overridden.",
+        "first '(', ':', ' - ' or ' — ', without a lead-in such as 'Use' or 'Not': 'Use X', "
+        "'Not X' and 'X instead of Y' are about X); what it replaced is listed under "
+        "Overridden.",
         "",
     ]
 

@@ -22,7 +22,8 @@ from context_memory.setup.install.settings_file import (
     parse_settings,
     read_settings_text,
 )
-from context_memory.setup.install.venv import settings_path_for
+from context_memory.setup.install.venv import OWN_LAUNCHERS_DIRNAME, settings_path_for
+from context_memory.setup.install.venv import running_venv as find_running_venv
 
 MIN_PYTHON = (3, 10)
 STATUSLINE_PROGRAM = "ctx-statusline"
@@ -68,11 +69,31 @@ def expected_programs() -> list[str]:
 
 
 def running_venv() -> str | None:
-    """The virtualenv this ctx-doctor runs from, when it is one with our entry points."""
-    if sys.prefix == getattr(sys, "base_prefix", sys.prefix):
-        return None
-    if os.path.exists(os.path.join(sys.prefix, "bin", "ctx-budget")):
-        return sys.prefix
+    """The virtualenv this ctx-doctor runs from, when it is one with our entry points (found
+    from the interpreter: our launchers run without ``site``, where sys.prefix is not it)."""
+    found = find_running_venv()
+    if found is not None and os.path.exists(found / "bin" / "ctx-budget"):
+        return str(found)
+    return None
+
+
+def registered_venv(files: list[SettingsFile]) -> str | None:
+    """The virtualenv of the install whose hooks the settings files run: the folder with
+    ``pyvenv.cfg`` above the first registered hook's program (``<venv>/bin/ctx-budget`` for
+    ./install, ``<venv>/context-memory/bin/ctx-budget`` for ctx-install in pipx's or uv's
+    virtualenv). When that folder is gone (the package was uninstalled), the folder it was
+    is returned, so the checks say what is missing. None: no hook registered."""
+    for spec in HOOKS:
+        for reg in registrations(files, spec.command):
+            program = Path(os.path.normpath(reg.program))
+            if not program.is_absolute() or program.parent.name != "bin":
+                continue
+            above = program.parent.parent
+            candidates = [above, above.parent] if above.name == OWN_LAUNCHERS_DIRNAME else [above]
+            for candidate in candidates:
+                if (candidate / "pyvenv.cfg").is_file():
+                    return str(candidate)
+            return str(candidates[-1])
     return None
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from context_memory.setup.hook_registry import HOOKS
-from context_memory.setup.install import record
+from context_memory.setup.install import launchers, record
 from context_memory.setup.install.extras import link_commands, set_cron, unlink_commands
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import pin
@@ -23,12 +23,15 @@ from context_memory.setup.install.plan import (
     NoteInstall,
     PinLine,
     PreparePrograms,
+    PurgeLeftovers,
     PurgeVenv,
+    RemoveLaunchers,
     RestoreRecorded,
     StatuslineNote,
     Step,
     WarnLookalikes,
 )
+from context_memory.setup.install.purge import purge_cache_and_folders
 from context_memory.setup.install.report import (
     purge,
     report_dry_run,
@@ -87,14 +90,41 @@ def show(steps: Sequence[Step], options: InstallOptions) -> None:
             drop_project_hooks(step, dry_run=True)
         elif isinstance(step, AutoMemory):
             auto_memory(step, dry_run=True)
+        elif isinstance(step, RemoveLaunchers):
+            remove_launchers(step, dry_run=True)
+        elif isinstance(step, PurgeLeftovers):
+            purge_leftovers(step, dry_run=True)
         # Preparing programs, keeping the venv, look-alike warnings, the record: nothing to show.
 
 
 def show_settings(edit: EditSettings, options: InstallOptions) -> None:
     changed = edit.new != edit.old
     new_text = dumps_settings(edit.new, detect_indent(edit.text)) if changed else edit.text or ""
+    restore: str | None = None
+    if edit.uninstall and changed:
+        # What the run ends with: the file deleted, or its text from before put back.
+        entry = record.load(options.venv)["settings"].get(str(edit.path))
+        restore, before = record.planned_restore(entry, edit.new, edit.path)
+        if restore == record.RESTORE_DELETE:
+            if edit.first:
+                print(f"{PREFIX} dry run: nothing will be written")
+            removed = len(own_entries(edit.old, edit.bin_dir, HOOK_NAMES))
+            print(
+                f"{PREFIX} would remove {removed} hooks from {edit.path}, then delete it: "
+                f"{options.tool} had created it, and nothing else is in it"
+            )
+            return
+        if restore == record.RESTORE_TEXT and before is not None:
+            new_text = before
     if not edit.first:
-        show_settings_change(edit.path, edit.text, new_text, changed, uninstall=True)
+        show_settings_change(
+            edit.path,
+            edit.text,
+            new_text,
+            changed,
+            uninstall=True,
+            restore_of=restore and options.tool,
+        )
         return
     report_dry_run(
         uninstall=options.uninstall,
@@ -105,6 +135,7 @@ def show_settings(edit: EditSettings, options: InstallOptions) -> None:
         changed=changed,
         hooks_here=edit.hooks_here,
         user_path=edit.user_path,
+        restore_of=restore and options.tool,
     )
 
 
@@ -112,7 +143,21 @@ def show_settings(edit: EditSettings, options: InstallOptions) -> None:
 
 
 def prepare(step: PreparePrograms) -> None:
-    prepare_programs(step.venv, step.programs)
+    prepare_programs(step.venv, step.programs, step.bin_dir)
+
+
+def remove_launchers(step: RemoveLaunchers, dry_run: bool = False) -> None:
+    """Our launchers' own folder (``<venv>/context-memory/bin``), and its parent when that
+    is empty then: what ctx-install added to a virtualenv that pipx or uv owns."""
+    gone = launchers.remove_launchers(step.bin_dir, dry_run=dry_run)
+    if not dry_run:
+        try:
+            step.bin_dir.parent.rmdir()  # <venv>/context-memory, ours; only when empty
+        except OSError:
+            pass
+    if gone:
+        verb = "would remove" if dry_run else "removed"
+        print(f"{PREFIX} {verb} {len(gone)} launchers from {step.bin_dir}")
 
 
 def edit_settings(edit: EditSettings) -> None:
@@ -146,13 +191,18 @@ def purge_venv(step: PurgeVenv) -> None:
     purge(step.venv)
 
 
+def purge_leftovers(step: PurgeLeftovers, dry_run: bool = False) -> None:
+    for line in purge_cache_and_folders(step.cache, step.made_folders, dry_run=dry_run):
+        print(f"{PREFIX} {line}")
+
+
 def keep_venv(step: KeepVenv) -> None:
     print(f"{PREFIX} kept the virtualenv {step.venv} (./install --uninstall --purge deletes it)")
 
 
 def links(step: LinkCommands, dry_run: bool = False) -> None:
     if step.remove:
-        unlink_commands(step.bin_dir, step.links, dry_run=dry_run, past=step.recorded)
+        unlink_commands(step.bin_dir, step.links, dry_run=dry_run)
     else:
         link_commands(step.bin_dir, step.links, dry_run=dry_run)
 
@@ -228,6 +278,7 @@ def note_install(step: NoteInstall) -> None:
         cron_project=step.cron_project,
         crontab_was_empty=step.crontab_was_empty,
         pin_project=step.pin_project,
+        made_folders=step.made_folders,
     )
 
 
@@ -245,4 +296,6 @@ _APPLY: dict[type, Callable[[Any], None]] = {
     AutoMemory: auto_memory,
     RestoreRecorded: restore,
     NoteInstall: note_install,
+    RemoveLaunchers: remove_launchers,
+    PurgeLeftovers: purge_leftovers,
 }

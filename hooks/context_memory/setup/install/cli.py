@@ -24,6 +24,7 @@ from pathlib import Path
 
 from context_memory import __version__
 from context_memory.core import exit_codes
+from context_memory.setup import platforms
 from context_memory.setup.install import crontab
 from context_memory.setup.install.apply import apply
 from context_memory.setup.install.options import InstallOptions
@@ -116,6 +117,10 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
     )
     # For ctx-install: pipx and uv link the commands themselves; leave their links alone.
     parser.add_argument("--no-links", action="store_true", help=argparse.SUPPRESS)
+    # For ctx-install: where our launchers go in a virtualenv pipx or uv owns.
+    parser.add_argument("--launcher-dir", metavar="DIR", help=argparse.SUPPRESS)
+    # For the install script: each folder it created for the virtualenv (for --purge).
+    parser.add_argument("--made-folder", action="append", default=[], help=argparse.SUPPRESS)
     # For the install script: print "<plan> <source hash>" (see venv_plan) and exit.
     parser.add_argument("--venv-plan", action="store_true", help=argparse.SUPPRESS)
     # "install" alone does not say what it installs; ctx-install answers as every ctx-* does.
@@ -127,6 +132,10 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
+    refusal = platforms.unsupported()
+    if refusal is not None:
+        print(f"{PREFIX} error: {refusal}", file=sys.stderr)
+        return exit_codes.FAILURE
     if args.purge and not args.uninstall:
         parser.error("--purge only goes with --uninstall")
     options = options_from(args, prog)
@@ -157,6 +166,8 @@ def options_from(args: argparse.Namespace, prog: str) -> InstallOptions:
         pin_decisions=args.pin_decisions,
         links=not args.no_links,
         tool="./install" if prog == "install" else prog,
+        launcher_dir=Path(os.path.abspath(args.launcher_dir)) if args.launcher_dir else None,
+        made_folders=tuple(Path(os.path.abspath(folder)) for folder in args.made_folder),
     )
 
 

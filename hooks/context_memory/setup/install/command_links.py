@@ -12,7 +12,10 @@ import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-# The commands people and agents type; the hooks themselves run by absolute path.
+# Every console script of pyproject.toml (a test keeps them equal): people and agents type
+# the by-hand commands, and the docs and --help texts show the hooks run by hand too
+# (``ctx-guard --replay``, ``echo ... | ctx-budget``). The hooks themselves run by absolute
+# path. pipx and uv link the same set.
 LINKED_COMMANDS = (
     "ctx-usage",
     "ctx-decide",
@@ -23,6 +26,11 @@ LINKED_COMMANDS = (
     "ctx-merge",
     "ctx-doctor",
     "ctx-statusline",
+    "ctx-guard",
+    "ctx-budget",
+    "ctx-extract",
+    "ctx-restore",
+    "ctx-install",
 )
 
 LINK_CREATE = "create"

@@ -41,15 +41,15 @@ def link_commands(bin_dir: Path, links: Path, *, dry_run: bool) -> None:
         print(f"{PREFIX} note: {path_note(links, os.environ)}")
 
 
-def unlink_commands(bin_dir: Path, links: Path, *, dry_run: bool, past: bool = False) -> None:
+def unlink_commands(bin_dir: Path, links: Path, *, dry_run: bool) -> None:
     """--uninstall: remove the links in ``links`` that point into ``bin_dir`` (a file of the
-    same name that is not ours stays). ``past``: say "removed" (the recorded folders)."""
+    same name that is not ours stays), and say what was done (or would be)."""
     gone = command_links.plan_unlinks(bin_dir, links)
     if not gone:
         return
     if not dry_run:
         command_links.remove_links(links, gone)
-    verb = "would remove" if dry_run else ("removed" if past else "remove")
+    verb = "would remove" if dry_run else "removed"
     print(f"{PREFIX} {verb} {len(gone)} command links from {links}")
 
 

@@ -163,26 +163,64 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
     )
 
 
-def write_launchers(venv: Path | str) -> list[str]:
-    """Replace the wrappers in ``<venv>/bin`` with our launchers (atomically, mode 0755);
-    returns the commands whose file changed."""
-    bin_dir = os.path.join(os.path.abspath(os.fspath(venv)), "bin")
-    python = os.path.join(bin_dir, "python")
+def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list[str]:
+    """Write our launchers (atomically, mode 0755) into ``bin_dir``: ``<venv>/bin`` for
+    ./install's own virtualenv (they replace pip's wrappers there), a folder of their own
+    for a virtualenv that pipx or uv owns (their wrappers in ``<venv>/bin`` are theirs and
+    stay as they are). Each names the virtualenv's python by its absolute path and appends
+    its site-packages itself, so it needs no ``site`` module to know its virtualenv.
+    Returns the commands whose file changed."""
+    venv_dir = os.path.abspath(os.fspath(venv))
+    python = os.path.join(venv_dir, "bin", "python")
+    target_dir = os.path.abspath(os.fspath(bin_dir)) if bin_dir else os.path.join(venv_dir, "bin")
+    os.makedirs(target_dir, exist_ok=True)
     changed = []
     paths = package_paths(venv)
     for command, target in entry_points(venv).items():
         text = launcher_text(python, command, target, paths)
-        path = os.path.join(bin_dir, command)
+        path = os.path.join(target_dir, command)
         try:
             with open(path, encoding="utf-8", errors="surrogateescape") as handle:
                 if handle.read() == text and os.access(path, os.X_OK):
                     continue
         except OSError:
             pass
-        tmp = os.path.join(bin_dir, f".{command}.context-memory.tmp")
+        tmp = os.path.join(target_dir, f".{command}.context-memory.tmp")
         with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as handle:
             handle.write(text)
         os.chmod(tmp, 0o755)
         os.replace(tmp, path)
         changed.append(command)
     return changed
+
+
+def is_launcher(path: str) -> bool:
+    """Whether the file ``path`` is one of our launchers (its second line is the mark)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096).split(b"\n")
+    except OSError:
+        return False
+    return len(head) > 1 and head[1].startswith(MARK.encode())
+
+
+def remove_launchers(bin_dir: Path | str, *, dry_run: bool = False) -> list[str]:
+    """Delete our launchers in ``bin_dir`` (a folder of their own: see write_launchers)
+    and the folder when it is empty then; anything else in it stays. Returns the names
+    (sorted) of the launchers deleted, or that would be (``dry_run``)."""
+    folder = os.fspath(bin_dir)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    ours = [name for name in names if not os.path.islink(os.path.join(folder, name))
+            and is_launcher(os.path.join(folder, name))]  # fmt: skip
+    if dry_run:
+        return ours
+    for name in ours:
+        os.unlink(os.path.join(folder, name))
+    try:
+        os.rmdir(folder)
+    except OSError:
+        pass  # not empty: something else is in it
+    return ours

@@ -27,7 +27,20 @@ class InstallOptions:
     pin_decisions: bool = False
     links: bool = True  # False for ctx-install: pipx and uv link the commands themselves
     tool: str = "./install"  # what the messages call the installer
+    # Where our launchers go, and so the programs the settings name. None: <venv>/bin, for
+    # ./install's own virtualenv. ctx-install in a virtualenv that pipx or uv owns gives
+    # <venv>/context-memory/bin: their wrappers in <venv>/bin are never rewritten.
+    launcher_dir: Path | None = None
+    # The folders the install script created for the virtualenv (``mkdir -p``), deepest
+    # first: recorded, so that --purge removes those of them that are empty then.
+    made_folders: tuple[Path, ...] = ()
 
     @property
     def bin_dir(self) -> Path:
+        """The folder of the programs the settings run (our launchers)."""
+        return self.launcher_dir if self.launcher_dir is not None else self.venv / "bin"
+
+    @property
+    def package_bin(self) -> Path:
+        """The folder of the programs pip installed (the package's console scripts)."""
         return self.venv / "bin"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import ClaudeMdChange, claude_md_change
@@ -35,10 +36,18 @@ from context_memory.setup.install.venv import (
 
 @dataclass(frozen=True)
 class PreparePrograms:
-    """Write our launchers into the virtualenv and run each registered program once."""
+    """Write our launchers into ``bin_dir`` and run each registered program once."""
 
     venv: Path
     programs: tuple[str, ...]
+    bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
+
+
+@dataclass(frozen=True)
+class RemoveLaunchers:
+    """--uninstall of ctx-install: our launchers' own folder in a pipx or uv virtualenv."""
+
+    bin_dir: Path
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,15 @@ class PurgeVenv:
 
 
 @dataclass(frozen=True)
+class PurgeLeftovers:
+    """--uninstall --purge, last: the toolkit's cache folder, and the folders the install
+    script created for the virtualenv that are empty by then."""
+
+    cache: Path
+    made_folders: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
 class KeepVenv:
     venv: Path
 
@@ -77,7 +95,6 @@ class LinkCommands:
     bin_dir: Path
     links: Path
     remove: bool
-    recorded: bool = False  # a folder from the record, not this run's
 
 
 @dataclass(frozen=True)
@@ -139,6 +156,7 @@ class NoteInstall:
     cron_project: str | None
     crontab_was_empty: bool
     pin_project: str | None
+    made_folders: tuple[Path, ...] = ()
 
 
 Step = (
@@ -155,6 +173,8 @@ Step = (
     | DropProjectHooks
     | RestoreRecorded
     | NoteInstall
+    | RemoveLaunchers
+    | PurgeLeftovers
 )
 
 
@@ -183,8 +203,9 @@ def check_purge(options: InstallOptions) -> None:
 
 
 def check_programs(options: InstallOptions) -> None:
-    """An install (not a dry run) needs the virtualenv's programs it will register."""
-    venv, bin_dir = options.venv, options.bin_dir
+    """An install (not a dry run) needs the virtualenv's programs it will register (pip's
+    console scripts: our launchers are made from the same entry points)."""
+    venv, bin_dir = options.venv, options.package_bin
     missing = missing_entry_points(bin_dir)
     if missing:
         raise InstallError(
@@ -205,7 +226,7 @@ def crontab_before(options: InstallOptions) -> str | None:
     refuses (no crontab command, not allowed to use it) before anything is written."""
     if not options.cron or options.uninstall:
         return None
-    merge_program = options.bin_dir / crontab.MERGE_PROGRAM
+    merge_program = options.package_bin / crontab.MERGE_PROGRAM
     if not options.dry_run and not os.access(merge_program, os.X_OK):
         raise InstallError(
             f"{merge_program} does not exist: the virtualenv {options.venv} holds an older "
@@ -268,7 +289,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
             desired_settings(edit.old, options.bin_dir, statusline=options.statusline),
             options.bin_dir,
         )
-        steps.append(PreparePrograms(options.venv, tuple(programs)))
+        steps.append(PreparePrograms(options.venv, tuple(programs), options.launcher_dir))
     steps.append(edit)
     if options.uninstall and options.purge:
         steps.append(PurgeVenv(options.venv))
@@ -284,6 +305,11 @@ def make_plan(options: InstallOptions) -> list[Step]:
     if options.uninstall:
         steps.append(AutoMemory(recorded_projects(options, project)))
         steps.extend(recorded_steps(options, path, project, links, user_path))
+        if options.launcher_dir is not None:
+            steps.append(RemoveLaunchers(options.launcher_dir))
+        if options.purge:
+            made = tuple(Path(p) for p in record.load(options.venv)["made_folders"])
+            steps.append(PurgeLeftovers(Path(cache_dir()), made))
     else:
         if path == user_path:
             steps.extend(project_duplicates(options, user_path))
@@ -309,6 +335,7 @@ def note_install(
         cron_project=project if options.cron else None,
         crontab_was_empty=options.cron and before_cron == "",
         pin_project=project if options.pin_decisions else None,
+        made_folders=options.made_folders,
     )
 
 
@@ -341,7 +368,11 @@ def recorded_steps(
     the restore of what it kept (no second run of the installer)."""
     kept = record.load(options.venv)
     again = InstallOptions(
-        venv=options.venv, dry_run=options.dry_run, uninstall=True, tool=options.tool
+        venv=options.venv,
+        dry_run=options.dry_run,
+        uninstall=True,
+        tool=options.tool,
+        launcher_dir=options.launcher_dir,
     )
     steps: list[Step] = []
     cron_done, pin_done = {done_project}, {done_project}  # each place once
@@ -376,6 +407,6 @@ def recorded_steps(
     if options.links:
         for folder in kept["links"]:
             if Path(folder) != links:
-                steps.append(LinkCommands(options.bin_dir, Path(folder), True, recorded=True))
+                steps.append(LinkCommands(options.bin_dir, Path(folder), remove=True))
     steps.append(RestoreRecorded(options.venv, kept, options.tool))
     return steps

@@ -18,7 +18,10 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from context_memory.setup.install.settings_file import Settings
 
 RECORD_NAME = "context-memory-install.json"
 RECORD_VERSION = 1
@@ -34,7 +37,7 @@ def record_path(venv: Path) -> Path:
 
 
 def empty_record() -> dict[str, Any]:
-    return {"settings": {}, "links": {}, "cron": {}, "pinned": []}
+    return {"settings": {}, "links": {}, "cron": {}, "pinned": [], "made_folders": []}
 
 
 def identity(environ: Mapping[str, str]) -> str:
@@ -64,8 +67,9 @@ def load(venv: Path, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     for key in ("settings", "links", "cron"):
         if isinstance(data.get(key), dict):
             record[key] = data[key]
-    if isinstance(data.get("pinned"), list):
-        record["pinned"] = [p for p in data["pinned"] if isinstance(p, str)]
+    for key in ("pinned", "made_folders"):
+        if isinstance(data.get(key), list):
+            record[key] = [p for p in data[key] if isinstance(p, str)]
     return record
 
 
@@ -104,6 +108,7 @@ def note_install(
     cron_project: str | None,
     crontab_was_empty: bool,
     pin_project: str | None,
+    made_folders: tuple[Path, ...] | list[Path] = (),
 ) -> None:
     """Add this install's places to the record. The first install of a place wins: a
     re-run must not replace the settings text from before the first install."""
@@ -123,6 +128,9 @@ def note_install(
         record["cron"].setdefault(cron_project, {"crontab_was_empty": crontab_was_empty})
     if pin_project is not None and pin_project not in record["pinned"]:
         record["pinned"].append(pin_project)
+    for folder in made_folders:
+        if str(folder) not in record["made_folders"]:
+            record["made_folders"].append(str(folder))
     save(venv, record)
 
 
@@ -159,6 +167,31 @@ def restore_recorded(venv: Path, record: dict[str, Any], tool: str) -> None:
                 pass
     if venv.is_dir():
         save(venv, None)
+
+
+RESTORE_DELETE = "delete"  # the install created the file and nothing else is in it
+RESTORE_TEXT = "text"  # the file gets its text from before the first install back
+
+
+def planned_restore(entry: object, new: Settings, path: Path) -> tuple[str | None, str | None]:
+    """What ``restore_recorded`` will do to the settings file ``path`` once the uninstall has
+    taken our entries out (``new``), so that a dry run shows that and not a rewrite:
+    (RESTORE_DELETE, None), (RESTORE_TEXT, the text from before the first install), or
+    (None, None) when the file stays as the edit leaves it. ``entry``: its record entry."""
+    from context_memory.setup.install.settings_file import SettingsError, parse_settings
+
+    if not isinstance(entry, dict) or "before" not in entry:
+        return None, None
+    before = entry["before"]
+    if before is None:
+        return (RESTORE_DELETE, None) if new == {} else (None, None)
+    if not isinstance(before, str):
+        return None, None
+    try:
+        same = parse_settings(before, path) == new
+    except SettingsError:
+        return None, None
+    return (RESTORE_TEXT, before) if same else (None, None)
 
 
 def _restore_settings(path: Path, before: object, tool: str = "./install") -> bool:

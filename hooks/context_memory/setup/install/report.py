@@ -110,6 +110,7 @@ def report_dry_run(
     changed: bool,
     hooks_here: bool = True,
     user_path: Path | None = None,
+    restore_of: str | None = None,
 ) -> None:
     print(f"{PREFIX} dry run: nothing will be written")
     if not uninstall and (REPO_ROOT / "pyproject.toml").is_file():  # not for ctx-install
@@ -130,7 +131,15 @@ def report_dry_run(
             f"{PREFIX} hooks already registered in {user_path}, which runs them in every "
             f"project; not registering them again in {path}"
         )
-    show_settings_change(path, text, new_text, changed, uninstall=uninstall, quiet=not hooks_here)
+    show_settings_change(
+        path,
+        text,
+        new_text,
+        changed,
+        uninstall=uninstall,
+        quiet=not hooks_here,
+        restore_of=restore_of,
+    )
 
 
 def show_settings_change(
@@ -141,11 +150,15 @@ def show_settings_change(
     *,
     uninstall: bool,
     quiet: bool = False,
+    restore_of: str | None = None,
 ) -> None:
     """A dry run's lines for one settings file: the diff, or that nothing would change
-    (``quiet``: not even that)."""
+    (``quiet``: not even that). ``restore_of``: the installer (./install, ctx-install)
+    whose uninstall puts back the text from before it, which ``new_text`` is then."""
     if changed:
-        if text is None:
+        if restore_of:
+            print(f"{PREFIX} would restore {path} to its text from before {restore_of}:")
+        elif text is None:
             print(f"{PREFIX} would create {path}:")
         else:
             print(f"{PREFIX} would change {path} (after backing it up):")

@@ -162,15 +162,15 @@ def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
     return list(names)
 
 
-def prepare_programs(venv: Path, programs: Sequence[str]) -> None:
-    """Our launchers, not pip's wrappers (see launchers.py); then each command that the
-    settings will name must run through sh, as the client runs it, before anything of the
-    user's is changed."""
+def prepare_programs(venv: Path, programs: Sequence[str], bin_dir: Path | None = None) -> None:
+    """Our launchers in ``bin_dir`` (default ``<venv>/bin``), not pip's wrappers (see
+    launchers.py); then each command that the settings will name must run through sh, as
+    the client runs it, before anything of the user's is changed."""
     try:
-        launchers.write_launchers(venv)
+        launchers.write_launchers(venv, bin_dir)
     except launchers.LauncherError as exc:
         raise InstallError(str(exc)) from None
-    verify_commands(venv / "bin", programs)
+    verify_commands(bin_dir or venv / "bin", programs)
 
 
 def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:

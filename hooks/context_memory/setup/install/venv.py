@@ -16,6 +16,8 @@ from context_memory.setup.hook_registry import HOOKS, HookSpec
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
+# <venv>/context-memory/bin: our launchers in a virtualenv that pipx or uv owns.
+OWN_LAUNCHERS_DIRNAME = "context-memory"
 # The source tree this module was loaded from
 # (``<repo>/hooks/context_memory/setup/install/venv.py``).
 REPO_ROOT = Path(__file__).resolve().parents[4]
@@ -43,6 +45,40 @@ def default_venv(environ: Mapping[str, str]) -> str:
         environ.get("HOME") or os.path.expanduser("~"), ".local", "share"
     )
     return os.path.join(data_home, "context-memory", "venv")
+
+
+def running_venv(
+    executable: str | None = None, prefix: str | None = None, base_prefix: str | None = None
+) -> Path | None:
+    """The virtualenv of the running interpreter, or None. ``sys.prefix`` says it only when
+    the ``site`` module ran; our launchers run ``-S`` (then ``sys.prefix`` is the base
+    Python's), so the virtualenv is also found as ``site`` finds it: the ``pyvenv.cfg``
+    next to the interpreter's folder (``<venv>/bin/python`` -> ``<venv>``)."""
+    import sys
+
+    executable = sys.executable if executable is None else executable
+    prefix = sys.prefix if prefix is None else prefix
+    base_prefix = getattr(sys, "base_prefix", prefix) if base_prefix is None else base_prefix
+    if prefix != base_prefix and os.path.isfile(os.path.join(prefix, "pyvenv.cfg")):
+        return Path(os.path.abspath(prefix))
+    if executable:
+        folder = os.path.dirname(os.path.abspath(executable))  # not resolved: a link's folder
+        for candidate in (folder, os.path.dirname(folder)):
+            if os.path.isfile(os.path.join(candidate, "pyvenv.cfg")):
+                return Path(candidate)
+    return None
+
+
+def owned_by_installer(venv: Path) -> bool:
+    """Whether ``venv`` is ./install's own virtualenv (its stamp): its ``bin`` is ours to
+    rewrite. Without the stamp it is pipx's, uv's or the user's: never rewritten."""
+    return (venv / STAMP_NAME).is_file()
+
+
+def launcher_dir_for(venv: Path) -> Path:
+    """Where ctx-install puts our launchers in a virtualenv it does not own: a folder of its
+    own inside it (``pipx uninstall`` and ``uv tool uninstall`` delete it with the rest)."""
+    return venv / OWN_LAUNCHERS_DIRNAME / "bin"
 
 
 def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:

@@ -184,6 +184,11 @@ def build(
     seconds for another builder (then uses what it built). Raises BuildError."""
     import time
 
+    from context_memory.setup.platforms import unsupported
+
+    refusal = unsupported()
+    if refusal is not None:
+        raise BuildError(refusal)  # before any folder is made
     root = root or plugin_root()
     found = ready(data, root)
     if found is not None:
@@ -221,8 +226,10 @@ def build(
 def start_background_build(data: str, root: str | None = None) -> bool:
     """Spawn a detached build when the venv is not ready and nobody builds it; True when
     one was started. Never waits for it."""
+    from context_memory.setup.platforms import unsupported
+
     root = root or plugin_root()
-    if ready(data, root) is not None or building(data):
+    if unsupported() is not None or ready(data, root) is not None or building(data):
         return False
     import subprocess
 
