@@ -450,3 +450,22 @@ def test_an_answer_names_the_options_the_user_did_not_choose(app: Path, home: Pa
         "**How to apply:** Not moment: the user chose otherwise. Ask the user"
         in (folder / name).read_text()
     )
+
+
+def test_a_linked_memory_md_or_file_is_never_written_through(
+    app: Path, home: Path, tmp_path: Path
+) -> None:
+    record = add(app, captured("rejected", "npm install moment"))
+    folder = memory_folder(home, app)
+    folder.mkdir(parents=True)
+    target = tmp_path / "elsewhere.md"
+    target.write_text("someone's file\n")
+    (folder / "MEMORY.md").symlink_to(target)
+    with pytest.raises(OSError, match="link"):
+        sync(app)
+    assert target.read_text() == "someone's file\n"
+    (folder / "MEMORY.md").unlink()
+    (folder / f"ctx_feedback_{record['id']}.md").symlink_to(target)
+    assert sync(app).written == []  # the name is taken by a file that is not the toolkit's
+    assert target.read_text() == "someone's file\n"
+    assert not (folder / "MEMORY.md").exists()
