@@ -469,3 +469,26 @@ def test_a_linked_memory_md_or_file_is_never_written_through(
     assert sync(app).written == []  # the name is taken by a file that is not the toolkit's
     assert target.read_text() == "someone's file\n"
     assert not (folder / "MEMORY.md").exists()
+
+
+def test_a_stop_that_captures_rebuilds_the_pinned_digest(
+    app: Path, home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from context_memory.pinned import store as pinned
+
+    state = app / ".working-state"
+    pinned.rebuild(str(state))  # what --pin-decisions leaves: the digest exists
+    assert "moment" not in (state / "pinned.md").read_text()
+    prompt = (
+        "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns instead."
+    )
+    row = {"type": "user", "uuid": "row-1", "parentUuid": None, "sessionId": SESSION,
+           "timestamp": "2026-11-30T10:00:00.000Z", "cwd": str(app),
+           "message": {"role": "user", "content": prompt}}  # fmt: skip
+    transcript = app / "t.jsonl"
+    transcript.write_text(json.dumps(row) + "\n")
+    payload = {"hook_event_name": "Stop", "session_id": SESSION, "cwd": str(app),
+               "transcript_path": str(transcript)}  # fmt: skip
+    assert run_hook_main(monkeypatch, capsys, extract_main, payload).exit_code == 0
+    assert [r["source"] for r in log_lines(app)] == ["prompt"]
+    assert "Don't use moment for the dates" in (state / "pinned.md").read_text()

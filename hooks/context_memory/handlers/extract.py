@@ -271,6 +271,8 @@ def capture_rows(hook: HookInput, state_dir: str, session: str) -> None:
     except Exception as exc:  # noqa: BLE001 - fail open: the engine reads untrusted rows
         log_line(state_dir, HOOK_NAME, session, f"capture skipped: {type(exc).__name__}: {exc}")
         return
+    if result.added or result.superseded:
+        refresh_digest(state_dir, session)
     if result.skipped_bytes:
         log_line(
             state_dir,
@@ -279,6 +281,19 @@ def capture_rows(hook: HookInput, state_dir: str, session: str) -> None:
             f"capture read only the newest part of the transcript ({result.skipped_bytes} "
             "bytes skipped)",
         )
+
+
+def refresh_digest(state_dir: str, session: str) -> None:
+    """Rebuild the pinned digest after capture changed the log, where the project opted in
+    (as ctx-decide does after a record): what the user said reaches the team's channel at
+    this Stop, not at the next command. A problem is logged; the records are written."""
+    from context_memory.pinned.store import enabled, refresh
+
+    if not enabled(state_dir):
+        return
+    for line in refresh(state_dir):
+        if line.startswith("warning:"):
+            log_line(state_dir, HOOK_NAME, session, f"pinned digest: {line}")
 
 
 def mirror_to_auto_memory(hook: HookInput, state_dir: str, session: str, name: str) -> None:
