@@ -492,3 +492,21 @@ def test_a_stop_that_captures_rebuilds_the_pinned_digest(
     assert run_hook_main(monkeypatch, capsys, extract_main, payload).exit_code == 0
     assert [r["source"] for r in log_lines(app)] == ["prompt"]
     assert "Don't use moment for the dates" in (state / "pinned.md").read_text()
+
+
+def test_ctx_doctor_shows_the_folder_the_block_and_its_budget(app: Path, home: Path) -> None:
+    from context_memory.setup.doctor.checks_memory import check_auto_memory
+
+    for n in range(30):
+        add(app, captured("rejected", f"option {n}"))
+    sync(app)
+    folder = memory_folder(home, app)
+    block = (folder / "MEMORY.md").read_text().splitlines()[1:-1]
+    chars = sum(len(line) + 1 for line in block)
+    check = check_auto_memory(str(app), str(app / ".working-state"), os.environ)
+    assert (check.status, check.message) == (
+        "OK",
+        f"{folder}: the toolkit's block 25 of 25 lines, {chars} of 3500 characters; "
+        "MEMORY.md 27 of 200 lines (the client's default for this project); 5 more of the "
+        "user's records left out (newest first)",
+    )

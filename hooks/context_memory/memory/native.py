@@ -352,6 +352,7 @@ def _sync_locked(state_dir: str, folder: str, session: str) -> SyncResult:
         "folder": folder,
         "lines": lines,
         "files": {ident: files[ident] for ident in lines},
+        "unlisted": result.unlisted,
         "log": _stamp(decisions_path(state_dir)),
         "index": _stamp(os.path.join(folder, INDEX_FILE)),
     }

@@ -41,12 +41,16 @@ def check_auto_memory(project: str, state_dir: str, environ: Mapping[str, str]) 
     block = index.block or []
     chars = sum(len(line) + 1 for line in block)
     total = index.own_lines() + (len(block) + 2 if index.block is not None else 0)
-    written = read_state(state_dir).get("folder") == folder
+    state = read_state(state_dir)
+    written = state.get("folder") == folder
+    unlisted = state.get("unlisted") if written else 0
     message = (
         f"{folder}: the toolkit's block {len(block)} of {NATIVE_BLOCK_LINES} lines, "
         f"{chars} of {NATIVE_BLOCK_CHARS} characters; MEMORY.md {total} of "
         f"{NATIVE_CLIENT_LINES} lines ({location.why})"
     )
+    if isinstance(unlisted, int) and unlisted > 0:
+        message += f"; {unlisted} more of the user's records left out (newest first)"
     if not written and index.block is None:
         message += "; nothing mirrored yet (the next Stop or session start does it)"
     if total > NATIVE_CLIENT_LINES:
