@@ -353,7 +353,11 @@ def main(argv: list[str] | None = None) -> int:
     venv = Path(tempfile.mkdtemp(prefix="ctx-survival-venv-")) / "venv"
     if args.only:
         scenario, condition, count = args.only
-        print(json.dumps(one_run(scenario, condition, f"{count} compactions", int(count), venv)))
+        try:
+            row = one_run(scenario, condition, f"{count} compactions", int(count), venv)
+        finally:
+            shutil.rmtree(venv.parent, ignore_errors=True)
+        print(json.dumps(row))
         return 0
     follow_ups = FOLLOW_UPS[:1] if args.quick else FOLLOW_UPS
     rows = []
