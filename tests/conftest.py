@@ -28,6 +28,10 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPat
     for name in ISOLATED_VARS:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CTX_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    # The hooks mirror records into Claude Code's auto memory under HOME; tests that do not
+    # give themselves a HOME must not write into the real one (tests/test_native_memory.py
+    # turns it on with a throwaway HOME).
+    monkeypatch.setenv("CTX_NATIVE_MEMORY", "off")
 
 
 @pytest.fixture

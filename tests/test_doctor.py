@@ -51,6 +51,7 @@ CHECK_NAMES = [
     "cron (ctx-merge)",
     "hook errors (24 h)",
     "circuit breakers",
+    "auto memory",
 ]
 BUDGET = HookSpec("UserPromptSubmit", None, "ctx-budget", 10)
 RESTORE = HookSpec("SessionStart", "startup|resume|clear", "ctx-restore", 10)
@@ -503,7 +504,7 @@ def test_cli_all_ok(healthy, project):
     ]
     assert lines[-2:] == ["", f"{len(CHECK_NAMES)} ok, 0 warnings, 0 failed"]
     links = healthy.parent.parent / "bin dir"
-    assert lines[len(CHECK_NAMES) - 5] == (
+    assert lines[CHECK_NAMES.index("command links")] == (
         f"OK    command links            {len(LINKED_COMMANDS)} commands linked in {links}, on PATH"
     )
     assert doctor_cli.main(["--venv", str(healthy)]) == 0

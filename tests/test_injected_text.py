@@ -238,8 +238,8 @@ EXPECTED: dict[str, str] = {
     ),
     "pinned digest": (
         "# Pinned decisions\n\n"
-        "Rebuilt by context-memory whenever the decisions log, the plan or the merged record "
-        "changes; do not edit. Pinned entries first, then newest first.\n\n"
+        "The team's record, through git: rebuilt by context-memory when the decisions log, "
+        "plan or merged record change; do not edit. Pinned, then newest.\n\n"
         "## Rejected (do not propose again)\n"
         f"- {QUOTE_SHOWN} (stated by the user)\n"
         f"- Codis ({REASON_SHOWN})\n\n"

@@ -16,6 +16,7 @@ from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install import plan as install_plan
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.plan import (
+    AutoMemory,
     CronLine,
     EditSettings,
     KeepVenv,
@@ -124,6 +125,7 @@ def test_the_uninstall_is_planned_from_the_record(
         "CronLine",  # the current folder's
         "PinLine",
         "WarnLookalikes",
+        "AutoMemory",  # the toolkit's lines in Claude Code's auto memory, everywhere
         "EditSettings",  # the recorded project's
         "CronLine",
         "PinLine",
@@ -136,9 +138,45 @@ def test_the_uninstall_is_planned_from_the_record(
     assert isinstance(steps[-1], RestoreRecorded) and steps[-1].tool == "./install"
     assert not any(isinstance(step, (StatuslineNote, KeepVenv)) for step in steps[2:])
     assert not any(isinstance(step, WarnLookalikes) and step.path == user for step in steps[6:])
+    memory = [step for step in steps if isinstance(step, AutoMemory)]
+    assert [m.projects for m in memory] == [(str(elsewhere), str(project))]
     # Applied: every recorded place is back as before, from the one plan.
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
     assert code == 0
     assert f"context-memory: removed {len(HOOKS)} hooks from {project_settings}" in out.splitlines()
     assert not project_settings.exists() and not (project / "CLAUDE.md").exists()
     assert os.listdir(project) == [".working-state"]
+
+
+def test_the_uninstall_takes_the_toolkits_auto_memory_out_and_nothing_else(
+    home: Path,  # noqa: F811
+    venv: Path,  # noqa: F811
+    tmp_path: Path,
+    capsys: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from context_memory.memory.decisions import append_record, make_captured_record
+    from context_memory.memory.native import sync_native
+    from context_memory.transcript.locate import project_folder_name
+
+    monkeypatch.delenv("CTX_NATIVE_MEMORY", raising=False)
+    project = tmp_path / "app"
+    (project / ".working-state").mkdir(parents=True)
+    assert run(capsys, "--venv", str(venv), "--project", str(project))[0] == 0
+    record = make_captured_record(
+        {"kind": "rejected", "by": "user", "source": "tool-rejection", "uuid": "u1",
+         "decision": "npm install moment", "reason": "too big"},
+        session="s1",
+    )  # fmt: skip
+    append_record(str(project / ".working-state"), record)
+    folder = home / ".claude" / "projects" / project_folder_name(str(project)) / "memory"
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text("- [Mine](feedback_mine.md) — the model's\n")
+    (folder / "feedback_mine.md").write_text("the model's file\n")
+    assert sync_native(str(project / ".working-state"), str(project)).written == [record["id"]]
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
+    assert code == 0
+    assert f"removed {folder / ('ctx_feedback_' + str(record['id']) + '.md')}" in out
+    assert sorted(p.name for p in folder.iterdir()) == ["MEMORY.md", "feedback_mine.md"]
+    assert (folder / "MEMORY.md").read_text() == "- [Mine](feedback_mine.md) — the model's\n"
+    assert (folder / "feedback_mine.md").read_text() == "the model's file\n"

@@ -43,8 +43,8 @@ from helpers.paths import subprocess_env
 SESSION = "11111111-2222-3333-4444-555555555555"
 HEAD = (
     "# Pinned decisions\n\n"
-    "Rebuilt by context-memory whenever the decisions log, the plan or the merged record "
-    "changes; do not edit. Pinned entries first, then newest first.\n"
+    "The team's record, through git: rebuilt by context-memory when the decisions log, "
+    "plan or merged record change; do not edit. Pinned, then newest.\n"
 )
 FULL_RECORD = (
     "Full record: ctx-decide --list (.working-state/decisions.jsonl), "

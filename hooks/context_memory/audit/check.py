@@ -13,6 +13,7 @@ from context_memory.audit.config import (
     MAX_DECISION_CHARS,
     MAX_INJECTION_CHARS,
     MAX_NAMES_CHARS,
+    SOURCE_AUTO_MEMORY,
     SOURCE_KEPT,
     SOURCE_PINNED,
     SOURCE_SUMMARY,
@@ -154,6 +155,26 @@ def mark_pinned(results: Sequence[dict[str, Any]], session_folder: str, when: fl
     for item in results:
         if item.get("status") == "lost" and item.get("id") in ids:
             item.update(status="survived", where=SOURCE_PINNED)
+
+
+def with_auto_memory(
+    records: list[dict[str, Any]], project_dir: str
+) -> tuple[list[dict[str, Any]], frozenset[str]]:
+    """``records`` plus the model's own auto memories (memory/native_read.py), and the ids
+    of the records whose lines are in MEMORY.md now (the toolkit's block, or the model's
+    own pointer to its file): the client loads those after the compaction by itself."""
+    from context_memory.memory.native_read import listed_auto_memory
+
+    own, in_memory = listed_auto_memory(project_dir)
+    return [*records, *own], in_memory
+
+
+def mark_in_memory(results: Sequence[dict[str, Any]], ids: frozenset[str]) -> None:
+    """Decisions whose lines are in MEMORY.md reach the model after every compaction
+    through the client's auto memory: kept, never re-injected (one delivery)."""
+    for item in results:
+        if item.get("status") == "lost" and item.get("id") in ids:
+            item.update(status="survived", where=SOURCE_AUTO_MEMORY)
 
 
 def _clip(text: str, limit: int) -> str:

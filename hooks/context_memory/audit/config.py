@@ -31,6 +31,9 @@ SOURCE_SUMMARY = "summary"
 SOURCE_KEPT = "kept messages"
 SOURCE_TURN_START = "turn-start injection"
 SOURCE_PINNED = "pinned digest"
+# Its line is in the toolkit's block of Claude Code's MEMORY.md (or the model's own line
+# points at it): the client loads it after every compaction by itself (memory/native.py).
+SOURCE_AUTO_MEMORY = "auto memory (MEMORY.md)"
 MAX_DECISION_CHARS = 500
 MAX_NAMES_CHARS = 160
 # The [COMPACT AUDIT] injection, header and pointer included, never exceeds this; the

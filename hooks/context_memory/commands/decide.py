@@ -7,6 +7,10 @@
     ctx-decide --pin ID | --unpin ID    keep a decision at the top of the pinned digest
     ctx-decide --drop ID                retract a record (kept in the log, never injected)
 
+--list also shows the model's own feedback and project memories of Claude Code's auto
+memory (marked ``auto memory``), and marks ``in MEMORY.md`` the records whose lines the
+toolkit mirrored there (memory/native.py); --drop takes a dropped record's line out of it.
+
 The agent calls it through its Bash tool; people can too. Each record says who stated it
 (``by``): "agent" when Claude Code's Bash tool runs the command (CLAUDECODE=1 in its
 environment), "user" when a person types it, or what ``--by`` says; a rejection of the
@@ -17,7 +21,6 @@ author (git's user.name and user.email, else user@host) and an id unique across 
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -31,8 +34,8 @@ from context_memory.commands.common import (
     shown_path,
     utf8_text,
 )
+from context_memory.commands.decide_list import list_records
 from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS
-from context_memory.core.safe_text import one_line
 from context_memory.memory.decisions import (
     BY_VALUES,
     LogProblem,
@@ -44,8 +47,6 @@ from context_memory.memory.decisions import (
     make_record,
     read_records,
     retired_ids,
-    stated_at,
-    stated_by,
 )
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author
@@ -53,125 +54,15 @@ from context_memory.pinned.digest import pinned_ids
 from context_memory.pinned.snapshots import index_ids
 from context_memory.pinned.store import digest_path, enabled, refresh
 
-KIND_WIDTH = len("rejected")
-
 
 def split_keywords(values: tuple[str, ...]) -> list[str]:
     """``--keywords a,b --keywords c`` -> ["a", "b", "c"]."""
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-def format_record(record: dict[str, object], pinned: bool = False, retired: str = "") -> str:
-    """One line per record: when it was stated (stated_at), id, kind, text (reason;
-    alternatives), then in brackets "captured, user" (or agent) for a record captured from
-    the transcript, the session and author; "pinned" for an entry kept at the top of the
-    pinned digest, and "superseded" or "dropped" (``retired``) for one that is no longer
-    injected."""
-    # record_item is one safe line already; the other fields come from the file as well.
-    kind = one_line(record.get("kind"))
-    line = (
-        f"{one_line(shown_time(stated_at(record)))}  {one_line(record.get('id', '?'))}  "
-        f"{kind:<{KIND_WIDTH}}  {record_item(record)}"
-    )
-    session = record.get("session")
-    author = record.get("author")
-    tags = [f"captured, {stated_by(record)}"] if record.get("source") else []
-    if session:
-        tags.append(one_line(session))
-    if isinstance(author, str) and author:
-        tags.append(f"by {one_line(author)}")
-    line = f"{line}  [{', '.join(tags)}]" if tags else line
-    line = f"{line}  pinned" if pinned else line
-    return f"{line}  {retired}" if retired else line
-
-
-def shown_time(stamp: str) -> str:
-    """A record's time as --list shows it: to the second, as ctx-decide writes ``ts``
-    (a transcript row's ``row_ts`` has milliseconds); "?" for none."""
-    if len(stamp) > 20 and stamp[19] == "." and stamp.endswith("Z"):
-        return stamp[:19] + "Z"
-    return stamp or "?"
-
-
-def by_author(record: dict[str, object], name: str) -> bool:
-    """``--author NAME``: NAME appears in the record's author (name or e-mail), any case."""
-    author = record.get("author")
-    return isinstance(author, str) and name.casefold() in author.casefold()
-
-
-def time_order(records: list[dict[str, object]]) -> list[dict[str, object]]:
-    """Oldest first by the time each was stated (a captured record: its transcript row's,
-    memory.decisions.stated_at): after a union merge a teammate's records may sit anywhere
-    in the file, and a capture by hand writes old statements late. Records of one second
-    keep their file order."""
-    return sorted(records, key=stated_at)
-
-
 def _warn_problems(problems: list[LogProblem]) -> None:
     for problem in problems:
         click.echo(f"warning: {problem} (line skipped)", err=True)
-
-
-def nothing_listed(shown: str, total: int, session: str | None, author: str | None) -> str:
-    """What --list says when no record is listed: none at all, or none that the filters
-    let through (and how many there are in all, so a typo in a name is not taken for an
-    empty log)."""
-    if total == 0:
-        return f"no decisions recorded in {shown}"
-    which = "".join(
-        [
-            f" of session {one_line(session)}" if session is not None else "",
-            f" by an author matching {one_line(author)!r}" if author is not None else "",
-        ]
-    )
-    noun = "record" if total == 1 else "records"
-    return f"no decisions{which} in {shown} ({total} {noun} in all; --list shows them)"
-
-
-def list_records(
-    state_dir: str,
-    session: str | None,
-    last: int | None,
-    as_json: bool,
-    author: str | None = None,
-) -> None:
-    pins: list[dict[str, object]] = []
-    marks: list[dict[str, object]] = []
-    records, problems = read_records(state_dir, pins, marks)
-    _warn_problems(problems)
-    pinned = pinned_ids(pins)
-    retired = retired_ids(marks)
-    records = time_order(records)
-    total = len(records)
-    if session is not None:
-        records = [r for r in records if r.get("session") == session]
-    if author is not None:
-        records = [r for r in records if by_author(r, author)]
-    if last is not None:
-        records = records[-last:]
-    if as_json:
-        shown = [
-            json_entry(r, r.get("id") in pinned, retired.get(str(r.get("id")))) for r in records
-        ]
-        click.echo(json.dumps(shown, ensure_ascii=False, indent=2))
-    elif not records:
-        click.echo(nothing_listed(shown_path(decisions_path(state_dir)), total, session, author),
-                   err=True)  # fmt: skip
-    else:
-        for record in records:
-            ident = str(record.get("id"))
-            click.echo(format_record(record, ident in pinned, retired.get(ident, "")))
-
-
-def json_entry(record: dict[str, object], pinned: bool, retired: str | None) -> dict[str, object]:
-    """A record as --list --json shows it: "pinned": true and "status": "superseded" or
-    "dropped" added when they apply."""
-    entry = dict(record)
-    if pinned:
-        entry["pinned"] = True
-    if retired:
-        entry["status"] = retired
-    return entry
 
 
 def find_record(state_dir: str, records: list[dict[str, object]], target: str) -> dict[str, object]:
@@ -186,7 +77,9 @@ def find_record(state_dir: str, records: list[dict[str, object]], target: str) -
     return matches[-1]
 
 
-def drop_record(state_dir: str, target: str, session: str, author: str = "") -> None:
+def drop_record(
+    state_dir: str, target: str, session: str, author: str = "", project: str | None = None
+) -> None:
     """--drop ID: append a drop mark (unless the record is dropped already), rebuild."""
     marks: list[dict[str, object]] = []
     records, problems = read_records(state_dir, None, marks)
@@ -199,6 +92,23 @@ def drop_record(state_dir: str, target: str, session: str, author: str = "") -> 
     click.echo(f"dropped {target} {record_item(record)}; it is no longer injected")
     if enabled(state_dir):
         echo_refresh(state_dir)
+    if project is not None:
+        sync_auto_memory(state_dir, project, session)
+
+
+def sync_auto_memory(state_dir: str, project: str, session: str) -> None:
+    """Bring Claude Code's auto memory in line with the log now (memory/native.py): a
+    dropped record's line and file leave at once. A failure is a warning: the next hook
+    run syncs again."""
+    from context_memory.memory.native import sync_native
+
+    try:
+        result = sync_native(state_dir, project, session=session, force=True)
+    except OSError as exc:
+        click.echo(f"warning: auto memory not updated: {exc}", err=True)
+        return
+    if not result.skipped:
+        click.echo(f"auto memory: {len(result.written)} line(s) in {result.folder}/MEMORY.md")
 
 
 def echo_refresh(state_dir: str) -> None:
@@ -363,7 +273,13 @@ def cli(
             echo_refresh(state_dir)
             return
         if drop:
-            drop_record(state_dir, drop, session_for(session), record_author(project, state_dir))
+            drop_record(
+                state_dir,
+                drop,
+                session_for(session),
+                record_author(project, state_dir),
+                project=str(project),
+            )
             return
         change_pin(
             state_dir,
@@ -376,7 +292,14 @@ def cli(
     if list_:
         if given:
             raise click.ClickException(f"--list does not record anything; drop {given[0]}")
-        list_records(state_dir, session_for(session) if session else None, last, as_json, author)
+        list_records(
+            state_dir,
+            session_for(session) if session else None,
+            last,
+            as_json,
+            author,
+            project=str(project),
+        )
         return
     if last is not None or as_json or author is not None:
         raise click.ClickException("--last, --json and --author only go with --list")

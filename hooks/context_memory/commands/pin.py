@@ -2,6 +2,10 @@
 run): adds the line ``@.working-state/pinned.md`` to the project's CLAUDE.md and builds the
 digest, with the installer's own functions; ``--remove`` takes the line out and deletes the
 digest (the decisions log stays). The slash command /context-memory:pin runs it.
+
+``--remove-auto-memory`` takes the toolkit's files and block out of Claude Code's auto
+memory (memory/native.py) and stops this project's hooks mirroring there: what a plugin
+user runs before ``claude plugin uninstall`` (./install --uninstall does it by itself).
 """
 
 from __future__ import annotations
@@ -23,12 +27,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--project", help="the project (default: this session's project)")
     parser.add_argument("--remove", action="store_true", help="take the line out again")
     parser.add_argument("--dry-run", action="store_true", help="say what would change")
+    parser.add_argument(
+        "--remove-auto-memory",
+        action="store_true",
+        help="take the toolkit's lines and files out of Claude Code's auto memory",
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    project = args.project or cli_location()[0]
+    project, state_dir = cli_location()
+    project = args.project or project
+    if args.remove_auto_memory:
+        return remove_auto_memory(project, state_dir, dry_run=args.dry_run)
     # The installer's --pin-decisions / --uninstall steps, nothing of settings.json.
     try:
         change = claude_md_change(project, add=not args.remove, remove=args.remove)
@@ -38,6 +50,21 @@ def main(argv: list[str] | None = None) -> int:
     except InstallError as exc:
         print(f"{PREFIX} error: {exc}", file=sys.stderr)
         return 1
+    return 0
+
+
+def remove_auto_memory(project: str, state_dir: str, *, dry_run: bool) -> int:
+    from context_memory.memory.native import remove_everywhere, toolkit_folders
+
+    if dry_run:
+        for folder in toolkit_folders([project]):
+            print(f"{PREFIX} would take the toolkit's lines and files out of {folder}")
+        return 0
+    removed = remove_everywhere([project], state_dir)
+    for item in removed:
+        print(f"{PREFIX} removed {item}")
+    if not removed:
+        print(f"{PREFIX} nothing of the toolkit's in Claude Code's auto memory")
     return 0
 
 

@@ -306,6 +306,26 @@ GUARD_REASON_MAX_CHARS = _prompt.GUARD_REASON_MAX_CHARS
 GUARD_GIST_MIN_CHARS = _prompt.GUARD_GIST_MIN_CHARS
 GUARD_GIST_REMIND_OVERLAP = _prompt.GUARD_GIST_REMIND_OVERLAP
 
+# --- Claude Code's auto memory (memory/native.py): the toolkit's block in MEMORY.md ---------
+# The block's marker lines: what lies between them is the toolkit's, everything else the
+# model's or the user's (never changed). The texts say how to retract a line.
+NATIVE_BLOCK_BEGIN = (
+    "<!-- context-memory: begin. Lines the toolkit mirrors from what the user said; delete "
+    "a line (or run ctx-decide --drop ID) to retract it -->"
+)
+NATIVE_BLOCK_END = "<!-- context-memory: end -->"
+# The client cuts MEMORY.md after this many lines; pointer lines should stay under ~150
+# characters (the client's own instructions to the model, 2.1.332).
+NATIVE_CLIENT_LINES = 200
+NATIVE_POINTER_CHARS = 150
+# The block's own budget: at most this many pointer lines and characters (markers included),
+# newest records first; what does not fit stays in decisions.jsonl (ctx-doctor counts it).
+NATIVE_BLOCK_LINES = 25
+NATIVE_BLOCK_CHARS = 3500
+# The toolkit's memory files: ``ctx_<type>_<record id>.md``; their frontmatter says so too.
+NATIVE_FILE_PREFIX = "ctx_"
+NATIVE_FILE_MARK = "context-memory"
+
 # --- The merge (ctx-merge): what an entry is about ------------------------------------------
 
 # Decisions are written "Use X", "Switch to X", "X instead of Y", rejections "X" or "Not X":

@@ -27,10 +27,12 @@ import time
 from context_memory.audit.check import (
     audit_decisions,
     epoch_of,
+    mark_in_memory,
     mark_pinned,
     recovery_pointer_for,
     select_decisions,
     user_line,
+    with_auto_memory,
 )
 from context_memory.audit.compactions import (
     Compaction,
@@ -76,13 +78,14 @@ class _HookContext:
     """What an audit run needs of the hook's input (HookInput), plus the session's folder
     and the language: an audit needs a session."""
 
-    __slots__ = ("cwd", "folder", "lang", "session", "state_dir", "transcript")
+    __slots__ = ("cwd", "folder", "lang", "project_dir", "session", "state_dir", "transcript")
 
     def __init__(self, hook: HookInput, env: Mapping[str, str]) -> None:
         if not hook.session_id:
             raise HookInputError("the hook input has no session_id")
         self.session = hook.session_id
         self.cwd = hook.cwd
+        self.project_dir = hook.project_dir
         self.state_dir = hook.state_dir
         self.folder = session_dir(self.state_dir, self.session)
         self.transcript = hook.transcript_path
@@ -102,6 +105,10 @@ def _audit_and_store(
     fingerprint: str | None = None,
 ) -> dict[str, Any] | None:
     records, _ = live_records(hook.state_dir)
+    try:
+        records, in_memory = with_auto_memory(records, hook.project_dir)
+    except Exception:  # noqa: BLE001 - the client's folder is untrusted: audit the log alone
+        in_memory = frozenset()
     decisions = select_decisions(records, hook.session, audit_last(env), recorded_by=recorded_by)
     # Used up by any compaction; counts only for the automatic one right after the prompt.
     injected = take_injected(hook.folder, hook.transcript)
@@ -111,6 +118,7 @@ def _audit_and_store(
     if trigger == "auto":
         mark_injected_at_turn_start(results, injected)
     mark_pinned(results, hook.folder, epoch_of(recorded_by) or time.time())
+    mark_in_memory(results, in_memory)
     return build_audit(
         session=hook.session,
         source=source,

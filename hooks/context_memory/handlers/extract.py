@@ -15,7 +15,9 @@ when something is new since the last handoff, a draft handoff stage.
 - Both first capture what the user (and the agent) decided, rejected or required in the
   rows since the last capture (capture/store.py; ``CTX_CAPTURE=off`` turns it off): at
   PreCompact before the steering text is built, so what was just said reaches the
-  summariser. A failed capture is logged and the rest goes on.
+  summariser. A failed capture is logged and the rest goes on. Then the user's live
+  records are mirrored into Claude Code's auto memory (memory/native.py; two stats when
+  nothing changed; ``CTX_NATIVE_MEMORY=off`` turns it off).
 - At Stop, when capture added records, the hook prints ``{"systemMessage": ...}``: one line
   per record with the id ``ctx-decide --drop ID`` takes (capture/notice.py). The client shows
   it to the user only (``Stop says: ...``); ``CTX_CAPTURE_NOTICE=off`` silences it.
@@ -279,6 +281,8 @@ def capture_rows(hook: HookInput, state_dir: str, session: str) -> list[dict[str
     except Exception as exc:  # noqa: BLE001 - fail open: the engine reads untrusted rows
         log_line(state_dir, HOOK_NAME, session, f"capture skipped: {type(exc).__name__}: {exc}")
         return []
+    if result.added or result.superseded:
+        refresh_digest(state_dir, session)
     if result.skipped_bytes:
         log_line(
             state_dir,
@@ -307,6 +311,39 @@ def capture_notice(added: list[dict[str, Any]]) -> str | None:
     return dumps({"systemMessage": text})
 
 
+def refresh_digest(state_dir: str, session: str) -> None:
+    """Rebuild the pinned digest after capture changed the log, where the project opted in
+    (as ctx-decide does after a record): what the user said reaches the team's channel at
+    this Stop, not at the next command. A problem is logged; the records are written."""
+    from context_memory.pinned.store import enabled, refresh
+
+    if not enabled(state_dir):
+        return
+    for line in refresh(state_dir):
+        if line.startswith("warning:"):
+            log_line(state_dir, HOOK_NAME, session, f"pinned digest: {line}")
+
+
+def mirror_to_auto_memory(hook: HookInput, state_dir: str, session: str, name: str) -> None:
+    """Mirror the user's live records into Claude Code's auto memory (memory/native.py),
+    right after capture; fails open on its own (logged), as capture does."""
+    from context_memory.memory.native import sync_native
+
+    try:
+        result = sync_native(state_dir, hook.project_dir, session=session)
+    except Exception as exc:  # noqa: BLE001 - fail open: a folder of the client's, untrusted
+        log_line(state_dir, name, session, f"auto memory skipped: {type(exc).__name__}: {exc}")
+        return
+    if result.retracted:
+        log_line(
+            state_dir,
+            name,
+            session,
+            f"auto memory: {len(result.retracted)} line(s) removed from MEMORY.md by someone "
+            f"else; retracted {', '.join(result.retracted)}",
+        )
+
+
 def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
     """The hook's stdout: the steering text on PreCompact; at Stop the capture notice when
     capture added records; nothing otherwise."""
@@ -324,6 +361,7 @@ def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
     state_dir = hook.state_dir
     folder = session_dir(state_dir, session)
     added = capture_rows(hook, state_dir, session)
+    mirror_to_auto_memory(hook, state_dir, session, HOOK_NAME)
     if event == "Stop":
         trigger = stop_trigger(folder, bump_stop_counter(folder, state_dir), extract_interval())
         if trigger is not None:

@@ -24,6 +24,26 @@ EVENT = "SessionStart"
 SOURCES = ("startup", "resume", "clear")
 
 
+def mirrored_ids(hook: HookInput, source: str) -> frozenset[str]:
+    """The ids whose lines MEMORY.md held when this session started and still holds: the
+    client loaded those (the pointer does not repeat them). Then mirror the user's records
+    into Claude Code's auto memory (memory/native.py) for the sessions to come: the client
+    reads MEMORY.md before SessionStart hooks finish (2.1.332), so what this run adds
+    reaches the next session, and the pointer still names it now. Fails open: on any error
+    the pointer names everything, as before."""
+    from context_memory.core.hookio import log_line
+    from context_memory.memory.native import memory_ids, sync_native
+
+    session = hook.session_id or ""
+    try:
+        loaded = memory_ids(hook.project_dir)
+        sync_native(hook.state_dir, hook.project_dir, session=session)
+        return loaded & memory_ids(hook.project_dir)
+    except Exception as exc:  # noqa: BLE001 - fail open: a folder of the client's, untrusted
+        log_line(hook.state_dir, HOOK_NAME, session, f"auto memory skipped ({source}): {exc}")
+        return frozenset()
+
+
 def restore_output(payload: HookInput | dict[str, Any]) -> str | None:
     """The hook's stdout: one SessionStart additionalContext document, or None."""
     hook = as_hook_input(payload)
@@ -32,7 +52,9 @@ def restore_output(payload: HookInput | dict[str, Any]) -> str | None:
     source = hook.text("source")
     if source is not None and source not in SOURCES:
         return None
-    text = recovery_pointer(hook.state_dir, base=hook.project_dir)
+    text = recovery_pointer(
+        hook.state_dir, base=hook.project_dir, in_memory=mirrored_ids(hook, source or "startup")
+    )
     return context_output(EVENT, text) if text else None
 
 

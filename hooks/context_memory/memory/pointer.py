@@ -56,14 +56,17 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def recent_rejections(state_dir: str, limit: int | None = None) -> list[str]:
+def recent_rejections(
+    state_dir: str, limit: int | None = None, skip: frozenset[str] = frozenset()
+) -> list[str]:
     """The live rejections of the log's last MB (any session, any author), newest first
     by when they were stated (the row's time of a captured record), the newest ``limit``
     when given, each as ``text (reason)`` cut to REJECTION_CHARS (``; user`` added for
     what the user stated); a line seen twice (a union merge) counts once, a record a
     supersede or drop mark retires, or a later record supersedes (memory/constraint.py's
-    rule, applied at read time), not at all."""
-    return recent_records(state_dir, "rejected", limit)
+    rule, applied at read time), not at all; nor one whose id is in ``skip`` (its line is
+    in Claude Code's MEMORY.md: the client loads it by itself)."""
+    return recent_records(state_dir, "rejected", limit, skip)
 
 
 def _tail_lines(state_dir: str) -> list[bytes]:
@@ -93,7 +96,9 @@ def _tail_lines(state_dir: str) -> list[bytes]:
 _ALSO_PARSED = (b'"target"', b'"ruled_out"', b'"preferred"')
 
 
-def recent_records(state_dir: str, kind: str, limit: int | None = None) -> list[str]:
+def recent_records(
+    state_dir: str, kind: str, limit: int | None = None, skip: frozenset[str] = frozenset()
+) -> list[str]:
     """recent_rejections for records of ``kind`` (rejected or constraint), each item
     redacted (core/redact.py: a record written before the rule may hold a credential)."""
     import json
@@ -125,7 +130,7 @@ def recent_records(state_dir: str, kind: str, limit: int | None = None) -> list[
     for constraint in constraints_of(live_by_subject(records)):
         if constraint["kind"] != kind or not constraint["text"].strip():
             continue
-        if constraint["id"] and constraint["id"] in retired:
+        if constraint["id"] and (constraint["id"] in retired or constraint["id"] in skip):
             continue
         notes = [constraint["reason"]] if constraint["reason"].strip() else []
         if constraint["by"] == "user":
@@ -160,9 +165,15 @@ def rejections_sentence(rejected: list[str], budget: int = POINTER_REJECTION_TOK
 
 
 def recovery_pointer(
-    state_dir: str, base: str | None = None, *, with_rejections: bool = True
+    state_dir: str,
+    base: str | None = None,
+    *,
+    with_rejections: bool = True,
+    in_memory: frozenset[str] = frozenset(),
 ) -> str | None:
     """The short pointer to the working state in ``state_dir``, or None when there is none.
+    Rejections and constraints whose ids are in ``in_memory`` (their lines are in Claude
+    Code's MEMORY.md, memory/native.py) are not named again.
 
     Paths are shown relative to ``base`` (default: the project, when the state folder is
     the usual ``<project>/.working-state``) and absolute otherwise.
@@ -183,10 +194,10 @@ def recovery_pointer(
     sentences = [f"{POINTER_PREFIX} This project keeps its working memory on disk."]
     if first:
         sentences.append("Read " + " and ".join(_shown(p, base) for p in first) + " first.")
-    rejected = recent_rejections(state_dir) if with_rejections else []
+    rejected = recent_rejections(state_dir, skip=in_memory) if with_rejections else []
     if rejected:
         sentences.append(rejections_sentence(rejected))
-    required = recent_records(state_dir, "constraint") if with_rejections else []
+    required = recent_records(state_dir, "constraint", skip=in_memory) if with_rejections else []
     if required:
         sentences.append(budgeted_sentence("Constraints: ", required, "constraints"))
     if handoff:

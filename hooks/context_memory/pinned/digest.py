@@ -39,9 +39,11 @@ SECTION_TITLES = {
     PLAN: "Open plan items",
 }
 TITLE = "# Pinned decisions"
+# The digest is the team's channel (CLAUDE.md and the state folder travel through git);
+# one person's standing instructions go to Claude Code's auto memory (memory/native.py).
 INTRO = (
-    "Rebuilt by context-memory whenever the decisions log, the plan or the merged record "
-    "changes; do not edit. Pinned entries first, then newest first."
+    "The team's record, through git: rebuilt by context-memory when the decisions log, "
+    "plan or merged record change; do not edit. Pinned, then newest."
 )
 EMPTY = "No decisions, risks or open plan items recorded yet."
 # Handoff section names of merge/merge.py, by the kinds used here.

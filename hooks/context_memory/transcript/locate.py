@@ -23,9 +23,42 @@ def claude_config_dir() -> str:
     return os.path.join(os.path.expanduser("~"), ".claude")
 
 
+# The client (2.1.332) cuts a longer folder name to this many characters and appends a hash.
+MAX_FOLDER_NAME = 200
+
+
+def _utf16_units(text: str) -> list[int]:
+    """The UTF-16 code units of ``text``: the client works on JavaScript strings."""
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
+
+
+def _name_hash(text: str) -> str:
+    """The client's hash of a long path: Java's String.hashCode over UTF-16 units (32-bit,
+    signed), its absolute value in base 36."""
+    value = 0
+    for unit in _utf16_units(text):
+        value = (value * 31 + unit) & 0xFFFFFFFF
+    if value >= 1 << 31:
+        value -= 1 << 32
+    value = abs(value)
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while value:
+        value, rest = divmod(value, 36)
+        out = digits[rest] + out
+    return out or "0"
+
+
 def project_folder_name(cwd: str | os.PathLike[str]) -> str:
-    """The client's folder name for a project: every char outside [A-Za-z0-9] becomes '-'."""
-    return "".join(c if c.isascii() and c.isalnum() else "-" for c in os.fspath(cwd))
+    """The client's folder name for a project: every UTF-16 unit outside [A-Za-z0-9] becomes
+    '-'; a name longer than MAX_FOLDER_NAME is cut there and ``-<hash>`` appended (what
+    2.1.332 does for transcripts and auto memory alike)."""
+    path = os.fspath(cwd)
+    name = "".join(chr(u) if u < 128 and chr(u).isalnum() else "-" for u in _utf16_units(path))
+    if len(name) <= MAX_FOLDER_NAME:
+        return name
+    return f"{name[:MAX_FOLDER_NAME]}-{_name_hash(path)}"
 
 
 def projects_dir() -> str:

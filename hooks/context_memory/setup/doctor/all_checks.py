@@ -6,7 +6,8 @@ program exists and is executable, that it is not registered twice; that every se
 file is valid JSON; the status line; the command links (ctx-usage, ctx-decide, ... by name
 on PATH); that the state folder is writable; the hourly
 ctx-merge crontab line; the errors in ``.working-state/logs/`` over the last day, per
-hook; the circuit breakers that are open.
+hook; the circuit breakers that are open; Claude Code's auto-memory folder, the toolkit's
+block in its MEMORY.md and the block's budget.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from context_memory.setup.doctor.checks_install import (
     registrations,
     settings_files,
 )
+from context_memory.setup.doctor.checks_memory import check_auto_memory
 from context_memory.setup.doctor.checks_state import (
     check_breakers,
     check_cron,
@@ -57,6 +59,7 @@ def run_checks(
     checks.append(check_cron(project, read_crontab, installer=installer_command(venv)))
     checks.append(check_logs(state_dir))
     checks.append(check_breakers(state_dir))
+    checks.append(check_auto_memory(project, state_dir, environ))
     return _with_plugin(checks, files, environ)
 
 

@@ -14,6 +14,7 @@ from context_memory.setup.install.extras import link_commands, set_cron, unlink_
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import pin
 from context_memory.setup.install.plan import (
+    AutoMemory,
     CronLine,
     DropProjectHooks,
     EditSettings,
@@ -87,6 +88,8 @@ def show(steps: Sequence[Step], options: InstallOptions) -> None:
             pin(step.project, step.change, remove=step.remove, dry_run=True)
         elif isinstance(step, DropProjectHooks):
             drop_project_hooks(step, dry_run=True)
+        elif isinstance(step, AutoMemory):
+            auto_memory(step, dry_run=True)
         elif isinstance(step, RemoveLaunchers):
             remove_launchers(step, dry_run=True)
         elif isinstance(step, PurgeLeftovers):
@@ -247,6 +250,18 @@ def drop_project_hooks(step: DropProjectHooks, dry_run: bool = False) -> None:
     )
 
 
+def auto_memory(step: AutoMemory, dry_run: bool = False) -> None:
+    """Take the toolkit's files and block out of Claude Code's auto memory."""
+    from context_memory.memory.native import remove_everywhere, toolkit_folders
+
+    if dry_run:
+        for folder in toolkit_folders(step.projects):
+            print(f"{PREFIX} would take the toolkit's lines and files out of {folder}")
+        return
+    for item in remove_everywhere(step.projects):
+        print(f"{PREFIX} removed {item}")
+
+
 def restore(step: RestoreRecorded) -> None:
     record.restore_recorded(step.venv, step.record, step.tool)
 
@@ -278,6 +293,7 @@ _APPLY: dict[type, Callable[[Any], None]] = {
     PinLine: pin_line,
     WarnLookalikes: lookalikes,
     DropProjectHooks: drop_project_hooks,
+    AutoMemory: auto_memory,
     RestoreRecorded: restore,
     NoteInstall: note_install,
     RemoveLaunchers: remove_launchers,

@@ -114,6 +114,14 @@ class PinLine:
 
 
 @dataclass(frozen=True)
+class AutoMemory:
+    """--uninstall: the toolkit's files and block out of Claude Code's auto-memory folders
+    (memory/native.py); the model's own files and lines stay."""
+
+    projects: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class WarnLookalikes:
     path: Path
     bin_dir: Path
@@ -161,6 +169,7 @@ Step = (
     | CronLine
     | PinLine
     | WarnLookalikes
+    | AutoMemory
     | DropProjectHooks
     | RestoreRecorded
     | NoteInstall
@@ -294,6 +303,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
     steps.append(PinLine(project, claude_md, remove=options.uninstall))
     steps.append(WarnLookalikes(path, options.bin_dir))
     if options.uninstall:
+        steps.append(AutoMemory(recorded_projects(options, project)))
         steps.extend(recorded_steps(options, path, project, links, user_path))
         if options.launcher_dir is not None:
             steps.append(RemoveLaunchers(options.launcher_dir))
@@ -340,6 +350,15 @@ def project_duplicates(options: InstallOptions, user_path: Path) -> list[Step]:
         if runs_our_hooks(path, options.bin_dir):
             found.append(DropProjectHooks(path, user_path, options.bin_dir))
     return found
+
+
+def recorded_projects(options: InstallOptions, project: str) -> tuple[str, ...]:
+    """This run's project and every project the install record names (their auto-memory
+    folders may be set apart with autoMemoryDirectory)."""
+    kept = record.load(options.venv)
+    found = [project, *kept["cron"], *kept["pinned"]]
+    found.extend(str(Path(where).parent.parent) for where in kept["settings"])
+    return tuple(p for p in dict.fromkeys(found) if os.path.isdir(p))
 
 
 def recorded_steps(
