@@ -165,8 +165,16 @@ def test_marks_are_no_constraint() -> None:
 
 
 def test_can_ask_only_users_actionable_records() -> None:
-    user = _rec("a", out=[("package", "moment")], by="user", source="tool-rejection")
+    user = _rec(
+        "a", out=[("package", "moment")], by="user", source="tool-rejection", reason="too heavy"
+    )
     assert c.can_ask(user)
+    assert not c.can_ask({**user, "reason": ""})  # a bare "no": it only reminds
+    # The reason taken from the user's next prompt: the evidence is the client's text.
+    bare = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+    assert not c.can_ask({**user, "reason": "continue", "quote": bare})
+    assert c.can_ask({**user, "quote": "too heavy"})
+    assert c.can_ask({**user, "reason": "", "source": "prompt"})
     assert not c.can_ask({**user, "by": "agent"})
     assert not c.can_ask({**user, "source": "auto-memory"})
     assert not c.can_ask(_rec("b", out=[("approach", "no big refactors")], by="user"))

@@ -30,17 +30,18 @@ TOKENIZER = PREFIX + "danieldemmel-me-next_9e953218-585f-4692-89df-9e0747a31c68.
 EXPECTED = [
     (TOKENIZER, "toolu_015TsTNXBfZx3YZBpA3zLCXF", "remind", "please add transformer.js too first"),
 ]
-# With the final live records preloaded (as the next session sees them): the asks are the
-# user's rejected calls themselves, whole; the reminders, rejected calls the records hold
-# only the start of (clipped), again the calls themselves.
+# With the final live records preloaded (as the next session sees them): the one ask is a
+# rejected call itself, whole, the reason typed into the rejection ("use pnpm"); the
+# reminders, rejected calls whose reason came from the user's next prompt (a bare "no" in
+# the permission prompt: constraint.users_own) or that the records hold only the start of.
 EXPECTED_PRELOADED = [
-    (JSS, "toolu_01JyEnPQaw3p4uHE5KH14kTY", "ask"),
+    (JSS, "toolu_01JyEnPQaw3p4uHE5KH14kTY", "remind"),
     (JSS, "toolu_011v8qQUhd84LQXKGc9RVofA", "ask"),
     (SAMPLE, "toolu_012bp8MER5iLbumvxDTBJ5XR", "remind"),
     (SAMPLE, "toolu_01K1NsJHRJHZSTfFzt9UUWqU", "remind"),
     (SAMPLE_2, "toolu_01X3AHK9hmPmJqASckfkMLmu", "remind"),
     (SAMPLE_2, "toolu_0187RDqBSmhH9bWDVXf8Eb2j", "remind"),
-    (RABBIT, "toolu_0182PGVY3LpsbfVfKfBxDJeu", "ask"),
+    (RABBIT, "toolu_0182PGVY3LpsbfVfKfBxDJeu", "remind"),
     (TOKENIZER, "toolu_01Vd6siQci7BePxZfZCgaaFW", "remind"),
 ]
 ASK_TEXT = (
@@ -242,6 +243,6 @@ def test_the_installed_command_replays_a_real_transcript(
     assert [(r["tool_use_id"], r["verdict"]) for r in found if r["verdict"] != "allow"] == [
         (tool_use_id, verdict) for name, tool_use_id, verdict in EXPECTED_PRELOADED if name == JSS
     ]
-    assert [r["text"] for r in found if r["verdict"] == "ask"][1] == ASK_TEXT
+    assert [r["text"] for r in found if r["verdict"] == "ask"] == [ASK_TEXT]
     assert tree(project) == before
     assert not os.path.exists(project / ".working-state" / "guard-index.json")

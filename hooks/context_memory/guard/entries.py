@@ -31,6 +31,7 @@ from context_memory.memory.constraint import (
     subject,
     subject_fields,
     subjects_from,
+    users_own,
 )
 
 TYPE_CHECKING = False
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
 
     from context_memory.memory.constraint import Subject
 
-# Sources whose records are the agent's own words: they never ask (constraint.can_ask).
-AGENT_SOURCES = ("agent-text", "auto-memory")
 # Where the verb of a ctx-decide text turns to what was chosen ("Codis; use Redis").
 _CHOICE_MARKS = ("; ", " -> ", " => ", ": use ", ", use ", " use ", " instead use ")
 
@@ -219,9 +218,10 @@ def entry_of(record: Mapping[str, object]) -> dict[str, Any] | None:
         "ruled_out": view["ruled_out"],
         "preferred": view["preferred"],
         # constraint.can_ask: who may make the guard ask; an exact repeat of the user's
-        # rejected call asks whatever its subjects (not the agent's own records).
+        # rejected call asks whatever its subjects (constraint.users_own: not the agent's
+        # own records, not a rejection without the user's reason).
         "ask": can_ask(typed),
-        "repeat_asks": by == "user" and view["source"] not in AGENT_SOURCES,
+        "repeat_asks": users_own(typed),
         "call": entry_call,
     }
 

@@ -74,6 +74,8 @@ SOURCES = (
     "auto-memory",
     "merge",
 )
+# The client's own words that open a rejection's tool_result (protocol file, section 9).
+CLIENT_REJECTION_START = "The user doesn't want to"
 MAX_SUBJECTS = 8
 MAX_SUBJECT_CHARS = 200
 _VERSION_MARKS = ("==", ">=", "<=", "~=", "!=", "===", ">", "<", "[", ";", " ")
@@ -369,13 +371,30 @@ def live_newest(
     return found
 
 
+def users_own(constraint: Mapping[str, object]) -> bool:
+    """Whether the record is the user's decision, made outside the agent's hands: by the
+    user, not from the agent's text or the client's auto memory, and, for a rejected call,
+    with the reason the user typed into the rejection. A bare "no" in the permission prompt
+    (no reason; or one capture took from the user's next prompt, whose evidence is then the
+    client's own rejection text) says no to that moment as often as to the call: "continue"
+    or "yes, and be aware I use nvm" are no reason to stop the call again."""
+    if constraint.get("by") != "user" or constraint.get("source") in ("agent-text", "auto-memory"):
+        return False
+    if constraint.get("source") != "tool-rejection":
+        return True
+    reason, quote = constraint.get("reason"), constraint.get("quote")
+    if not isinstance(reason, str) or not reason.strip():
+        return False
+    return not (isinstance(quote, str) and quote.startswith(CLIENT_REJECTION_START))
+
+
 def can_ask(constraint: Mapping[str, object]) -> bool:
     """Whether the guard may ask (not only remind) on a call that acts on this record's
-    subjects: the user's records (captured from the client's shapes or a prompt, typed in
-    a terminal, a teammate's merged record) that rule out something a call can act on.
-    A record the agent made itself, one from auto memory, or one of kind approach only
-    reminds."""
-    if constraint.get("by") != "user" or constraint.get("source") in ("agent-text", "auto-memory"):
+    subjects: the user's records (users_own: captured from the client's shapes with the
+    user's words or from a prompt, typed in a terminal, a teammate's merged record) that
+    rule out something a call can act on. A record the agent made itself, one from auto
+    memory, a rejection without the user's reason, or one of kind approach only reminds."""
+    if not users_own(constraint):
         return False
     return any(s["kind"] in ACTIONABLE_KINDS for s in _subjects(constraint, "ruled_out"))
 
