@@ -4,7 +4,8 @@
 
 Default: every shared transcript: the 17 of tests/fixtures/real-transcripts/ (set 1's
 labels are on 16 of them) and the 27 of ``DIR/decision-labels-2/transcripts/`` (DIR: the
-shared reference folder, found next to the checkout or given). Each is replayed as
+folder that holds the second label set, given with --reference or $CTX_REFERENCE; without
+it only the 17). Each is replayed as
 ``ctx-guard --replay`` does (guard/replay.py): as recorded (before each main-chain
 assistant row, its tool calls are judged against what was captured from the rows before
 it), and with ``--preload`` (every call against the transcript's final live records).
@@ -60,12 +61,8 @@ VERDICTS: dict[tuple[str, str], tuple[str, str]] = {
 
 
 def reference_folder(given: str | None) -> Path | None:
-    """The shared reference folder: given, $CTX_REFERENCE, or ../shared/reference (or two
-    levels up, for a worktree) next to this checkout."""
-    candidates = [given, os.environ.get("CTX_REFERENCE")]
-    candidates += [str(ROOT.parent / "shared" / "reference")]
-    candidates += [str(ROOT.parent.parent / "shared" / "reference")]
-    for candidate in candidates:
+    """The folder that holds decision-labels-2/: given, else $CTX_REFERENCE."""
+    for candidate in (given, os.environ.get("CTX_REFERENCE")):
         if candidate and Path(candidate, "decision-labels-2", "transcripts").is_dir():
             return Path(candidate)
     return None
@@ -197,7 +194,7 @@ def render(groups: dict[str, dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("transcripts", nargs="*", type=Path)
-    parser.add_argument("--reference", help="the shared reference folder")
+    parser.add_argument("--reference", help="the folder that holds decision-labels-2/")
     parser.add_argument("--json", action="store_true", help="the report as JSON")
     args = parser.parse_args(argv)
     paths = args.transcripts
@@ -205,9 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         paths = sorted(TRANSCRIPTS.glob("*.jsonl.gz"))
         reference = reference_folder(args.reference)
         if reference is None:
-            sys.stderr.write("no shared reference folder: give --reference DIR\n")
-            return 2
-        paths += sorted((reference / "decision-labels-2" / "transcripts").glob("*.jsonl*"))
+            sys.stderr.write("set 2 left out: give --reference DIR (the folder of its labels)\n")
+        else:
+            paths += sorted((reference / "decision-labels-2" / "transcripts").glob("*.jsonl*"))
     groups = measure(paths)
     if args.json:
         sys.stdout.write(json.dumps(groups, ensure_ascii=False, indent=1) + "\n")
