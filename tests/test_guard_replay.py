@@ -246,3 +246,21 @@ def test_the_installed_command_replays_a_real_transcript(
     assert [r["text"] for r in found if r["verdict"] == "ask"] == [ASK_TEXT]
     assert tree(project) == before
     assert not os.path.exists(project / ".working-state" / "guard-index.json")
+
+
+def test_preload_judges_every_call_against_the_final_records(tmp_path: Path) -> None:
+    """The user rules moment out after the call: as recorded the call was allowed (nothing
+    was known yet); preloaded, as the next session would see it, it is asked."""
+    data = rows("npm install moment", "npm install date-fns")
+    prompt = data.pop(0)
+    data.append(dict(prompt, uuid="u9", timestamp="2026-11-30T10:01:00.000Z"))
+    path = tmp_path / "late.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in data))
+    assert [r["verdict"] for r in replay(read_rows(str(path)))] == ["allow", "allow"]
+    assert [r["verdict"] for r in replay(read_rows(str(path)), preload=True)] == [
+        "ask",
+        "allow",
+    ]
+    result = run_main(guard_hook.main, ["--replay", str(path), "--preload"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.endswith("2 tool calls, 2 guarded: 1 ask, 0 remind\n")
