@@ -302,6 +302,9 @@ def test_a_rejection_the_agent_made_only_reminds() -> None:
     assert verdict_of("Bash", {"command": "npm install moment"}, agent) == REMIND
     approach = dict(MOMENT, id="rec-approach", ruled_out=[{"kind": "approach", "value": "moment"}])
     assert verdict_of("Bash", {"command": "npm install moment"}, approach) == REMIND
+    # An old record's avoid word that is a common program never matches its runs.
+    git = dict(approach, id="rec-git", ruled_out=[{"kind": "approach", "value": "git"}])
+    assert verdict_of("Bash", {"command": "git push origin main"}, git) == ALLOW
 
 
 def test_a_later_record_supersedes_an_earlier_one_on_the_same_subject() -> None:
