@@ -272,6 +272,7 @@ def test_subjects_of_a_rejected_call(
         ("don't `npm install moment`", [("package", "moment")], []),
         ("do not edit settings.py", [("path", "settings.py")], []),
         ("let's go over the plan again", [], []),
+        ("never amend a pushed commit", [("command", "git commit --amend")], []),
     ],
 )
 def test_stance_split(
@@ -302,6 +303,7 @@ def test_stance_cues_are_a_table_capture_can_extend() -> None:
         ("Keep `getUserData` as it is", [("name", "getUserData")]),
         ("Rename UserService later", [("name", "UserService")]),
         ("Sounds good, go ahead.", []),
+        ("Amend the docs, please", []),
     ],
 )
 def test_subjects_in_text(text: str, subjects: list[tuple[str, str]]) -> None:
