@@ -344,3 +344,9 @@ def test_plain_words_refuses_what_a_shell_would_expand(
 def test_a_call_of_no_guarded_tool_has_no_acts() -> None:
     assert calls.acts_of("Read", {"file_path": "package.json"}) == []
     assert calls.acts_of("Bash", {"command": 12}) == []
+
+
+def test_a_hostile_script_is_read_within_bounds() -> None:
+    """Thousands of process calls in a python -c script: the first ones are read, no more."""
+    script = "import os; " + "os.system('npm i x'); " * 5000 + "os.system('npm i moment')"
+    assert added(f'python -c "{script}"') == ["x"]
