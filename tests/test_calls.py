@@ -272,6 +272,8 @@ def test_subjects_of_a_rejected_call(
         ("don't `npm install moment`", [("package", "moment")], []),
         ("do not edit settings.py", [("path", "settings.py")], []),
         ("let's go over the plan again", [], []),
+        ("I'm not sure, use whatever works", [], [("approach", "whatever works")]),
+        ("use pnpm not npm", [("command", "npm")], [("command", "pnpm")]),
         ("never amend a pushed commit", [("command", "git commit --amend")], []),
     ],
 )
