@@ -266,14 +266,17 @@ def test_edits_against_not_moment(tool: str, tool_input: dict[str, Any], expecte
 def test_a_rejected_write_again_is_asked_whole_and_a_clipped_one_only_reminds() -> None:
     content = '#!/usr/bin/env python3 """Test script to verify the combined transcript link'
     again = {"file_path": "/work/app/test_combined_link.py", "content": content}
-    assert verdict_of("Write", again, REWRITE) == ASK
+    # A bare "no" in the permission prompt (no reason): the same call again only reminds.
+    assert verdict_of("Write", again, REWRITE) == REMIND
+    rewrite = dict(REWRITE, reason="put it under test/", quote="put it under test/")
+    assert verdict_of("Write", again, rewrite) == ASK
     # Another edit of the same file is no repeat: the user said no to that text.
     other = dict(again, content='"""Unit tests for the combined transcript link."""\n')
-    assert verdict_of("Write", other, REWRITE) == ALLOW
+    assert verdict_of("Write", other, rewrite) == ALLOW
     elsewhere = dict(again, file_path="/work/app/test/test_combined_transcript_link.py")
-    assert verdict_of("Write", elsewhere, REWRITE) == ALLOW
+    assert verdict_of("Write", elsewhere, rewrite) == ALLOW
     # The record holds only the start of a longer text: the same start reminds.
-    clipped = dict(REWRITE, call=dict(REWRITE["call"], gist=content + "\u2026"))
+    clipped = dict(rewrite, call=dict(REWRITE["call"], gist=content + "\u2026"))
     longer = dict(again, content=content + ' works."""\nimport sys\n')
     assert verdict_of("Write", longer, clipped) == REMIND
 
@@ -299,6 +302,36 @@ def test_a_rejection_the_agent_made_only_reminds() -> None:
     assert verdict_of("Bash", {"command": "npm install moment"}, agent) == REMIND
     approach = dict(MOMENT, id="rec-approach", ruled_out=[{"kind": "approach", "value": "moment"}])
     assert verdict_of("Bash", {"command": "npm install moment"}, approach) == REMIND
+    # An old record's avoid word that is a common program never matches its runs.
+    git = dict(approach, id="rec-git", ruled_out=[{"kind": "approach", "value": "git"}])
+    assert verdict_of("Bash", {"command": "git push origin main"}, git) == ALLOW
+
+
+@pytest.mark.parametrize(
+    ("source", "by", "expected"),
+    [
+        ("tool-rejection", "user", ASK),  # the user's reason typed into the rejection
+        ("plan", "user", ASK),  # plan feedback
+        ("question", "user", ASK),  # an AskUserQuestion answer
+        ("prompt", "user", ASK),
+        ("merge", "user", ASK),  # a teammate's record, merged
+        ("ctx-decide", "user", ASK),  # typed in a terminal
+        ("ctx-decide", "agent", REMIND),  # the agent ran ctx-decide itself
+        ("agent-text", "user", REMIND),
+        ("auto-memory", "user", REMIND),
+    ],
+)
+def test_who_may_make_the_guard_ask(source: str, by: str, expected: str) -> None:
+    record = dict(
+        MOMENT,
+        id=f"rec-{source}-{by}",
+        source=source,
+        by=by,
+        quote="too heavy",
+        ruled_out=[{"kind": "package", "value": "moment"}],
+        preferred=[],
+    )
+    assert verdict_of("Bash", {"command": "yarn add moment"}, record) == expected
 
 
 def test_a_later_record_supersedes_an_earlier_one_on_the_same_subject() -> None:

@@ -89,6 +89,10 @@ MANIFESTS: dict[str, str] = {
     "environment.yaml": "yaml-list",
     "deno.json": "json",
 }
+# What a manifest's base name ends with, or is (calls/bash.may_be_manifest: the cheap look
+# before calls/manifests loads).
+MANIFEST_ENDINGS = (".json", ".toml", ".txt", ".in", ".mod", ".yml", ".yaml")
+MANIFEST_NAMES = frozenset(("gemfile", "pipfile"))
 # requirements.txt, requirements-dev.txt, requirements/base.txt, constraints.txt...
 REQUIREMENTS_PREFIXES = ("requirements", "constraints")
 # The keys of package.json (and deno.json) that list dependencies.
@@ -235,7 +239,7 @@ STANCE_CUES: dict[str, tuple[tuple[str, str], ...]] = {
         (", not", "pref-out"),
         ("and not", "pref-out"),
         ("over", "pref-out"),
-        ("not", "out"),
+        ("not", "out-named"),
         ("don't use", "out"),
         ("dont use", "out"),
         ("do not use", "out"),
