@@ -32,15 +32,20 @@ EXPECTED = [
 ]
 # With the final live records preloaded (as the next session sees them): the asks are the
 # user's rejected calls themselves, whole; the reminders, rejected calls the records hold
-# only the start of (clipped), again the calls themselves.
+# only the start of (clipped), or whose reason only put them off ("please add
+# transformer.js too first": nothing ruled out), again the calls themselves.
 EXPECTED_PRELOADED = [
     (JSS, "toolu_01JyEnPQaw3p4uHE5KH14kTY", "ask"),
     (JSS, "toolu_011v8qQUhd84LQXKGc9RVofA", "ask"),
+    (SAMPLE, "toolu_01SJuu2VVYNTgcSxBLg2B9gf", "remind"),
     (SAMPLE, "toolu_012bp8MER5iLbumvxDTBJ5XR", "remind"),
     (SAMPLE, "toolu_01K1NsJHRJHZSTfFzt9UUWqU", "remind"),
     (SAMPLE_2, "toolu_01X3AHK9hmPmJqASckfkMLmu", "remind"),
     (SAMPLE_2, "toolu_0187RDqBSmhH9bWDVXf8Eb2j", "remind"),
     (RABBIT, "toolu_0182PGVY3LpsbfVfKfBxDJeu", "ask"),
+    (TOKENIZER, "toolu_01YKFv5mcsGBX463DAn2h9YD", "remind"),
+    (TOKENIZER, "toolu_015TsTNXBfZx3YZBpA3zLCXF", "remind"),
+    (TOKENIZER, "toolu_01AJLEsJp78E5Sfgradfa5yz", "remind"),
     (TOKENIZER, "toolu_01Vd6siQci7BePxZfZCgaaFW", "remind"),
 ]
 ASK_TEXT = (

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from context_memory.capture.items import Item
+    from context_memory.memory.constraint import Subject
 
     # What a remembered call acts on: {"subjects": [Subject], "anchors": [str]}.
     Facts = dict[str, list[Any]]
@@ -278,8 +279,8 @@ class Capturer:
             return out
         call = self._calls.get(about) if about else None
         facts = self._facts_for(about) if call else {}
-        if call and (answered or rejections.corrects(found.text)):
-            what = describe_call(call)
+        if call and answered:
+            # The rejection record rules the call out; the rule is the user's own words.
             out.append(
                 make_item(
                     found.kind,
@@ -287,7 +288,23 @@ class Capturer:
                     "prompt",
                     row,
                     decision=found.text,
-                    reason=f"said {'on rejecting' if answered else 'on interrupting'} {what}",
+                    reason=f"said on rejecting {describe_call(call)}",
+                    quote=found.quote,
+                    choice_text=found.text,
+                    tier="stated",
+                )
+            )
+            return out
+        if call and rejections.corrects(found.text):
+            # No record holds the interrupted call: the correction takes it as its subject.
+            out.append(
+                make_item(
+                    found.kind,
+                    "user",
+                    "prompt",
+                    row,
+                    decision=found.text,
+                    reason=f"said on interrupting {describe_call(call)}",
                     quote=found.quote,
                     call=call,
                     choice_text=found.text,
@@ -368,7 +385,7 @@ class Capturer:
             if len(self._pending) >= MAX_PENDING:
                 return [self._with_reason(self._pending.pop(0), ""), *self._stash(item)]
             return self._stash(item)
-        subjects = of_rejection(call_subjects, reason)
+        subjects = _rejection_subjects(call_subjects, reason)
         out = []
         if not (plan and defers(reason)):  # "commit first, then proceed" is no rejection
             out.append(
@@ -402,7 +419,8 @@ class Capturer:
                     choice_text=reason,
                     whole=(reason,),
                     tier="structural",
-                    subjects=subjects,
+                    # The rejection rules the call out; the rule holds the reason's stances.
+                    subjects=of_rejection([], reason),
                 )
             )
         return out
@@ -430,10 +448,20 @@ class Capturer:
             whole=(reason,) if reason else (),
             known=tuple(str(a) for a in pending.get("anchors", [])),
             tier="structural",
-            subjects=of_rejection(call_subjects, reason) if reason else (call_subjects, []),
+            subjects=_rejection_subjects(call_subjects, reason),
         )
         self._note_plan_rejection(item)
         return item
+
+
+def _rejection_subjects(
+    call_subjects: list[Subject], reason: str
+) -> tuple[list[Subject], list[Subject]]:
+    """(ruled_out, preferred) of a rejected call: what it acts on, unless the reason only
+    puts it off or asks about it; with the reason's own stances."""
+    if not reason:
+        return call_subjects, []
+    return of_rejection([] if rejections.only_defers(reason) else call_subjects, reason)
 
 
 def _bounded_input(value: object) -> dict[str, Any]:
