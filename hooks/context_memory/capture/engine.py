@@ -278,7 +278,6 @@ class Capturer:
         if found is None or (answered and found.kind != "constraint"):
             return out
         call = self._calls.get(about) if about else None
-        facts = self._facts_for(about) if call else {}
         if call and answered:
             # The rejection record rules the call out; the rule is the user's own words.
             out.append(
@@ -297,6 +296,7 @@ class Capturer:
             return out
         if call and rejections.corrects(found.text):
             # No record holds the interrupted call: the correction takes it as its subject.
+            facts = self._facts_for(about)
             out.append(
                 make_item(
                     found.kind,
