@@ -5,13 +5,15 @@
 The program is the installed console script (default: the ctx-guard next to this Python,
 a virtualenv's bin/), run with a PreToolUse payload of a compliant call (the common case:
 nothing to say) and of a call a record rules out (an ask). The log holds ``--records``
-records in the capture spec's shape (a third of them rejections or constraints), the index
+records in the capture spec's shape (a third of them rejections or constraints; half typed
+with ``ruled_out``/``preferred``, half older records the guard types itself), the index
 is built once before the rounds (the fast path: a fresh index, the log untouched). Runs are
 interleaved, round after round (pass, compliant, ask, pass...), so a noisy neighbour slows
 each alike. Per command: median CPU time (user + system of the process) and wall time, and
 their ratios to the baseline; also the same hook through a launcher that runs Python with
 ``-I -S`` (no site: a lower floor), and its ratio to ``python -I -S -c pass``. Target
-(issue 21): CPU within 1.3x of `python -c pass`.
+(issues 21 and 27): CPU within 1.3x of `python -c pass`, for a call no record names and for
+an ask.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ def make_log(state: Path, count: int) -> None:
             "avoid": [f"tool-{i}"] if kind != "risk" else [],
             "prefer": [f"library-{i}"],
         }
+        if i % 2:  # half in the typed model's shape (memory/constraint.py), half older
+            record["ruled_out"] = [{"kind": "package", "value": f"tool-{i}"}]
+            record["preferred"] = [{"kind": "package", "value": f"library-{i}"}]
+            record["tier"] = "stated"
         lines.append(json.dumps(record, separators=(",", ":")))
     (state / "decisions.jsonl").write_text("\n".join(lines) + "\n")
 

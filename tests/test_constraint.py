@@ -165,8 +165,16 @@ def test_marks_are_no_constraint() -> None:
 
 
 def test_can_ask_only_users_actionable_records() -> None:
-    user = _rec("a", out=[("package", "moment")], by="user", source="tool-rejection")
+    user = _rec(
+        "a", out=[("package", "moment")], by="user", source="tool-rejection", reason="too heavy"
+    )
     assert c.can_ask(user)
+    assert not c.can_ask({**user, "reason": ""})  # a bare "no": it only reminds
+    # The reason taken from the user's next prompt: the evidence is the client's text.
+    bare = "The user doesn't want to proceed with this tool use. The tool use was rejected"
+    assert not c.can_ask({**user, "reason": "continue", "quote": bare})
+    assert c.can_ask({**user, "quote": "too heavy"})
+    assert c.can_ask({**user, "reason": "", "source": "prompt"})
     assert not c.can_ask({**user, "by": "agent"})
     assert not c.can_ask({**user, "source": "auto-memory"})
     assert not c.can_ask(_rec("b", out=[("approach", "no big refactors")], by="user"))
@@ -204,3 +212,31 @@ def test_make_captured_record_keeps_typed_fields_and_tier() -> None:
     assert record["ruled_out"] == [{"kind": "package", "value": "moment"}]
     assert record["preferred"] == [{"kind": "package", "value": "date-fns"}]
     assert record["tier"] == "structural"
+
+
+def test_live_newest_is_the_tail_of_live_by_subject() -> None:
+    """Read from the end, the same rule: a record is live when no later one supersedes it."""
+    records: list[dict[str, object]] = []
+    for i in range(60):
+        value = f"tool-{i % 7}"
+        stance = "ruled_out" if i % 3 else "preferred"
+        other = "preferred" if stance == "ruled_out" else "ruled_out"
+        records.append(
+            {
+                "id": f"r{i}",
+                stance: [{"kind": "package", "value": value}],
+                other: [{"kind": "package", "value": f"lib-{i % 5}"}],
+            }
+        )
+    whole = [r["id"] for r in c.live_by_subject(records)]
+    assert whole != [r["id"] for r in records]  # the rule took some out
+    for count in (1, 5, len(whole), 100):
+        assert [r["id"] for r in c.live_newest(records, count)] == whole[-count:]
+    seen: list[object] = []
+
+    def view(record: object) -> object:
+        seen.append(record)
+        return record
+
+    c.live_newest(records, 2, view)  # type: ignore[arg-type]
+    assert len(seen) < len(records)  # only the tail is typed

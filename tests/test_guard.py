@@ -266,14 +266,17 @@ def test_edits_against_not_moment(tool: str, tool_input: dict[str, Any], expecte
 def test_a_rejected_write_again_is_asked_whole_and_a_clipped_one_only_reminds() -> None:
     content = '#!/usr/bin/env python3 """Test script to verify the combined transcript link'
     again = {"file_path": "/work/app/test_combined_link.py", "content": content}
-    assert verdict_of("Write", again, REWRITE) == ASK
+    # A bare "no" in the permission prompt (no reason): the same call again only reminds.
+    assert verdict_of("Write", again, REWRITE) == REMIND
+    rewrite = dict(REWRITE, reason="put it under test/", quote="put it under test/")
+    assert verdict_of("Write", again, rewrite) == ASK
     # Another edit of the same file is no repeat: the user said no to that text.
     other = dict(again, content='"""Unit tests for the combined transcript link."""\n')
-    assert verdict_of("Write", other, REWRITE) == ALLOW
+    assert verdict_of("Write", other, rewrite) == ALLOW
     elsewhere = dict(again, file_path="/work/app/test/test_combined_transcript_link.py")
-    assert verdict_of("Write", elsewhere, REWRITE) == ALLOW
+    assert verdict_of("Write", elsewhere, rewrite) == ALLOW
     # The record holds only the start of a longer text: the same start reminds.
-    clipped = dict(REWRITE, call=dict(REWRITE["call"], gist=content + "\u2026"))
+    clipped = dict(rewrite, call=dict(REWRITE["call"], gist=content + "\u2026"))
     longer = dict(again, content=content + ' works."""\nimport sys\n')
     assert verdict_of("Write", longer, clipped) == REMIND
 

@@ -30,19 +30,21 @@ TOKENIZER = PREFIX + "danieldemmel-me-next_9e953218-585f-4692-89df-9e0747a31c68.
 EXPECTED = [
     (TOKENIZER, "toolu_015TsTNXBfZx3YZBpA3zLCXF", "remind", "please add transformer.js too first"),
 ]
-# With the final live records preloaded (as the next session sees them): the asks are the
-# user's rejected calls themselves, whole; the reminders, rejected calls the records hold
-# only the start of (clipped), or whose reason only put them off ("please add
-# transformer.js too first": nothing ruled out), again the calls themselves.
+# With the final live records preloaded (as the next session sees them): the one ask is a
+# rejected call itself, whole, the reason typed into the rejection ("use pnpm"); the
+# reminders, rejected calls whose reason came from the user's next prompt (a bare "no" in
+# the permission prompt: constraint.users_own), whose reason only put them off ("please
+# add transformer.js too first": nothing ruled out), or that the records hold only the
+# start of.
 EXPECTED_PRELOADED = [
-    (JSS, "toolu_01JyEnPQaw3p4uHE5KH14kTY", "ask"),
+    (JSS, "toolu_01JyEnPQaw3p4uHE5KH14kTY", "remind"),
     (JSS, "toolu_011v8qQUhd84LQXKGc9RVofA", "ask"),
     (SAMPLE, "toolu_01SJuu2VVYNTgcSxBLg2B9gf", "remind"),
     (SAMPLE, "toolu_012bp8MER5iLbumvxDTBJ5XR", "remind"),
     (SAMPLE, "toolu_01K1NsJHRJHZSTfFzt9UUWqU", "remind"),
     (SAMPLE_2, "toolu_01X3AHK9hmPmJqASckfkMLmu", "remind"),
     (SAMPLE_2, "toolu_0187RDqBSmhH9bWDVXf8Eb2j", "remind"),
-    (RABBIT, "toolu_0182PGVY3LpsbfVfKfBxDJeu", "ask"),
+    (RABBIT, "toolu_0182PGVY3LpsbfVfKfBxDJeu", "remind"),
     (TOKENIZER, "toolu_01YKFv5mcsGBX463DAn2h9YD", "remind"),
     (TOKENIZER, "toolu_015TsTNXBfZx3YZBpA3zLCXF", "remind"),
     (TOKENIZER, "toolu_01AJLEsJp78E5Sfgradfa5yz", "remind"),
@@ -247,6 +249,24 @@ def test_the_installed_command_replays_a_real_transcript(
     assert [(r["tool_use_id"], r["verdict"]) for r in found if r["verdict"] != "allow"] == [
         (tool_use_id, verdict) for name, tool_use_id, verdict in EXPECTED_PRELOADED if name == JSS
     ]
-    assert [r["text"] for r in found if r["verdict"] == "ask"][1] == ASK_TEXT
+    assert [r["text"] for r in found if r["verdict"] == "ask"] == [ASK_TEXT]
     assert tree(project) == before
     assert not os.path.exists(project / ".working-state" / "guard-index.json")
+
+
+def test_preload_judges_every_call_against_the_final_records(tmp_path: Path) -> None:
+    """The user rules moment out after the call: as recorded the call was allowed (nothing
+    was known yet); preloaded, as the next session would see it, it is asked."""
+    data = rows("npm install moment", "npm install date-fns")
+    prompt = data.pop(0)
+    data.append(dict(prompt, uuid="u9", timestamp="2026-11-30T10:01:00.000Z"))
+    path = tmp_path / "late.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in data))
+    assert [r["verdict"] for r in replay(read_rows(str(path)))] == ["allow", "allow"]
+    assert [r["verdict"] for r in replay(read_rows(str(path)), preload=True)] == [
+        "ask",
+        "allow",
+    ]
+    result = run_main(guard_hook.main, ["--replay", str(path), "--preload"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.endswith("2 tool calls, 2 guarded: 1 ask, 0 remind\n")

@@ -28,8 +28,14 @@ Standard library only, no ``re``.
 
 from __future__ import annotations
 
-from context_memory.calls.bash import IDENT_CHARS, IDENT_START, INPUT_MAX_CHARS, bash_acts, make_act
-from context_memory.calls.manifests import added_packages
+from context_memory.calls.bash import (
+    IDENT_CHARS,
+    IDENT_START,
+    INPUT_MAX_CHARS,
+    bash_acts,
+    make_act,
+    may_be_manifest,
+)
 from context_memory.core.call_tables import (
     COPYING_PROGRAMS,
     DELETING_PROGRAMS,
@@ -107,10 +113,14 @@ def _renames(new: str, old: str) -> list[Act | None]:
 def _edit_acts(tool: str, tool_input: Mapping[str, object]) -> list[Act]:
     path = _text(tool_input.get("file_path") or tool_input.get("notebook_path"))
     found: list[Act | None] = [make_act("write", "path", path, tool)]
+    manifest = may_be_manifest(path)
     for new, old in edit_texts(tool, tool_input):
-        found.extend(
-            make_act("add-package", "package", n, path) for n in added_packages(path, new, old)
-        )
+        if manifest:
+            from context_memory.calls.manifests import added_packages
+
+            found.extend(
+                make_act("add-package", "package", n, path) for n in added_packages(path, new, old)
+            )
         found.extend(_renames(new, old))
     acts: list[Act] = []
     for act in found:

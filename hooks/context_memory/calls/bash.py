@@ -6,7 +6,6 @@ Standard library only, no ``re``.
 
 from __future__ import annotations
 
-from context_memory.calls.manifests import manifest_form, packages_in
 from context_memory.calls.shell import Command, commands_of
 from context_memory.core.call_tables import (
     COPYING_PROGRAMS,
@@ -15,6 +14,8 @@ from context_memory.core.call_tables import (
     FLAG_FAMILIES,
     FORCE_REFSPEC,
     IN_PLACE_OPTIONS,
+    MANIFEST_ENDINGS,
+    MANIFEST_NAMES,
     MOVING_PROGRAMS,
     MOVING_SUBCOMMANDS,
     NO_FILE_TARGETS,
@@ -57,6 +58,13 @@ def make_act(verb: str, kind: str, value: str, detail: str = "") -> Act | None:
     if made is None:
         return None
     return {"verb": verb, "subject": made, "detail": detail[:_DETAIL_CHARS]}
+
+
+def may_be_manifest(path: str) -> bool:
+    """Whether ``path`` can be a manifest (calls/manifests.manifest_form says which): a
+    cheap look, so that calls/manifests loads only for such a file."""
+    base = path.rstrip("/").rsplit("/", 1)[-1].lower()
+    return base.endswith(MANIFEST_ENDINGS) or base in MANIFEST_NAMES
 
 
 def identifier(text: str) -> bool:
@@ -296,8 +304,14 @@ def _redirect_acts(command: Command) -> list[Act | None]:
     for at, target in enumerate(targets):
         if target not in targets[:at]:
             acts.append(make_act("write", "path", target))
-        form = manifest_form(target)
+        form = ""
+        if may_be_manifest(target):
+            from context_memory.calls.manifests import manifest_form
+
+            form = manifest_form(target)
         if form:
+            from context_memory.calls.manifests import packages_in
+
             for body in (*command.heredocs, *command.prose[:1]):
                 acts.extend(
                     make_act("add-package", "package", n, target) for n in packages_in(form, body)

@@ -360,7 +360,8 @@ class Capturer:
             {"uuid": pending.get("uuid", ""), "timestamp": pending.get("row_ts", "")},
             decision=str(pending.get("decision", "")),
             reason=reason,
-            quote=reason or str(pending.get("quote", "")),
+            # The evidence is the rejection row the client wrote; the reason came later.
+            quote=str(pending.get("quote", "")),
             call=call,
             choice_text=reason,
             whole=(reason,) if reason else (),

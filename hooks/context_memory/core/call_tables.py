@@ -89,6 +89,10 @@ MANIFESTS: dict[str, str] = {
     "environment.yaml": "yaml-list",
     "deno.json": "json",
 }
+# What a manifest's base name ends with, or is (calls/bash.may_be_manifest: the cheap look
+# before calls/manifests loads).
+MANIFEST_ENDINGS = (".json", ".toml", ".txt", ".in", ".mod", ".yml", ".yaml")
+MANIFEST_NAMES = frozenset(("gemfile", "pipfile"))
 # requirements.txt, requirements-dev.txt, requirements/base.txt, constraints.txt...
 REQUIREMENTS_PREFIXES = ("requirements", "constraints")
 # The keys of package.json (and deno.json) that list dependencies.

@@ -10,9 +10,9 @@ acted on (the package it adds, not the package manager), its reason's stance
 their words (a ctx-decide ``--rejected "Codis; use Redis Cluster"``: Codis ruled out). What
 is left of their old avoid words are approach subjects, which only remind.
 
-Then the supersede rule (constraint.live_by_subject) runs over the whole log, whichever
-source wrote a record. Not on the hook's fast path: the index is built here when the log
-changed (guard/index.py reads it).
+Then the supersede rule (constraint.live_by_subject, read from the log's end:
+constraint.live_newest) runs over the log, whichever source wrote a record. Not on the
+hook's fast path: the index is built here when the log changed (guard/index.py reads it).
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ from context_memory.memory.constraint import (
     ACTIONABLE_KINDS,
     can_ask,
     constraint_of,
-    live_by_subject,
+    live_newest,
     same_subject,
     subject,
     subject_fields,
     subjects_from,
+    users_own,
 )
 
 TYPE_CHECKING = False
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
 
     from context_memory.memory.constraint import Subject
 
-# Sources whose records are the agent's own words: they never ask (constraint.can_ask).
-AGENT_SOURCES = ("agent-text", "auto-memory")
 # Where the verb of a ctx-decide text turns to what was chosen ("Codis; use Redis").
 _CHOICE_MARKS = ("; ", " -> ", " => ", ": use ", ", use ", " use ", " instead use ")
 
@@ -219,19 +218,29 @@ def entry_of(record: Mapping[str, object]) -> dict[str, Any] | None:
         "ruled_out": view["ruled_out"],
         "preferred": view["preferred"],
         # constraint.can_ask: who may make the guard ask; an exact repeat of the user's
-        # rejected call asks whatever its subjects (not the agent's own records).
+        # rejected call asks whatever its subjects (constraint.users_own: not the agent's
+        # own records, not a rejection without the user's reason).
         "ask": can_ask(typed),
-        "repeat_asks": by == "user" and view["source"] not in AGENT_SOURCES,
+        "repeat_asks": users_own(typed),
         "call": entry_call,
     }
 
 
 def entries_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The entries of the live records (log order), after the supersede rule."""
-    typed = [typed_record(r) for r in records if isinstance(r, dict)]
-    live = live_by_subject(typed)
-    entries = [e for e in (entry_of(r) for r in live) if e]
-    return entries[-GUARD_INDEX_MAX_ENTRIES:]
+    """The entries of the newest live records (log order, at most GUARD_INDEX_MAX_ENTRIES),
+    after the supersede rule (constraint.live_newest: the tail of live_by_subject, read
+    from the end, so a long log's older records are neither typed nor judged)."""
+    entries: list[dict[str, Any]] = []
+    # Live records that make no entry (risks, decisions that rule nothing out) are read
+    # past: the window grows until it holds enough entries or the log is read whole.
+    wanted = GUARD_INDEX_MAX_ENTRIES
+    kinds = [r for r in records if isinstance(r, dict)]
+    while True:
+        live = live_newest(kinds, wanted, typed_record)
+        entries = [e for e in (entry_of(r) for r in live) if e]
+        if len(entries) >= GUARD_INDEX_MAX_ENTRIES or len(live) < wanted:
+            return entries[-GUARD_INDEX_MAX_ENTRIES:]
+        wanted *= 2
 
 
 def subject_pieces(item: Subject) -> list[str]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import TypedDict
 
     class Subject(TypedDict):
@@ -74,6 +74,8 @@ SOURCES = (
     "auto-memory",
     "merge",
 )
+# The client's own words that open a rejection's tool_result (protocol file, section 9).
+CLIENT_REJECTION_START = "The user doesn't want to"
 MAX_SUBJECTS = 8
 MAX_SUBJECT_CHARS = 200
 _VERSION_MARKS = ("==", ">=", "<=", "~=", "!=", "===", ">", "<", "[", ";", " ")
@@ -290,26 +292,109 @@ def superseded_ids(new: Mapping[str, object], earlier: Iterable[Mapping[str, obj
     return found
 
 
+def subject_key(item: Subject) -> tuple[str, str]:
+    """The key under which ``same_subject`` subjects are equal."""
+    kind, value = item.get("kind", ""), item.get("value", "")
+    if kind == "package":
+        return kind, package_key(value)
+    if kind == "path":
+        return kind, value.rstrip("/")
+    if kind == "approach":
+        return kind, value.casefold()
+    return kind, value
+
+
 def live_by_subject(records: Iterable[Mapping[str, object]]) -> list[Mapping[str, object]]:
     """``records`` (log order) without those a later one supersedes: the rule applied to
     a whole log at read time, so records merged from a teammate or written by another
-    source are judged the same way as those capture marked when it appended them."""
-    kept: list[Mapping[str, object]] = []
-    for record in records:
-        gone = set(superseded_ids(record, kept))
-        if gone:
-            kept = [r for r in kept if r.get("id") not in gone]
-        kept.append(record)
-    return kept
+    source are judged the same way as those capture marked when it appended them.
+
+    A record supersedes only one it shares a subject with, so each new record is compared
+    with the live records that name one of its subjects (a log of 10,000 records is
+    judged in one pass, not 10,000 x 10,000 comparisons)."""
+    kept: dict[int, Mapping[str, object]] = {}  # position -> record, in log order
+    by_key: dict[tuple[str, str], set[int]] = {}
+    by_id: dict[str, set[int]] = {}
+    for position, record in enumerate(records):
+        keys = {
+            subject_key(item)
+            for field in ("ruled_out", "preferred")
+            for item in _subjects(record, field)
+        }
+        candidates = sorted({p for key in keys for p in by_key.get(key, ()) if p in kept})
+        gone: set[str] = set()
+        for candidate in candidates:
+            old = kept[candidate]
+            ident = old.get("id")
+            if isinstance(ident, str) and ident and supersedes(record, old):
+                gone.add(ident)
+        for ident in gone:
+            for p in by_id.pop(ident, set()):
+                kept.pop(p, None)
+        kept[position] = record
+        for key in keys:
+            by_key.setdefault(key, set()).add(position)
+        ident = record.get("id")
+        if isinstance(ident, str) and ident:
+            by_id.setdefault(ident, set()).add(position)
+    return list(kept.values())
+
+
+def live_newest(
+    records: Sequence[Mapping[str, object]],
+    count: int,
+    view: Callable[[Mapping[str, object]], Mapping[str, object]] | None = None,
+) -> list[Mapping[str, object]]:
+    """The newest ``count`` records of ``live_by_subject(records)`` (log order), each as
+    ``view`` makes it (the typed form a reader judges), reading the log from its end: a
+    record is live when no later record supersedes it, so only the tail is looked at and
+    only the records looked at are typed (the guard's index of a 10,000-record log)."""
+    later: list[Mapping[str, object]] = []  # the typed views seen so far, newest first
+    by_key: dict[tuple[str, str], list[int]] = {}
+    found: list[Mapping[str, object]] = []
+    for record in reversed(records):
+        if len(found) >= count:
+            break
+        typed = view(record) if view is not None else record
+        keys = {
+            subject_key(item)
+            for field in ("ruled_out", "preferred")
+            for item in _subjects(typed, field)
+        }
+        candidates = sorted({p for key in keys for p in by_key.get(key, ())})
+        if not any(supersedes(later[p], typed) for p in candidates):
+            found.append(typed)
+        for key in keys:
+            by_key.setdefault(key, []).append(len(later))
+        later.append(typed)
+    found.reverse()
+    return found
+
+
+def users_own(constraint: Mapping[str, object]) -> bool:
+    """Whether the record is the user's decision, made outside the agent's hands: by the
+    user, not from the agent's text or the client's auto memory, and, for a rejected call,
+    with the reason the user typed into the rejection. A bare "no" in the permission prompt
+    (no reason; or one capture took from the user's next prompt, whose evidence is then the
+    client's own rejection text) says no to that moment as often as to the call: "continue"
+    or "yes, and be aware I use nvm" are no reason to stop the call again."""
+    if constraint.get("by") != "user" or constraint.get("source") in ("agent-text", "auto-memory"):
+        return False
+    if constraint.get("source") != "tool-rejection":
+        return True
+    reason, quote = constraint.get("reason"), constraint.get("quote")
+    if not isinstance(reason, str) or not reason.strip():
+        return False
+    return not (isinstance(quote, str) and quote.startswith(CLIENT_REJECTION_START))
 
 
 def can_ask(constraint: Mapping[str, object]) -> bool:
     """Whether the guard may ask (not only remind) on a call that acts on this record's
-    subjects: the user's records (captured from the client's shapes or a prompt, typed in
-    a terminal, a teammate's merged record) that rule out something a call can act on.
-    A record the agent made itself, one from auto memory, or one of kind approach only
-    reminds."""
-    if constraint.get("by") != "user" or constraint.get("source") in ("agent-text", "auto-memory"):
+    subjects: the user's records (users_own: captured from the client's shapes with the
+    user's words or from a prompt, typed in a terminal, a teammate's merged record) that
+    rule out something a call can act on. A record the agent made itself, one from auto
+    memory, a rejection without the user's reason, or one of kind approach only reminds."""
+    if not users_own(constraint):
         return False
     return any(s["kind"] in ACTIONABLE_KINDS for s in _subjects(constraint, "ruled_out"))
 
