@@ -272,6 +272,9 @@ def test_subjects_of_a_rejected_call(
         ("don't `npm install moment`", [("package", "moment")], []),
         ("do not edit settings.py", [("path", "settings.py")], []),
         ("let's go over the plan again", [], []),
+        ("I'm not sure, use whatever works", [], [("approach", "whatever works")]),
+        ("use pnpm not npm", [("command", "npm")], [("command", "pnpm")]),
+        ("never amend a pushed commit", [("command", "git commit --amend")], []),
     ],
 )
 def test_stance_split(
@@ -302,6 +305,7 @@ def test_stance_cues_are_a_table_capture_can_extend() -> None:
         ("Keep `getUserData` as it is", [("name", "getUserData")]),
         ("Rename UserService later", [("name", "UserService")]),
         ("Sounds good, go ahead.", []),
+        ("Amend the docs, please", []),
     ],
 )
 def test_subjects_in_text(text: str, subjects: list[tuple[str, str]]) -> None:
@@ -342,3 +346,9 @@ def test_plain_words_refuses_what_a_shell_would_expand(
 def test_a_call_of_no_guarded_tool_has_no_acts() -> None:
     assert calls.acts_of("Read", {"file_path": "package.json"}) == []
     assert calls.acts_of("Bash", {"command": 12}) == []
+
+
+def test_a_hostile_script_is_read_within_bounds() -> None:
+    """Thousands of process calls in a python -c script: the first ones are read, no more."""
+    script = "import os; " + "os.system('npm i x'); " * 5000 + "os.system('npm i moment')"
+    assert added(f'python -c "{script}"') == ["x"]

@@ -302,6 +302,36 @@ def test_a_rejection_the_agent_made_only_reminds() -> None:
     assert verdict_of("Bash", {"command": "npm install moment"}, agent) == REMIND
     approach = dict(MOMENT, id="rec-approach", ruled_out=[{"kind": "approach", "value": "moment"}])
     assert verdict_of("Bash", {"command": "npm install moment"}, approach) == REMIND
+    # An old record's avoid word that is a common program never matches its runs.
+    git = dict(approach, id="rec-git", ruled_out=[{"kind": "approach", "value": "git"}])
+    assert verdict_of("Bash", {"command": "git push origin main"}, git) == ALLOW
+
+
+@pytest.mark.parametrize(
+    ("source", "by", "expected"),
+    [
+        ("tool-rejection", "user", ASK),  # the user's reason typed into the rejection
+        ("plan", "user", ASK),  # plan feedback
+        ("question", "user", ASK),  # an AskUserQuestion answer
+        ("prompt", "user", ASK),
+        ("merge", "user", ASK),  # a teammate's record, merged
+        ("ctx-decide", "user", ASK),  # typed in a terminal
+        ("ctx-decide", "agent", REMIND),  # the agent ran ctx-decide itself
+        ("agent-text", "user", REMIND),
+        ("auto-memory", "user", REMIND),
+    ],
+)
+def test_who_may_make_the_guard_ask(source: str, by: str, expected: str) -> None:
+    record = dict(
+        MOMENT,
+        id=f"rec-{source}-{by}",
+        source=source,
+        by=by,
+        quote="too heavy",
+        ruled_out=[{"kind": "package", "value": "moment"}],
+        preferred=[],
+    )
+    assert verdict_of("Bash", {"command": "yarn add moment"}, record) == expected
 
 
 def test_a_later_record_supersedes_an_earlier_one_on_the_same_subject() -> None:

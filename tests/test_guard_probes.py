@@ -63,6 +63,25 @@ def rejection(tool: str, tool_input: dict[str, Any], reason: str) -> list[dict[s
     return [call, answer, blob]
 
 
+def question(text: str, options: list[str], answer: str) -> list[dict[str, Any]]:
+    """An AskUserQuestion call and the user's answer, as the client writes them."""
+    asked = {
+        "questions": [
+            {
+                "question": text,
+                "header": "Choice",
+                "multiSelect": False,
+                "options": [{"label": o, "description": o} for o in options],
+            }
+        ]
+    }
+    call, tool_id = tr.tool_call("AskUserQuestion", asked)
+    said = f'User has answered your questions: "{text}"="{answer}". You can now continue.'
+    result = tr.tool_result(tool_id, said)
+    result["toolUseResult"] = {"questions": asked["questions"], "answers": {text: answer}}
+    return [call, result]
+
+
 SCENARIOS: dict[str, list[dict[str, Any]]] = {
     # The issue's example: a package rejected with the reason naming the alternative.
     "moment": [
@@ -89,6 +108,12 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
     "force-push": [tr.user("Push the branch when you are done, but never force-push.")],
     "rename": [
         tr.user("Clean up the services folder. Don't rename `UserService`, other repos import it.")
+    ],
+    # The issue's false alarm: an answer that named git among the options asked on a
+    # vercel.json edit. A choice of Vercel rules nothing out that a call can act on.
+    "deploy": [
+        tr.user("Set up the deployment."),
+        *question("How should we deploy the app?", ["Vercel", "git-based deploy"], "Vercel"),
     ],
 }
 
@@ -209,6 +234,7 @@ PROBES: list[tuple[str, tuple[str, dict[str, Any]], str]] = [
     ("pnpm", bash("git commit -m 'Switch from npm to pnpm'"), ALLOW),
     ("pnpm", bash("grep -n npm package.json"), ALLOW),
     ("pnpm", bash("pnpm dlx create-vite app"), ALLOW),
+    ("pnpm", edit("CLAUDE.md", "## Tools", "## Tools\n- pnpm, never npm"), ALLOW),
     ("pnpm", bash("pnpm test"), ALLOW),
     ("pnpm", bash("node scripts/build.js"), ALLOW),
     # -- path: migrations/, after "Don't touch migrations/" ------------------------------------
@@ -280,6 +306,10 @@ PROBES: list[tuple[str, tuple[str, dict[str, Any]], str]] = [
     ("rename", bash("grep -rn UserService src/"), ALLOW),
     ("rename", bash("mv src/helpers.ts src/utils.ts"), ALLOW),
     ("rename", edit("src/h.ts", "export class Helper {", "export class Helpers {"), ALLOW),
+    # -- an AskUserQuestion answer that chose Vercel -------------------------------------------
+    ("deploy", write("vercel.json", '{"git": {"deploymentEnabled": false}}'), ALLOW),
+    ("deploy", bash("git push origin main"), ALLOW),
+    ("deploy", bash("npx vercel deploy --prod"), ALLOW),
 ]
 
 
@@ -309,6 +339,9 @@ def test_the_captured_records_are_the_users(states: dict[str, str]) -> None:
         records = [json.loads(line) for line in lines]
         assert records, name
         assert all(r["by"] == "user" for r in records), name
+    lines = Path(states["deploy"], "decisions.jsonl").read_text().splitlines()
+    deploy = [json.loads(line) for line in lines]
+    assert [(r["kind"], r["source"]) for r in deploy] == [("decided", "question")]
 
 
 @pytest.mark.parametrize(
@@ -326,7 +359,7 @@ def test_the_probe_table_meets_the_targets(states: dict[str, str]) -> None:
     violating = [p for p in PROBES if p[2] == ASK]
     compliant = [p for p in PROBES if p[2] != ASK]
     assert len(violating) >= 40 and len(compliant) >= 60
-    kinds = {"moment": "package", "requests": "package", "pnpm": "command"}
+    kinds = {"moment": "package", "requests": "package", "pnpm": "command", "deploy": "-"}
     kinds.update({"migrations": "path", "force-push": "command", "rename": "name"})
     assert {kinds[p[0]] for p in violating} == {"package", "command", "path", "name"}
     asked = sum(1 for s, c, _ in violating if verdict(states[s], *c) == ASK)

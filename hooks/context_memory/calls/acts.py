@@ -161,7 +161,9 @@ _NO_FAMILY = (
 def subjects_of_call(tool: str, tool_input: Mapping[str, object]) -> list[Subject]:
     """What a REJECTED call would have acted on (capture's subject of a rejection): the
     packages it adds (never the package manager), else its command families, else the
-    paths it writes, deletes or moves."""
+    paths it writes, deletes or moves. The runs of ``cd``, of read-only programs and of the
+    programs that only handle files (``rm``, ``mv``, ``cp``, ``tee``, ``sed -i``...) are no
+    family: a rejected ``rm -rf build/`` is about build/, not about every ``rm``."""
     acts = acts_of(tool, tool_input)
     for verbs in (("add-package",), ("run",), ("write", "delete", "move")):
         found: list[Subject] = []

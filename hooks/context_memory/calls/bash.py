@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 
 MAX_DEPTH = 4  # bash -c 'sh -c "..."': wrappers read this deep
+MAX_SCRIPT_COMMANDS = 16  # the process calls of one python -c / node -e script read
 INPUT_MAX_CHARS = 64 * 1024
 _DETAIL_CHARS = 300
 IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
@@ -187,7 +188,7 @@ def _script_commands(script: str) -> list[str]:
     found: list[str] = []
     for call in PROCESS_CALLS:
         start = 0
-        while True:
+        while len(found) < MAX_SCRIPT_COMMANDS:
             at = script.find(call, start)
             if at < 0:
                 break

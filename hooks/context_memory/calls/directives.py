@@ -143,7 +143,8 @@ def subjects_in_text(text: str) -> list[Subject]:
             _add(found, item)
     lower = text.lower()
     for said, command in COMMAND_PHRASES.items():
-        if _find_word(lower, said, 0) >= 0:
+        # One plain word ("amend") names a command only where a cue names it (stance_split).
+        if (" " in said or "-" in said) and _find_word(lower, said, 0) >= 0:
             _add(found, subject("command", command))
     outside = "".join(part for i, part in enumerate(text.split("`")) if i % 2 == 0)
     for raw in outside.split():

@@ -239,7 +239,7 @@ STANCE_CUES: dict[str, tuple[tuple[str, str], ...]] = {
         (", not", "pref-out"),
         ("and not", "pref-out"),
         ("over", "pref-out"),
-        ("not", "out"),
+        ("not", "out-named"),
         ("don't use", "out"),
         ("dont use", "out"),
         ("do not use", "out"),

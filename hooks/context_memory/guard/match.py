@@ -33,7 +33,11 @@ from __future__ import annotations
 
 from context_memory.calls.acts import acts_of, edit_texts
 from context_memory.calls.shell import commands_of
-from context_memory.core.prompt_tables import GUARD_GIST_MIN_CHARS, GUARD_REASON_MAX_CHARS
+from context_memory.core.prompt_tables import (
+    GUARD_GENERIC_PROGRAMS,
+    GUARD_GIST_MIN_CHARS,
+    GUARD_REASON_MAX_CHARS,
+)
 from context_memory.core.safe_text import one_line
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
 from context_memory.memory.constraint import ACTIONABLE_KINDS, path_covers, same_subject
@@ -175,7 +179,8 @@ def acts_on(item: Subject, act: Act) -> bool:
         if verb in ("add-package", "rename"):
             return value.lower() == word
         if verb == "run":
-            return value.split(" ", 1)[0] == word
+            # git, python, make...: too common to be what an old avoid word meant
+            return value.split(" ", 1)[0] == word and word not in GUARD_GENERIC_PROGRAMS
         base = value.rstrip("/").rsplit("/", 1)[-1].lower()
         return base.split(".", 1)[0] == word
     return False
