@@ -107,9 +107,10 @@ def test_a_pending_rejection_waits_across_runs_and_flushes_without_a_reason() ->
         ("rejected", "tool-rejection", "keep the build folder, it holds the cache"),
         ("constraint", "prompt", "said on rejecting Bash: rm -rf build"),
     ]
-    # The correction is about the rejected call: its subject is what the call acted on.
+    # The rejection is about what the call acted on.
     assert items[0]["ruled_out"] == [{"kind": "path", "value": "build"}]
-    assert items[1]["ruled_out"] == [{"kind": "path", "value": "build"}]
+    assert items[1]["ruled_out"] == []  # the rejection holds the call; the rule, its words
+    assert items[1]["preferred"] == [{"kind": "approach", "value": "build folder"}]
     assert (items[0]["tier"], items[1]["tier"]) == ("structural", "stated")
     third = Capturer()
     third.feed(call_row("t2", "Write", {"file_path": "/x/a.py", "content": "print(1)"}))

@@ -550,17 +550,12 @@ def test_a_rejection_and_the_rule_its_reason_states_do_not_supersede_each_other(
     transcript = write_lines(tmp_path / "session.jsonl", real_lines("7acd37a8"))
     result = capture_session(str(state), "s1", str(transcript), flush=True)
     pair = [r for r in result.added if r["uuid"].startswith("01cc930d")]
+    npm_install = [{"kind": "command", "value": "npm install"}]
+    pnpm = [{"kind": "command", "value": "pnpm"}]
+    # The rejection rules the call out; the rule it states holds its own words' stances.
     assert [(r["kind"], r["ruled_out"], r["preferred"]) for r in pair] == [
-        (
-            "rejected",
-            [{"kind": "command", "value": "npm install"}],
-            [{"kind": "command", "value": "pnpm"}],
-        ),
-        (
-            "constraint",
-            [{"kind": "command", "value": "npm install"}],
-            [{"kind": "command", "value": "pnpm"}],
-        ),
+        ("rejected", npm_install, pnpm),
+        ("constraint", [], pnpm),
     ]
     assert result.superseded == {}
 
@@ -588,3 +583,25 @@ def test_a_rejection_read_in_the_next_run_still_finds_what_its_call_acted_on() -
     )
     assert item["ruled_out"] == [{"kind": "package", "value": "moment"}]
     assert item["preferred"] == [{"kind": "package", "value": "date-fns"}]
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "please add transformer.js too first",
+        "Wait a sec, we need to copy public/favicons/token.svg to the other repo too",
+        "would this fix work in the standalone repo, or should we redirect instead?",
+    ],
+)
+def test_a_reason_that_puts_the_call_off_rules_none_of_it_out(reason: str) -> None:
+    command = "git add -A && git commit -m 'Add the tokenizer' && git push"
+    rows = [
+        call_row("t1", "Bash", {"command": command}, "2.0.5"),
+        result_row("t1", reason, "2.0.5"),
+    ]
+    item = capture(rows)[0]
+    assert (item["kind"], item["reason"]) == ("rejected", reason)
+    assert item["ruled_out"] == []
+    # Turned down, the same call's subjects are ruled out.
+    (refused,) = capture([rows[0], result_row("t1", "no, we don't push from here", "2.0.5")])[:1]
+    assert {"kind": "command", "value": "git push"} in refused["ruled_out"]

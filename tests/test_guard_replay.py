@@ -33,15 +33,21 @@ EXPECTED = [
 # With the final live records preloaded (as the next session sees them): the one ask is a
 # rejected call itself, whole, the reason typed into the rejection ("use pnpm"); the
 # reminders, rejected calls whose reason came from the user's next prompt (a bare "no" in
-# the permission prompt: constraint.users_own) or that the records hold only the start of.
+# the permission prompt: constraint.users_own), whose reason only put them off ("please
+# add transformer.js too first": nothing ruled out), or that the records hold only the
+# start of.
 EXPECTED_PRELOADED = [
     (JSS, "toolu_01JyEnPQaw3p4uHE5KH14kTY", "remind"),
     (JSS, "toolu_011v8qQUhd84LQXKGc9RVofA", "ask"),
+    (SAMPLE, "toolu_01SJuu2VVYNTgcSxBLg2B9gf", "remind"),
     (SAMPLE, "toolu_012bp8MER5iLbumvxDTBJ5XR", "remind"),
     (SAMPLE, "toolu_01K1NsJHRJHZSTfFzt9UUWqU", "remind"),
     (SAMPLE_2, "toolu_01X3AHK9hmPmJqASckfkMLmu", "remind"),
     (SAMPLE_2, "toolu_0187RDqBSmhH9bWDVXf8Eb2j", "remind"),
     (RABBIT, "toolu_0182PGVY3LpsbfVfKfBxDJeu", "remind"),
+    (TOKENIZER, "toolu_01YKFv5mcsGBX463DAn2h9YD", "remind"),
+    (TOKENIZER, "toolu_015TsTNXBfZx3YZBpA3zLCXF", "remind"),
+    (TOKENIZER, "toolu_01AJLEsJp78E5Sfgradfa5yz", "remind"),
     (TOKENIZER, "toolu_01Vd6siQci7BePxZfZCgaaFW", "remind"),
 ]
 ASK_TEXT = (

@@ -26,6 +26,7 @@ from pathlib import Path
 
 ROWS, COLUMNS = 40, 120
 WAIT_SECONDS = 60.0
+WAIT_RETRY = 8.0
 _ESCAPES = re.compile(
     rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]"  # CSI: cursor moves, colours, modes
     rb"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: titles, links
@@ -95,6 +96,36 @@ class Terminal:
             self._read(0.3)
         raise AssertionError(
             f"the client never showed {texts!r}; screen ends:\n{self.screen[-3000:]}"
+        )
+
+    def settle(self, quiet: float = 1.0, longest: float = 3.0) -> None:
+        """Wait until the client has printed nothing for ``quiet`` seconds, or ``longest``
+        (its spinners never stop): a dialog takes keys only once it is drawn."""
+        end = time.monotonic() + longest
+        while time.monotonic() < end:
+            before = len(self.raw)
+            self._read(quiet)
+            if len(self.raw) == before:
+                return
+
+    def answer(self, keys: str, until: str, *, unless: str, tries: int = 3) -> None:
+        """Type ``keys`` until ``until`` shows: again when it has not within WAIT_RETRY
+        seconds (the keys came before the dialog took them), never once ``unless`` was
+        drawn after them (the keys would answer that instead)."""
+        for _ in range(tries):
+            self.settle()
+            mark = len(self.raw)
+            self.type(keys)
+            end = time.monotonic() + WAIT_RETRY
+            while time.monotonic() < end and not self.seen(until):
+                self._read(0.3)
+            if self.seen(until):
+                return
+            later = _ESCAPES.sub(b"", self.raw[mark:]).decode("utf-8", errors="replace")
+            if "".join(unless.split()) in "".join(later.split()):
+                break
+        raise AssertionError(
+            f"the client never showed {until!r}; screen ends:\n{self.screen[-3000:]}"
         )
 
     def type(self, keys: str, settle: float = 0.5) -> None:

@@ -62,8 +62,8 @@ def test_a_rejection_typed_in_the_permission_prompt_is_a_typed_record(
         terminal.type("Add a date library.")
         terminal.type("\r")
         if terminal.wait_for("stay in auto mode", "Tab to amend") == "stay in auto mode":
-            terminal.type("\r")
-            terminal.wait_for("Tab to amend")
+            terminal.answer("\r", until="Tab to amend", unless="Do you want to proceed")
+        terminal.settle()
         terminal.type("\t")  # on No (the default): amend, then type the feedback
         terminal.type(FEEDBACK)
         terminal.type("\r")

@@ -9,8 +9,8 @@ Pure and deterministic: the same rows give the same items, fed in one pass or ac
 several runs with the state carried over. Rows are parsed JSON objects in file order;
 anything else is skipped. Sidechain, ``isMeta`` and compaction-summary rows and rows of
 other types feed nothing (so 2.1.332's ``api-request-blob`` copy of a rejection adds
-nothing). The engine keeps, bounded, the tool calls seen (id -> tool and gist, and what
-the call acts on: its subjects, and anchors from its whole input) so a ``tool_result`` is
+nothing). The engine keeps, bounded, the tool calls seen (seen.py: id -> tool and gist,
+and what the call acts on: its subjects, and anchors from its whole input) so a ``tool_result`` is
 joined to its call by ``tool_use_id``; a rejected call with no typed reason waits for the
 user's next prompt (its reason) or ``flush()``. A correction typed right after an
 interrupted call takes that call as its subject. An approved plan lists the plan
@@ -32,8 +32,7 @@ import json
 
 from context_memory.capture import dialogue, rejections
 from context_memory.capture.agent_text import settled_choice
-from context_memory.capture.anchors import anchors_of
-from context_memory.capture.items import call_of, call_texts, describe_call, make_item
+from context_memory.capture.items import call_of, describe_call, make_item
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
 from context_memory.capture.prompts import (
     classify,
@@ -44,7 +43,8 @@ from context_memory.capture.prompts import (
     typed_part,
 )
 from context_memory.capture.question import is_answer, question_item
-from context_memory.capture.subjects import of_call, of_rejection
+from context_memory.capture.seen import CallsSeen
+from context_memory.capture.subjects import of_rejection
 from context_memory.capture.text import block_text, clip, strip_wrappers
 from context_memory.memory.constraint import subjects_from
 
@@ -53,19 +53,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from context_memory.capture.items import Item
-
-    # What a remembered call acts on: {"subjects": [Subject], "anchors": [str]}.
-    Facts = dict[str, list[Any]]
+    from context_memory.memory.constraint import Subject
 
 STATE_VERSION = 2
 READ_VERSIONS = (1, 2)  # version 1 states (no facts) still read
-MAX_CALLS = 64  # tool calls remembered for joining results to them
 MAX_PENDING = 8  # rejected calls waiting for their reason
 MAX_PLAN_REJECTIONS = 8  # plan rejections an approval may resolve
-INPUTS_SAVED = 4  # newest calls whose input (bounded) the state keeps: a result that the
-# next run reads (the client writes rows on a timer) still finds what the call acted on
-MAX_SAVED_TEXT = 2000  # characters of each text of a kept input
-MAX_COMMAND = 8000  # characters of a shell command read for what it acts on
 MAX_STATE_BYTES = 64 * 1024
 MAX_BLOCKS = 60  # content blocks of one row looked at
 
@@ -74,12 +67,7 @@ class Capturer:
     """Feeds on transcript rows; see the module docstring."""
 
     def __init__(self, state: dict[str, Any] | None = None) -> None:
-        self._calls: dict[str, dict[str, str]] = {}
-        self._facts: dict[str, Facts] = {}
-        # Inputs of the calls seen in this run, read only when a result needs their facts
-        # (most calls are never rejected: reading every input would cost the Stop hook).
-        self._inputs: dict[str, tuple[str, object]] = {}
-        self._replies: dict[str, str] = {}  # call id -> the id of the reply that made it
+        self._seen = CallsSeen()
         self._last_plan = ""  # the plan approved last (the same plan approved again is no news)
         self._pending: list[Item] = []
         # The dialogue context (dialogue.Dialogue): the agent's latest offer, prompt items
@@ -92,39 +80,15 @@ class Capturer:
             self._load(state)
 
     def _load(self, state: dict[str, Any]) -> None:
-        calls = state.get("calls")
-        if isinstance(calls, list):
-            for entry in calls[-MAX_CALLS:]:
-                if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], dict):
-                    call = {str(k): clip(v, 300) for k, v in entry[1].items() if isinstance(v, str)}
-                    self._calls[str(entry[0])[:120]] = call
-        facts = state.get("facts")
-        for entry in facts[-MAX_CALLS:] if isinstance(facts, list) else []:
-            if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], dict):
-                key = str(entry[0])[:120]
-                if key in self._calls:
-                    self._facts[key] = _facts_of(entry[1])
+        self._seen.load(state)
         pending = state.get("pending")
         if isinstance(pending, list):
             self._pending = [p for p in pending[-MAX_PENDING:] if isinstance(p, dict)]
         self._dialogue = dialogue.Dialogue(state.get("dialogue"))
-        inputs = state.get("inputs")
-        for entry in inputs[-INPUTS_SAVED:] if isinstance(inputs, list) else []:
-            if isinstance(entry, list) and len(entry) == 3 and isinstance(entry[1], str):
-                key = str(entry[0])[:120]
-                if key in self._calls and key not in self._facts:
-                    self._inputs[key] = (entry[1][:60], _bounded_input(entry[2]))
-        replies = state.get("replies")
-        if isinstance(replies, dict):
-            self._replies = {
-                str(k)[:120]: clip(v, 120)
-                for k, v in replies.items()
-                if isinstance(v, str) and str(k)[:120] in self._calls
-            }
         last_plan = state.get("last_plan")
         self._last_plan = clip(last_plan, 300) if isinstance(last_plan, str) else ""
         interrupted = state.get("interrupted")
-        if isinstance(interrupted, str) and interrupted in self._calls:
+        if isinstance(interrupted, str) and interrupted in self._seen:
             self._interrupted = interrupted
         plans = state.get("plan_rejections")
         if isinstance(plans, list):
@@ -136,30 +100,20 @@ class Capturer:
 
     def to_state(self) -> dict[str, Any]:
         """The pending context, JSON-able and under 64 KiB."""
-        calls = [[key, value] for key, value in self._calls.items()]
-        facts = [[key, value] for key, value in self._facts.items() if key in self._calls]
-        inputs = [
-            [key, tool, _bounded_input(tool_input)]
-            for key, (tool, tool_input) in list(self._inputs.items())[-INPUTS_SAVED:]
-            if key in self._calls
-        ]
         state = {
             "v": STATE_VERSION,
-            "calls": calls,
-            "facts": facts,
-            "inputs": inputs,
+            **self._seen.to_state(),
             "pending": self._pending,
             "interrupted": self._interrupted,
             "plan_rejections": self._plan_rejections,
-            "replies": {k: v for k, v in self._replies.items() if k in self._calls},
             "last_plan": self._last_plan,
             "prompts": self.prompts,
             "dialogue": self._dialogue.to_state(),
         }
-        while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES and calls:
-            del calls[: max(1, len(calls) // 4)]
-            del facts[: max(1, len(facts) // 4)]
-            inputs.clear()
+        while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES:
+            if not self._seen.shrink():
+                break
+            state.update(self._seen.to_state())
         copy: dict[str, Any] = json.loads(json.dumps(state))  # a copy the caller may keep
         return copy
 
@@ -194,40 +148,6 @@ class Capturer:
             return self._assistant(row, content)
         return self._user(row, content)
 
-    def _remember(self, call_id: str, call: dict[str, str], tool_input: object) -> None:
-        self._calls.pop(call_id, None)
-        self._calls[call_id] = call
-        self._facts.pop(call_id, None)
-        self._inputs[call_id] = (call.get("tool", ""), tool_input)
-        while len(self._calls) > MAX_CALLS:
-            oldest = next(iter(self._calls))
-            del self._calls[oldest]
-            self._facts.pop(oldest, None)
-            self._inputs.pop(oldest, None)
-            self._replies.pop(oldest, None)
-
-    def _facts_for(self, call_id: str) -> Facts:
-        """What a remembered call acts on (read from its input once, when first needed)."""
-        facts = self._facts.get(call_id)
-        if facts is not None:
-            return facts
-        tool, tool_input = self._inputs.pop(call_id, ("", None))
-        if not tool:
-            return {}
-        bounded = tool_input
-        if tool == "Bash" and isinstance(tool_input, dict):
-            command = tool_input.get("command")
-            bounded = {
-                **tool_input,
-                "command": command[:MAX_COMMAND] if isinstance(command, str) else "",
-            }
-        facts = {
-            "subjects": list(of_call(tool, bounded)),
-            "anchors": anchors_of(*call_texts(tool, tool_input)),
-        }
-        self._facts[call_id] = facts
-        return facts
-
     def _assistant(self, row: dict[str, Any], content: object) -> list[Item]:
         if not isinstance(content, list):
             return []
@@ -241,9 +161,8 @@ class Capturer:
                 name = block.get("name")
                 tool = name if isinstance(name, str) else ""
                 tool_input = block.get("input")
-                self._remember(block["id"][:120], call_of(tool, tool_input), tool_input)
-                if isinstance(message_id, str):
-                    self._replies[block["id"][:120]] = message_id[:120]
+                reply = message_id if isinstance(message_id, str) else ""
+                self._seen.remember(block["id"][:120], call_of(tool, tool_input), tool_input, reply)
             elif block.get("type") == "text" and isinstance(block.get("text"), str):
                 said = any(item["source"] == "agent-text" for item in out)
                 out.extend(self._dialogue.agent_text(block["text"]))
@@ -302,10 +221,9 @@ class Capturer:
         # only when it also sets a standing rule.
         if found is None or (answered and found.kind != "constraint"):
             return out
-        call = self._calls.get(about) if about else None
-        facts = self._facts_for(about) if call else {}
-        if call and (answered or rejections.corrects(found.text)):
-            what = describe_call(call)
+        call = self._seen.get(about) if about else None
+        if call and answered:
+            # The rejection record rules the call out; the rule is the user's own words.
             out.append(
                 make_item(
                     found.kind,
@@ -313,7 +231,24 @@ class Capturer:
                     "prompt",
                     row,
                     decision=found.text,
-                    reason=f"said {'on rejecting' if answered else 'on interrupting'} {what}",
+                    reason=f"said on rejecting {describe_call(call)}",
+                    quote=found.quote,
+                    choice_text=found.text,
+                    tier="stated",
+                )
+            )
+            return out
+        if call and rejections.corrects(found.text):
+            # No record holds the interrupted call: the correction takes it as its subject.
+            facts = self._seen.facts_for(about)
+            out.append(
+                make_item(
+                    found.kind,
+                    "user",
+                    "prompt",
+                    row,
+                    decision=found.text,
+                    reason=f"said on interrupting {describe_call(call)}",
                     quote=found.quote,
                     call=call,
                     choice_text=found.text,
@@ -331,7 +266,7 @@ class Capturer:
     def _tool_result(self, row: dict[str, Any], block: dict[str, Any]) -> list[Item]:
         call_id = block.get("tool_use_id")
         call_id = call_id[:120] if isinstance(call_id, str) else ""
-        call = self._calls.get(call_id, {})
+        call = self._seen.get(call_id)
         text = block_text(block.get("content"))
         tool = call.get("tool", "")
         if block.get("is_error") is not True:
@@ -340,7 +275,7 @@ class Capturer:
                 return [item] if item else []
             if is_approval(row, text, tool):
                 resolved, self._plan_rejections = self._plan_rejections, []
-                known = tuple(self._facts_for(call_id).get("anchors", ()))
+                known = tuple(self._seen.facts_for(call_id).get("anchors", ()))
                 item = plan_item(row, text, call, known=known, resolves=resolved)
                 if item["decision"] == self._last_plan and not resolved:
                     return []  # the same plan approved again: no new decision
@@ -360,7 +295,7 @@ class Capturer:
         plan = is_plan_tool(call.get("tool", ""))
         source = "plan" if plan else "tool-rejection"
         what = describe_call(call) if call else "a tool call"
-        facts = self._facts_for(call_id) if call else {}
+        facts = self._seen.facts_for(call_id) if call else {}
         call_subjects = subjects_from(facts.get("subjects"))
         known = tuple(str(a) for a in facts.get("anchors", ()))
         if not reason:
@@ -377,15 +312,15 @@ class Capturer:
                 subjects=(call_subjects, []),
             )
             item["_call_id"] = call_id
-            reply = self._replies.get(call_id)
+            reply = self._seen.reply_of(call_id)
             if reply and any(
-                self._replies.get(p.get("_call_id", "")) == reply for p in self._pending
+                self._seen.reply_of(p.get("_call_id", "")) == reply for p in self._pending
             ):
                 return []  # the other calls of one reply the user stopped: one rejection
             if len(self._pending) >= MAX_PENDING:
                 return [self._with_reason(self._pending.pop(0), ""), *self._stash(item)]
             return self._stash(item)
-        subjects = of_rejection(call_subjects, reason)
+        subjects = _rejection_subjects(call_subjects, reason)
         out = []
         if not (plan and defers(reason)):  # "commit first, then proceed" is no rejection
             out.append(
@@ -419,7 +354,8 @@ class Capturer:
                     choice_text=reason,
                     whole=(reason,),
                     tier="structural",
-                    subjects=subjects,
+                    # The rejection rules the call out; the rule holds the reason's stances.
+                    subjects=of_rejection([], reason),
                 )
             )
         return out
@@ -441,38 +377,24 @@ class Capturer:
             {"uuid": pending.get("uuid", ""), "timestamp": pending.get("row_ts", "")},
             decision=str(pending.get("decision", "")),
             reason=reason,
-            quote=reason or str(pending.get("quote", "")),
+            # The evidence is the rejection row the client wrote; the reason came later.
+            quote=str(pending.get("quote", "")),
             call=call,
             choice_text=reason,
             whole=(reason,) if reason else (),
             known=tuple(str(a) for a in pending.get("anchors", [])),
             tier="structural",
-            subjects=of_rejection(call_subjects, reason) if reason else (call_subjects, []),
+            subjects=_rejection_subjects(call_subjects, reason),
         )
         self._note_plan_rejection(item)
         return item
 
 
-def _bounded_input(value: object) -> dict[str, Any]:
-    """A call's input as a state keeps it: its texts (and up to 4 edits'), each bounded."""
-    if not isinstance(value, dict):
-        return {}
-    kept: dict[str, Any] = {}
-    for key, text in list(value.items())[:12]:
-        if isinstance(text, str):
-            kept[str(key)[:40]] = text[:MAX_SAVED_TEXT]
-    edits = value.get("edits")
-    if isinstance(edits, list):
-        kept["edits"] = [_bounded_input(e) for e in edits[:4] if isinstance(e, dict)]
-    return kept
-
-
-def _facts_of(value: dict[str, Any]) -> Facts:
-    """A call's facts from a saved state, validated and bounded."""
-    anchors = value.get("anchors")
-    words = (
-        [clip(a, 64) for a in anchors[:12] if isinstance(a, str)]
-        if isinstance(anchors, list)
-        else []
-    )
-    return {"subjects": list(subjects_from(value.get("subjects"))), "anchors": words}
+def _rejection_subjects(
+    call_subjects: list[Subject], reason: str
+) -> tuple[list[Subject], list[Subject]]:
+    """(ruled_out, preferred) of a rejected call: what it acts on, unless the reason only
+    puts it off or asks about it; with the reason's own stances."""
+    if not reason:
+        return call_subjects, []
+    return of_rejection([] if rejections.only_defers(reason) else call_subjects, reason)

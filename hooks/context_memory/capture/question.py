@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 ANSWER_START = "User has answered your question"
 _PAIR = re.compile(r'"([^"\n]{1,400})"="([^"\n]{0,400})"')
 MAX_QUESTIONS = 8
+MAX_DECISION = 300  # the record's one line (decisions' MAX_CAPTURED_TEXT)
 MAX_DESCRIPTION = 1000  # characters of a chosen option's description read
 
 
@@ -90,7 +91,9 @@ def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
     pairs, others, described = _answers(row, text)
     if not pairs:
         return None
-    decision = "; ".join(f"{clip(q, 140)} → {clip(a, 120)}" for q, a in pairs)
+    # Every answer keeps its place in the one-line decision: the budget is shared.
+    share = max(24, MAX_DECISION // len(pairs) - 6)
+    decision = "; ".join(f"{clip(q, share // 2)} → {clip(a, share - share // 2)}" for q, a in pairs)
     answers = " ".join(a for _, a in pairs)
     return make_item(
         "decided",

@@ -84,6 +84,22 @@ _CORRECTS = re.compile(
 )
 
 
+# A reason that only puts the call off or asks about it ("please add transformer.js too
+# first", "wait a sec, we need to copy the favicon too", "would this work standalone?"):
+# the user did not turn down what the call does, so it rules none of it out.
+_DEFERS = re.compile(
+    r"\b(?:first|wait|hold on|hang on|not yet|before (?:that|you|we|doing|committing)|"
+    r"let me|later)\b|先|まず|먼저|\b(?:primero|zuerst|d'abord|primeiro)\b|сначала",
+    re.IGNORECASE,
+)
+
+
+def only_defers(reason: str) -> bool:
+    """Whether a rejection's reason puts the call off or asks about it (module comment)."""
+    text = reason.strip()
+    return text.endswith(("?", "？")) or bool(_DEFERS.search(text[:2000]))
+
+
 def corrects(text: str) -> bool:
     """Whether a prompt typed right after an interrupt corrects the interrupted action."""
     return bool(_CORRECTS.search(text[:2000]))
