@@ -163,8 +163,14 @@ def atomic_write(
     mode: int | None = None,
     root: str | None = None,
     durable: bool = True,
-) -> None:
+    still_current: Callable[[], bool] | None = None,
+) -> bool:
     """Replace ``path`` with ``data`` in one step: readers see the old file or the new one.
+
+    ``still_current``: called once the temporary file is complete (and flushed), just
+    before the rename; when it returns False nothing is replaced and atomic_write returns
+    False (settings.json: another program changed the file since it was read, so the
+    check and the rename are microseconds apart). Otherwise it returns True.
 
     ``durable=False`` skips the flush to disk before the rename: for a file that may be
     lost in a crash at no cost but work done again (capture positions), where the flush
@@ -213,6 +219,9 @@ def atomic_write(
                 os.fchmod(fd, mode)
             finally:
                 os.close(fd)
+            if still_current is not None and not still_current():
+                os.unlink(tmp, dir_fd=dir_fd)
+                return False
             os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         except BaseException:
             try:
@@ -223,6 +232,7 @@ def atomic_write(
         clean_stale_temps(dir_fd, name)
     finally:
         os.close(dir_fd)
+    return True
 
 
 def prepare_lock_file(lock_path: str, *, root: str | None = None) -> str:

@@ -315,7 +315,7 @@ def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     # A hook takes no arguments (everything comes on stdin) but answers --help, --version.
-    return run_hook(HOOK_NAME, extract_output, argv=argv, doc=__doc__)
+    return run_hook(HOOK_NAME, extract_output, argv=argv)
 
 
 if __name__ == "__main__":

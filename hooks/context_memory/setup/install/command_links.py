@@ -37,7 +37,6 @@ LINK_CREATE = "create"
 LINK_KEEP = "keep"
 LINK_UPDATE = "update"
 LINK_CONFLICT = "conflict"
-LINK_REMOVE = "remove"
 LINK_MISSING_TARGET = "missing-target"
 
 
