@@ -37,6 +37,8 @@ import configparser
 import glob
 import os
 
+from context_memory.core.fsutil import atomic_write
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
@@ -185,11 +187,7 @@ def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list
                     continue
         except OSError:
             pass
-        tmp = os.path.join(target_dir, f".{command}.context-memory.tmp")
-        with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, path)
+        atomic_write(path, text.encode("utf-8", "surrogateescape"), mode=0o755)
         changed.append(command)
     return changed
 

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from context_memory.core.fsutil import atomic_write
+
 if TYPE_CHECKING:
     from context_memory.setup.install.settings_file import Settings
 
@@ -77,7 +79,7 @@ def save(
     venv: Path, record: dict[str, Any] | None, environ: Mapping[str, str] = os.environ
 ) -> None:
     """Write this account's record (None: forget it) into the file, whole (temporary file,
-    then rename); the file is deleted when no account has a record left."""
+    fsutil.atomic_write); the file is deleted when no account has a record left."""
     installs = _load_all(venv)
     if record is None:
         installs.pop(identity(environ), None)
@@ -90,10 +92,8 @@ def save(
         except FileNotFoundError:
             pass
         return
-    tmp = path.with_name(f".{RECORD_NAME}.tmp")
     document = {"version": RECORD_VERSION, "installs": installs}
-    tmp.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps(document, indent=1, sort_keys=True) + "\n")
 
 
 def note_install(
