@@ -14,19 +14,18 @@ import pytest
 
 from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install import plan as install_plan
+from context_memory.setup.install.command_links import LinkCommands
+from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.options import InstallOptions
-from context_memory.setup.install.plan import (
-    CronLine,
+from context_memory.setup.install.pin import PinLine
+from context_memory.setup.install.plan import make_plan
+from context_memory.setup.install.purge import KeepVenv
+from context_memory.setup.install.record import NoteInstall, RestoreRecorded
+from context_memory.setup.install.settings_write import (
     EditSettings,
-    KeepVenv,
-    LinkCommands,
-    NoteInstall,
-    PinLine,
     PreparePrograms,
-    RestoreRecorded,
     StatuslineNote,
     WarnLookalikes,
-    make_plan,
 )
 from test_install import home, links, run, venv  # noqa: F401  (fixtures)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.install import apply, settings_write
+from context_memory.setup.install import crontab, settings_write
 from context_memory.setup.install.cli import main
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 from context_memory.setup.install.settings_edit import (
@@ -140,7 +140,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin dir'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
     # --uninstall also looks for a ctx-merge crontab line: never the real crontab here.
-    monkeypatch.setattr(apply, "set_cron", lambda *args, **kwargs: None)
+    monkeypatch.setattr(crontab.CronLine, "apply", lambda self: None)
     return home
 
 

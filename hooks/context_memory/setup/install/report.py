@@ -5,7 +5,6 @@ alone, and for --dry-run the diff it would write. Standard library only.
 from __future__ import annotations
 
 import difflib
-import shutil
 import sys
 from pathlib import Path
 
@@ -81,23 +80,6 @@ def report_hooks_elsewhere(
     if removed:
         verb = "would remove" if dry_run else "removed"
         print(f"{PREFIX} {verb} {removed} hooks from {path} that ran twice")
-
-
-def purge(venv: Path) -> None:
-    if not venv.exists():
-        print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
-        return
-    shutil.rmtree(venv)
-    print(f"{PREFIX} deleted the virtualenv {venv}")
-    parent = venv.parent
-    if parent.name == "context-memory":
-        # The default place is <data>/context-memory/venv: its folder is ours too, and an
-        # empty one left behind says something is still installed.
-        try:
-            parent.rmdir()
-        except OSError:
-            return  # not empty: something else of the user's is in it
-        print(f"{PREFIX} deleted the folder {parent}, now empty")
 
 
 def report_dry_run(
