@@ -329,16 +329,16 @@ def check_statusline(files: list[SettingsFile]) -> Check:
 # --------------------------------------------------------------------------- command links
 
 
-def check_command_links(venv: str, environ: Mapping[str, str]) -> Check:
+def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool = False) -> Check:
     """ctx-usage, ctx-decide, ... linked into the links folder (./install does it) and that
-    folder on PATH: else people and the agent's Bash tool cannot run them by name."""
+    folder on PATH: else people and the agent's Bash tool cannot run them by name.
+    ``plugin``: a plugin install is active, whose bin/ is on the agent's PATH: anything but
+    a complete set of links on PATH says that instead."""
     name = "command links"
     links = command_links.link_dir(environ)
     plan = command_links.plan_links(Path(venv) / "bin", links)
     # Programs the virtualenv lacks are the virtualenv check's business.
     wanted = [command for command, action in plan if action != command_links.LINK_MISSING_TARGET]
-    if not wanted:
-        return Check(name, OK, f"nothing to check: {venv}/bin has none of the linked commands")
     unlinked = [
         command
         for command, action in plan
@@ -346,23 +346,29 @@ def check_command_links(venv: str, environ: Mapping[str, str]) -> Check:
     ]
     foreign = [command for command, action in plan if action == command_links.LINK_CONFLICT]
     found = command_links.on_path(links, environ)
-    if not unlinked and not foreign and found:
-        # An earlier PATH entry can still hold a program of the same name.
-        path = environ.get("PATH", "")
-        shadowed = [
-            f"{command} is {which}"
-            for command in wanted
-            for which in [shutil.which(command, path=path)]
-            if which and os.path.dirname(os.path.abspath(which)) != str(links)
-        ]
-        if shadowed:
-            return Check(
-                name,
-                WARN,
-                f"linked in {links}, but on PATH {shortlist(shadowed)}",
-                f"put {links} earlier in PATH, or remove the other programs",
-            )
+    # An earlier PATH entry can still hold a program of the same name.
+    path = environ.get("PATH", "")
+    shadowed = [
+        f"{command} is {which}"
+        for command in wanted
+        for which in [shutil.which(command, path=path)]
+        if which and os.path.dirname(os.path.abspath(which)) != str(links)
+    ]
+    if wanted and not unlinked and not foreign and found and not shadowed:
         return Check(name, OK, f"{plural(len(wanted), 'command')} linked in {links}, on PATH")
+    if plugin:
+        from context_memory.setup.doctor.plugin import links_check
+
+        return links_check()
+    if not wanted:
+        return Check(name, OK, f"nothing to check: {venv}/bin has none of the linked commands")
+    if not unlinked and not foreign and found:
+        return Check(
+            name,
+            WARN,
+            f"linked in {links}, but on PATH {shortlist(shadowed)}",
+            f"put {links} earlier in PATH, or remove the other programs",
+        )
     problems: list[str] = []
     fixes: list[str] = []
     if foreign:
