@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from context_memory.commands import doctor as doctor_cli
+from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.doctor import all_checks as doctor
 from context_memory.setup.doctor import checks_install
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check
@@ -26,7 +27,6 @@ from context_memory.setup.doctor.checks_state import (
     check_logs,
     check_state_dir,
 )
-from context_memory.setup.hook_registry import HOOKS, HookSpec
 from context_memory.setup.install import crontab
 from context_memory.setup.install.command_links import LINKED_COMMANDS, apply_links, plan_links
 from context_memory.setup.install.settings_edit import command_for, register_hooks
@@ -626,7 +626,7 @@ def test_expected_programs_falls_back_to_the_registry(monkeypatch):
 
     monkeypatch.setattr(importlib.metadata, "distribution", not_installed)
     assert checks_install.expected_programs() == sorted(
-        {*checks_install.BASE_PROGRAMS, *LINKED_COMMANDS, *(spec.command for spec in HOOKS)}
+        {*LINKED_COMMANDS, *(spec.command for spec in HOOKS)}
     )
     assert set(checks_install.expected_programs()) == set(PROGRAMS) | {"ctx-budget"}
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import settings_write
 from context_memory.setup.install.cli import main
 from context_memory.setup.install.command_links import LINKED_COMMANDS, on_path

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from context_memory.core.command_table import HOOKS
 from context_memory.memory.decisions import append_record, make_record
 from context_memory.pinned.store import IMPORT_LINE
-from context_memory.setup.hook_registry import HOOKS
 from test_install import home, links, run, venv  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import plan as install_plan
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from context_memory.core import exit_codes
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import cli as installer
 from context_memory.setup.install import command_links
 from context_memory.setup.install import record as install_record

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.install.settings_edit import (
     EXAMPLE_VENV,
     command_for,

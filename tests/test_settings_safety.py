@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import settings_write
 from context_memory.setup.install.settings_edit import register_hooks, unregister_hooks
 from context_memory.setup.install.settings_file import (

@@ -294,7 +294,7 @@ VERSION_OPTION = "--version"
 
 
 def _guide(hook: str) -> tuple[str, str, str]:
-    from context_memory.core.tables import HOOK_GUIDES
+    from context_memory.core.command_table import HOOK_GUIDES
 
     return HOOK_GUIDES[hook]
 

@@ -234,59 +234,6 @@ TURN_START_FRESH_SECONDS = 900.0
 # UTF-8 bytes / 4, the client's own offline estimate of four characters per token.
 CHARS_PER_TOKEN = 4
 
-# What each hook command answers when tried by hand (--help, or nothing on stdin: a
-# terminal): hook -> (the events Claude Code runs it for, what it does, an example payload
-# to pipe in). core/hookio.by_hand_text and hook_help write them out.
-HOOK_GUIDES: dict[str, tuple[str, str, str]] = {
-    "ctx-budget": (
-        "UserPromptSubmit",
-        "before each prompt it adds a graded context-budget instruction when the context "
-        "is filling up",
-        '{"hook_event_name": "UserPromptSubmit", "transcript_path": "/path/to/session.jsonl", '
-        '"cwd": "."}',
-    ),
-    "ctx-extract": (
-        "Stop and PreCompact",
-        "after each reply and before a compaction it keeps the session's facts (files, "
-        "decisions) in the handoff draft under .working-state/",
-        '{"hook_event_name": "PreCompact", "trigger": "manual", "session_id": "by-hand", '
-        '"transcript_path": "/path/to/session.jsonl", "cwd": "."}',
-    ),
-    "ctx-restore": (
-        "SessionStart",
-        "at the start of a session it points the model at the working state (plan, "
-        "handoff, decisions) under .working-state/",
-        '{"hook_event_name": "SessionStart", "source": "startup", "cwd": "."}',
-    ),
-    "ctx-audit": (
-        "PostCompact and SessionStart (compact)",
-        "after a compaction it checks which recorded decisions the summary kept; by hand, "
-        "ctx-audit TRANSCRIPT audits a session's compactions",
-        '{"hook_event_name": "PostCompact", "trigger": "manual", "session_id": "by-hand", '
-        '"compact_summary": "Summary: ...", "cwd": "."}',
-    ),
-    "ctx-statusline": (
-        "statusLine",
-        "on each status refresh it prints one line: a context bar, tokens/window, percent, "
-        "band, tokens left before auto-compaction",
-        '{"model": {"id": "claude-sonnet-4-6"}, "transcript_path": "/path/to/session.jsonl", '
-        '"workspace": {"project_dir": "."}}',
-    ),
-    "ctx-allow": (
-        "PreToolUse",
-        "it lets the plugin's own ctx- commands run without a permission prompt",
-        '{"hook_event_name": "PreToolUse", "tool_name": "Bash", '
-        '"tool_input": {"command": "ctx-usage"}}',
-    ),
-    "ctx-guard": (
-        "PreToolUse",
-        "before each Bash, Write, Edit, MultiEdit or NotebookEdit call it asks you first when "
-        "the call redoes what you rejected",
-        '{"hook_event_name": "PreToolUse", "tool_name": "Bash", '
-        '"tool_input": {"command": "npm install moment"}, "cwd": "."}',
-    ),
-}
-
 # The SessionStart pointer names every rejection of the decisions log that fits in this
 # many tokens (estimate_tokens), newest first, then says how many more and where.
 POINTER_REJECTION_TOKENS = 600

@@ -1,7 +1,7 @@
 """The checks of ctx-doctor (commands/doctor.py prints them): does context-memory work here?
 
 Checks: the Python version; the virtualenv and its entry points; each hook of the
-registry (hook_registry.HOOKS): in which settings files it is registered, that the
+registry (core/command_table.HOOKS): in which settings files it is registered, that the
 program exists and is executable, that it is not registered twice; that every settings
 file is valid JSON; the status line; the command links (ctx-usage, ctx-decide, ... by name
 on PATH); that the state folder is writable; the hourly
@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, Check
 from context_memory.setup.doctor.checks_install import (
@@ -33,7 +34,6 @@ from context_memory.setup.doctor.checks_state import (
     check_logs,
     check_state_dir,
 )
-from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install.venv import STAMP_NAME
 
 # --------------------------------------------------------------------------- all checks

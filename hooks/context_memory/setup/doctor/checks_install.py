@@ -1,5 +1,5 @@
 """ctx-doctor's checks of the install: the Python version, the virtualenv and its entry
-points, each settings file, each hook of the registry (hook_registry.HOOKS) and the status
+points, each settings file, each hook of the registry (core/command_table.HOOKS) and the status
 line as registered there, and the command links on PATH.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from context_memory.core.command_table import HOOKS, SCRIPTS, HookSpec
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
-from context_memory.setup.hook_registry import HOOKS, HookSpec
 from context_memory.setup.install import command_links
 from context_memory.setup.install.settings_edit import command_word
 from context_memory.setup.install.settings_file import (
@@ -27,8 +27,6 @@ from context_memory.setup.install.venv import running_venv as find_running_venv
 
 MIN_PYTHON = (3, 10)
 STATUSLINE_PROGRAM = "ctx-statusline"
-# Entry points every install has; the installed distribution's own list is used when found.
-BASE_PROGRAMS = ("ctx-usage", "ctx-budget", "ctx-doctor")
 DISTRIBUTION = "context-memory"
 # --------------------------------------------------------------------------- python, venv
 
@@ -48,7 +46,8 @@ def check_python(version: tuple[int, ...] | None = None, executable: str | None 
 
 
 def expected_programs() -> list[str]:
-    """The entry points an install provides: the installed distribution's, else the hooks'."""
+    """The entry points an install provides: the installed distribution's, else the
+    registry's console scripts."""
     names: list[str] = []
     try:
         from importlib.metadata import PackageNotFoundError, distribution
@@ -60,11 +59,7 @@ def expected_programs() -> list[str]:
     except ImportError:  # pragma: no cover - importlib.metadata is in 3.8+
         names = []
     if not names:
-        names = [
-            *BASE_PROGRAMS,
-            *command_links.LINKED_COMMANDS,
-            *(spec.command for spec in HOOKS),
-        ]
+        names = list(SCRIPTS)
     return sorted(set(names))
 
 

@@ -22,8 +22,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from context_memory.core.command_table import HookSpec
 from context_memory.setup.doctor.check import Check
-from context_memory.setup.hook_registry import HookSpec
 from context_memory.setup.plugin import venv as plugin_venv
 
 PLUGIN_NAME = plugin_venv.PLUGIN_NAME

@@ -15,28 +15,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from context_memory.core.command_table import SCRIPTS
 from context_memory.setup.install.venv import PREFIX
 
-# Every console script of pyproject.toml (a test keeps them equal): people and agents type
-# the by-hand commands, and the docs and --help texts show the hooks run by hand too
-# (``ctx-guard --replay``, ``echo ... | ctx-budget``). The hooks themselves run by absolute
-# path. pipx and uv link the same set.
-LINKED_COMMANDS = (
-    "ctx-usage",
-    "ctx-decide",
-    "ctx-plan",
-    "ctx-capture",
-    "ctx-handoff",
-    "ctx-audit",
-    "ctx-merge",
-    "ctx-doctor",
-    "ctx-statusline",
-    "ctx-guard",
-    "ctx-budget",
-    "ctx-extract",
-    "ctx-restore",
-    "ctx-install",
-)
+# Every console script (core/command_table.SCRIPTS): people and agents type the by-hand
+# commands, and the docs and --help texts show the hooks run by hand too (``ctx-guard
+# --replay``, ``echo ... | ctx-budget``). The hooks themselves run by absolute path. pipx
+# and uv link the same set.
+LINKED_COMMANDS = tuple(SCRIPTS)
 
 LINK_CREATE = "create"
 LINK_KEEP = "keep"

@@ -8,7 +8,7 @@ import difflib
 import sys
 from pathlib import Path
 
-from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.install.settings_edit import (
     command_for,
     lookalike_entries,

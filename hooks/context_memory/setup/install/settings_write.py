@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import launchers, record
 from context_memory.setup.install.options import STATUSLINE_CHAIN
 from context_memory.setup.install.report import (
