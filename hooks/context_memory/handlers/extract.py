@@ -29,9 +29,9 @@ import os
 import sys
 
 from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
+from context_memory.core.prompt_tables import CROSSED_MARK
 from context_memory.core.safe_text import one_line, safe_block
 from context_memory.core.state import session_dir
-from context_memory.core.tables import CROSSED_MARK
 
 TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
 if TYPE_CHECKING:
