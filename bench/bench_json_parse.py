@@ -74,9 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         if real_lines:
             files.append(Path(tmp) / "real-17.jsonl")
             files[1].write_bytes(b"\n".join(real_lines) + b"\n")
-        print(
-            f"{'transcript':<16} {'MB':>7} {'what':<16} {'json ms':>9} {'orjson ms':>9} {'ratio':>6}"
-        )
+        print("transcript            MB what               json ms orjson ms  ratio")
         for path in files:
             lines = path.read_bytes().splitlines()
             size = path.stat().st_size / 1e6
