@@ -27,7 +27,7 @@ from context_memory.setup.install.settings_write import (
     StatuslineNote,
     WarnLookalikes,
 )
-from test_install import home, links, run, venv  # noqa: F401  (fixtures)
+from helpers.install_env import run
 
 REPO = Path(__file__).resolve().parent.parent
 INSTALL = REPO / "hooks" / "context_memory" / "setup" / "install"
@@ -58,9 +58,9 @@ def test_no_namespace_below_the_command_line() -> None:
 
 
 def test_the_plan_of_a_fresh_install(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -94,9 +94,9 @@ def test_the_plan_of_a_fresh_install(
 
 
 def test_the_uninstall_is_planned_from_the_record(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     tmp_path: Path,
     capsys: Any,
     monkeypatch: pytest.MonkeyPatch,

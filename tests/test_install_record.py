@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (the fixtures home, venv and links come from test_install)
 """``./install --uninstall`` removes exactly what the installs recorded, wherever they were
 run from; the settings file comes back byte for byte; backups stay bounded; the dry run and
 the reports say what they do (issue 13)."""
@@ -19,7 +18,7 @@ from context_memory.setup.install import command_links
 from context_memory.setup.install import record as install_record
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 from context_memory.setup.install.venv import STAMP_NAME
-from test_install import ENTRY_MODULES, FOREIGN_SETTINGS, P, home, links, run, venv  # noqa: F401
+from helpers.install_env import ENTRY_MODULES, FOREIGN_SETTINGS, P, run
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 

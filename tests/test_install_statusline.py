@@ -30,8 +30,8 @@ from context_memory.setup.install.settings_edit import (
 )
 from context_memory.setup.install.settings_file import dumps_settings
 from helpers.cli_run import captured
+from helpers.install_env import stand_in_venv
 from helpers.paths import subprocess_env
-from test_install import stand_in_venv
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811 - the fixtures come from test_install
 """settings.json is the user's: what the installer does not change comes back as written,
 input it cannot use is refused with a message (no traceback), and another program's edit
 made while the installer works is never lost (a real concurrent writer process)."""
@@ -23,7 +22,7 @@ from context_memory.setup.install.settings_file import (
     parse_settings,
     replace_if_unchanged,
 )
-from test_install import home, links, run, venv  # noqa: F401 - fixtures
+from helpers.install_env import run
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
