@@ -8,7 +8,7 @@ neighbour slows both alike): the whole of measure/timeline.build_timeline (ctx-u
 --timeline) with orjson.loads and with json.loads as its loader, and the bare parse of
 every row (what ctx-audit --all, ctx-guard --replay and ctx-merge's transcript reads would
 gain). The transcripts are bench/make_transcript.py's (the 2.1.332 shape) and the real
-ones of /work/shared/reference/real-transcripts (or --real DIR), ungzipped into a temporary
+ones of tests/fixtures/real-transcripts (or --real DIR), ungzipped into a temporary
 folder.
 """
 
@@ -32,7 +32,7 @@ from make_transcript import generate, parse_size  # noqa: E402
 
 from context_memory.measure import timeline  # noqa: E402
 
-REAL = Path("/work/shared/reference/real-transcripts")
+REAL = HERE.parent / "tests" / "fixtures" / "real-transcripts"
 
 
 def timed(function: object, *args: object) -> float:
