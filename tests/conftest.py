@@ -101,3 +101,12 @@ def venv(tmp_path: Path) -> Path:
     from helpers.install_env import stand_in_venv
 
     return stand_in_venv(tmp_path / "v env")
+
+
+@pytest.fixture
+def healthy(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """ctx-doctor's tests: a project with the hooks registered in user settings, a complete
+    virtualenv, and its commands linked into a folder on PATH (helpers/doctor_env.py)."""
+    from helpers.doctor_env import healthy_install
+
+    return healthy_install(tmp_path, monkeypatch)
