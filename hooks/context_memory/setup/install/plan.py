@@ -255,7 +255,6 @@ def recorded_steps(
     kept = record.load(options.venv)
     again = InstallOptions(
         venv=options.venv,
-        dry_run=options.dry_run,
         uninstall=True,
         tool=options.tool,
         launcher_dir=options.launcher_dir,

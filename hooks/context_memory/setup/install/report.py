@@ -68,7 +68,7 @@ def report_uninstall(
 
 
 def report_hooks_elsewhere(
-    old: Settings, new: Settings, path: Path, bin_dir: Path, user_path: Path, *, dry_run: bool
+    old: Settings, new: Settings, path: Path, bin_dir: Path, user_path: Path
 ) -> None:
     """What an install for a project says when the user settings already run the hooks."""
     names = {spec.command for spec in HOOKS}
@@ -78,8 +78,7 @@ def report_hooks_elsewhere(
         f"project; not registering them again in {path}"
     )
     if removed:
-        verb = "would remove" if dry_run else "removed"
-        print(f"{PREFIX} {verb} {removed} hooks from {path} that ran twice")
+        print(f"{PREFIX} removed {removed} hooks from {path} that ran twice")
 
 
 def report_dry_run(

@@ -310,7 +310,7 @@ class EditSettings:
         if self.uninstall:
             report_uninstall(old, new, self.path, self.bin_dir, changed)
         elif not self.hooks_here:
-            report_hooks_elsewhere(old, new, self.path, self.bin_dir, self.user_path, dry_run=False)
+            report_hooks_elsewhere(old, new, self.path, self.bin_dir, self.user_path)
         elif changed and register_hooks(old, HOOKS, self.bin_dir) == old:
             print(f"{PREFIX} hooks already registered in {self.path}; only the status line "
                   "changed")  # fmt: skip
