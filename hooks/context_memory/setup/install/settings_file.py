@@ -323,9 +323,12 @@ def replace_if_unchanged(path: Path, based_on: str | None, text: str) -> bool:
     """Write ``text`` to ``path`` (a symlink is followed) if the file still holds
     ``based_on`` (None: does not exist) at the moment of the rename; False, with nothing
     written, when another program changed it since it was read (the caller redoes its
-    edit on the new content). fsutil.atomic_write checks once the temporary file is
-    complete and synced, so the check and the rename are microseconds apart."""
-    target = os.path.realpath(path)
-    return atomic_write(
-        target, text, still_current=lambda: read_settings_text(Path(target)) == based_on
-    )
+    edit on the new content). fsutil.atomic_write's ``still_current`` check."""
+
+    def still_current(held: bytes | None) -> bool:
+        try:
+            return (None if held is None else held.decode("utf-8-sig")) == based_on
+        except UnicodeDecodeError:
+            return False
+
+    return atomic_write(os.path.realpath(path), text, still_current=still_current)
