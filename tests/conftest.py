@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,52 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def installed_project(python_label: str):
     """The project installed by ./install with the Python ``python_label``."""
     return installed_for(python_label)
+
+
+# --------------------------------------------------------------------------- the installer's
+# For tests/test_install*.py and test_settings_safety (helpers/install_env.py has the rest).
+# Imports inside: the package is not loaded for tests that do not ask for these.
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A throwaway HOME without the installer's variables; command links go to a tmp folder
+    that is not on PATH (never to the real ~/.local/bin); backups are stamped WHEN."""
+    from context_memory.setup.install import settings_write
+    from context_memory.setup.install.command_links import on_path
+    from helpers.install_env import INSTALL_VARS, LINKS_NAME, SYSTEM_PATH, WHEN
+
+    home = tmp_path / "home dir"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in INSTALL_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CTX_BIN_DIR", str(tmp_path / LINKS_NAME))
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+    assert not on_path(tmp_path / LINKS_NAME, os.environ)
+    monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
+    return home
+
+
+@pytest.fixture
+def links(home: Path, tmp_path: Path) -> Path:
+    from helpers.install_env import LINKS_NAME
+
+    return tmp_path / LINKS_NAME
+
+
+@pytest.fixture
+def venv(tmp_path: Path) -> Path:
+    """A stand-in virtualenv: pyvenv.cfg, a working bin/python and the entry points."""
+    from helpers.install_env import stand_in_venv
+
+    return stand_in_venv(tmp_path / "v env")
+
+
+@pytest.fixture
+def healthy(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """ctx-doctor's tests: a project with the hooks registered in user settings, a complete
+    virtualenv, and its commands linked into a folder on PATH (helpers/doctor_env.py)."""
+    from helpers.doctor_env import healthy_install
+
+    return healthy_install(tmp_path, monkeypatch)

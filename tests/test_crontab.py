@@ -44,8 +44,8 @@ from context_memory.setup.install.crontab import (
 )
 from helpers.cli_run import captured
 from helpers.handoff_files import write_handoff
+from helpers.install_env import stand_in_venv
 from helpers.paths import REPO, subprocess_env
-from test_install import stand_in_venv
 
 P = "context-memory:"
 FOREIGN = (

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from context_memory.commands import doctor as doctor_cli
+from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.doctor import all_checks as doctor
 from context_memory.setup.doctor import checks_install
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check
@@ -26,17 +27,12 @@ from context_memory.setup.doctor.checks_state import (
     check_logs,
     check_state_dir,
 )
-from context_memory.setup.hook_registry import HOOKS, HookSpec
 from context_memory.setup.install import crontab
 from context_memory.setup.install.command_links import LINKED_COMMANDS, apply_links, plan_links
 from context_memory.setup.install.settings_edit import command_for, register_hooks
-from context_memory.setup.install.settings_file import dumps_settings
 from context_memory.setup.install.venv import STAMP_NAME
-from helpers.cli_run import invoke as invoke_click
+from helpers.doctor_env import PROGRAMS, invoke, make_venv, write_settings
 
-# The programs of a complete install that ctx-doctor checks: every hook's and every linked
-# command's (ctx-usage and ctx-doctor among them), from the tables, in a stable order.
-PROGRAMS = tuple(dict.fromkeys([*(spec.command for spec in HOOKS), *LINKED_COMMANDS]))
 # What a healthy run prints, one check per line, in this order.
 CHECK_NAMES = [
     "python",
@@ -57,25 +53,8 @@ BUDGET = HookSpec("UserPromptSubmit", None, "ctx-budget", 10)
 RESTORE = HookSpec("SessionStart", "startup|resume|clear", "ctx-restore", 10)
 
 
-def make_venv(root: Path, programs=PROGRAMS) -> Path:
-    venv = root / "context-memory" / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
-    for name in programs:
-        path = venv / "bin" / name
-        path.write_text("#!/bin/sh\n")
-        path.chmod(0o755)
-    return venv
-
-
 def loaded(label: str, path: Path) -> SettingsFile:
     return SettingsFile(label, path).load()
-
-
-def write_settings(path: Path, settings: dict) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps_settings(settings))
-    return path
 
 
 # --------------------------------------------------------------------------- single checks
@@ -471,30 +450,6 @@ def test_breakers(tmp_path):
 # --------------------------------------------------------------------------- the command
 
 
-@pytest.fixture
-def healthy(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project with the hooks registered in user settings, a complete virtualenv, and its
-    commands linked into a folder on PATH."""
-    venv = make_venv(tmp_path)
-    config = tmp_path / "claude-config"
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
-    write_settings(config / "settings.json", register_hooks({}, HOOKS, venv / "bin"))
-    links = tmp_path / "bin dir"
-    apply_links(venv / "bin", links, plan_links(venv / "bin", links))
-    monkeypatch.setenv("CTX_BIN_DIR", str(links))
-    monkeypatch.setenv("PATH", f"{links}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setattr(doctor, "expected_programs", lambda: list(PROGRAMS))
-    real_check_cron = doctor.check_cron
-    monkeypatch.setattr(
-        doctor, "check_cron", lambda project, _=None, **kw: real_check_cron(project, str, **kw)
-    )
-    return venv
-
-
-def invoke(*args: str):
-    return invoke_click(doctor_cli.cli, args)
-
-
 def test_cli_all_ok(healthy, project):
     result = invoke("--venv", str(healthy))
     assert result.exit_code == 0, result.output
@@ -627,7 +582,7 @@ def test_expected_programs_falls_back_to_the_registry(monkeypatch):
 
     monkeypatch.setattr(importlib.metadata, "distribution", not_installed)
     assert checks_install.expected_programs() == sorted(
-        {*checks_install.BASE_PROGRAMS, *LINKED_COMMANDS, *(spec.command for spec in HOOKS)}
+        {*LINKED_COMMANDS, *(spec.command for spec in HOOKS)}
     )
     assert set(checks_install.expected_programs()) == set(PROGRAMS) | {"ctx-budget"}
 

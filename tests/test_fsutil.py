@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -180,3 +181,33 @@ def test_read_records_skips_huge_and_nested_lines_and_a_bom(tmp_path):
     ]
     log.write_bytes(b"[" * 5000 + b"\n")
     assert [p.reason for p in read_records(str(tmp_path))[1]] == ["not valid JSON"]
+
+
+def test_atomic_write_still_current_refuses_a_changed_file(tmp_path: Path) -> None:
+    target = tmp_path / "settings.json"
+    target.write_bytes(b"theirs")
+    assert fsutil.atomic_write(target, b"ours", still_current=lambda held: held == b"old") is False
+    assert target.read_bytes() == b"theirs"
+    assert fsutil.atomic_write(target, b"ours", still_current=lambda held: held == b"theirs")
+    assert target.read_bytes() == b"ours"
+    assert sorted(os.listdir(tmp_path)) == ["settings.json"]
+
+
+def test_atomic_write_puts_back_a_write_that_slipped_in_before_the_rename(tmp_path: Path) -> None:
+    """Another program replaces the file after the check: Linux's renameat2 swap shows it
+    (the displaced file is not the one checked), and its file goes back."""
+    target = tmp_path / "settings.json"
+    target.write_bytes(b"old")
+    seen: list[bytes | None] = []
+
+    def still_current(held: bytes | None) -> bool:
+        seen.append(held)
+        if len(seen) == 1:  # the check before the rename: now the other program writes
+            (tmp_path / "other.tmp").write_bytes(b"slipped in")
+            os.replace(tmp_path / "other.tmp", target)
+            return True
+        return held == b"old"
+
+    done = fsutil.atomic_write(target, b"ours", still_current=still_current)
+    assert (done, seen, target.read_bytes()) == (False, [b"old", b"slipped in"], b"slipped in")
+    assert sorted(os.listdir(tmp_path)) == ["settings.json"]

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from context_memory.calls.shell import commands_of, package_name
+from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.guard import index as guard_index
 from context_memory.guard.entries import entries_of as guard_entries_of
 from context_memory.guard.entries import entry_of
@@ -25,7 +26,6 @@ from context_memory.guard.match import ALLOW, ASK, REMIND, judge
 from context_memory.guard.pieces import CallPieces
 from context_memory.handlers import guard as guard_hook
 from context_memory.memory.decisions import append_record, make_record
-from context_memory.setup.hook_registry import HOOKS, HookSpec
 from helpers.cli_run import run_hook_main
 
 SESSION = "5e1f0c3a-2b4d-4e6f-8a9b-0c1d2e3f4a5b"
@@ -603,9 +603,9 @@ def test_registered_for_the_tools_that_change_things() -> None:
         "Bash": '"${CLAUDE_PLUGIN_ROOT}/bin/ctx-run" ctx-allow',
         "Bash|Write|Edit|MultiEdit|NotebookEdit": '"${CLAUDE_PLUGIN_ROOT}/bin/ctx-run" ctx-guard',
     }
-    from context_memory.commands.plugin_run import COMMANDS, HOOK
+    from context_memory.core.command_table import HOOK, PLUGIN_COMMANDS
 
-    assert COMMANDS["ctx-guard"] == ("context_memory.handlers.guard:main", HOOK)
+    assert PLUGIN_COMMANDS["ctx-guard"] == ("context_memory.handlers.guard:main", HOOK)
 
 
 def test_the_installed_hook_in_a_fresh_process(installed_project: Any, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from context_memory.core.tables import HOOK_GUIDES
+from context_memory.core.command_table import HOOK_GUIDES, HOOKS
 from context_memory.handlers import (
     allow,
     audit,
@@ -26,7 +26,6 @@ from context_memory.handlers import (
     restore,
     statusline,
 )
-from context_memory.setup.hook_registry import HOOKS
 from helpers.cli_run import run_hook_main
 from helpers.paths import REPO, subprocess_env
 

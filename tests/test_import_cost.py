@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from context_memory.core.tables import AUDIT_PENDING_MARK
+from context_memory.core.prompt_tables import AUDIT_PENDING_MARK
 from helpers.paths import subprocess_env
 from hostile.harness import ENTRY_POINTS, Entry, Sandbox, entry_for, seeded_sandbox
 

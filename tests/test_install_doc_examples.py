@@ -19,8 +19,8 @@ from context_memory.setup.doctor import all_checks
 from context_memory.setup.install import cli as installer
 from context_memory.setup.install import settings_write
 from context_memory.setup.install.venv import default_venv
+from helpers.install_env import WHEN, stand_in_venv
 from helpers.paths import REPO
-from test_install import WHEN, stand_in_venv
 
 pytestmark = pytest.mark.slow  # a stand-in virtualenv and the installer's sh checks
 DOC = REPO / "docs" / "install.md"

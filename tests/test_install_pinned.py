@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
+from context_memory.core.command_table import HOOKS
 from context_memory.memory.decisions import append_record, make_record
 from context_memory.pinned.store import IMPORT_LINE
-from context_memory.setup.hook_registry import HOOKS
-from test_install import home, links, run, venv  # noqa: F401  (fixtures)
+from helpers.install_env import run
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
@@ -33,7 +33,7 @@ def pin_lines(out: str) -> list[str]:
     return [line for line in out.splitlines() if line.startswith(f"{P} pinned digest:")]
 
 
-def install(capsys: Any, venv: Path, project: Path, *extra: str) -> tuple[int, str, str]:  # noqa: F811
+def install(capsys: Any, venv: Path, project: Path, *extra: str) -> tuple[int, str, str]:
     return run(capsys, "--venv", str(venv), "--project", str(project), *extra)
 
 
@@ -46,9 +46,9 @@ def built_line(project: Path, tokens: int = 104) -> str:
 
 
 def test_existing_claude_md_keeps_every_user_line(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -88,9 +88,9 @@ def test_existing_claude_md_keeps_every_user_line(
 
 
 def test_no_claude_md_is_created_and_removed_again(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -104,9 +104,9 @@ def test_no_claude_md_is_created_and_removed_again(
 
 
 def test_line_already_present_is_left_where_it_is(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -122,9 +122,9 @@ def test_line_already_present_is_left_where_it_is(
 
 
 def test_crlf_file_gets_a_crlf_line_and_comes_back_byte_for_byte(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -140,9 +140,9 @@ def test_crlf_file_gets_a_crlf_line_and_comes_back_byte_for_byte(
 
 
 def test_symlinked_claude_md_is_edited_through_the_link(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -155,8 +155,8 @@ def test_symlinked_claude_md_is_edited_through_the_link(
 
 
 def test_a_claude_md_that_is_not_utf8_is_refused_before_anything_is_written(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -174,8 +174,8 @@ def test_a_claude_md_that_is_not_utf8_is_refused_before_anything_is_written(
 
 
 def test_dry_run_writes_nothing(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -190,9 +190,9 @@ def test_dry_run_writes_nothing(
 
 
 def test_install_without_the_option_leaves_claude_md_alone(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -204,8 +204,8 @@ def test_install_without_the_option_leaves_claude_md_alone(
 
 
 def test_venv_plan_refuses_a_claude_md_it_cannot_edit(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -217,9 +217,9 @@ def test_venv_plan_refuses_a_claude_md_it_cannot_edit(
 
 
 def test_pin_decisions_after_a_user_install_does_not_register_the_hooks_again(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     project: Path,
     capsys: Any,
 ) -> None:
@@ -247,9 +247,9 @@ def test_pin_decisions_after_a_user_install_does_not_register_the_hooks_again(
 
 
 def test_a_user_install_after_a_project_install_takes_the_project_s_copy_out(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     project: Path,
     capsys: Any,
 ) -> None:

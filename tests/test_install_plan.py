@@ -12,24 +12,23 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import plan as install_plan
+from context_memory.setup.install.auto_memory import AutoMemory
+from context_memory.setup.install.command_links import LinkCommands
+from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.options import InstallOptions
-from context_memory.setup.install.plan import (
-    AutoMemory,
-    CronLine,
+from context_memory.setup.install.pin import PinLine
+from context_memory.setup.install.plan import make_plan
+from context_memory.setup.install.purge import KeepVenv
+from context_memory.setup.install.record import NoteInstall, RestoreRecorded
+from context_memory.setup.install.settings_write import (
     EditSettings,
-    KeepVenv,
-    LinkCommands,
-    NoteInstall,
-    PinLine,
     PreparePrograms,
-    RestoreRecorded,
     StatuslineNote,
     WarnLookalikes,
-    make_plan,
 )
-from test_install import home, links, run, venv  # noqa: F401  (fixtures)
+from helpers.install_env import run
 
 REPO = Path(__file__).resolve().parent.parent
 INSTALL = REPO / "hooks" / "context_memory" / "setup" / "install"
@@ -60,9 +59,9 @@ def test_no_namespace_below_the_command_line() -> None:
 
 
 def test_the_plan_of_a_fresh_install(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -96,9 +95,9 @@ def test_the_plan_of_a_fresh_install(
 
 
 def test_the_uninstall_is_planned_from_the_record(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
-    links: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
+    links: Path,
     tmp_path: Path,
     capsys: Any,
     monkeypatch: pytest.MonkeyPatch,
@@ -149,8 +148,8 @@ def test_the_uninstall_is_planned_from_the_record(
 
 
 def test_the_uninstall_takes_the_toolkits_auto_memory_out_and_nothing_else(
-    home: Path,  # noqa: F811
-    venv: Path,  # noqa: F811
+    home: Path,
+    venv: Path,
     tmp_path: Path,
     capsys: Any,
     monkeypatch: pytest.MonkeyPatch,

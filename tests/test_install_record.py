@@ -1,4 +1,3 @@
-# ruff: noqa: F811  (the fixtures home, venv and links come from test_install)
 """``./install --uninstall`` removes exactly what the installs recorded, wherever they were
 run from; the settings file comes back byte for byte; backups stay bounded; the dry run and
 the reports say what they do (issue 13)."""
@@ -13,13 +12,13 @@ from typing import Any
 import pytest
 
 from context_memory.core import exit_codes
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import cli as installer
-from context_memory.setup.install import extras as install_extras
+from context_memory.setup.install import command_links
 from context_memory.setup.install import record as install_record
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 from context_memory.setup.install.venv import STAMP_NAME
-from test_install import ENTRY_MODULES, FOREIGN_SETTINGS, P, home, links, run, venv  # noqa: F401
+from helpers.install_env import ENTRY_MODULES, FOREIGN_SETTINGS, P, run
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
@@ -192,11 +191,11 @@ def test_path_note_for_a_debian_profile(tmp_path: Path) -> None:
     home.mkdir()
     links = home / ".local" / "bin"
     env = {"HOME": str(home)}
-    assert install_extras.path_note(links, env).startswith(f"{links} is not on your PATH; add it")
+    assert command_links.path_note(links, env).startswith(f"{links} is not on your PATH; add it")
     (home / ".profile").write_text(
         'if [ -d "$HOME/.local/bin" ] ; then\n    PATH="$HOME/.local/bin:$PATH"\nfi\n'
     )
-    assert install_extras.path_note(links, env) == (
+    assert command_links.path_note(links, env) == (
         f"{links} is not on your PATH yet; your ~/.profile adds it when the folder exists at "
         "login, so log out and in again (or run: . ~/.profile) to run ctx-usage and "
         "ctx-decide by name"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.install import apply, settings_write
+from context_memory.setup.install import crontab, settings_write
 from context_memory.setup.install.cli import main
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 from context_memory.setup.install.settings_edit import (
@@ -30,8 +30,8 @@ from context_memory.setup.install.settings_edit import (
 )
 from context_memory.setup.install.settings_file import dumps_settings
 from helpers.cli_run import captured
+from helpers.install_env import stand_in_venv
 from helpers.paths import subprocess_env
-from test_install import stand_in_venv
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
@@ -140,7 +140,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin dir'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
     # --uninstall also looks for a ctx-merge crontab line: never the real crontab here.
-    monkeypatch.setattr(apply, "set_cron", lambda *args, **kwargs: None)
+    monkeypatch.setattr(crontab.CronLine, "apply", lambda self: None)
     return home
 
 

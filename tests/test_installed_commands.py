@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from context_memory import __version__
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install.settings_edit import command_for
 from helpers import installed
 from helpers.paths import SAMPLE_TRANSCRIPT

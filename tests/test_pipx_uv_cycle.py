@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from helpers.installed import SYSTEM_PYTHON, clean_env, copy_source
 from test_crontab import missing
 

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.doctor import all_checks as doctor
 from context_memory.setup.doctor import plugin as plugin_doctor
-from context_memory.setup.hook_registry import HOOKS
-from test_doctor import healthy as healthy  # the fixture, used by name
-from test_doctor import invoke
+from helpers.doctor_env import invoke
 
 REPO = Path(__file__).resolve().parent.parent
 PLUGIN = "context-memory@context-memory"

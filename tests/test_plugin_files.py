@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from context_memory import __version__
-from context_memory.commands import plugin_run
+from context_memory.core.command_table import HOOKS, PLUGIN_COMMANDS, HookSpec
 from context_memory.handlers.allow import ALLOWED
-from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.plugin import hooks as plugin_hooks
 from context_memory.setup.plugin import manifests
 from context_memory.setup.plugin import venv as plugin_venv
@@ -52,7 +51,7 @@ def test_hooks_json_registers_what_install_registers_through_the_plugin_root() -
 
 def test_a_changed_table_changes_the_document() -> None:
     """The drift check can fail: another table gives another document."""
-    moved = tuple(spec._replace(timeout=spec.timeout + 1) for spec in HOOKS)
+    moved = tuple(HookSpec(*spec[:3], spec.timeout + 1) for spec in HOOKS)
     assert plugin_hooks.hooks_document(moved) != plugin_hooks.hooks_document()
 
 
@@ -98,12 +97,12 @@ def test_dispatcher_knows_every_project_command_and_its_function() -> None:
     scripts = dict(re.findall(r'^(ctx-[a-z]+) = "([^"]+)"', pyproject, re.MULTILINE))
     for command, target in scripts.items():
         if command == "ctx-install":  # pipx/uv installs only: the plugin has hooks.json
-            assert command not in plugin_run.COMMANDS
+            assert command not in PLUGIN_COMMANDS
         elif command == "ctx-restore":  # the plugin's own, which also names the commands
-            assert plugin_run.COMMANDS[command][0] == "context_memory.handlers.plugin_restore:main"
+            assert PLUGIN_COMMANDS[command][0] == "context_memory.handlers.plugin_restore:main"
         else:
-            assert plugin_run.COMMANDS[command][0] == target, command
-    for target, _ in plugin_run.COMMANDS.values():
+            assert PLUGIN_COMMANDS[command][0] == target, command
+    for target, _ in PLUGIN_COMMANDS.values():
         module, function = target.split(":")
         assert callable(getattr(__import__(module, fromlist=[function]), function))
 
@@ -113,7 +112,7 @@ def test_bin_commands_run_the_launcher(name: str) -> None:
     path = REPO / "bin" / name
     assert os.access(path, os.X_OK)
     assert path.read_text().splitlines()[-1] == f'exec "${{0%/*}}/ctx-run" {name} "$@"'
-    assert name in plugin_run.COMMANDS
+    assert name in PLUGIN_COMMANDS
 
 
 def test_bin_holds_only_launchers() -> None:

@@ -160,3 +160,25 @@ def test_the_standard_library_lock_excludes_filelock(tmp_path: Path) -> None:
     assert not ours.is_locked
     real.acquire(timeout=0.2)
     real.release()
+
+
+def test_a_program_that_loaded_filelock_locks_with_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """core/filelocks.file_lock: filelock's lock once the program has loaded it (the
+    by-hand commands do), else the standard library's; either excludes the other."""
+    import filelock
+
+    path = str(tmp_path / "x.lock")
+    portable = filelocks.file_lock(path, timeout=0.2)
+    assert isinstance(portable._portable, filelock.FileLock)
+    monkeypatch.delitem(sys.modules, "filelock")
+    plain = filelocks.file_lock(path, timeout=0.2)
+    assert plain._portable is None
+    with portable, pytest.raises(filelocks.Timeout):
+        plain.acquire()
+    with plain:
+        with pytest.raises(filelocks.Timeout) as caught:
+            portable.acquire()
+        assert isinstance(caught.value, TimeoutError)
+    assert not portable.is_locked and not plain.is_locked

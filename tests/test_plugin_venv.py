@@ -140,17 +140,16 @@ def test_session_start_starts_the_build_in_the_background(tmp_path: Path) -> Non
     project.mkdir()
     payload = {"hook_event_name": "SessionStart", "source": "startup", "cwd": str(project),
                "session_id": "s1"}  # fmt: skip
-    started = time.monotonic()
     done = subprocess.run(
         [str(REPO / "bin" / "ctx-run"), "ctx-restore"],
         input=json.dumps(payload), capture_output=True, text=True, cwd=project,
         env=subprocess_env(CLAUDE_PLUGIN_DATA=str(data)), timeout=60, check=False,
     )  # fmt: skip
-    elapsed = time.monotonic() - started
+    # Returned before the build (pip takes seconds) finished: it was not waited for.
+    assert plugin_venv.ready(str(data), str(REPO)) is None
     assert (done.returncode, done.stderr) == (0, "")
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert context.startswith("[CONTEXT MEMORY] ")
-    assert elapsed < 3.0, elapsed  # pip takes several seconds: it was not waited for
     deadline = time.monotonic() + 300
     while plugin_venv.ready(str(data), str(REPO)) is None and time.monotonic() < deadline:
         time.sleep(0.5)

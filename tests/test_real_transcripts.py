@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from context_memory.commands import usage as usage_cli
-from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
+from context_memory.core.prompt_tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.bands import classify
 from context_memory.transcript.reader import scan_transcript
 from helpers.cli_run import run_main

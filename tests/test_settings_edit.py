@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.install.settings_edit import (
     EXAMPLE_VENV,
     command_for,
@@ -26,16 +26,23 @@ from context_memory.setup.install.settings_edit import (
 )
 from context_memory.setup.install.settings_file import (
     InvalidJSONError,
+    Settings,
     SettingsError,
     SettingsShapeError,
-    atomic_write_text,
     backup_file,
     detect_indent,
     dumps_settings,
-    load_settings,
+    replace_if_unchanged,
 )
+from context_memory.setup.install.settings_write import read_settings
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def load_settings(path: Path) -> Settings:
+    return read_settings(path)[1]
+
+
 BIN = "/home/u/.local/share/context-memory/venv/bin"
 BUDGET = f'"{BIN}/ctx-budget"'
 FIX = "then run ./install again. The file was not changed."
@@ -520,7 +527,7 @@ def test_atomic_write_keeps_the_mode_and_leaves_no_temp_file(tmp_path: Path) -> 
     path = tmp_path / "settings.json"
     path.write_text("{}")
     path.chmod(0o600)
-    atomic_write_text(path, '{"a": 1}\n')
+    assert replace_if_unchanged(path, "{}", '{"a": 1}\n')
     assert path.read_text() == '{"a": 1}\n'
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert os.listdir(tmp_path) == ["settings.json"]
@@ -530,7 +537,7 @@ def test_atomic_write_creates_the_folder_and_uses_the_umask(tmp_path: Path) -> N
     path = tmp_path / ".claude" / "settings.json"
     old = os.umask(0o027)
     try:
-        atomic_write_text(path, "{}\n")
+        assert replace_if_unchanged(path, None, "{}\n")
     finally:
         os.umask(old)
     assert path.read_text() == "{}\n"
@@ -543,7 +550,7 @@ def test_atomic_write_through_a_symlink_replaces_its_target(tmp_path: Path) -> N
     target.write_text("{}")
     link = tmp_path / "settings.json"
     link.symlink_to(target)
-    atomic_write_text(link, "[1]\n")
+    assert replace_if_unchanged(link, "{}", "[1]\n")
     assert link.is_symlink()
     assert target.read_text() == "[1]\n"
 

@@ -1,4 +1,3 @@
-# ruff: noqa: F811 - the fixtures come from test_install
 """settings.json is the user's: what the installer does not change comes back as written,
 input it cannot use is refused with a message (no traceback), and another program's edit
 made while the installer works is never lost (a real concurrent writer process)."""
@@ -14,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import settings_write
 from context_memory.setup.install.settings_edit import register_hooks, unregister_hooks
 from context_memory.setup.install.settings_file import (
@@ -23,7 +22,7 @@ from context_memory.setup.install.settings_file import (
     parse_settings,
     replace_if_unchanged,
 )
-from test_install import home, links, run, venv  # noqa: F401 - fixtures
+from helpers.install_env import run
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 

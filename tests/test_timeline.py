@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from context_memory.commands.usage import main as usage_main
-from context_memory.core.tables import DEFAULT_BAND_THRESHOLDS
+from context_memory.core.prompt_tables import DEFAULT_BAND_THRESHOLDS
 from context_memory.measure.timeline import biggest_jumps, build_timeline, candidate_lines
 from context_memory.measure.timeline_chart import format_timeline, render_timeline
 from helpers import transcript_rows as tr

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SUPPORTED = ("3.10", "3.11", "3.12", "3.13")

@@ -1,6 +1,6 @@
 """Shared machinery of the hostile suite.
 
-- ENTRY_POINTS: one case per hook registration in hook_registry.HOOKS (the console script
+- ENTRY_POINTS: one case per hook registration in core/command_table.HOOKS (the console script
   and module come from pyproject's [project.scripts]), plus ctx-statusline. A hook added to
   the registry is covered by every hostile test without an edit here.
 - validate_hook_stdout: section 2 of the protocol file, as the client applies it.
@@ -29,10 +29,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from context_memory.core.tables import AUDIT_PENDING_MARK
+from context_memory.core.command_table import HOOKS
+from context_memory.core.prompt_tables import AUDIT_PENDING_MARK
 from context_memory.memory.decisions import append_record, make_record, read_records
 from context_memory.memory.handoff import parse_handoff, render_handoff
-from context_memory.setup.hook_registry import HOOKS
 from context_memory.transcript.locate import project_folder_name
 from helpers import installed
 from helpers import transcript_rows as tr

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from context_memory.core.tables import AUDIT_PENDING_MARK
+from context_memory.core.prompt_tables import AUDIT_PENDING_MARK
 from hostile.harness import (
     ENTRY_POINTS,
     HOOK_ENTRIES,

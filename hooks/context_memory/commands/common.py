@@ -14,6 +14,7 @@ import os
 import sys
 
 import click
+import filelock  # noqa: F401 - loaded: core/filelocks locks with it (portable)
 
 from context_memory import __version__
 from context_memory.core import exit_codes

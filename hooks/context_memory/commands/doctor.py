@@ -4,7 +4,7 @@
     ctx-doctor --team [--json] [--project DIR]   set the project up for sharing through git
 
 Checks: the Python version; the virtualenv and its entry points; each hook of the
-registry (hook_registry.HOOKS): in which settings files it is registered, that the
+registry (core/command_table.HOOKS): in which settings files it is registered, that the
 program exists and is executable, that it is not registered twice; that every settings
 file is valid JSON; the status line; the command links (ctx-usage, ctx-decide, ... by name
 on PATH); that the state folder is writable; the hourly

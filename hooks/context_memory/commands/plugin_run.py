@@ -29,28 +29,14 @@ if __name__ == "__main__":
     else:
         sys.path.insert(0, _hooks)
 
-# command -> (module:function, what it needs): "hook" runs with the standard library only;
-# "hook+venv" also uses the venv when it is ready; "venv" needs it (built on demand).
-HOOK = "hook"
-HOOK_VENV = "hook+venv"
-VENV = "venv"
-COMMANDS: dict[str, tuple[str, str]] = {
-    "ctx-budget": ("context_memory.handlers.budget:main", HOOK),
-    "ctx-statusline": ("context_memory.handlers.statusline:main", HOOK),
-    "ctx-usage": ("context_memory.commands.usage:main", HOOK),
-    "ctx-restore": ("context_memory.handlers.plugin_restore:main", HOOK),
-    "ctx-allow": ("context_memory.handlers.allow:main", HOOK),
-    "ctx-guard": ("context_memory.handlers.guard:main", HOOK),
-    "ctx-extract": ("context_memory.handlers.extract:main", HOOK_VENV),
-    "ctx-audit": ("context_memory.handlers.audit:main", HOOK_VENV),
-    "ctx-decide": ("context_memory.commands.decide:main", VENV),
-    "ctx-plan": ("context_memory.commands.plan:main", VENV),
-    "ctx-capture": ("context_memory.commands.capture:main", VENV),
-    "ctx-handoff": ("context_memory.commands.handoff:main", VENV),
-    "ctx-merge": ("context_memory.commands.merge:main", VENV),
-    "ctx-doctor": ("context_memory.commands.doctor:main", VENV),
-    "ctx-pin": ("context_memory.commands.pin:main", VENV),
-}
+# command -> (module:function, what it needs): core/command_table, the one registry.
+from context_memory.core.command_table import (
+    HOOK,
+    HOOK_VENV,
+    PLUGIN_COMMANDS,
+    VENV,
+)
+
 PREFIX = "context-memory:"
 # hooks/context_memory/commands/plugin_run.py -> the plugin folder.
 _HERE = os.path.abspath(__file__)
@@ -63,11 +49,11 @@ def _fail(message: str) -> int:
 
 
 def run(argv: list[str]) -> int:
-    if not argv or argv[0] not in COMMANDS:
-        known = ", ".join(sorted(COMMANDS))
+    if not argv or argv[0] not in PLUGIN_COMMANDS:
+        known = ", ".join(sorted(PLUGIN_COMMANDS))
         return _fail(f"ctx-run needs a command, one of: {known}")
     command, args = argv[0], argv[1:]
-    target, needs = COMMANDS[command]
+    target, needs = PLUGIN_COMMANDS[command]
     from context_memory.setup.platforms import unsupported
 
     refusal = unsupported()

@@ -1,16 +1,20 @@
-"""File locks from the standard library, for every lock of the package: the code on a
-hook's path then works with the system's Python alone (the plugin's hooks before its
-virtualenv is built, the installer run with ``python -S``), and there is one lock rule.
+"""File locks, one rule for every lock of the package (``file_lock``).
 
-The same lock as filelock's UnixFileLock (``fcntl.flock`` on the lock file, polled), so
-this and a filelock held by another program (an older context-memory) exclude each other
-(tests/test_plugin_launcher.py checks both ways). Its ``Timeout`` is a ``TimeoutError``,
-as filelock's is.
+A program that has loaded filelock (the by-hand commands do: commands/common.py) locks
+with it: portable, the design card's choice. A hook does not load it: filelock's import
+costs 40 to 90 ms (it loads inspect and typing; measured with ``python -X importtime -c
+"import filelock"``, filelock 4.3), and the plugin's hooks before its virtualenv is built
+and the installer run with ``python -S`` have no filelock at all. Those lock with the
+standard library's ``fcntl.flock`` here: the same lock as filelock's UnixFileLock (the lock
+file flocked, polled), so the two exclude each other (tests/test_plugin_launcher.py checks
+both ways). Native Windows, where only filelock would lock, is refused by the installer
+(setup/platforms.py). Either lock's timeout is a ``TimeoutError``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 TYPE_CHECKING = False
@@ -21,8 +25,9 @@ POLL_SECONDS = 0.05
 
 
 def file_lock(lock_file: str | os.PathLike[str], timeout: float = -1) -> FileLock:
-    """A lock on ``lock_file`` (not taken yet); ``timeout`` -1 waits for ever."""
-    return FileLock(lock_file, timeout=timeout)
+    """A lock on ``lock_file`` (not taken yet); ``timeout`` -1 waits for ever. filelock's
+    when this program has loaded it, else the standard library's (see above)."""
+    return FileLock(lock_file, timeout=timeout, portable="filelock" in sys.modules)
 
 
 class Timeout(TimeoutError):
@@ -34,21 +39,39 @@ class Timeout(TimeoutError):
 
 
 class FileLock:
-    """``with FileLock(path, timeout=s):`` or acquire()/release(); reentrant per object."""
+    """``with FileLock(path, timeout=s):`` or acquire()/release(); reentrant per object.
+    ``portable``: filelock's lock does the work (it must be importable)."""
 
-    def __init__(self, lock_file: str | os.PathLike[str], timeout: float = -1) -> None:
+    def __init__(
+        self, lock_file: str | os.PathLike[str], timeout: float = -1, *, portable: bool = False
+    ) -> None:
         self.lock_file = os.fspath(lock_file)
         self.timeout = timeout
         self._fd: int | None = None
         self._depth = 0
+        self._portable: Any = None
+        if portable:
+            import filelock
+
+            self._portable = filelock.FileLock(self.lock_file, timeout=timeout)
 
     @property
     def is_locked(self) -> bool:
+        if self._portable is not None:
+            return bool(self._portable.is_locked)
         return self._fd is not None
 
     def acquire(
         self, timeout: float | None = None, poll_interval: float = POLL_SECONDS
     ) -> FileLock:
+        if self._portable is not None:
+            import filelock
+
+            try:
+                self._portable.acquire(timeout=timeout, poll_interval=poll_interval)
+            except filelock.Timeout:
+                raise Timeout(self.lock_file) from None
+            return self
         import fcntl
 
         if self._fd is not None:
@@ -73,6 +96,9 @@ class FileLock:
         return self
 
     def release(self, force: bool = False) -> None:
+        if self._portable is not None:
+            self._portable.release(force=force)
+            return
         if self._fd is None:
             return
         self._depth = 0 if force else self._depth - 1

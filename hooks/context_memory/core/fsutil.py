@@ -163,8 +163,18 @@ def atomic_write(
     mode: int | None = None,
     root: str | None = None,
     durable: bool = True,
-) -> None:
+    still_current: Callable[[bytes | None], bool] | None = None,
+) -> bool:
     """Replace ``path`` with ``data`` in one step: readers see the old file or the new one.
+
+    ``still_current``: for a file another program may rewrite meanwhile (Claude Code's
+    settings.json). Given what the file holds (None: no file), it says whether that is
+    still what the new text was made from; once the temporary file is complete it is asked
+    just before the rename, and where Linux's renameat2 can swap the two files it is asked
+    again about the file the swap displaced, which is put back when a write slipped in
+    (on a loaded machine the check and a plain rename are milliseconds apart:
+    tests/test_settings_safety.py). False, with nothing replaced, when it says no;
+    otherwise atomic_write returns True.
 
     ``durable=False`` skips the flush to disk before the rename: for a file that may be
     lost in a crash at no cost but work done again (capture positions), where the flush
@@ -213,7 +223,16 @@ def atomic_write(
                 os.fchmod(fd, mode)
             finally:
                 os.close(fd)
-            os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            if still_current is None:
+                os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+            else:
+                replaced = _replace_if_current(tmp, name, dir_fd, payload, still_current)
+                try:
+                    os.unlink(tmp, dir_fd=dir_fd)  # a link's second name, a displaced file
+                except FileNotFoundError:
+                    pass
+                if not replaced:
+                    return False
         except BaseException:
             try:
                 os.unlink(tmp, dir_fd=dir_fd)
@@ -223,6 +242,72 @@ def atomic_write(
         clean_stale_temps(dir_fd, name)
     finally:
         os.close(dir_fd)
+    return True
+
+
+MAX_CHECKED_BYTES = 64 * 1024 * 1024
+RENAME_EXCHANGE = 2  # linux/fs.h
+
+
+def _held(name: str, dir_fd: int) -> bytes | None:
+    """What the file ``name`` in ``dir_fd`` holds (None: no such file); no link followed."""
+    try:
+        fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _CLOEXEC | _NONBLOCK, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    try:
+        return read_fd_bounded(fd, MAX_CHECKED_BYTES, name)
+    finally:
+        os.close(fd)
+
+
+def _replace_if_current(
+    tmp: str, name: str, dir_fd: int, payload: bytes, still_current: Callable[[bytes | None], bool]
+) -> bool:
+    """atomic_write's rename with its ``still_current`` check (see there)."""
+    held = _held(name, dir_fd)
+    if not still_current(held):
+        return False
+    if held is None:
+        try:
+            os.link(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)  # fails if it appeared
+        except FileExistsError:
+            return False
+        return True
+    if not _exchange(tmp, name, dir_fd):
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        return True
+    # Swapped: ``tmp`` holds the file we displaced. If a write slipped in between the check
+    # and the swap, it is that write: put it back and let the caller redo its edit.
+    if still_current(_held(tmp, dir_fd)):
+        return True
+    _exchange(tmp, name, dir_fd)
+    if _held(tmp, dir_fd) != payload:
+        _exchange(tmp, name, dir_fd)  # yet another write meanwhile: the newest goes back
+    return False
+
+
+def _exchange(first: str, second: str, dir_fd: int) -> bool:
+    """Swap two names of ``dir_fd`` atomically (Linux renameat2 RENAME_EXCHANGE): the file
+    a rename would displace is kept. False where the system or file system cannot."""
+    try:
+        import ctypes
+
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (ImportError, OSError, AttributeError):
+        return False
+    renameat2.argtypes = [
+        ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint
+    ]  # fmt: skip
+    done = renameat2(dir_fd, os.fsencode(first), dir_fd, os.fsencode(second), RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    import errno
+
+    error = ctypes.get_errno()
+    if error in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM):
+        return False
+    raise OSError(error, os.strerror(error), second)
 
 
 def prepare_lock_file(lock_path: str, *, root: str | None = None) -> str:

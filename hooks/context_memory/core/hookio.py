@@ -305,7 +305,7 @@ VERSION_OPTION = "--version"
 
 
 def _guide(hook: str) -> tuple[str, str, str]:
-    from context_memory.core.tables import HOOK_GUIDES
+    from context_memory.core.command_table import HOOK_GUIDES
 
     return HOOK_GUIDES[hook]
 
@@ -353,8 +353,8 @@ def hook_usage(hook: str) -> str:
     )
 
 
-def hook_help(hook: str, doc: str | None = None) -> str:
-    """What ``<hook> --help`` prints (``doc``: unused, kept for callers' signature)."""
+def hook_help(hook: str) -> str:
+    """What ``<hook> --help`` prints."""
     return (
         f"usage: {hook} < HOOK_JSON\n\n{hook_usage(hook)}"
         "  -h, --help  print this help and exit\n"
@@ -362,7 +362,7 @@ def hook_help(hook: str, doc: str | None = None) -> str:
     )
 
 
-def answer_option(hook: str, argv: list[str], doc: str | None) -> bool:
+def answer_option(hook: str, argv: list[str]) -> bool:
     """``--help`` or ``--version`` typed by hand: answered on stdout, True. Not a run of the
     hook, so not a failure to log (Claude Code never passes arguments; others are ignored)."""
     if argv == [VERSION_OPTION]:
@@ -371,7 +371,7 @@ def answer_option(hook: str, argv: list[str], doc: str | None) -> bool:
         write_stdout(f"{hook} {__version__}\n")
         return True
     if len(argv) == 1 and argv[0] in HELP_OPTIONS:
-        write_stdout(hook_help(hook, doc))
+        write_stdout(hook_help(hook))
         return True
     return False
 
@@ -383,20 +383,18 @@ def run_hook(
     use_breaker: bool = True,
     read_input: Callable[[], bytes] = read_stdin_bytes,
     argv: list[str] | None = None,
-    doc: str | None = None,
 ) -> int:
     """Run ``handler`` on the hook payload and print what it returns; fail open on any error.
 
     The handler returns the exact stdout text (a JSON document or plain text) or None
     for no output. Returns the process exit status, which is always 0. ``argv`` (default
-    sys.argv[1:]) is only looked at for --help and --version (answer_option); ``doc`` is
-    the hook module's docstring, for --help.
+    sys.argv[1:]) is only looked at for --help and --version (answer_option).
     """
     payload: dict[str, Any] | None = None
     session: str | None = None
     state_dir: str | None = None
     try:
-        if answer_option(hook, sys.argv[1:] if argv is None else argv, doc):
+        if answer_option(hook, sys.argv[1:] if argv is None else argv):
             return HOOK_EXIT_STATUS
         raw = read_input()
         if not raw.strip():

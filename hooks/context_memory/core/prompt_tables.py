@@ -1,7 +1,7 @@
 """The tables the prompt path reads (ctx-budget, ctx-statusline): model windows, output
 limits, budget bands and their texts, the marks ctx-budget looks for, the interruption
-rows. Apart from core/tables.py, which re-exports every name here, so that a hook before
-every prompt does not load (and build) the audit's word lists and the other texts.
+rows. Apart from core/tables.py (each name is importable from here only), so that a hook
+before every prompt does not load (and build) the audit's word lists and the other texts.
 
 Windows and output limits are those of the Claude Code client 2.1.332
 (see docs/claude-code-protocol.md, section 4).

@@ -55,8 +55,8 @@ def _read_entry(path: str) -> bytes | None:
 def remember_session(session: str | None, project: str, state_dir: str) -> None:
     """Record that ``session`` works in ``project`` (state in ``state_dir``); never raises.
 
-    Written only when the entry is missing or different, through a temporary file and a
-    rename, so a command never reads half an entry.
+    Written only when the entry is missing or different, with fsutil.atomic_write, so a
+    command never reads half an entry.
     """
     if not session:
         return
@@ -69,21 +69,12 @@ def remember_session(session: str | None, project: str, state_dir: str) -> None:
         return
     import os  # a write: once per session, not before every prompt
 
-    tmp = f"{path}.{os.getpid()}.tmp"
+    from context_memory.core.fsutil import atomic_write
+
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(tmp, flags, 0o600)
-        try:
-            os.write(fd, wanted)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+        atomic_write(path, wanted, mode=0o600, durable=False)  # as before: no fsync
     except OSError:
-        try:
-            lightos.unlink(tmp)
-        except OSError:
-            pass
         return
     prune_stale_entries(lightos.dirname(path))
 

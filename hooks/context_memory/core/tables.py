@@ -1,31 +1,15 @@
-"""Data tables, kept in one place: model windows, output limits, budget bands and their texts.
-
-Windows and output limits are those of the Claude Code client 2.1.332
-(see docs/claude-code-protocol.md, section 4).
+"""Data tables, kept in one place, but for the prompt path's (model windows, output limits,
+budget bands and their texts, the guard's word lists: core/prompt_tables.py, importable
+from there only).
 """
 
 from __future__ import annotations
 
-# The prompt path's tables live in prompt_tables (see there); every name stays here too.
 from context_memory.core import prompt_tables as _prompt
 
-WINDOW_200K = _prompt.WINDOW_200K
-WINDOW_1M = _prompt.WINDOW_1M
-BETA_1M = _prompt.BETA_1M
-MODEL_WINDOWS = _prompt.MODEL_WINDOWS
-MODEL_MAX_OUTPUT = _prompt.MODEL_MAX_OUTPUT
-DEFAULT_MAX_OUTPUT = _prompt.DEFAULT_MAX_OUTPUT
-OUTPUT_RESERVE_CAP = _prompt.OUTPUT_RESERVE_CAP
-AUTOCOMPACT_BUFFER = _prompt.AUTOCOMPACT_BUFFER
-BAND_NAMES = _prompt.BAND_NAMES
-DEFAULT_BAND_THRESHOLDS = _prompt.DEFAULT_BAND_THRESHOLDS
-BUDGET_PREFIX = _prompt.BUDGET_PREFIX
-BAND_TEXTS = _prompt.BAND_TEXTS
-INTERRUPTION_TEXTS = _prompt.INTERRUPTION_TEXTS
+# Importable from here only until audit/config.py imports it from prompt_tables (the
+# audit package was another change's when the other re-exports went, issue 28).
 AUDIT_PENDING_MARK = _prompt.AUDIT_PENDING_MARK
-CROSSED_MARK = _prompt.CROSSED_MARK
-AUTOCOMPACT_STOPPED_TEXTS = _prompt.AUTOCOMPACT_STOPPED_TEXTS
-AUTOCOMPACT_STOPPED_TURNS = _prompt.AUTOCOMPACT_STOPPED_TURNS
 
 # --- Compaction audit (ctx-audit): term extraction and the texts it injects -----------------
 
@@ -234,78 +218,11 @@ TURN_START_FRESH_SECONDS = 900.0
 # UTF-8 bytes / 4, the client's own offline estimate of four characters per token.
 CHARS_PER_TOKEN = 4
 
-# What each hook command answers when tried by hand (--help, or nothing on stdin: a
-# terminal): hook -> (the events Claude Code runs it for, what it does, an example payload
-# to pipe in). core/hookio.by_hand_text and hook_help write them out.
-HOOK_GUIDES: dict[str, tuple[str, str, str]] = {
-    "ctx-budget": (
-        "UserPromptSubmit",
-        "before each prompt it adds a graded context-budget instruction when the context "
-        "is filling up",
-        '{"hook_event_name": "UserPromptSubmit", "transcript_path": "/path/to/session.jsonl", '
-        '"cwd": "."}',
-    ),
-    "ctx-extract": (
-        "Stop and PreCompact",
-        "after each reply and before a compaction it keeps the session's facts (files, "
-        "decisions) in the handoff draft under .working-state/",
-        '{"hook_event_name": "PreCompact", "trigger": "manual", "session_id": "by-hand", '
-        '"transcript_path": "/path/to/session.jsonl", "cwd": "."}',
-    ),
-    "ctx-restore": (
-        "SessionStart",
-        "at the start of a session it points the model at the working state (plan, "
-        "handoff, decisions) under .working-state/",
-        '{"hook_event_name": "SessionStart", "source": "startup", "cwd": "."}',
-    ),
-    "ctx-audit": (
-        "PostCompact and SessionStart (compact)",
-        "after a compaction it checks which recorded decisions the summary kept; by hand, "
-        "ctx-audit TRANSCRIPT audits a session's compactions",
-        '{"hook_event_name": "PostCompact", "trigger": "manual", "session_id": "by-hand", '
-        '"compact_summary": "Summary: ...", "cwd": "."}',
-    ),
-    "ctx-statusline": (
-        "statusLine",
-        "on each status refresh it prints one line: a context bar, tokens/window, percent, "
-        "band, tokens left before auto-compaction",
-        '{"model": {"id": "claude-sonnet-4-6"}, "transcript_path": "/path/to/session.jsonl", '
-        '"workspace": {"project_dir": "."}}',
-    ),
-    "ctx-allow": (
-        "PreToolUse",
-        "it lets the plugin's own ctx- commands run without a permission prompt",
-        '{"hook_event_name": "PreToolUse", "tool_name": "Bash", '
-        '"tool_input": {"command": "ctx-usage"}}',
-    ),
-    "ctx-guard": (
-        "PreToolUse",
-        "before each Bash, Write, Edit, MultiEdit or NotebookEdit call it asks you first when "
-        "the call redoes what you rejected",
-        '{"hook_event_name": "PreToolUse", "tool_name": "Bash", '
-        '"tool_input": {"command": "npm install moment"}, "cwd": "."}',
-    ),
-}
-
 # The SessionStart pointer names every rejection of the decisions log that fits in this
 # many tokens (estimate_tokens), newest first, then says how many more and where.
 POINTER_REJECTION_TOKENS = 600
 
 # -- ctx-guard (guard/): in prompt_tables, it runs before every tool call ---------------
-
-GUARD_READ_ONLY_PROGRAMS = _prompt.GUARD_READ_ONLY_PROGRAMS
-GUARD_READ_ONLY_SUBCOMMANDS = _prompt.GUARD_READ_ONLY_SUBCOMMANDS
-GUARD_REMOVAL_SUBCOMMANDS = _prompt.GUARD_REMOVAL_SUBCOMMANDS
-GUARD_REMOVAL_PROGRAMS = _prompt.GUARD_REMOVAL_PROGRAMS
-GUARD_WRAPPERS = _prompt.GUARD_WRAPPERS
-GUARD_GENERIC_PROGRAMS = _prompt.GUARD_GENERIC_PROGRAMS
-GUARD_STOP_WORDS = _prompt.GUARD_STOP_WORDS
-GUARD_INDEX_MAX_ENTRIES = _prompt.GUARD_INDEX_MAX_ENTRIES
-GUARD_TEXT_CHARS = _prompt.GUARD_TEXT_CHARS
-GUARD_REASON_MAX_CHARS = _prompt.GUARD_REASON_MAX_CHARS
-GUARD_GIST_MIN_CHARS = _prompt.GUARD_GIST_MIN_CHARS
-GUARD_GIST_REMIND_OVERLAP = _prompt.GUARD_GIST_REMIND_OVERLAP
-
 # --- Claude Code's auto memory (memory/native.py): the toolkit's block in MEMORY.md ---------
 # The block's marker lines: what lies between them is the toolkit's, everything else the
 # model's or the user's (never changed). The texts say how to retract a line.

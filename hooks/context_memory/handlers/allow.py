@@ -89,7 +89,7 @@ def allow_output(payload: HookInput | dict[str, Any]) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     # No circuit breaker: its failures must not turn into prompts the hook would have saved.
-    return run_hook(HOOK_NAME, allow_output, use_breaker=False, argv=argv, doc=__doc__)
+    return run_hook(HOOK_NAME, allow_output, use_breaker=False, argv=argv)
 
 
 if __name__ == "__main__":

@@ -205,7 +205,7 @@ def budget_output(
 
 def main(argv: list[str] | None = None) -> int:
     # A hook takes no arguments (everything comes on stdin) but answers --help, --version.
-    return run_hook(HOOK_NAME, budget_output, argv=argv, doc=__doc__)
+    return run_hook(HOOK_NAME, budget_output, argv=argv)
 
 
 if __name__ == "__main__":

@@ -34,9 +34,9 @@ import os
 import sys
 
 from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
+from context_memory.core.prompt_tables import CROSSED_MARK
 from context_memory.core.safe_text import one_line, safe_block
 from context_memory.core.state import session_dir
-from context_memory.core.tables import CROSSED_MARK
 
 TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -381,7 +381,7 @@ def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     # A hook takes no arguments (everything comes on stdin) but answers --help, --version.
-    return run_hook(HOOK_NAME, extract_output, argv=argv, doc=__doc__)
+    return run_hook(HOOK_NAME, extract_output, argv=argv)
 
 
 if __name__ == "__main__":

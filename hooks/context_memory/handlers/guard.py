@@ -108,9 +108,9 @@ def main(argv: list[str] | None = None) -> int:
 
         return replay_main(args[1:])
     if len(args) == 1 and args[0] in HELP_OPTIONS:
-        write_stdout(hook_help(HOOK_NAME, __doc__) + REPLAY_HELP)
+        write_stdout(hook_help(HOOK_NAME) + REPLAY_HELP)
         return 0
-    return run_hook(HOOK_NAME, guard_output, argv=args, doc=__doc__)
+    return run_hook(HOOK_NAME, guard_output, argv=args)
 
 
 if __name__ == "__main__":

@@ -91,7 +91,7 @@ def plugin_restore_output(payload: HookInput | dict[str, Any]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_hook(HOOK_NAME, plugin_restore_output, argv=argv, doc=__doc__)
+    return run_hook(HOOK_NAME, plugin_restore_output, argv=argv)
 
 
 if __name__ == "__main__":

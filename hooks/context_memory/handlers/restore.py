@@ -60,7 +60,7 @@ def restore_output(payload: HookInput | dict[str, Any]) -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     # A hook takes no arguments (everything comes on stdin) but answers --help, --version.
-    return run_hook(HOOK_NAME, restore_output, argv=argv, doc=__doc__)
+    return run_hook(HOOK_NAME, restore_output, argv=argv)
 
 
 if __name__ == "__main__":

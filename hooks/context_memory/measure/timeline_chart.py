@@ -12,7 +12,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from context_memory.core.tables import BAND_NAMES
+from context_memory.core.prompt_tables import BAND_NAMES
 from context_memory.measure.bands import band_thresholds, format_tokens
 from context_memory.measure.report import ContextReport
 from context_memory.measure.timeline import (

@@ -17,6 +17,7 @@ import stat
 import time
 
 from context_memory.core import lightjson
+from context_memory.core.fsutil import atomic_write
 from context_memory.core.tables import (
     TURN_START_FILE,
     TURN_START_FRESH_SECONDS,
@@ -209,29 +210,12 @@ def record_path(folder: str) -> str:
 
 
 def write_injected(folder: str, keys: list[str], reply: str | None) -> None:
-    """Replace the session's record of what went out (temp file + os.replace).
-
-    Written by hand: fsutil.atomic_write's tempfile pulls ``re`` onto the prompt path.
-    """
+    """Replace the session's record of what went out (fsutil.atomic_write)."""
     data = lightjson.dumps(
         {"version": RECORD_VERSION, "at": time.time(), "reply": reply, "keys": keys}
     )
-    target = record_path(folder)
-    tmp = f"{target}.{os.getpid()}.tmp"
     try:
-        os.makedirs(folder, exist_ok=True)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(tmp, flags, 0o644)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(data + "\n")
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        atomic_write(record_path(folder), data + "\n", durable=False)  # as before: no fsync
     except OSError:
         pass  # a read-only or full state folder must not cost the user the text
 

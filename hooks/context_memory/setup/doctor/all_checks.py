@@ -1,7 +1,7 @@
 """The checks of ctx-doctor (commands/doctor.py prints them): does context-memory work here?
 
 Checks: the Python version; the virtualenv and its entry points; each hook of the
-registry (hook_registry.HOOKS): in which settings files it is registered, that the
+registry (core/command_table.HOOKS): in which settings files it is registered, that the
 program exists and is executable, that it is not registered twice; that every settings
 file is valid JSON; the status line; the command links (ctx-usage, ctx-decide, ... by name
 on PATH); that the state folder is writable; the hourly
@@ -15,9 +15,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 
-from context_memory.setup.doctor.check import Check
+from context_memory.core.command_table import HOOKS
+from context_memory.setup.doctor import plugin as plugin_doctor
+from context_memory.setup.doctor.check import FAIL, Check
 from context_memory.setup.doctor.checks_install import (
-    SettingsFile,
     check_command_links,
     check_hook,
     check_python,
@@ -35,7 +36,6 @@ from context_memory.setup.doctor.checks_state import (
     check_logs,
     check_state_dir,
 )
-from context_memory.setup.hook_registry import HOOKS
 from context_memory.setup.install.venv import STAMP_NAME
 
 # --------------------------------------------------------------------------- all checks
@@ -48,19 +48,40 @@ def run_checks(
     environ: Mapping[str, str] | None = None,
     read_crontab: Callable[[], str] | None = None,
 ) -> list[Check]:
+    """Every check in report order, each told which kind of install it looks at: with an
+    enabled plugin install (doctor/plugin.py) the hooks come from the plugin, and the
+    ./install virtualenv, links and crontab line are optional."""
     environ = os.environ if environ is None else environ
     files = settings_files(project, environ)
-    checks = [check_python(), check_venv(venv, expected_programs())]
+    loaded = [item.settings for item in files if item.error is None]
+    installs = plugin_doctor.plugin_installs(environ, loaded)
+    plugin = next((item for item in installs if item.enabled), None)
+    checks = [check_python(), *(plugin_doctor.plugin_check(item) for item in installs)]
+    venv_check = check_venv(venv, expected_programs())
+    if plugin is not None and venv_check.status == FAIL:
+        venv_check = plugin_doctor.venv_check(environ)  # plugin-only: no ./install virtualenv
+    checks.append(venv_check)
     checks.extend(check_settings_file(item) for item in files)
-    checks.extend(check_hook(spec, files) for spec in HOOKS)
+    for spec in HOOKS:
+        if plugin is None:
+            checks.append(check_hook(spec, files))
+        else:
+            where = [
+                f"{reg.file.label} settings"
+                for reg in registrations(files, spec.command)
+                if reg.event == spec.event
+            ]
+            checks.append(plugin_doctor.hook_check(spec, where, plugin.plugin_id))
     checks.append(check_statusline(files))
-    checks.append(check_command_links(venv, environ))
+    checks.append(check_command_links(venv, environ, plugin=plugin is not None))
     checks.append(check_state_dir(state_dir))
-    checks.append(check_cron(project, read_crontab, installer=installer_command(venv)))
+    checks.append(
+        check_cron(project, read_crontab, installer=installer_command(venv), plugin=plugin)
+    )
     checks.append(check_logs(state_dir))
     checks.append(check_breakers(state_dir))
     checks.append(check_auto_memory(project, state_dir, environ))
-    return _with_plugin(checks, files, environ)
+    return checks
 
 
 def installer_command(venv: str) -> str:
@@ -69,22 +90,3 @@ def installer_command(venv: str) -> str:
     if os.path.isdir(venv) and not os.path.isfile(os.path.join(venv, STAMP_NAME)):
         return "ctx-install"
     return "./install"
-
-
-def _with_plugin(
-    checks: list[Check], files: list[SettingsFile], environ: Mapping[str, str]
-) -> list[Check]:
-    """The checks changed for a plugin install (plugin_doctor): its hooks, its folder."""
-    from context_memory.setup.doctor import plugin as plugin_doctor
-
-    loaded = [item.settings for item in files if item.error is None]
-    installs = plugin_doctor.plugin_installs(environ, loaded)
-    in_settings = {
-        index: [
-            f"{reg.file.label} settings"
-            for reg in registrations(files, spec.command)
-            if reg.event == spec.event
-        ]
-        for index, spec in enumerate(HOOKS)
-    }
-    return plugin_doctor.adjust(checks, in_settings, installs, environ, Check)

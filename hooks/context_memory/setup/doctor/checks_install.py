@@ -1,5 +1,5 @@
 """ctx-doctor's checks of the install: the Python version, the virtualenv and its entry
-points, each settings file, each hook of the registry (hook_registry.HOOKS) and the status
+points, each settings file, each hook of the registry (core/command_table.HOOKS) and the status
 line as registered there, and the command links on PATH.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from context_memory.core.command_table import HOOKS, SCRIPTS, HookSpec
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
-from context_memory.setup.hook_registry import HOOKS, HookSpec
 from context_memory.setup.install import command_links
 from context_memory.setup.install.settings_edit import command_word
 from context_memory.setup.install.settings_file import (
@@ -27,8 +27,6 @@ from context_memory.setup.install.venv import running_venv as find_running_venv
 
 MIN_PYTHON = (3, 10)
 STATUSLINE_PROGRAM = "ctx-statusline"
-# Entry points every install has; the installed distribution's own list is used when found.
-BASE_PROGRAMS = ("ctx-usage", "ctx-budget", "ctx-doctor")
 DISTRIBUTION = "context-memory"
 # --------------------------------------------------------------------------- python, venv
 
@@ -48,7 +46,8 @@ def check_python(version: tuple[int, ...] | None = None, executable: str | None 
 
 
 def expected_programs() -> list[str]:
-    """The entry points an install provides: the installed distribution's, else the hooks'."""
+    """The entry points an install provides: the installed distribution's, else the
+    registry's console scripts."""
     names: list[str] = []
     try:
         from importlib.metadata import PackageNotFoundError, distribution
@@ -60,11 +59,7 @@ def expected_programs() -> list[str]:
     except ImportError:  # pragma: no cover - importlib.metadata is in 3.8+
         names = []
     if not names:
-        names = [
-            *BASE_PROGRAMS,
-            *command_links.LINKED_COMMANDS,
-            *(spec.command for spec in HOOKS),
-        ]
+        names = list(SCRIPTS)
     return sorted(set(names))
 
 
@@ -329,16 +324,16 @@ def check_statusline(files: list[SettingsFile]) -> Check:
 # --------------------------------------------------------------------------- command links
 
 
-def check_command_links(venv: str, environ: Mapping[str, str]) -> Check:
+def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool = False) -> Check:
     """ctx-usage, ctx-decide, ... linked into the links folder (./install does it) and that
-    folder on PATH: else people and the agent's Bash tool cannot run them by name."""
+    folder on PATH: else people and the agent's Bash tool cannot run them by name.
+    ``plugin``: a plugin install is active, whose bin/ is on the agent's PATH: anything but
+    a complete set of links on PATH says that instead."""
     name = "command links"
     links = command_links.link_dir(environ)
     plan = command_links.plan_links(Path(venv) / "bin", links)
     # Programs the virtualenv lacks are the virtualenv check's business.
     wanted = [command for command, action in plan if action != command_links.LINK_MISSING_TARGET]
-    if not wanted:
-        return Check(name, OK, f"nothing to check: {venv}/bin has none of the linked commands")
     unlinked = [
         command
         for command, action in plan
@@ -346,23 +341,29 @@ def check_command_links(venv: str, environ: Mapping[str, str]) -> Check:
     ]
     foreign = [command for command, action in plan if action == command_links.LINK_CONFLICT]
     found = command_links.on_path(links, environ)
-    if not unlinked and not foreign and found:
-        # An earlier PATH entry can still hold a program of the same name.
-        path = environ.get("PATH", "")
-        shadowed = [
-            f"{command} is {which}"
-            for command in wanted
-            for which in [shutil.which(command, path=path)]
-            if which and os.path.dirname(os.path.abspath(which)) != str(links)
-        ]
-        if shadowed:
-            return Check(
-                name,
-                WARN,
-                f"linked in {links}, but on PATH {shortlist(shadowed)}",
-                f"put {links} earlier in PATH, or remove the other programs",
-            )
+    # An earlier PATH entry can still hold a program of the same name.
+    path = environ.get("PATH", "")
+    shadowed = [
+        f"{command} is {which}"
+        for command in wanted
+        for which in [shutil.which(command, path=path)]
+        if which and os.path.dirname(os.path.abspath(which)) != str(links)
+    ]
+    if wanted and not unlinked and not foreign and found and not shadowed:
         return Check(name, OK, f"{plural(len(wanted), 'command')} linked in {links}, on PATH")
+    if plugin:
+        from context_memory.setup.doctor.plugin import links_check
+
+        return links_check()
+    if not wanted:
+        return Check(name, OK, f"nothing to check: {venv}/bin has none of the linked commands")
+    if not unlinked and not foreign and found:
+        return Check(
+            name,
+            WARN,
+            f"linked in {links}, but on PATH {shortlist(shadowed)}",
+            f"put {links} earlier in PATH, or remove the other programs",
+        )
     problems: list[str] = []
     fixes: list[str] = []
     if foreign:

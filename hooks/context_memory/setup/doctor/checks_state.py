@@ -12,10 +12,15 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from context_memory.core.hookio import BREAKER_LIMIT, LOG_NAME
+from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.doctor.checks_install import program_of, program_problem
+
+if TYPE_CHECKING:
+    from context_memory.setup.doctor.plugin import PluginInstall
 
 LOG_TAIL_BYTES = 1024 * 1024
 ERROR_WINDOW_SECONDS = 24 * 3600
@@ -61,18 +66,27 @@ def check_state_dir(state_dir: str) -> Check:
 
 
 def check_cron(
-    project: str, read_crontab: Callable[[], str] | None = None, installer: str = "./install"
+    project: str,
+    read_crontab: Callable[[], str] | None = None,
+    installer: str = "./install",
+    plugin: PluginInstall | None = None,
 ) -> Check:
     """The hourly ctx-merge line ``./install --cron`` adds for this project; ``installer``
-    is the command that adds it for this install (``ctx-install`` for pipx and uv)."""
+    is the command that adds it for this install (``ctx-install`` for pipx and uv).
+    ``plugin``: an active plugin install, which sets up no crontab line: without one, how
+    a plugin user merges."""
     name = "cron (ctx-merge)"
-    try:
-        from context_memory.setup.install import crontab
-    except ImportError:
-        return Check(name, OK, "this version has no --cron")
+
+    def none_found(found: str, why: str) -> Check:
+        if plugin is not None:
+            return plugin_doctor.cron_check(plugin, found)
+        return Check(name, OK, f"{found} ({installer} --cron {why})")
+
+    from context_memory.setup.install import crontab
+
     if read_crontab is None:
         if shutil.which("crontab") is None:
-            return Check(name, OK, f"no crontab command here ({installer} --cron needs cron)")
+            return none_found("no crontab command here", "needs cron")
         user = crontab.crontab_user(os.environ)
         reader: Callable[[], str] = lambda: crontab.read_crontab(user)  # noqa: E731
     else:
@@ -85,7 +99,7 @@ def check_cron(
         )
     ours = [line for line in text.splitlines() if crontab.is_project_line(line, project)]
     if not ours:
-        return Check(name, OK, f"no hourly ctx-merge for {project} ({installer} --cron adds it)")
+        return none_found(f"no hourly ctx-merge for {project}", "adds it")
     if len(ours) > 1:
         return Check(
             name,

@@ -1,5 +1,6 @@
 """ctx-doctor and the plugin install: what the client recorded about the context-memory
-plugin, and how that changes the other checks.
+plugin, and the checks that stand in for the others when a plugin install is active
+(all_checks.run_checks tells each check which kind of install it looks at).
 
 - A plugin install registers the hooks in the plugin's hooks/hooks.json, not in settings:
   a hook missing from settings is OK then, and a hook in settings too (./install as well)
@@ -18,10 +19,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.core.command_table import HookSpec
+from context_memory.setup.doctor.check import Check
 from context_memory.setup.plugin import venv as plugin_venv
 
 PLUGIN_NAME = plugin_venv.PLUGIN_NAME
@@ -109,18 +111,11 @@ def plugin_installs(
     return found
 
 
-class Adjusted(NamedTuple):
-    name: str
-    status: str
-    message: str
-    fix: str | None
-
-
-def plugin_check(install: PluginInstall) -> Adjusted:
+def plugin_check(install: PluginInstall) -> Check:
     """The install itself, and for a folder marketplace whether its folder is still there."""
     label = f"{install.plugin_id} {install.version} ({install.scope} scope)"
     if not install.enabled:
-        return Adjusted(
+        return Check(
             "plugin", "WARN", f"{label} is installed but disabled: its hooks do not run",
             f"claude plugin enable {install.plugin_id}, or claude plugin uninstall "
             f"{install.plugin_id}",
@@ -131,28 +126,28 @@ def plugin_check(install: PluginInstall) -> Adjusted:
             os.path.isfile(os.path.join(folder, MANIFEST))
             and os.path.isfile(os.path.join(folder, HOOKS_FILE))
         ):
-            return Adjusted(
+            return Check(
                 "plugin folder", "FAIL",
                 f"{label}: its marketplace folder {folder} is gone or moved, and the client "
                 "runs a folder marketplace's hooks from that folder: they stop silently",
                 f"claude plugin uninstall {install.plugin_id}, then claude plugin install "
                 f"{PLUGIN_NAME} --marketplace <the checkout's new path> (or put it back)",
             )  # fmt: skip
-        return Adjusted(
+        return Check(
             "plugin", "OK",
             f"{label}, hooks run from the folder {folder} (moving or deleting it stops them)",
             None,
         )  # fmt: skip
-    return Adjusted("plugin", "OK", f"{label}, hooks from {install.install_path}", None)
+    return Check("plugin", "OK", f"{label}, hooks from {install.install_path}", None)
 
 
-def hook_check(spec: HookSpec, in_settings: list[str], plugin_id: str) -> Adjusted:
+def hook_check(spec: HookSpec, in_settings: list[str], plugin_id: str) -> Check:
     label = spec.event if spec.matcher is None else f"{spec.event}[{spec.matcher}]"
     name = f"hook {spec.command}"
     if not in_settings:
-        return Adjusted(name, "OK", f"{label} through the plugin {plugin_id}", None)
+        return Check(name, "OK", f"{label} through the plugin {plugin_id}", None)
     where = ", ".join(in_settings)
-    return Adjusted(
+    return Check(
         name, "WARN",
         f"{label} registered by the plugin {plugin_id} and by ./install ({where}): it runs "
         "twice",
@@ -161,12 +156,12 @@ def hook_check(spec: HookSpec, in_settings: list[str], plugin_id: str) -> Adjust
     )  # fmt: skip
 
 
-def cron_check(install: PluginInstall, message: str) -> Adjusted:
-    """No crontab line: the plugin sets up none (that is ./install's --cron); say how a
-    plugin user merges instead of naming an installer they do not have."""
-    found = message.split(" (", 1)[0]
+def cron_check(install: PluginInstall, found: str) -> Check:
+    """No crontab line (``found``: what was found instead): the plugin sets up none (that
+    is ./install's --cron); say how a plugin user merges instead of naming an installer
+    they do not have."""
     ctx_run = os.path.join(install.source_dir or install.install_path, "bin", "ctx-run")
-    return Adjusted(
+    return Check(
         CRON_CHECK, "OK",
         f"{found} (the plugin sets up no cron job; {ctx_run} ctx-merge merges by hand, and a "
         "crontab line can run it hourly)",
@@ -174,13 +169,13 @@ def cron_check(install: PluginInstall, message: str) -> Adjusted:
     )  # fmt: skip
 
 
-def venv_check(environ: Mapping[str, str]) -> Adjusted:
+def venv_check(environ: Mapping[str, str]) -> Check:
     data = plugin_venv.data_dir(environ)
     venv = plugin_venv.venv_dir(data)
     stamp = os.path.join(venv, plugin_venv.STAMP_FILE)
     if os.path.isfile(stamp):
-        return Adjusted("virtualenv", "OK", f"the plugin's packages are in {venv}", None)
-    return Adjusted(
+        return Check("virtualenv", "OK", f"the plugin's packages are in {venv}", None)
+    return Check(
         "virtualenv", "WARN",
         f"the plugin's virtualenv {venv} is not built yet; hooks run on the standard library "
         "meanwhile",
@@ -188,42 +183,6 @@ def venv_check(environ: Mapping[str, str]) -> Adjusted:
     )  # fmt: skip
 
 
-def adjust(
-    checks: list[Any],
-    hook_settings: Mapping[int, list[str]],
-    installs: list[PluginInstall],
-    environ: Mapping[str, str],
-    make: Any,
-) -> list[Any]:
-    """``checks`` as ctx-doctor made them, changed for the plugin ``installs``.
-
-    ``hook_settings`` maps the index of each spec of HOOKS to the settings labels that
-    register it; ``make(name, status, message, fix)`` builds a doctor Check."""
-    if not installs:
-        return checks
-    active = next((item for item in installs if item.enabled), None)
-    out: list[Any] = []
-    hook_specs: Iterator[tuple[int, HookSpec]] = iter(enumerate(HOOKS))
-    hook_names = {f"hook {spec.command}" for spec in HOOKS}
-    for check in checks:
-        # ctx-doctor checks the hooks in HOOKS order, one check each.
-        if active is not None and check.name in hook_names:
-            index, spec = next(hook_specs)
-            out.append(make(*hook_check(spec, hook_settings.get(index, []), active.plugin_id)))
-            continue
-        if active is not None and check.status == "FAIL" and check.name == "virtualenv":
-            out.append(make(*venv_check(environ)))  # plugin-only: no ./install virtualenv
-            continue
-        linked = check.status == "OK" and " linked in " in check.message
-        if active is not None and check.name == "command links" and not linked:
-            # No links of an ./install here: what the plugin user has is its bin/.
-            out.append(make("command links", "OK", "the plugin's bin/ is on the agent's PATH",
-                            None))  # fmt: skip
-            continue
-        if active is not None and check.name == CRON_CHECK and check.message.startswith("no "):
-            out.append(make(*cron_check(active, check.message)))
-            continue
-        out.append(check)
-        if check.name == "python":
-            out.extend(make(*plugin_check(item)) for item in installs)
-    return out
+def links_check() -> Check:
+    """No links of an ./install here: what the plugin user has is its bin/."""
+    return Check("command links", "OK", "the plugin's bin/ is on the agent's PATH")

@@ -1,6 +1,6 @@
 """``./install`` and ``ctx-install``'s command line: the options parsed into
 ``InstallOptions``, then the plan made (install/plan.py) and carried out or, with
-``--dry-run``, printed (install/apply.py).
+``--dry-run``, printed (install/plan.carry_out).
 
 The ``install`` script at the top of the repository finds Python 3.10+, creates the private
 virtualenv and pip-installs the package into it, then runs this module with the SYSTEM
@@ -26,10 +26,9 @@ from context_memory import __version__
 from context_memory.core import exit_codes
 from context_memory.setup import platforms
 from context_memory.setup.install import crontab
-from context_memory.setup.install.apply import apply
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import claude_md_change
-from context_memory.setup.install.plan import check_utf8_paths, make_plan
+from context_memory.setup.install.plan import carry_out, check_utf8_paths, make_plan
 from context_memory.setup.install.settings_file import SettingsError
 from context_memory.setup.install.settings_write import read_settings
 from context_memory.setup.install.venv import (
@@ -142,7 +141,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
     try:
         if args.venv_plan:
             return print_venv_plan(options)
-        apply(make_plan(options), options)
+        carry_out(make_plan(options), dry_run=options.dry_run)
     except (SettingsError, InstallError, crontab.CrontabError) as exc:
         print(f"{PREFIX} error: {exc}", file=sys.stderr)
         return exit_codes.FAILURE

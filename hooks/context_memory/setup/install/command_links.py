@@ -3,41 +3,31 @@
 People run ``ctx-usage`` by hand and the agent runs ``ctx-decide`` through its Bash tool,
 so those commands must be found without typing the virtualenv's path. Only links that
 point into this install's virtualenv are ever replaced or removed; anything else of the
-same name is left alone and reported.
+same name is left alone and reported. ``LinkCommands`` is the installer's step (see
+install/plan.py): it says what it would do (``show``) or does it (``apply``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-# Every console script of pyproject.toml (a test keeps them equal): people and agents type
-# the by-hand commands, and the docs and --help texts show the hooks run by hand too
-# (``ctx-guard --replay``, ``echo ... | ctx-budget``). The hooks themselves run by absolute
-# path. pipx and uv link the same set.
-LINKED_COMMANDS = (
-    "ctx-usage",
-    "ctx-decide",
-    "ctx-plan",
-    "ctx-capture",
-    "ctx-handoff",
-    "ctx-audit",
-    "ctx-merge",
-    "ctx-doctor",
-    "ctx-statusline",
-    "ctx-guard",
-    "ctx-budget",
-    "ctx-extract",
-    "ctx-restore",
-    "ctx-install",
-)
+from context_memory.core.command_table import SCRIPTS
+from context_memory.setup.install.venv import PREFIX
+
+# Every console script (core/command_table.SCRIPTS): people and agents type the by-hand
+# commands, and the docs and --help texts show the hooks run by hand too (``ctx-guard
+# --replay``, ``echo ... | ctx-budget``). The hooks themselves run by absolute path. pipx
+# and uv link the same set.
+LINKED_COMMANDS = tuple(SCRIPTS)
 
 LINK_CREATE = "create"
 LINK_KEEP = "keep"
 LINK_UPDATE = "update"
 LINK_CONFLICT = "conflict"
-LINK_REMOVE = "remove"
 LINK_MISSING_TARGET = "missing-target"
 
 
@@ -117,3 +107,81 @@ def remove_links(links: Path, commands: list[str]) -> None:
 def on_path(folder: Path, environ: Mapping[str, str]) -> bool:
     entries = environ.get("PATH", "").split(os.pathsep)
     return any(entry and os.path.abspath(entry) == str(folder) for entry in entries)
+
+
+@dataclass(frozen=True)
+class LinkCommands:
+    """The installer's step: the links in ``links`` into the venv's ``bin_dir`` (pipx
+    style; ~/.local/bin, CTX_BIN_DIR), or with ``remove`` (--uninstall) the links there
+    that point into ``bin_dir`` (a file of the same name that is not ours stays)."""
+
+    bin_dir: Path
+    links: Path
+    remove: bool
+
+    def show(self) -> None:
+        if self.remove:
+            self._say_removed(plan_unlinks(self.bin_dir, self.links), "would remove")
+            return
+        plan = plan_links(self.bin_dir, self.links)
+        # The virtualenv may not exist yet: its commands are still what is linked.
+        wanted = (LINK_CREATE, LINK_UPDATE, LINK_MISSING_TARGET)
+        self._say_linked([c for c, action in plan if action in wanted], plan, "would link")
+
+    def apply(self) -> None:
+        if self.remove:
+            gone = plan_unlinks(self.bin_dir, self.links)
+            remove_links(self.links, gone)
+            self._say_removed(gone, "removed")
+            return
+        plan = plan_links(self.bin_dir, self.links)
+        new = [c for c, action in plan if action in (LINK_CREATE, LINK_UPDATE)]
+        if new:
+            apply_links(self.bin_dir, self.links, plan)
+        self._say_linked(new, plan, "link")
+
+    def _say_removed(self, gone: list[str], verb: str) -> None:
+        if gone:
+            print(f"{PREFIX} {verb} {len(gone)} command links from {self.links}")
+
+    def _say_linked(self, new: list[str], plan: list[tuple[str, str]], verb: str) -> None:
+        if new:
+            print(f"{PREFIX} {verb} {', '.join(new)} into {self.links}")
+        for command, action in plan:
+            if action == LINK_CONFLICT:
+                print(
+                    f"{PREFIX} warning: {self.links / command} exists and is not ours; left "
+                    f"alone (run {self.bin_dir / command} directly)",
+                    file=sys.stderr,
+                )
+        if new and not on_path(self.links, os.environ):
+            print(f"{PREFIX} note: {path_note(self.links, os.environ)}")
+
+
+def path_note(links: Path, environ: Mapping[str, str]) -> str:
+    """What to do when ``links`` is not on PATH. Debian's and Ubuntu's ~/.profile already
+    put ~/.local/bin on PATH when that folder exists at login, so there a new login is all
+    it takes."""
+    home = environ.get("HOME") or os.path.expanduser("~")
+    profile = os.path.join(home, ".profile")
+    try:
+        with open(profile, encoding="utf-8", errors="replace") as handle:
+            profile_text = handle.read(1 << 16)
+    except OSError:
+        profile_text = ""
+    if links == Path(home, ".local", "bin") and "$HOME/.local/bin" in profile_text:
+        return (
+            f"{links} is not on your PATH yet; your ~/.profile adds it when the folder exists "
+            "at login, so log out and in again (or run: . ~/.profile) to run ctx-usage and "
+            "ctx-decide by name"
+        )
+    return (
+        f"{links} is not on your PATH; add it (for example "
+        f'export PATH="{_in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
+        "ctx-usage and ctx-decide by name"
+    )
+
+
+def _in_double_quotes(text: str) -> str:
+    """``text`` escaped for the inside of a POSIX shell double-quoted string."""
+    return "".join("\\" + ch if ch in '\\"$`' else ch for ch in text)

@@ -10,6 +10,9 @@ takes exactly the tagged line, and everything else in the crontab is kept byte f
 The user's crontab is read and written with the real ``crontab -l`` / ``crontab -``
 commands (as root, ``CTX_CRONTAB_USER`` selects another user's crontab: ``crontab -u``).
 
+``CronLine`` is the installer's step (see install/plan.py): it says what it would do
+(``show``) or does it (``apply``).
+
 Standard library only: the installer imports this module with the system python.
 """
 
@@ -19,6 +22,11 @@ import hashlib
 import os
 import shlex
 import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from context_memory.setup.install.venv import PREFIX, REPO_ROOT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -283,3 +291,60 @@ def report_lines(change: CronChange, project: str, *, dry_run: bool, asked: bool
     if asked:
         return [f"crontab: no ctx-merge line for {project}; nothing to remove"]
     return []
+
+
+@dataclass(frozen=True)
+class CronLine:
+    """The installer's step: ``asked`` (--cron), the line that runs ctx-merge hourly for
+    ``project``; ``remove`` (--uninstall) takes it out (with ``purge``, also every line
+    running this virtualenv's ctx-merge)."""
+
+    bin_dir: Path
+    project: str
+    asked: bool
+    remove: bool
+    purge: bool
+
+    def show(self) -> None:
+        if not self.remove and self.asked and crontab_missing():
+            print(
+                f"{PREFIX} crontab: the crontab command is not installed (Debian/Ubuntu: sudo "
+                "apt install cron), so ./install --cron would stop; the line it would add, for "
+                "your scheduler:"
+            )
+            print(f"  {cron_line(str(self.bin_dir), self.project)}")
+            return
+        self._change(dry_run=True)
+
+    def apply(self) -> None:
+        self._change(dry_run=False)
+
+    def _change(self, *, dry_run: bool) -> None:
+        user = crontab_user(os.environ)
+        if self.remove:
+            try:
+                change = remove_merge_lines(
+                    self.project,
+                    bin_dir=str(self.bin_dir) if self.purge else None,
+                    dry_run=dry_run,
+                    user=user,
+                )
+            except CrontabError as exc:
+                if self.asked:
+                    raise
+                print(
+                    f"{PREFIX} warning: could not look for a ctx-merge line: {exc}",
+                    file=sys.stderr,
+                )
+                return
+        elif self.asked:
+            change = add_merge_line(str(self.bin_dir), self.project, dry_run=dry_run, user=user)
+        else:
+            return
+        for line in report_lines(change, self.project, dry_run=dry_run, asked=self.asked):
+            print(line if line.startswith(" ") else f"{PREFIX} {line}")
+        if self.asked and not self.remove and os.path.realpath(self.project) == str(REPO_ROOT):
+            print(
+                f"{PREFIX} note: {self.project} is this context-memory checkout; for your own "
+                "project run ./install --cron --project DIR (or from that folder)"
+            )

@@ -36,10 +36,10 @@ from __future__ import annotations
 import configparser
 import glob
 import os
+from dataclasses import dataclass
+from pathlib import Path
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pathlib import Path
+from context_memory.core.fsutil import atomic_write
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
@@ -185,11 +185,7 @@ def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list
                     continue
         except OSError:
             pass
-        tmp = os.path.join(target_dir, f".{command}.context-memory.tmp")
-        with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, path)
+        atomic_write(path, text.encode("utf-8", "surrogateescape"), mode=0o755)
         changed.append(command)
     return changed
 
@@ -224,3 +220,29 @@ def remove_launchers(bin_dir: Path | str, *, dry_run: bool = False) -> list[str]
     except OSError:
         pass  # not empty: something else is in it
     return ours
+
+
+@dataclass(frozen=True)
+class RemoveLaunchers:
+    """The installer's step for --uninstall of ctx-install: our launchers' own folder
+    (``<venv>/context-memory/bin``) in a virtualenv that pipx or uv owns, and its parent
+    when that is empty then."""
+
+    bin_dir: Path
+
+    def show(self) -> None:
+        self._say(remove_launchers(self.bin_dir, dry_run=True), "would remove")
+
+    def apply(self) -> None:
+        gone = remove_launchers(self.bin_dir)
+        try:
+            self.bin_dir.parent.rmdir()  # <venv>/context-memory, ours; only when empty
+        except OSError:
+            pass
+        self._say(gone, "removed")
+
+    def _say(self, gone: list[str], verb: str) -> None:
+        from context_memory.setup.install.venv import PREFIX
+
+        if gone:
+            print(f"{PREFIX} {verb} {len(gone)} launchers from {self.bin_dir}")

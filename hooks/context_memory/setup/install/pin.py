@@ -1,12 +1,14 @@
 """``./install --pin-decisions`` and its undoing: the import line in the project's
 CLAUDE.md (shown as a diff, written atomically) and the pinned digest built next to the
-state folder. Standard library only.
+state folder. ``PinLine`` is the installer's step (see install/plan.py). Standard library
+only.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.state import STATE_DIRNAME
@@ -59,6 +61,22 @@ def claude_md_change(project: str, *, add: bool, remove: bool) -> ClaudeMdChange
     else:
         new = claude_md.with_import_line(text)
     return ClaudeMdChange(shown, target, text, new)
+
+
+@dataclass(frozen=True)
+class PinLine:
+    """The installer's step: --pin-decisions (or with ``remove``, its undoing) for
+    ``project``; ``change`` from claude_md_change (None: nothing to do)."""
+
+    project: str
+    change: ClaudeMdChange | None
+    remove: bool
+
+    def show(self) -> None:
+        pin(self.project, self.change, remove=self.remove, dry_run=True)
+
+    def apply(self) -> None:
+        pin(self.project, self.change, remove=self.remove, dry_run=False)
 
 
 def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: bool) -> None:

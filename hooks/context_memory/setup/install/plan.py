@@ -1,25 +1,35 @@
 """The plan of one installer run: a list of typed steps saying what would change where.
 ``make_plan`` reads everything it needs (settings files, the crontab, CLAUDE.md, the install
-record) and refuses what cannot be done before anything is written; install/apply.py
-prints the plan (``--dry-run``) or carries it out. An uninstall's plan comes from the
-install record: the same steps for every place the installs added something, then the
-restore of what the record kept. Standard library only.
+record) and refuses what cannot be done before anything is written; ``carry_out`` prints
+the plan (``--dry-run``) or carries it out, each step doing its own. An uninstall's plan
+comes from the install record: the same steps for every place the installs added
+something, then the restore of what the record kept. Standard library only.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
+from context_memory.setup.install.auto_memory import AutoMemory
+from context_memory.setup.install.command_links import LinkCommands
+from context_memory.setup.install.crontab import CronLine
+from context_memory.setup.install.launchers import RemoveLaunchers
 from context_memory.setup.install.options import InstallOptions
-from context_memory.setup.install.pin import ClaudeMdChange, claude_md_change
+from context_memory.setup.install.pin import PinLine, claude_md_change
+from context_memory.setup.install.purge import KeepVenv, PurgeLeftovers, PurgeVenv
+from context_memory.setup.install.record import NoteInstall, RestoreRecorded
 from context_memory.setup.install.settings_edit import STATUSLINE_PROGRAM
-from context_memory.setup.install.settings_file import Settings
 from context_memory.setup.install.settings_write import (
+    DropProjectHooks,
+    EditSettings,
+    PreparePrograms,
+    StatuslineNote,
+    WarnLookalikes,
     desired_settings,
     read_settings,
     registered_programs,
@@ -34,148 +44,25 @@ from context_memory.setup.install.venv import (
 )
 
 
-@dataclass(frozen=True)
-class PreparePrograms:
-    """Write our launchers into ``bin_dir`` and run each registered program once."""
+class Step(Protocol):
+    """One step of a run, next to the code it drives (command_links.LinkCommands,
+    crontab.CronLine, pin.PinLine, settings_write's steps on settings files, record's,
+    purge's, launchers.RemoveLaunchers, auto_memory.AutoMemory): ``show`` says what it
+    would change where (--dry-run, nothing written), ``apply`` does it and says what it
+    did."""
 
-    venv: Path
-    programs: tuple[str, ...]
-    bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
+    def show(self) -> None: ...
 
-
-@dataclass(frozen=True)
-class RemoveLaunchers:
-    """--uninstall of ctx-install: our launchers' own folder in a pipx or uv virtualenv."""
-
-    bin_dir: Path
+    def apply(self) -> None: ...
 
 
-@dataclass(frozen=True)
-class EditSettings:
-    """One settings file: its text and settings now, and after this run."""
-
-    path: Path
-    text: str | None
-    old: Settings
-    new: Settings
-    bin_dir: Path
-    uninstall: bool
-    statusline: str | None
-    hooks_here: bool  # False: the user settings run the hooks already
-    user_path: Path
-    first: bool  # the place this run was asked for (its dry run shows the full report)
-
-
-@dataclass(frozen=True)
-class StatuslineNote:
-    text: str
-
-
-@dataclass(frozen=True)
-class PurgeVenv:
-    venv: Path
-
-
-@dataclass(frozen=True)
-class PurgeLeftovers:
-    """--uninstall --purge, last: the toolkit's cache folder, and the folders the install
-    script created for the virtualenv that are empty by then."""
-
-    cache: Path
-    made_folders: tuple[Path, ...]
-
-
-@dataclass(frozen=True)
-class KeepVenv:
-    venv: Path
-
-
-@dataclass(frozen=True)
-class LinkCommands:
-    bin_dir: Path
-    links: Path
-    remove: bool
-
-
-@dataclass(frozen=True)
-class CronLine:
-    bin_dir: Path
-    project: str
-    asked: bool
-    remove: bool
-    purge: bool
-
-
-@dataclass(frozen=True)
-class PinLine:
-    project: str
-    change: ClaudeMdChange | None
-    remove: bool
-
-
-@dataclass(frozen=True)
-class AutoMemory:
-    """--uninstall: the toolkit's files and block out of Claude Code's auto-memory folders
-    (memory/native.py); the model's own files and lines stay."""
-
-    projects: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class WarnLookalikes:
-    path: Path
-    bin_dir: Path
-
-
-@dataclass(frozen=True)
-class DropProjectHooks:
-    """A project settings file an earlier --project install registered the hooks in, now
-    that the user settings run them in every project."""
-
-    path: Path
-    user_path: Path
-    bin_dir: Path
-
-
-@dataclass(frozen=True)
-class RestoreRecorded:
-    venv: Path
-    record: dict[str, Any]
-    tool: str
-
-
-@dataclass(frozen=True)
-class NoteInstall:
-    venv: Path
-    settings_path: Path
-    settings_before: str | None
-    backups_before: tuple[str, ...]
-    folder_existed: bool
-    links_dir: Path
-    links_dir_existed: bool
-    cron_project: str | None
-    crontab_was_empty: bool
-    pin_project: str | None
-    made_folders: tuple[Path, ...] = ()
-
-
-Step = (
-    PreparePrograms
-    | EditSettings
-    | StatuslineNote
-    | PurgeVenv
-    | KeepVenv
-    | LinkCommands
-    | CronLine
-    | PinLine
-    | WarnLookalikes
-    | AutoMemory
-    | DropProjectHooks
-    | RestoreRecorded
-    | NoteInstall
-    | RemoveLaunchers
-    | PurgeLeftovers
-)
+def carry_out(steps: Sequence[Step], *, dry_run: bool) -> None:
+    """Carry out ``steps`` in order (``dry_run``: print what each would do instead)."""
+    for step in steps:
+        if dry_run:
+            step.show()
+        else:
+            step.apply()
 
 
 # --------------------------------------------------------------------------- checks
@@ -233,7 +120,7 @@ def crontab_before(options: InstallOptions) -> str | None:
             "context-memory. Run ./install --cron, which updates it."
         )
     if options.dry_run and crontab.crontab_missing():
-        return None  # the dry run shows the line instead (see extras.set_cron)
+        return None  # the dry run shows the line instead (see crontab.CronLine.show)
     return crontab.read_crontab(crontab.crontab_user(os.environ))
 
 
@@ -256,7 +143,18 @@ def edit_settings(
         old, options.bin_dir, uninstall=uninstall, statusline=statusline, hooks_here=hooks_here
     )
     return EditSettings(
-        path, text, old, new, options.bin_dir, uninstall, statusline, hooks_here, user_path, first
+        path,
+        text,
+        old,
+        new,
+        options.bin_dir,
+        uninstall,
+        statusline,
+        hooks_here,
+        user_path,
+        first,
+        options.venv,
+        options.tool,
     )
 
 
@@ -369,7 +267,6 @@ def recorded_steps(
     kept = record.load(options.venv)
     again = InstallOptions(
         venv=options.venv,
-        dry_run=options.dry_run,
         uninstall=True,
         tool=options.tool,
         launcher_dir=options.launcher_dir,

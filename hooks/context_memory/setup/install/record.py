@@ -7,7 +7,7 @@ install, so an uninstall can put back the very bytes), the folder it linked comm
 the crontab was empty before), and the projects whose CLAUDE.md got the pinned-digest line.
 ``./install --uninstall`` run from anywhere plans the removal for every recorded place
 (install/plan.py), applies it, then restores what can be restored byte for byte and deletes
-the record (``restore_recorded``).
+the record (``RestoreRecorded``).
 
 Standard library only: the installer runs with the system python.
 """
@@ -17,8 +17,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from context_memory.core.fsutil import atomic_write
 
 if TYPE_CHECKING:
     from context_memory.setup.install.settings_file import Settings
@@ -77,7 +80,7 @@ def save(
     venv: Path, record: dict[str, Any] | None, environ: Mapping[str, str] = os.environ
 ) -> None:
     """Write this account's record (None: forget it) into the file, whole (temporary file,
-    then rename); the file is deleted when no account has a record left."""
+    fsutil.atomic_write); the file is deleted when no account has a record left."""
     installs = _load_all(venv)
     if record is None:
         installs.pop(identity(environ), None)
@@ -90,83 +93,100 @@ def save(
         except FileNotFoundError:
             pass
         return
-    tmp = path.with_name(f".{RECORD_NAME}.tmp")
     document = {"version": RECORD_VERSION, "installs": installs}
-    tmp.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps(document, indent=1, sort_keys=True) + "\n")
 
 
-def note_install(
-    venv: Path,
-    *,
-    settings_path: Path,
-    settings_before: str | None,
-    links_dir: Path,
-    backups_before: list[str] | None = None,
-    folder_existed: bool = True,
-    links_dir_existed: bool,
-    cron_project: str | None,
-    crontab_was_empty: bool,
-    pin_project: str | None,
-    made_folders: tuple[Path, ...] | list[Path] = (),
-) -> None:
-    """Add this install's places to the record. The first install of a place wins: a
-    re-run must not replace the settings text from before the first install."""
-    if not venv.is_dir():
-        return
-    record = load(venv)
-    record["settings"].setdefault(
-        str(settings_path),
-        {
-            "before": settings_before,
-            "backups_before": backups_before or [],
-            "folder_existed": folder_existed,
-        },
-    )
-    record["links"].setdefault(str(links_dir), {"created_folder": not links_dir_existed})
-    if cron_project is not None:
-        record["cron"].setdefault(cron_project, {"crontab_was_empty": crontab_was_empty})
-    if pin_project is not None and pin_project not in record["pinned"]:
-        record["pinned"].append(pin_project)
-    for folder in made_folders:
-        if str(folder) not in record["made_folders"]:
-            record["made_folders"].append(str(folder))
-    save(venv, record)
+@dataclass(frozen=True)
+class NoteInstall:
+    """The installer's last step: this install's places added to the record. The first
+    install of a place wins: a re-run must not replace the settings text from before the
+    first install."""
+
+    venv: Path
+    settings_path: Path
+    settings_before: str | None
+    backups_before: tuple[str, ...]
+    folder_existed: bool
+    links_dir: Path
+    links_dir_existed: bool
+    cron_project: str | None
+    crontab_was_empty: bool
+    pin_project: str | None
+    made_folders: tuple[Path, ...] = ()
+
+    def show(self) -> None:
+        pass  # a dry run records nothing
+
+    def apply(self) -> None:
+        if not self.venv.is_dir():
+            return
+        record = load(self.venv)
+        record["settings"].setdefault(
+            str(self.settings_path),
+            {
+                "before": self.settings_before,
+                "backups_before": list(self.backups_before),
+                "folder_existed": self.folder_existed,
+            },
+        )
+        created = not self.links_dir_existed
+        record["links"].setdefault(str(self.links_dir), {"created_folder": created})
+        if self.cron_project is not None:
+            was_empty = {"crontab_was_empty": self.crontab_was_empty}
+            record["cron"].setdefault(self.cron_project, was_empty)
+        if self.pin_project is not None and self.pin_project not in record["pinned"]:
+            record["pinned"].append(self.pin_project)
+        for folder in self.made_folders:
+            if str(folder) not in record["made_folders"]:
+                record["made_folders"].append(str(folder))
+        save(self.venv, record)
 
 
 # --------------------------------------------------------------------------- uninstall
 
 
-def restore_recorded(venv: Path, record: dict[str, Any], tool: str) -> None:
-    """After an uninstall removed our entries, lines and links from every place ``record``
+@dataclass(frozen=True)
+class RestoreRecorded:
+    """--uninstall, after our entries, lines and links are out of every place ``record``
     lists: put back each settings file's text from before the first install (and drop the
     backups made since), ``crontab -r`` a crontab that was empty before, remove a link
     folder the install created (when empty), and delete the record. ``tool`` names the
     installer in the messages (``./install`` or ``ctx-install``)."""
-    from context_memory.setup.install import crontab
 
-    for where, entry in record["settings"].items():
-        entry = entry if isinstance(entry, dict) else {}
-        if _restore_settings(Path(where), entry.get("before", ""), tool):
-            _remove_our_backups(Path(where), entry.get("backups_before"), tool)
-            if entry.get("folder_existed") is False:
+    venv: Path
+    record: dict[str, Any]
+    tool: str
+
+    def show(self) -> None:
+        pass  # the settings steps' dry runs already show the restored text
+
+    def apply(self) -> None:
+        from context_memory.setup.install import crontab
+
+        record, tool = self.record, self.tool
+        for where, entry in record["settings"].items():
+            entry = entry if isinstance(entry, dict) else {}
+            if _restore_settings(Path(where), entry.get("before", ""), tool):
+                _remove_our_backups(Path(where), entry.get("backups_before"), tool)
+                if entry.get("folder_existed") is False:
+                    try:
+                        os.rmdir(Path(where).parent)  # the install made it; only when empty
+                    except OSError:
+                        pass
+        if any(
+            isinstance(entry, dict) and entry.get("crontab_was_empty")
+            for entry in record["cron"].values()
+        ):
+            crontab.delete_if_empty(crontab.crontab_user(os.environ))
+        for folder, entry in record["links"].items():
+            if isinstance(entry, dict) and entry.get("created_folder"):
                 try:
-                    os.rmdir(Path(where).parent)  # the install made it; only when empty
+                    os.rmdir(folder)  # only when empty: other programs' commands stay
                 except OSError:
                     pass
-    if any(
-        isinstance(entry, dict) and entry.get("crontab_was_empty")
-        for entry in record["cron"].values()
-    ):
-        crontab.delete_if_empty(crontab.crontab_user(os.environ))
-    for folder, entry in record["links"].items():
-        if isinstance(entry, dict) and entry.get("created_folder"):
-            try:
-                os.rmdir(folder)  # only when empty: other programs' commands stay
-            except OSError:
-                pass
-    if venv.is_dir():
-        save(venv, None)
+        if self.venv.is_dir():
+            save(self.venv, None)
 
 
 RESTORE_DELETE = "delete"  # the install created the file and nothing else is in it
@@ -174,7 +194,7 @@ RESTORE_TEXT = "text"  # the file gets its text from before the first install ba
 
 
 def planned_restore(entry: object, new: Settings, path: Path) -> tuple[str | None, str | None]:
-    """What ``restore_recorded`` will do to the settings file ``path`` once the uninstall has
+    """What ``RestoreRecorded`` will do to the settings file ``path`` once the uninstall has
     taken our entries out (``new``), so that a dry run shows that and not a rewrite:
     (RESTORE_DELETE, None), (RESTORE_TEXT, the text from before the first install), or
     (None, None) when the file stays as the edit leaves it. ``entry``: its record entry."""

@@ -5,11 +5,10 @@ alone, and for --dry-run the diff it would write. Standard library only.
 from __future__ import annotations
 
 import difflib
-import shutil
 import sys
 from pathlib import Path
 
-from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.install.settings_edit import (
     command_for,
     lookalike_entries,
@@ -69,7 +68,7 @@ def report_uninstall(
 
 
 def report_hooks_elsewhere(
-    old: Settings, new: Settings, path: Path, bin_dir: Path, user_path: Path, *, dry_run: bool
+    old: Settings, new: Settings, path: Path, bin_dir: Path, user_path: Path
 ) -> None:
     """What an install for a project says when the user settings already run the hooks."""
     names = {spec.command for spec in HOOKS}
@@ -79,25 +78,7 @@ def report_hooks_elsewhere(
         f"project; not registering them again in {path}"
     )
     if removed:
-        verb = "would remove" if dry_run else "removed"
-        print(f"{PREFIX} {verb} {removed} hooks from {path} that ran twice")
-
-
-def purge(venv: Path) -> None:
-    if not venv.exists():
-        print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
-        return
-    shutil.rmtree(venv)
-    print(f"{PREFIX} deleted the virtualenv {venv}")
-    parent = venv.parent
-    if parent.name == "context-memory":
-        # The default place is <data>/context-memory/venv: its folder is ours too, and an
-        # empty one left behind says something is still installed.
-        try:
-            parent.rmdir()
-        except OSError:
-            return  # not empty: something else of the user's is in it
-        print(f"{PREFIX} deleted the folder {parent}, now empty")
+        print(f"{PREFIX} removed {removed} hooks from {path} that ran twice")
 
 
 def report_dry_run(

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.install.settings_file import Settings, check_hooks_shape, dumps_settings
 
 OWN_FOLDER_NAME = "context-memory"

@@ -5,7 +5,6 @@ serialised again, and the write (a backup, a temp file, os.replace).
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import shutil
@@ -15,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from context_memory.core.fsutil import atomic_write, temp_name
+from context_memory.core.fsutil import atomic_write
 
 BACKUP_INFIX = ".bak-"
 Settings = dict[str, Any]
@@ -36,17 +35,6 @@ class SettingsShapeError(SettingsError):
 
 _FIX_HINT = "then run ./install again. The file was not changed."
 # --------------------------------------------------------------------------- reading
-
-
-def load_settings(path: Path) -> Settings:
-    """Parse the settings file at ``path``; a missing or empty file is ``{}``.
-
-    Raises InvalidJSONError for text that is not JSON, SettingsShapeError when the top level
-    is not an object or ``hooks`` has the wrong shape, and SettingsError when the file
-    cannot be read.
-    """
-    text = read_settings_text(path)
-    return parse_settings(text, path)
 
 
 def read_settings_text(path: Path) -> str | None:
@@ -148,10 +136,6 @@ class RawString(str):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RawString:
         return self
-
-
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
 
 
 def loads_keeping_literals(text: str) -> Any:
@@ -339,84 +323,12 @@ def replace_if_unchanged(path: Path, based_on: str | None, text: str) -> bool:
     """Write ``text`` to ``path`` (a symlink is followed) if the file still holds
     ``based_on`` (None: does not exist) at the moment of the rename; False, with nothing
     written, when another program changed it since it was read (the caller redoes its
-    edit on the new content). The temporary file is complete and synced before the file
-    is checked, so the check and the rename are microseconds apart."""
-    target = os.path.realpath(path)
-    folder = os.path.dirname(target)
-    os.makedirs(folder, exist_ok=True)
-    try:
-        mode = os.stat(target).st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    # Named and created as fsutil.atomic_write does (exclusive, no link followed, a name
-    # its sweep of stale temporary files knows), without tempfile.
-    tmp = os.path.join(folder, temp_name(os.path.basename(target)))
-    fd = os.open(
-        tmp,
-        os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | os.O_CLOEXEC,
-        0o600,
-    )
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        if based_on is None:
-            try:
-                os.link(tmp, target)  # fails if the file appeared meanwhile
-            except FileExistsError:
-                return False
-            return True
-        if read_settings_text(Path(target)) != based_on:
-            return False
-        if not _exchange(tmp, target):
-            os.replace(tmp, target)  # no renameat2: the check above is microseconds old
-            return True
-        # Swapped: ``tmp`` now holds the file we displaced. If a write slipped in between
-        # the check and the swap, it is that write: put it back and let the caller redo.
-        if read_settings_text(Path(tmp)) == based_on:
-            return True
-        _exchange(tmp, target)
-        if read_settings_text(Path(tmp)) != text:
-            _exchange(tmp, target)  # yet another write meanwhile: the newest goes back
-        return False
-    finally:
+    edit on the new content). fsutil.atomic_write's ``still_current`` check."""
+
+    def still_current(held: bytes | None) -> bool:
         try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+            return (None if held is None else held.decode("utf-8-sig")) == based_on
+        except UnicodeDecodeError:
+            return False
 
-
-RENAME_EXCHANGE = 2  # linux/fs.h
-AT_FDCWD = -100
-
-
-def _exchange(first: str, second: str) -> bool:
-    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE): the file a rename
-    displaces is kept, so a write that lands between a check and the rename is not lost.
-    False where the system or file system cannot do it."""
-    try:
-        import ctypes
-
-        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-    except (ImportError, OSError, AttributeError):
-        return False
-    renameat2.argtypes = [
-        ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint
-    ]  # fmt: skip
-    done = renameat2(AT_FDCWD, os.fsencode(first), AT_FDCWD, os.fsencode(second), RENAME_EXCHANGE)
-    if done == 0:
-        return True
-    error = ctypes.get_errno()
-    if error in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.EPERM):
-        return False
-    raise OSError(error, os.strerror(error), second)
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` atomically (fsutil.atomic_write), keeping its permission
-    bits; a symlink is followed, so the link's target is what gets replaced."""
-    atomic_write(os.path.realpath(path), text)
+    return atomic_write(os.path.realpath(path), text, still_current=still_current)

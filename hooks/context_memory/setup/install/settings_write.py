@@ -1,8 +1,9 @@
 """The installer's edit of one settings file: the settings wanted after the run (a pure
 function of the parsed file and the options), what it does to the status line, the write
 (backed up, redone when another program changed the file meanwhile), and the check that
-every command the settings will name runs through ``sh`` as Claude Code runs it.
-Standard library only.
+every command the settings will name runs through ``sh`` as Claude Code runs it. The
+installer's steps on settings files (see install/plan.py) are here too, each saying what it
+would do (``show``) or doing it (``apply``). Standard library only.
 """
 
 from __future__ import annotations
@@ -11,12 +12,21 @@ import os
 import subprocess
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from context_memory.setup.hook_registry import HOOKS
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import launchers, record
 from context_memory.setup.install.options import STATUSLINE_CHAIN
+from context_memory.setup.install.report import (
+    report_dry_run,
+    report_hooks_elsewhere,
+    report_install,
+    report_uninstall,
+    show_settings_change,
+    warn_lookalikes,
+)
 from context_memory.setup.install.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
@@ -45,6 +55,7 @@ from context_memory.setup.install.settings_file import (
 )
 from context_memory.setup.install.venv import PREFIX, InstallError
 
+HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 MAX_WRITE_ATTEMPTS = 1000
 MAX_WRITE_SECONDS = 20
 VERIFY_TIMEOUT_SECONDS = 60
@@ -208,3 +219,164 @@ def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
 def _now() -> datetime | None:
     """The backup timestamp (None = the clock); tests replace this."""
     return None
+
+
+# --------------------------------------------------------------------------- the steps
+
+
+@dataclass(frozen=True)
+class PreparePrograms:
+    """Write our launchers into ``bin_dir`` and run each registered program once."""
+
+    venv: Path
+    programs: tuple[str, ...]
+    bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
+
+    def show(self) -> None:
+        pass  # not planned for a dry run
+
+    def apply(self) -> None:
+        prepare_programs(self.venv, self.programs, self.bin_dir)
+
+
+@dataclass(frozen=True)
+class EditSettings:
+    """One settings file: its text and settings now, and after this run."""
+
+    path: Path
+    text: str | None
+    old: Settings
+    new: Settings
+    bin_dir: Path
+    uninstall: bool
+    statusline: str | None
+    hooks_here: bool  # False: the user settings run the hooks already
+    user_path: Path
+    first: bool  # the place this run was asked for (its dry run shows the full report)
+    venv: Path
+    tool: str  # ./install or ctx-install, for the messages
+
+    def show(self) -> None:
+        changed = self.new != self.old
+        new_text = dumps_settings(self.new, detect_indent(self.text)) if changed else None
+        restore: str | None = None
+        if self.uninstall and changed:
+            # What the run ends with: the file deleted, or its text from before put back.
+            entry = record.load(self.venv)["settings"].get(str(self.path))
+            restore, before = record.planned_restore(entry, self.new, self.path)
+            if restore == record.RESTORE_DELETE:
+                if self.first:
+                    print(f"{PREFIX} dry run: nothing will be written")
+                removed = len(own_entries(self.old, self.bin_dir, HOOK_NAMES))
+                print(
+                    f"{PREFIX} would remove {removed} hooks from {self.path}, then delete it: "
+                    f"{self.tool} had created it, and nothing else is in it"
+                )
+                return
+            if restore == record.RESTORE_TEXT and before is not None:
+                new_text = before
+        shown = new_text if new_text is not None else self.text or ""
+        restore_of = restore and self.tool
+        if not self.first:
+            show_settings_change(
+                self.path, self.text, shown, changed, uninstall=True, restore_of=restore_of
+            )
+            return
+        report_dry_run(
+            uninstall=self.uninstall,
+            venv=self.venv,
+            path=self.path,
+            text=self.text,
+            new_text=shown,
+            changed=changed,
+            hooks_here=self.hooks_here,
+            user_path=self.user_path,
+            restore_of=restore_of,
+        )
+
+    def apply(self) -> None:
+        def wanted(settings: Settings) -> Settings:
+            return desired_settings(
+                settings,
+                self.bin_dir,
+                uninstall=self.uninstall,
+                statusline=self.statusline,
+                hooks_here=self.hooks_here,
+            )
+
+        old, new, changed = self.old, self.new, False
+        if new != old:
+            old, new, changed = write_settings(self.path, wanted, self.text, old)
+        if self.uninstall:
+            report_uninstall(old, new, self.path, self.bin_dir, changed)
+        elif not self.hooks_here:
+            report_hooks_elsewhere(old, new, self.path, self.bin_dir, self.user_path)
+        elif changed and register_hooks(old, HOOKS, self.bin_dir) == old:
+            print(f"{PREFIX} hooks already registered in {self.path}; only the status line "
+                  "changed")  # fmt: skip
+        else:
+            report_install(self.path, self.bin_dir, changed)
+
+
+@dataclass(frozen=True)
+class StatuslineNote:
+    text: str
+
+    def show(self) -> None:
+        print(f"{PREFIX} {self.text}")
+
+    def apply(self) -> None:
+        print(f"{PREFIX} {self.text}")
+
+
+@dataclass(frozen=True)
+class WarnLookalikes:
+    """Entries that run programs of our names from elsewhere: a warning, left alone."""
+
+    path: Path
+    bin_dir: Path
+
+    def show(self) -> None:
+        pass
+
+    def apply(self) -> None:
+        try:
+            _, settings = read_settings(self.path)
+        except (SettingsError, OSError):
+            return
+        warn_lookalikes(settings, self.path, self.bin_dir)
+
+
+@dataclass(frozen=True)
+class DropProjectHooks:
+    """A project settings file an earlier --project install registered the hooks in, now
+    that the user settings run them in every project: our hooks out of it (the status
+    line and the rest stay)."""
+
+    path: Path
+    user_path: Path
+    bin_dir: Path
+
+    def show(self) -> None:
+        try:
+            _, old = read_settings(self.path)
+        except (SettingsError, OSError):
+            return
+        self._say(old, "would remove")
+
+    def apply(self) -> None:
+        try:
+            text, old = read_settings(self.path)
+        except (SettingsError, OSError):
+            return
+        unregister = lambda s: unregister_hooks(s, self.bin_dir)  # noqa: E731
+        old, _, changed = write_settings(self.path, unregister, text, old)
+        if changed:
+            self._say(old, "removed")
+
+    def _say(self, old: Settings, verb: str) -> None:
+        removed = len(own_entries(old, self.bin_dir, HOOK_NAMES))
+        print(
+            f"{PREFIX} {verb} {removed} hooks from {self.path}: {self.user_path} runs them in "
+            "every project now, and both would run each hook twice"
+        )

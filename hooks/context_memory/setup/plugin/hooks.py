@@ -1,5 +1,5 @@
 """The plugin's ``hooks/hooks.json``: the same events, matchers and timeouts as the table
-./install registers (hook_registry.HOOKS), run through the plugin's launcher, plus the
+./install registers (core/command_table.HOOKS), run through the plugin's launcher, plus the
 plugin-only PreToolUse hook that lets the toolkit's own commands run without a prompt.
 
 ``python -m context_memory.setup.plugin.hooks`` prints the file; tests/test_plugin_files.py
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 
-from context_memory.setup.hook_registry import HOOKS, HookSpec
+from context_memory.core.command_table import HOOKS, HookSpec
 
 LAUNCHER = "${CLAUDE_PLUGIN_ROOT}/bin/ctx-run"
 ALLOW_COMMAND = "ctx-allow"
