@@ -50,7 +50,15 @@ def you(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh home with a project ~/app, made the current folder; nothing else set."""
     home = tmp_path / "you"
     (home / "app" / ".git").mkdir(parents=True)  # a project: its nearest marker folder
-    for name in ("CTX_VENV", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR", "CTX_BIN_DIR", "XDG_BIN_HOME"):
+    for name in (
+        "CTX_VENV",
+        "XDG_DATA_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "CTX_BIN_DIR",
+        "XDG_BIN_HOME",
+        "CTX_NATIVE_MEMORY",  # the suite's default is off; the docs show a user's default
+        "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("PATH", os.environ.get("PATH") or os.defpath)
@@ -60,7 +68,10 @@ def you(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def as_docs(text: str, home: Path) -> list[str]:
-    return text.replace(str(home), YOU).splitlines()
+    """The output as for the docs' user: their home, and its name in the client's projects
+    folder (auto memory's folder is named after the project's path)."""
+    encoded = "".join(c if c.isascii() and c.isalnum() else "-" for c in str(home))
+    return text.replace(str(home), YOU).replace(encoded, "-home-you").splitlines()
 
 
 def test_the_dry_run_example(you: Path, capsys: Any) -> None:

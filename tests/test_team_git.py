@@ -265,8 +265,10 @@ def test_three_clones_share_records_and_handoffs_without_conflicts(tmp_path: Pat
     bob.git("pull", "--no-edit", "origin", "main")
     after = json.loads(bob.tool("handlers.restore", stdin=payload))
     context = after["hookSpecificOutput"]["additionalContext"]
-    assert "Rejected, do not propose again: Kafka for the cache bus (too heavy for 3 services)" in (
-        context
+    # Typed by a person (no CLAUDECODE in the environment): the user's record (issue 25).
+    assert (
+        "Rejected, do not propose again: Kafka for the cache bus (too heavy for 3 services; user)"
+        in context
     )
 
 
