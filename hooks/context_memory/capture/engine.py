@@ -44,7 +44,7 @@ from context_memory.capture.prompts import (
 )
 from context_memory.capture.question import is_answer, question_item
 from context_memory.capture.seen import CallsSeen
-from context_memory.capture.subjects import of_rejection
+from context_memory.capture.subjects import named_in, of_rejection
 from context_memory.capture.text import block_text, clip, strip_wrappers
 from context_memory.memory.constraint import subjects_from
 
@@ -320,6 +320,8 @@ class Capturer:
             if len(self._pending) >= MAX_PENDING:
                 return [self._with_reason(self._pending.pop(0), ""), *self._stash(item)]
             return self._stash(item)
+        if plan:  # a plan is rejected for what the feedback names, not every step of it
+            call_subjects = named_in(call_subjects, reason)
         subjects = _rejection_subjects(call_subjects, reason)
         out = []
         if not (plan and defers(reason)):  # "commit first, then proceed" is no rejection

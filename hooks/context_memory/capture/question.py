@@ -1,5 +1,6 @@
 """Source c: ``AskUserQuestion``. The answer the user chose is their decision; the options
-not chosen are its alternatives.
+not chosen are its alternatives, and its typed subjects (choice_subjects): the label chosen
+preferred, the others ruled out (packages when the question asks for a library).
 
 The result row carries ``toolUseResult: {"questions": [{"question", "options": [{"label",
 ...}], ...}], "answers": {question: answer}}``: the chosen options' descriptions are the
@@ -16,12 +17,22 @@ import re
 
 from context_memory.capture.items import make_item
 from context_memory.capture.text import MAX_SCAN, clip
+from context_memory.memory.constraint import subject, subject_fields
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 
+    from context_memory.memory.constraint import Subject
+
 ANSWER_START = "User has answered your question"
+# Words of a question that asks which library (package, dependency, framework) to use: its
+# one-word option labels are packages then. Lowercase; matched as parts of the question.
+LIBRARY_WORDS = (
+    "librar", "package", "dependenc", "framework", "module", " lib ", " lib?",
+    "库", "包", "依赖", "框架", "ライブラリ", "パッケージ", "라이브러리", "패키지",
+    "biblioteca", "paquete", "bibliothèque", "bibliothek", "paket", "библиотек", "пакет",
+)  # fmt: skip
 _PAIR = re.compile(r'"([^"\n]{1,400})"="([^"\n]{0,400})"')
 MAX_QUESTIONS = 8
 MAX_DECISION = 300  # the record's one line (decisions' MAX_CAPTURED_TEXT)
@@ -87,6 +98,46 @@ def is_answer(row: dict[str, Any], text: str, tool: str) -> bool:
     return _structured(row) and text.startswith(ANSWER_START)
 
 
+def _option_subject(label: str, library: bool) -> Subject | None:
+    """An option label as a subject: a package where the question asks for a library and
+    the label is one word, else an approach (which only reminds)."""
+    one_word = bool(label.strip()) and " " not in label.strip()
+    return subject("package" if library and one_word else "approach", label)
+
+
+def choice_subjects(row: dict[str, Any]) -> tuple[list[Subject], list[Subject]]:
+    """(ruled_out, preferred) of the client's structured answers: per single-select
+    question answered with one of its labels, the label chosen is preferred and the other
+    labels are ruled out (choosing date-fns over moment rules moment out)."""
+    result = row.get("toolUseResult")
+    if not isinstance(result, dict):
+        return [], []
+    answers, questions = result.get("answers"), result.get("questions")
+    if not isinstance(answers, dict) or not isinstance(questions, list):
+        return [], []
+    out: list[Subject | None] = []
+    preferred: list[Subject | None] = []
+    for entry in questions[:MAX_QUESTIONS]:
+        if not isinstance(entry, dict) or entry.get("multiSelect") is True:
+            continue
+        question = entry.get("question")
+        chosen = answers.get(question) if isinstance(question, str) else None
+        options = entry.get("options")
+        labels = [
+            o["label"]
+            for o in (options[:8] if isinstance(options, list) else [])
+            if isinstance(o, dict) and isinstance(o.get("label"), str) and o["label"].strip()
+        ]
+        if not isinstance(chosen, str) or chosen not in labels:
+            continue  # free text, or several labels: nothing to match on
+        asked = f" {question} {entry.get('header', '')} ".lower()
+        library = any(word in asked for word in LIBRARY_WORDS)
+        preferred.append(_option_subject(chosen, library))
+        out.extend(_option_subject(label, library) for label in labels if label != chosen)
+    fields = subject_fields(out, preferred)
+    return fields["ruled_out"], fields["preferred"]
+
+
 def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
     pairs, others, described = _answers(row, text)
     if not pairs:
@@ -107,4 +158,5 @@ def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
         choice_text=answers,
         whole=(*(f"{q} {a}" for q, a in pairs), *described),
         tier="structural",
+        subjects=choice_subjects(row),
     )
