@@ -5,8 +5,9 @@ rejects a call and types feedback; protocol file section 11).
 Behind the local fake API the client cannot reach auto mode's server-side check: it says
 so once ("Enter to stay in auto mode") and then asks for each such call with the usual
 prompt (``Do you want to proceed? No / Yes``, "Tab to amend"). ``Terminal`` reads the
-screen as plain text (escape sequences dropped, spaces ignored when matching) and waits
-for what the client shows, never for a fixed time.
+screen as plain text (escape sequences dropped, spaces ignored when matching) and as a
+terminal emulator renders it (vt.py), and waits for what the client shows, never for a
+fixed time.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import termios
 import time
 from collections.abc import Mapping
 from pathlib import Path
+
+from .vt import Rendered
 
 ROWS, COLUMNS = 40, 120
 WAIT_SECONDS = 60.0
@@ -62,6 +65,8 @@ class Terminal:
         self.pid, self.fd = pid, fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         self.raw = b""
+        self._rendered = Rendered(COLUMNS, ROWS)
+        self._since = 0  # the first rendered screen wait_for and seen look at (forget)
 
     def _read(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -76,6 +81,7 @@ class Terminal:
             if not chunk:
                 return
             self.raw += chunk
+            self._rendered.feed(chunk)
 
     @property
     def screen(self) -> str:
@@ -83,7 +89,11 @@ class Terminal:
         return _ESCAPES.sub(b"", self.raw).decode("utf-8", errors="replace")
 
     def seen(self, text: str) -> bool:
-        return "".join(text.split()) in "".join(self.screen.split())
+        """Whether the output, or a screen it rendered (vt.py: the client redraws only the
+        cells that change), shows ``text``, spaces ignored."""
+        if "".join(text.split()) in "".join(self.screen.split()):
+            return True
+        return self._rendered.shows(text, self._since)
 
     def wait_for(self, *texts: str, timeout: float = WAIT_SECONDS) -> str:
         """The first of ``texts`` the screen shows (spaces ignored); fails with the screen's
@@ -135,6 +145,7 @@ class Terminal:
     def forget(self) -> None:
         """Drop what was read so far (the next wait_for sees only what comes after)."""
         self.raw = b""
+        self._since = len(self._rendered.frames)
 
     def close(self) -> None:
         """End the client and every process it started (hooks included)."""

@@ -5,7 +5,9 @@ type why) and what the terminal shows them (``Stop says: ...``) need the interac
 ``Terminal`` starts it in a pty in the test's throwaway HOME, with onboarding, the folder's
 trust dialog and the API key's approval answered in ``~/.claude.json`` beforehand, and reads
 what it draws. Screens are compared with ANSI sequences and spaces taken out: the client
-moves the cursor instead of writing spaces, so the words of a line arrive without them.
+moves the cursor instead of writing spaces, so the words of a line arrive without them; and
+it redraws only the cells that change, so a text is also looked for on each screen a terminal
+emulator renders (vt.py).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+from .vt import Rendered
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -78,6 +82,8 @@ class Terminal:
         self.pid, self.fd = pid, fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         self._chunks: list[str] = []
+        self._rendered = Rendered(COLUMNS, ROWS)
+        self._frame_at: list[int] = []  # the screen's length after each rendered frame
 
     @property
     def screen(self) -> str:
@@ -92,6 +98,8 @@ class Terminal:
                 data = b""
             if data:
                 self._chunks.append(data.decode("utf-8", "replace"))
+                self._rendered.feed(data)
+                self._frame_at.append(len(self.screen))
 
     def wait_for(self, needle: str, timeout: float = 45.0, since: int = 0) -> int:
         """Read until ``needle`` (compared squeezed) is drawn after offset ``since`` of the
@@ -100,7 +108,9 @@ class Terminal:
         want = squeezed(needle)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if want in squeezed(self.screen[since:]):
+            first = next((i for i, at in enumerate(self._frame_at) if at > since), None)
+            drawn = first is not None and self._rendered.shows(needle, first)
+            if drawn or want in squeezed(self.screen[since:]):
                 return len(self.screen)
             self._read(0.2)
         pytest.fail(

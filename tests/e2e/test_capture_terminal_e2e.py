@@ -48,7 +48,7 @@ def test_a_rejection_typed_in_the_prompt_is_captured_and_shown(
         terminal.wait_for("Do you want to proceed?")
         mark = terminal.wait_for("Tab to amend")
         terminal.press(KEY_DOWN, KEY_DOWN, KEY_DOWN)  # Yes, don't ask again, auto mode, No
-        terminal.wait_for("❯ No", since=mark)
+        terminal.wait_for("❯ 4. No", since=mark)  # the cursor on No, as the screen renders it
         terminal.press(KEY_TAB)
         terminal.wait_for("tell Claude what to do differently")
         terminal.type(REASON)
