@@ -577,7 +577,7 @@ def test_another_event_or_tool_gets_nothing(
 def test_a_broken_index_folder_fails_open(
     guarded: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def broken(state_dir: str, log: object = None) -> None:
+    def broken(state_dir: str, log: object = None, project_dir: str = "") -> None:
         raise OSError("disk on fire")
 
     monkeypatch.setattr(guard_index, "current_index", broken)

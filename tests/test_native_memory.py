@@ -510,3 +510,41 @@ def test_ctx_doctor_shows_the_folder_the_block_and_its_budget(app: Path, home: P
         "MEMORY.md 27 of 200 lines (the client's default for this project); 5 more of the "
         "user's records left out (newest first)",
     )
+
+
+def test_the_guard_reminds_on_the_models_own_memories_and_follows_their_folder(
+    app: Path, home: Path
+) -> None:
+    """The model's own feedback memory counts as the agent's record: ctx-guard reminds on a
+    call that acts on what it rules out, never asks; a memory the model adds later reaches
+    the guard without any change of the decisions log (the index follows the folder)."""
+    from context_memory.handlers.guard import guard_output
+
+    state = app / ".working-state"
+    add(app, captured("rejected", "npm install left-pad", reason="we vendor it"))
+    folder = memory_folder(home, app)
+
+    def call(command: str) -> dict[str, Any] | None:
+        payload = {
+            "hook_event_name": "PreToolUse",
+            "session_id": SESSION,
+            "cwd": str(app),
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        }
+        out = guard_output(payload, env={"CTX_GUARD": "ask"})
+        return None if out is None else json.loads(out)["hookSpecificOutput"]
+
+    assert call("npm install moment") is None  # nothing rules moment out yet
+    folder.mkdir(parents=True)
+    (folder / "feedback_dates.md").write_text(
+        "---\nname: dates\ndescription: never use moment, use date-fns\nmetadata:\n"
+        "  type: feedback\n---\n\nnever use moment, use date-fns\n\n**Why:** bundle size\n"
+    )
+    (folder / "MEMORY.md").write_text("- [Dates](feedback_dates.md) — date-fns, not moment\n")
+    said = call("npm install moment")
+    assert said is not None
+    assert sorted(said) == ["additionalContext", "hookEventName"]  # a reminder, no question
+    assert "moment" in said["additionalContext"]
+    assert call("npm install date-fns") is None
+    assert (state / "guard-index.json").read_bytes().startswith(b'{"version":4,')

@@ -4,7 +4,7 @@ The fast path of the hook, so it costs almost nothing: one ``lstat`` of the deci
 one bounded read of the index, and set lookups. The file is one JSON document written one
 part per line, so that a part can be used without parsing the rest::
 
-    {"version":2,"log":[SIZE,MTIME_NS,INODE],
+    {"version":4,"log":[SIZE,MTIME_NS,INODE],"memory":"HEX","memsig":[...6 numbers],
     "keys":"moment npm ...",
     "triggers":"0 moment|0 moment install npm|1 pnpm|...",
     "entries":[
@@ -12,11 +12,14 @@ part per line, so that a part can be used without parsing the rest::
     ...
     ]}
 
-The first line is compared as text with the log's (size, mtime_ns, inode) now: a log that
-differs, or a missing, damaged, oversized or linked index, makes the call rebuild it from
-the live records (guard/entries.py, which loads the log reader) and save it when the state
-folder takes it. The triggers line lists, per entry, groups of pieces (lowercase runs of
-letters and digits) that must all be in a call for the entry to match it at all
+The first line is compared as text with the log's (size, mtime_ns, inode) now, and with
+Claude Code's auto-memory folder of the project as it is now (its path, hex-encoded, then
+the (size, mtime_ns, inode) of the folder and of its MEMORY.md: two more ``lstat``): a log
+or a memory folder that differs, or a missing, damaged, oversized or linked index, makes
+the call rebuild it from the live records and the model's own feedback and project
+memories (memory/native_read.py: the agent's records, which only remind), and save it
+when the state folder takes it. The triggers line lists, per entry, groups of pieces
+(lowercase runs of letters and digits) that must all be in a call for the entry to match it at all
 (entries.triggers_of); the keys line, the first piece of every group. The call's own
 pieces are a set: most calls share no key with the index and end there, after one set
 intersection. Only the entries a call triggers are parsed (lightjson), and only then are
@@ -37,7 +40,8 @@ if TYPE_CHECKING:
 # costs more to import than everything this module does.
 INDEX_FILE = "guard-index.json"
 INDEX_MAX_BYTES = 2 * 1024 * 1024
-INDEX_VERSION = 3
+INDEX_VERSION = 4
+MEMORY_INDEX = "MEMORY.md"  # memory/native.py's name (not imported: it loads json and os)
 DECISIONS_FILE = "decisions.jsonl"  # memory/decisions.py's name (not imported: json)
 _KEYS_START = b'"keys":"'
 _TRIGGERS_START = b'"triggers":"'
@@ -62,8 +66,48 @@ def log_signature(state_dir: str) -> list[int] | None:
     return [info.st_size, info.st_mtime_ns, info.st_ino]
 
 
-def header_line(signature: list[int]) -> bytes:
-    return b'{"version":%d,"log":[%d,%d,%d],' % (INDEX_VERSION, *signature)
+def _lstat_triple(path: str) -> list[int]:
+    try:
+        info = lightos.lstat(path)
+    except (OSError, ValueError):
+        return [0, 0, 0]
+    return [info.st_size, info.st_mtime_ns, info.st_ino]
+
+
+def memory_signature(folder_hex: bytes) -> list[int]:
+    """(size, mtime_ns, inode) of the auto-memory folder named by ``folder_hex`` (its path,
+    UTF-8, hex-encoded: nothing to escape, nothing to parse) and of its MEMORY.md; zeros
+    for what is missing. A memory file added or removed changes the folder's mtime, a
+    pointer line MEMORY.md's."""
+    if not folder_hex:
+        return [0] * 6
+    try:
+        folder = bytes.fromhex(folder_hex.decode("ascii")).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return [0] * 6
+    return _lstat_triple(folder) + _lstat_triple(lightos.join(folder, MEMORY_INDEX))
+
+
+def header_line(
+    signature: list[int], memory_hex: bytes = b"", memsig: list[int] | None = None
+) -> bytes:
+    """The index's first line: the log's signature, then the auto-memory folder's."""
+    numbers = memsig if memsig is not None else memory_signature(memory_hex)
+    head = b'{"version":%d,"log":[%d,%d,%d],"memory":"' % (INDEX_VERSION, *signature)
+    return head + memory_hex + b'","memsig":[%d,%d,%d,%d,%d,%d],' % tuple(numbers)
+
+
+_MEMORY_START = b'"memory":"'
+
+
+def _memory_hex(header: bytes) -> bytes:
+    """The hex-encoded auto-memory folder a header names (b"" when none)."""
+    at = header.find(_MEMORY_START)
+    if at < 0:
+        return b""
+    start = at + len(_MEMORY_START)
+    end = header.find(b'"', start)
+    return header[start:end] if end >= 0 else b""
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -155,7 +199,9 @@ def parse_index(data: bytes, signature: list[int]) -> IndexFile | None:
     """The index when it is whole and its header names the log as it is now (the groups
     and entries are checked when a call needs them)."""
     header, at = _line_at(data, 0)
-    if header != header_line(signature) or at < 0 or not data.endswith(b"\n" + _END_LINE + b"\n"):
+    if at < 0 or header != header_line(signature, _memory_hex(header)):
+        return None
+    if not data.endswith(b"\n" + _END_LINE + b"\n"):
         return None
     keys_line, at = _line_at(data, at)
     triggers_line, at = _line_at(data, at) if at >= 0 else (b"", -1)
@@ -188,8 +234,27 @@ def live_records(state_dir: str) -> list[dict[str, Any]]:
     return list(records)
 
 
-def index_text(signature: list[int], entries: list[dict[str, Any]]) -> bytes:
-    """The index file for ``entries`` of the log with ``signature``."""
+def auto_memory(project_dir: str) -> tuple[bytes, list[dict[str, Any]]]:
+    """(the auto-memory folder, hex-encoded; the model's own feedback and project memories
+    as records) of ``project_dir``; (b"", []) where there is none or it cannot be read."""
+    if not project_dir:
+        return b"", []
+    try:
+        from context_memory.memory.native_folder import native_location
+        from context_memory.memory.native_read import auto_memory_records
+
+        folder = native_location(project_dir).folder
+        records = auto_memory_records(project_dir)
+    except (OSError, ValueError, UnicodeError):
+        return b"", []
+    return folder.encode("utf-8").hex().encode("ascii"), list(records)
+
+
+def index_text(
+    signature: list[int], entries: list[dict[str, Any]], memory_hex: bytes = b""
+) -> bytes:
+    """The index file for ``entries`` of the log with ``signature`` (and of the auto-memory
+    folder ``memory_hex`` as it is now)."""
     from context_memory.core import lightjson
     from context_memory.guard.entries import triggers_of
 
@@ -201,7 +266,7 @@ def index_text(signature: list[int], entries: list[dict[str, Any]]) -> bytes:
             groups.append(" ".join([str(number), *group]))
             keys[group[0] if group else ANY_CALL] = None
     lines = [
-        header_line(signature),
+        header_line(signature, memory_hex),
         _KEYS_START + " ".join(keys).encode("utf-8") + b'",',
         _TRIGGERS_START + _GROUP_SEPARATOR.join(groups).encode("utf-8") + b'",',
         _ENTRIES_LINE,
@@ -213,12 +278,19 @@ def index_text(signature: list[int], entries: list[dict[str, Any]]) -> bytes:
     return b"\n".join(lines) + b"\n"
 
 
-def rebuild(state_dir: str, signature: list[int], log: Callable[[str], None] | None) -> IndexFile:
-    """The index built from the live records now, saved when the log did not change
-    meanwhile and the state folder takes it (``log(message)`` hears why not)."""
+def rebuild(
+    state_dir: str,
+    signature: list[int],
+    log: Callable[[str], None] | None,
+    project_dir: str = "",
+) -> IndexFile:
+    """The index built from the live records now (and the model's own auto memories of
+    ``project_dir``), saved when the log did not change meanwhile and the state folder
+    takes it (``log(message)`` hears why not)."""
     from context_memory.guard.entries import entries_of
 
-    text = index_text(signature, entries_of(live_records(state_dir)))
+    memory_hex, memories = auto_memory(project_dir)
+    text = index_text(signature, entries_of([*memories, *live_records(state_dir)]), memory_hex)
     if log_signature(state_dir) == signature:  # not written to meanwhile
         try:
             from context_memory.core.fsutil import atomic_write
@@ -233,32 +305,39 @@ def rebuild(state_dir: str, signature: list[int], log: Callable[[str], None] | N
     return built
 
 
-def current_index(state_dir: str, log: Callable[[str], None] | None = None) -> IndexFile | None:
+def current_index(
+    state_dir: str, log: Callable[[str], None] | None = None, project_dir: str = ""
+) -> IndexFile | None:
     """The index of the log as it is now (read, else rebuilt); None when there is no log."""
     signature = log_signature(state_dir)
     if signature is None:
         return None
-    return read_index(state_dir, signature) or rebuild(state_dir, signature, log)
+    return read_index(state_dir, signature) or rebuild(state_dir, signature, log, project_dir)
 
 
-def load_entries(state_dir: str, log: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+def load_entries(
+    state_dir: str, log: Callable[[str], None] | None = None, project_dir: str = ""
+) -> list[dict[str, Any]]:
     """Every entry of the index (oldest first)."""
-    index = current_index(state_dir, log)
+    index = current_index(state_dir, log, project_dir)
     if index is None:
         return []
     entries = index.entries()
     if entries is None:  # a damaged entry line: rebuild once
         signature = log_signature(state_dir)
-        entries = rebuild(state_dir, signature, log).entries() if signature else []
+        entries = rebuild(state_dir, signature, log, project_dir).entries() if signature else []
     return entries or []
 
 
 def entries_for_call(
-    state_dir: str, tool_input: dict[str, Any], log: Callable[[str], None] | None = None
+    state_dir: str,
+    tool_input: dict[str, Any],
+    log: Callable[[str], None] | None = None,
+    project_dir: str = "",
 ) -> list[dict[str, Any]]:
     """The entries that can match this call (oldest first): [] for most calls, which then
-    need nothing more."""
-    index = current_index(state_dir, log)
+    need nothing more. ``project_dir``: whose auto-memory folder the index follows."""
+    index = current_index(state_dir, log, project_dir)
     if index is None:
         return []
     call = CallPieces(tool_input)
@@ -270,6 +349,6 @@ def entries_for_call(
         signature = log_signature(state_dir)
         if signature is None:
             return []
-        index = rebuild(state_dir, signature, log)
+        index = rebuild(state_dir, signature, log, project_dir)
         entries = index.entries(index.triggered(call) or [])
     return entries or []

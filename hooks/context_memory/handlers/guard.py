@@ -88,6 +88,7 @@ def guard_output(
         state_dir,
         tool_input,
         log=lambda message: log_line(state_dir, HOOK_NAME, hook.session_id or "-", message),
+        project_dir=hook.project_dir,
     )
     if not entries:  # most calls: nothing in them any record names
         return None
