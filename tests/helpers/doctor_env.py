@@ -53,7 +53,14 @@ def healthy_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     links = tmp_path / "bin dir"
     apply_links(venv / "bin", links, plan_links(venv / "bin", links))
     monkeypatch.setenv("CTX_BIN_DIR", str(links))
-    monkeypatch.setenv("PATH", f"{links}{os.pathsep}{os.environ['PATH']}")
+    # The machine's PATH without folders that hold our commands already (CI's activated
+    # virtualenv, a user's ~/.local/bin): ctx-doctor would find those instead.
+    others = [
+        folder
+        for folder in os.environ.get("PATH", os.defpath).split(os.pathsep)
+        if folder and not os.path.exists(os.path.join(folder, "ctx-budget"))
+    ]
+    monkeypatch.setenv("PATH", os.pathsep.join([str(links), *others]))
     monkeypatch.setattr(doctor, "expected_programs", lambda: list(PROGRAMS))
     real_check_cron = doctor.check_cron
     monkeypatch.setattr(
