@@ -6,7 +6,7 @@ Standard library only, no ``re``.
 
 from __future__ import annotations
 
-from context_memory.calls.shell import Command, commands_of
+from context_memory.calls.shell import Command, commands_of, quoted_strings
 from context_memory.core.call_tables import (
     COPYING_PROGRAMS,
     DELETING_PROGRAMS,
@@ -32,6 +32,8 @@ from context_memory.core.call_tables import (
     WRITING_PROGRAMS,
 )
 from context_memory.memory.constraint import subject
+
+SOURCE_QUOTES = "'\"`"  # the string literals of Python, JavaScript and Ruby
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -198,11 +200,11 @@ def _script_commands(script: str) -> list[str]:
             rest = script[start : start + 2000].lstrip()
             if rest.startswith("["):
                 close = rest.find("]")
-                items = _string_literals(rest[1 : close if close > 0 else len(rest)])
+                items = quoted_strings(rest[1 : close if close > 0 else len(rest)], SOURCE_QUOTES)
                 if items:
                     found.append(" ".join(_quote_word(i) for i in items))
             elif rest[:1] in ("'", '"', "`"):
-                items = _string_literals(rest, first_only=True)
+                items = quoted_strings(rest, SOURCE_QUOTES, first_only=True)
                 if items:
                     found.append(items[0])
     return found
@@ -210,24 +212,6 @@ def _script_commands(script: str) -> list[str]:
 
 def _quote_word(word: str) -> str:
     return word if word and not any(c in word for c in " \t'\"\\;&|<>()$`") else f"'{word}'"
-
-
-def _string_literals(text: str, first_only: bool = False) -> list[str]:
-    found: list[str] = []
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if char in "'\"`":
-            close = text.find(char, i + 1)
-            if close < 0:
-                break
-            found.append(text[i + 1 : close])
-            if first_only:
-                break
-            i = close + 1
-            continue
-        i += 1
-    return found
 
 
 def _option_argument(command: Command, letters: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from context_memory.calls.shell import quoted_strings
 from context_memory.core.call_tables import MANIFESTS, REQUIREMENTS_PREFIXES
 from context_memory.memory.constraint import package_key, package_name
 
@@ -59,23 +60,6 @@ def _is_name(text: str) -> bool:
 def _plain_name(text: str) -> str:
     name = text.strip().lower()
     return name if name and all(c in _NAME_CHARS for c in name) and _is_name(name) else ""
-
-
-def _quoted(line: str) -> list[str]:
-    """The quoted strings of a line, in order ('...' and "...")."""
-    found: list[str] = []
-    i = 0
-    while i < len(line):
-        char = line[i]
-        if char in "'\"":
-            close = line.find(char, i + 1)
-            if close < 0:
-                break
-            found.append(line[i + 1 : close])
-            i = close + 1
-            continue
-        i += 1
-    return found
 
 
 def _looks_version(value: str) -> bool:
@@ -147,14 +131,14 @@ def _toml_line(line: str) -> list[str]:
         ):
             return [package_name(key)] if _plain_name(key) else []
         if value.startswith(('"', "'")):
-            first = _quoted(value)
+            first = quoted_strings(value)
             if first and _looks_version(first[0]) and _plain_name(key):
                 return [package_name(key)]
         if not value.startswith("["):
             return []
     # An array of requirements: dependencies = ["httpx>=0.27", ...], or one element per line.
     if stripped.startswith(('"', "'", "[")) or "[" in stripped:
-        for spec in _quoted(value if keyed else stripped):
+        for spec in quoted_strings(value if keyed else stripped):
             name = _requirement(spec)
             if name:
                 found.append(name)
@@ -174,7 +158,7 @@ def _gomod_line(line: str) -> str:
 def _gemfile_line(line: str) -> str:
     stripped = line.strip()
     if stripped.startswith(("gem ", "gem(")):
-        quoted = _quoted(stripped)
+        quoted = quoted_strings(stripped)
         if quoted:
             return _plain_name(quoted[0])
     return ""

@@ -422,3 +422,24 @@ def name_parts(word: str) -> list[str]:
         if stem and stem not in parts:
             parts.append(stem)
     return parts
+
+
+def quoted_strings(text: str, quotes: str = "'\"", first_only: bool = False) -> list[str]:
+    """The quoted strings of ``text`` in order, each without its quotes (a quote is any
+    character of ``quotes``; no escapes: source code and manifest lines, not shell words,
+    which ``lex`` reads); the first only with ``first_only``. An unclosed quote ends it."""
+    found: list[str] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char in quotes:
+            close = text.find(char, i + 1)
+            if close < 0:
+                break
+            found.append(text[i + 1 : close])
+            if first_only:
+                break
+            i = close + 1
+            continue
+        i += 1
+    return found

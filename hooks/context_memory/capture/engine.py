@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from context_memory.capture.items import Item
+    from context_memory.capture.prompts import PromptItem
     from context_memory.memory.constraint import Subject
 
 STATE_VERSION = 2
@@ -224,36 +225,18 @@ class Capturer:
         call = self._seen.get(about) if about else None
         if call and answered:
             # The rejection record rules the call out; the rule is the user's own words.
-            out.append(
-                make_item(
-                    found.kind,
-                    "user",
-                    "prompt",
-                    row,
-                    decision=found.text,
-                    reason=f"said on rejecting {describe_call(call)}",
-                    quote=found.quote,
-                    choice_text=found.text,
-                    tier="stated",
-                )
-            )
+            out.append(_said_on(row, found, f"rejecting {describe_call(call)}"))
             return out
         if call and rejections.corrects(found.text):
             # No record holds the interrupted call: the correction takes it as its subject.
             facts = self._seen.facts_for(about)
             out.append(
-                make_item(
-                    found.kind,
-                    "user",
-                    "prompt",
+                _said_on(
                     row,
-                    decision=found.text,
-                    reason=f"said on interrupting {describe_call(call)}",
-                    quote=found.quote,
+                    found,
+                    f"interrupting {describe_call(call)}",
                     call=call,
-                    choice_text=found.text,
                     known=tuple(facts.get("anchors", ())),
-                    tier="stated",
                     subjects=of_rejection(subjects_from(facts.get("subjects")), found.text),
                 )
             )
@@ -390,6 +373,23 @@ class Capturer:
         )
         self._note_plan_rejection(item)
         return item
+
+
+def _said_on(row: dict[str, Any], found: PromptItem, moment: str, **extra: Any) -> Item:
+    """A directive the user typed right after rejecting or interrupting a call (``moment``
+    says which and what): stated, in their own words."""
+    return make_item(
+        found.kind,
+        "user",
+        "prompt",
+        row,
+        decision=found.text,
+        reason=f"said on {moment}",
+        quote=found.quote,
+        choice_text=found.text,
+        tier="stated",
+        **extra,
+    )
 
 
 def _rejection_subjects(
