@@ -9,10 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import pty
 import random
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +22,7 @@ from context_memory.memory.decisions import append_record, make_record
 from context_memory.transcript import by_hand
 from context_memory.transcript.locate import project_folder_name
 from helpers import transcript_rows as tr
-from helpers.cli_run import run_main
+from helpers.cli_run import run_in_terminal, run_main
 from helpers.paths import subprocess_env
 
 ROW_SESSION = tr.SESSION  # the sessionId every row of helpers/transcript_rows carries
@@ -286,21 +283,9 @@ def test_ctx_audit_typed_in_a_terminal_takes_the_newest_session(
     """No argument and stdin a terminal (a pty): by hand, not the hook's help."""
     assert run_main(capture.main, []).exit_code == 0
     code = "import sys\nfrom context_memory.handlers.audit import main\nsys.exit(main())"
-    leader, follower = pty.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            stdin=follower,
-            capture_output=True,
-            text=True,
-            cwd=project,
-            env=subprocess_env(CLAUDE_CONFIG_DIR=os.environ["CLAUDE_CONFIG_DIR"]),
-            timeout=60,
-            check=False,
-        )
-    finally:
-        os.close(follower)
-        os.close(leader)
+    done = run_in_terminal(
+        code, cwd=project, env=subprocess_env(CLAUDE_CONFIG_DIR=os.environ["CLAUDE_CONFIG_DIR"])
+    )
     assert (done.returncode, done.stderr) == (1, "")
     assert done.stdout.startswith(
         "Compaction 1 of 1 (manual, 2025-06-01T11:00:00.000Z): 1 of 1 decisions lost\n"

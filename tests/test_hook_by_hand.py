@@ -5,11 +5,7 @@ every hook command says what it is, which event Claude Code runs it for and how 
 from __future__ import annotations
 
 import json
-import os
-import pty
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,7 +22,7 @@ from context_memory.handlers import (
     restore,
     statusline,
 )
-from helpers.cli_run import run_hook_main
+from helpers.cli_run import run_hook_main, run_in_terminal
 from helpers.paths import REPO, subprocess_env
 
 MAINS: dict[str, Callable[..., int]] = {
@@ -135,21 +131,7 @@ def test_typed_in_a_terminal_in_a_fresh_process(tmp_path: Path, hook: str) -> No
         f"import sys\nsys.argv[0] = {hook!r}\n"
         f"from context_memory.handlers.{module[hook]} import main\nsys.exit(main())"
     )
-    leader, follower = pty.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            stdin=follower,
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=subprocess_env(),
-            timeout=60,
-            check=False,
-        )
-    finally:
-        os.close(follower)
-        os.close(leader)
+    done = run_in_terminal(code, cwd=tmp_path, env=subprocess_env())
     assert (done.returncode, done.stdout) == (0, "")
     assert done.stderr.startswith(f"{hook}: no hook input on stdin, so nothing to do.\n")
     assert done.stderr.endswith(f"More: {hook} --help\n")

@@ -19,22 +19,11 @@ from context_memory.setup.install import record as install_record
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 from context_memory.setup.install.venv import STAMP_NAME
 from helpers.install_env import ENTRY_MODULES, FOREIGN_SETTINGS, P, run
+from helpers.paths import file_tree
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
 ODD_LAYOUT = '{"model":\t"opus",   "z": 1e400,\n\n "a": [1,2 ,3]}'  # no trailing newline
-
-
-def tree(folder: Path) -> dict[str, bytes | str]:
-    """Every file (bytes) and link (its target) below ``folder``."""
-    found: dict[str, bytes | str] = {}
-    for path in sorted(folder.rglob("*")):
-        key = str(path.relative_to(folder))
-        if path.is_symlink():
-            found[key] = os.readlink(path)
-        elif path.is_file():
-            found[key] = path.read_bytes()
-    return found
 
 
 def test_uninstall_from_elsewhere_removes_a_project_install_and_restores_its_bytes(
@@ -51,7 +40,7 @@ def test_uninstall_from_elsewhere_removes_a_project_install_and_restores_its_byt
     (user_settings.parent / "settings.json.bak-20200101T000000Z").write_text("{}")
     links.mkdir()
     (links / "mine").write_text("#!/bin/sh\n")
-    before_home, before_links = tree(home), tree(links)
+    before_home, before_links = file_tree(home), file_tree(links)
 
     assert run(capsys, "--venv", str(venv), "--project", str(project))[0] == 0
     assert json.loads(settings.read_text().replace("1e400", "0"))["hooks"]
@@ -70,9 +59,9 @@ def test_uninstall_from_elsewhere_removes_a_project_install_and_restores_its_byt
     assert (code, err) == (0, "")
     assert f"{P} restored {settings} to its text from before ./install" in out.splitlines()
     assert settings.read_text() == ODD_LAYOUT
-    assert tree(links) == before_links
+    assert file_tree(links) == before_links
     # The backups the installs and the uninstall made are gone with them.
-    assert tree(home) == before_home
+    assert file_tree(home) == before_home
     assert sorted(os.listdir(settings.parent)) == ["settings.json"]
     # The project install's backup, and the one the user install made before removing
     # the project's copy of the hooks.
@@ -221,7 +210,7 @@ def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
     from context_memory.commands import install as install_cli
 
     (venv / STAMP_NAME).unlink()  # pipx's virtualenv, not ./install's
-    pipx_bin = tree(venv / "bin")
+    pipx_bin = file_tree(venv / "bin")
     launchers = venv / "context-memory" / "bin"
     links.mkdir()
     for name in ("ctx-usage", "ctx-install"):  # what pipx linked
@@ -241,7 +230,7 @@ def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
         == f'"{launchers}/ctx-budget"'
     )
     assert " link " not in out
-    assert tree(venv / "bin") == pipx_bin  # pipx's wrappers, byte for byte
+    assert file_tree(venv / "bin") == pipx_bin  # pipx's wrappers, byte for byte
     assert sorted(os.listdir(launchers)) == sorted(ENTRY_MODULES)
     assert sorted(os.listdir(links)) == ["ctx-install", "ctx-usage"]
     assert install_cli.main([]) == 0  # again: nothing changes
@@ -265,7 +254,7 @@ def test_ctx_install_registers_its_own_virtualenv_and_leaves_pipx_links(
     # ~/.claude did not exist before: the install made it, the uninstall removes it.
     assert not settings.parent.exists()
     assert not (venv / "context-memory").exists()
-    assert tree(venv / "bin") == pipx_bin
+    assert file_tree(venv / "bin") == pipx_bin
     assert sorted(os.listdir(links)) == ["ctx-install", "ctx-usage"]  # pipx's, untouched
     monkeypatch.setattr(install_cli.sys, "executable", "/usr/bin/python3")
     assert install_cli.main([]) == exit_codes.FAILURE

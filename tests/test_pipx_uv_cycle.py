@@ -28,6 +28,7 @@ import pytest
 
 from context_memory.core.command_table import HOOKS
 from helpers.installed import SYSTEM_PYTHON, clean_env, copy_source
+from helpers.paths import file_tree
 from test_crontab import missing
 
 pytestmark = pytest.mark.root  # a throwaway user (useradd); root implies slow (conftest)
@@ -127,18 +128,6 @@ def plain_user() -> Iterator[PlainUser]:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def tree(folder: Path) -> dict[str, bytes | str]:
-    """Every file (bytes) and link (its target) below ``folder``."""
-    found: dict[str, bytes | str] = {}
-    for path in sorted(folder.rglob("*")):
-        key = str(path.relative_to(folder))
-        if path.is_symlink():
-            found[key] = os.readlink(path)
-        elif path.is_file():
-            found[key] = path.read_bytes()
-    return found
-
-
 # (install command, uninstall command, where the package manager puts the virtualenv)
 MANAGERS = {
     "pipx": (("pipx", "install"), ("pipx", "uninstall"), ".local/share/pipx/venvs"),
@@ -160,12 +149,12 @@ def test_the_whole_cycle_leaves_settings_as_they_were(manager: str, plain_user: 
     user.ok("mkdir", "-p", str(claude))
     settings = claude / "settings.json"
     user.ok("sh", "-c", f"printf '%s' '{SETTINGS_BEFORE}' > '{settings}'")
-    before = tree(claude)
+    before = file_tree(claude)
     assert settings.read_text() == SETTINGS_BEFORE
 
     user.ok(*install, str(source), timeout=TIMEOUT)
     venv = user.home / venvs / "context-memory"
-    theirs = tree(venv / "bin")  # pipx's (uv's) wrappers and links
+    theirs = file_tree(venv / "bin")  # pipx's (uv's) wrappers and links
     assert theirs, f"{manager} made no {venv / 'bin'}"
 
     out = user.ok("ctx-install")
@@ -173,7 +162,7 @@ def test_the_whole_cycle_leaves_settings_as_they_were(manager: str, plain_user: 
     assert f"{P} registered {len(HOOKS)} hooks in {settings}:" in out.splitlines()
     hooks = json.loads(settings.read_text().replace("1e400", "0"))["hooks"]
     assert hooks["UserPromptSubmit"][0]["hooks"][0]["command"] == f'"{launchers}/ctx-budget"'
-    assert tree(venv / "bin") == theirs  # never rewritten
+    assert file_tree(venv / "bin") == theirs  # never rewritten
     # Each registered hook runs as the client runs it (sh -c), as that user.
     for spec in HOOKS:
         done = user.ok("sh", "-c", f'"{launchers}/{spec.command}" --version')
@@ -196,8 +185,8 @@ def test_the_whole_cycle_leaves_settings_as_they_were(manager: str, plain_user: 
     out = user.ok("ctx-install", "--uninstall")
     assert f"{P} removed {len(HOOKS)} hooks from {settings}" in out.splitlines()
     assert not (venv / "context-memory").exists()
-    assert tree(venv / "bin") == theirs
+    assert file_tree(venv / "bin") == theirs
     user.ok(*uninstall, "context-memory", timeout=TIMEOUT)
     assert not venv.exists()
     assert settings.read_text() == SETTINGS_BEFORE
-    assert tree(claude) == before
+    assert file_tree(claude) == before

@@ -17,21 +17,10 @@ from context_memory.commands import plugin_run
 from context_memory.setup import platforms
 from context_memory.setup.install import cli as installer
 from context_memory.setup.plugin import venv as plugin_venv
-from helpers.paths import REPO
+from helpers.paths import REPO, file_tree
 
 P = "context-memory:"
 LINE = f"{P} error: {platforms.NATIVE_WINDOWS}\n"
-
-
-def tree(folder: Path) -> dict[str, bytes | str]:
-    found: dict[str, bytes | str] = {}
-    for path in sorted(folder.rglob("*")):
-        key = str(path.relative_to(folder))
-        if path.is_symlink():
-            found[key] = os.readlink(path)
-        else:
-            found[key] = path.read_bytes() if path.is_file() else "folder"
-    return found
 
 
 @pytest.mark.parametrize(
@@ -70,16 +59,16 @@ def windows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_installer_refuses(windows: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    before = tree(windows)
+    before = file_tree(windows, folders=True)
     for argv in ([], ["--uninstall", "--purge"], ["--statusline", "--cron"], ["--dry-run"]):
         assert installer.main([*argv, "--venv", str(windows / "venv")]) == 1
         captured = capsys.readouterr()
         assert (captured.out, captured.err) == ("", LINE)
-    assert tree(windows) == before
+    assert file_tree(windows, folders=True) == before
 
 
 def test_ctx_install_refuses(windows: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    before = tree(windows)
+    before = file_tree(windows, folders=True)
     for argv in ([], ["--uninstall"], ["--help"]):
         assert ctx_install.main(argv) == 1
         captured = capsys.readouterr()
@@ -87,11 +76,11 @@ def test_ctx_install_refuses(windows: Path, capsys: pytest.CaptureFixture[str]) 
             "",
             f"ctx-install: error: {platforms.NATIVE_WINDOWS}\n",
         )
-    assert tree(windows) == before
+    assert file_tree(windows, folders=True) == before
 
 
 def test_the_plugin_refuses(windows: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    before = tree(windows)
+    before = file_tree(windows, folders=True)
     # A hook: one line, exit 0 (it never breaks the session); a command by hand: exit 1.
     assert plugin_run.run(["ctx-budget"]) == 0
     assert capsys.readouterr().err == f"{P} ctx-budget: {platforms.NATIVE_WINDOWS}\n"
@@ -105,7 +94,7 @@ def test_the_plugin_refuses(windows: Path, capsys: pytest.CaptureFixture[str]) -
         plugin_venv.build(data)
     assert str(refused.value) == platforms.NATIVE_WINDOWS
     assert plugin_venv.start_background_build(data) is False
-    assert tree(windows) == before  # no plugin data folder, no virtualenv
+    assert file_tree(windows, folders=True) == before  # no plugin data folder, no virtualenv
 
 
 def test_the_install_script_refuses(tmp_path: Path) -> None:
@@ -131,4 +120,4 @@ def test_the_install_script_refuses(tmp_path: Path) -> None:
             check=False,
         )
         assert (done.returncode, done.stdout, done.stderr) == (1, "", LINE)
-    assert tree(home) == {}
+    assert file_tree(home, folders=True) == {}

@@ -74,20 +74,29 @@ def isolated_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     }
 
 
+def run_command(
+    venv: Path, name: str, *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The installed command ``name ARGS`` of ``venv``, run in ``cwd`` with ``env`` (else
+    isolated_env()), as text; the caller checks its exit code."""
+    return subprocess.run(
+        [str(venv / "bin" / name), *args],
+        cwd=cwd,
+        env=isolated_env() if env is None else env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
 def ctx_decide(venv: Path, project: Path, session: str, *args: str, **env: str) -> str:
     """Run the installed ``ctx-decide ARGS`` in ``project`` as the agent does in ``session``
     (CLAUDE_CODE_SESSION_ID and CLAUDECODE=1 set, as the client's Bash tool sets them, plus
     ``env``); must exit 0. Returns its stdout."""
     environ = isolated_env()
     environ.update(CLAUDE_CODE_SESSION_ID=session, CLAUDECODE="1", **env)
-    result = subprocess.run(
-        [str(venv / "bin" / "ctx-decide"), *args],
-        cwd=project,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_command(venv, "ctx-decide", *args, cwd=project, env=environ)
     assert result.returncode == 0, result.stderr
     return result.stdout
 

@@ -14,12 +14,11 @@ prompt; the test accepts either hook as the carrier but requires exactly one inj
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from .conftest import ClaudeRunner, ctx_decide, isolated_env
+from .conftest import ClaudeRunner, ctx_decide, run_command
 from .fake_api import FakeMessagesApi, content_texts, texts_of
 
 pytestmark = pytest.mark.client
@@ -84,13 +83,6 @@ def test_lost_rejection_is_put_back_after_compact(
     assert not any("[COMPACT AUDIT]" in t for t in content_texts(last_user["content"]))
 
     # By hand, the same transcript audits to one lost decision: exit 1.
-    result = subprocess.run(
-        [str(ctx_venv / "bin" / "ctx-audit"), str(transcript)],
-        cwd=project,
-        env=isolated_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_command(ctx_venv, "ctx-audit", str(transcript), cwd=project)
     assert result.returncode == 1, result.stderr
     assert "1 of 2 decisions lost" in result.stdout.splitlines()[0]

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import ClaudeRunner, isolated_env
+from .conftest import ClaudeRunner, run_command
 from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
 from .test_guard_e2e import result_text, tool_result
 
@@ -118,14 +117,7 @@ def test_a_rejected_package_is_stopped_in_a_new_session_and_nothing_else_is(
     assert not calls.exists()  # it did not run
     (transcript,) = run_claude.transcript_files()
     answer_as_rejected(transcript, "toolu_01moment", REASON)
-    done = subprocess.run(
-        [str(ctx_venv / "bin" / "ctx-capture"), str(transcript)],
-        cwd=project_dir,
-        env=isolated_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_command(ctx_venv, "ctx-capture", str(transcript), cwd=project_dir)
     assert done.returncode == 0, done.stderr
     log = project_dir / ".working-state" / "decisions.jsonl"
     records = [json.loads(line) for line in log.read_text().splitlines()]

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ClaudeRunner, isolated_env, run_install
+from .conftest import ClaudeRunner, isolated_env, run_command, run_install
 from .fake_api import FakeMessagesApi, Usage
 
 pytestmark = pytest.mark.client
@@ -94,15 +94,7 @@ def test_statusline_cache_makes_ctx_usage_report_the_1m_window(
     cache = project / ".working-state" / "sessions" / session_id / "statusline.json"
     assert json.loads(cache.read_text())["context_window_size"] == 1_000_000
 
-    usage = subprocess.run(
-        [str(ctx_venv / "bin" / "ctx-usage"), "--json", str(transcript)],
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    usage = run_command(ctx_venv, "ctx-usage", "--json", str(transcript), cwd=project, env=env)
     assert usage.returncode == 0, usage.stderr
     data = json.loads(usage.stdout)
     assert (data["tokens"], data["window"], data["window_source"]) == (
@@ -125,14 +117,8 @@ def test_without_the_cache_the_window_comes_from_the_transcript(
     session_id = fake_api.main_requests()[0].session_id
     env = isolated_env()
     env.update(HOME=str(installed_home), CTX_CACHE_DIR=str(tmp_path / "cache"))
-    usage = subprocess.run(
-        [str(ctx_venv / "bin" / "ctx-usage"), "--json", session_id],
-        capture_output=True,
-        text=True,
-        cwd=run_claude.project_dir,
-        env=env,
-        timeout=60,
-        check=False,
+    usage = run_command(
+        ctx_venv, "ctx-usage", "--json", session_id, cwd=run_claude.project_dir, env=env
     )
     assert usage.returncode == 0, usage.stderr
     data = json.loads(usage.stdout)

@@ -141,3 +141,28 @@ def run_console_script(
         timeout=FRESH_PROCESS_TIMEOUT,
         check=False,
     )
+
+
+def run_in_terminal(
+    code: str, *, cwd: Path | str, env: Mapping[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """``python -c CODE`` in a fresh process whose stdin is a terminal (a pty), as when a
+    user types a hook's or command's name by hand; stdout and stderr captured as text."""
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", code],
+            stdin=follower,
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=dict(env),
+            timeout=FRESH_PROCESS_TIMEOUT,
+            check=False,
+        )
+    finally:
+        os.close(follower)
+        os.close(leader)

@@ -41,3 +41,19 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = str(REPO / "hooks")
     env.update(extra)
     return env
+
+
+def file_tree(folder: Path, folders: bool = False) -> dict[str, bytes | str]:
+    """Every file (its bytes) and link (its target) below ``folder``, by relative path;
+    with ``folders``, each folder too (as "folder"): what a test compares before and after
+    to show that nothing there changed."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")):
+        key = str(path.relative_to(folder))
+        if path.is_symlink():
+            found[key] = os.readlink(path)
+        elif path.is_file():
+            found[key] = path.read_bytes()
+        elif folders:
+            found[key] = "folder"
+    return found
