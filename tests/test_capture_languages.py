@@ -97,6 +97,13 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("改成 TypeScript", "decided"),
         ("借鉴旧项目的目录结构", "decided"),
         ("就用 SQLite", "decided"),
+        ("我不喜欢这个配色", "rejected"),
+        ("我不希望每次都重新生成报告", "constraint"),
+        ("把这个脚本做成一个命令行工具", "decided"),
+        ("希望用 SQLite 存数据", "decided"),
+        ("好，那帮我把缓存去掉", "decided"),
+        ("你可以先用假数据测试", "decided"),
+        ("可以把这三个函数合并成一个吗", "decided"),
     ],
     "ja": [
         ("このファイルは変えないで", "rejected"),
@@ -109,6 +116,9 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("fetch の代わりに axios を使う", "decided"),
         ("SQLite を使おう", "decided"),
         ("データベースは SQLite でお願いします", "decided"),
+        ("設定ファイルは変えたくない", "rejected"),
+        ("エラーは必ずログに残すようにして", "constraint"),
+        ("シンプルな方がいいです", "decided"),
     ],
     "ko": [
         ("이 파일은 건드리지 마", "rejected"),
@@ -133,6 +143,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Quiero que uses TypeScript en todo el proyecto", "constraint"),
         ("Usa pnpm en lugar de npm", "decided"),
         ("Prefiero la versión simple", "decided"),
+        ("Hay que mantener la compatibilidad con la versión anterior", "constraint"),
     ],
     "de": [
         ("Nein, die Datei bleibt, wo sie ist.", "rejected"),
@@ -170,6 +181,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Quero que você use TypeScript no projeto todo.", "constraint"),
         ("Use pnpm em vez de npm.", "decided"),
         ("Vamos mudar para SQLite.", "decided"),
+        ("O relatório tem que ficar em uma página só.", "constraint"),
     ],
     "ru": [
         ("Нет, файл остаётся на месте.", "rejected"),
@@ -206,12 +218,15 @@ NOTHING: dict[str, list[str]] = {
     "zh": [
         "这个函数是做什么的？",
         "你不是可以直接读文件吗",
+        "那你之前已经看过这个页面了",
+        "你可以读取这个文件吗",
         "不用谢",
         "我不知道要不要改",
         "先不要提交",
     ],
     "ja": [
         "この関数は何をしますか？",
+        "じゃあ次は何をする？",
         "ありがとう",
         "わからない",
         "確認しないで進めたので失敗した",
@@ -354,3 +369,27 @@ def test_a_yes_takes_the_recommended_option_and_nothing_without_one(reply: str) 
 )
 def test_what_picks_no_offered_option_picks_nothing(reply: str) -> None:
     assert picked_option(reply, OPTIONS) is None
+
+
+# Free-text answers that settle nothing (unsure, later, to be discussed, "explain first"),
+# per language: at least one example for every DEFERS entry.
+DEFER_EXAMPLES: dict[str, list[str]] = {
+    "en": ["Not sure yet, let's discuss it", "show me an example first"],
+    "zh": ["需要讨论", "先看数据再定", "给我做一个示例看看"],
+    "ja": ["まだ決めていません、後で相談させて"],
+    "ko": ["나중에 논의하자"],
+    "es": ["No sé, depende del costo"],
+    "pt": ["Não sei, vamos discutir depois"],
+    "de": ["Weiß nicht, lass uns das später besprechen"],
+    "fr": ["Je ne sais pas, on en discute plus tard"],
+    "ru": ["Не знаю, обсудим позже"],
+}
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_every_defers_entry_has_an_example(code: str) -> None:
+    for pattern in TABLES[code].DEFERS:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        assert any(compiled.search(text) for text in DEFER_EXAMPLES[code]), pattern
+    for text in DEFER_EXAMPLES[code]:
+        assert any(p.search(text) for p in cues.cues_for(text).defers), text

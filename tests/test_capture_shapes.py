@@ -333,6 +333,39 @@ def test_a_question_answer_is_read_from_the_clients_structured_result() -> None:
     assert capture([bash, result]) == []
 
 
+def _answered(answers: dict[str, str]) -> list[dict[str, object]]:
+    """An AskUserQuestion call with two questions and the client's result for ``answers``."""
+    questions = [
+        {
+            "question": "Which store?",
+            "options": [{"label": "SQLite", "description": "one file"}, {"label": "Later"}],
+        },
+        {"question": "Where do the notes go?", "options": [{"label": "docs/"}]},
+    ]
+    pairs = ", ".join(f'"{q}"="{a}"' for q, a in answers.items())
+    text = f"User has answered your questions: {pairs}. You can now continue."
+    structured = {"questions": questions, "answers": answers}
+    call = call_row("q2", "AskUserQuestion", {"questions": questions}, "2.1.121")
+    return [call, result_row("q2", text, "2.1.121", is_error=False, toolUseResult=structured)]
+
+
+@pytest.mark.parametrize(
+    "typed", ["需要讨论", "not sure, let's discuss it later", "which one is faster?", "还有疑问吗"]
+)
+def test_a_free_text_answer_that_settles_nothing_is_no_decision(typed: str) -> None:
+    # The other question's answer (an option's label) is still the user's decision.
+    (item,) = capture(_answered({"Which store?": typed, "Where do the notes go?": "docs/"}))
+    assert item["decision"] == "Where do the notes go? → docs/"
+    assert capture(_answered({"Which store?": typed})) == []
+
+
+def test_an_option_labelled_later_is_a_choice_and_free_text_a_decision() -> None:
+    (item,) = capture(_answered({"Which store?": "Later"}))
+    assert item["decision"] == "Which store? → Later"
+    (typed,) = capture(_answered({"Which store?": "Postgres, we run it already"}))
+    assert typed["decision"] == "Which store? → Postgres, we run it already"
+
+
 # --- interrupts: the correction takes the interrupted action as its subject -------------------
 
 

@@ -39,6 +39,14 @@ DIRECTIVES = (
 
 PROPOSALS = (r"\b(?:könnten wir|sollten wir|wie wäre es|warum nicht|wäre es nicht besser)\b",)
 
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # weiß nicht, kommt drauf an, später, besprechen, erklär, ein Beispiel
+    r"\b(?:weiß nicht|weiss nicht|nicht sicher|kommt drauf an|später|besprechen|erklär\w*|"
+    r"beispiel)\b",
+)
+
 VETOES = (r"^(?:danke|vielen dank|super|perfekt|toll)\b[^,]{0,30}$",)
 
 _LEAD = (

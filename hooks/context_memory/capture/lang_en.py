@@ -181,6 +181,15 @@ PROPOSALS = (
     r"\b(?:is(?:n'?t| not)(?: it)?|would(?:n'?t| not) it be) (?:better|simpler|easier|cleaner)\b",
 )
 
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # a reply that settles nothing yet: unsure, later, to be discussed, explain or show first
+    r"\b(?:not sure|unsure|don'?t know|no idea|(?:it )?depends|let'?s discuss|(?:need|have) to "
+    r"discuss|discuss (?:it|this|that|first|later)|decide later|later|not yet|tbd|show me|"
+    r"explain|an example|what do you (?:think|recommend|suggest))\b",
+)
+
 VETOES = (
     # the form of this one answer, not a standing rule
     r"\b(?:same (?:overall )?length|bullet points?|\d+ (?:words|sentences|paragraphs)|"

@@ -38,6 +38,13 @@ PROPOSALS = (
     r"\b(?:pourquoi ne pas|ne serait-il pas mieux)\b",
 )
 
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # je ne sais pas, ça dépend, plus tard, à discuter, explique, un exemple
+    r"\b(?:je ne sais pas|pas sûr|ça dépend|plus tard|discuter|explique\w*|exemple)\b",
+)
+
 VETOES = (r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",)
 
 _LEAD = (

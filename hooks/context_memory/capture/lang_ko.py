@@ -18,6 +18,13 @@ DIRECTIVES = (
 
 PROPOSALS = (r"어때|(?:할까|쓸까|바꿀까)요?\s*[?？]|좋지\s?않을까|낫지\s?않",)
 
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # 모르겠어, 나중에, 논의, 설명해 줘, 예시: nothing settled yet
+    r"모르겠|나중에|논의|상의|고민 중|설명해|예시",
+)
+
 VETOES = (r"모르겠|잘\s?모르",)
 
 PICKS = (

@@ -22,6 +22,11 @@ DIRECTIVES = (
         "constraint",
     ),
     (r"\bquero que (?:você )?(?:use|utilize|mantenha|siga|faça|deixe)\b", "constraint"),
+    # what the work must do: "tem que …", "deveria …", "preciso que …"
+    (
+        r"\b(?:tem que|têm que|deveria|deve ser|precisa ser|preciso que|gostaria que)\b",
+        "constraint",
+    ),
     # choices
     (r"\b(?:em vez de|ao invés de|no lugar de|prefiro|vamos (?:usar|com)|usemos)\b", "decided"),
     (
@@ -34,6 +39,14 @@ DIRECTIVES = (
 PROPOSALS = (
     r"\b(?:poderíamos|deveríamos|que tal|e se (?:usarmos|mudarmos|fizermos)|por que não)\b",
     r"\b(?:não|nao) (?:seria|é) melhor\b",
+)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # não sei, depende, depois, vamos discutir, explique, um exemplo: nothing settled yet
+    r"\b(?:não sei|nao sei|não tenho certeza|depende|depois|mais tarde|discutir|conversar|"
+    r"expli(?:que|ca)|exemplo)\b",
 )
 
 VETOES = (r"^(?:obrigad[oa]|valeu|perfeito|ótimo)\b[^,]{0,30}$",)

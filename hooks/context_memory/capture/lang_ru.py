@@ -28,6 +28,13 @@ DIRECTIVES = (
 
 PROPOSALS = (r"\b(?:может(?:,)? (?:лучше|стоит)|стоит ли|почему бы не|не лучше ли|а если)\b",)
 
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # не знаю, зависит, позже, обсудим, объясни, пример
+    r"(?:не знаю|не уверен|зависит|позже|потом|обсуд|объясни|пример)",
+)
+
 VETOES = (r"^(?:спасибо|отлично|супер)\b[^,]{0,30}$",)
 
 _LEAD = r"^(?:(?:ок|окей|да|хорошо|давай)[,!. ]+)*(?:выбираю|берём|берем|давай|делай)?\s*"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from context_memory.capture.cues import cues_for
 from context_memory.capture.items import make_item
 from context_memory.capture.text import MAX_SCAN, clip
 from context_memory.memory.constraint import subject, subject_fields
@@ -45,6 +46,7 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
     pairs: list[tuple[str, str]] = []
     others: list[str] = []
     described: list[str] = []
+    chosen_labels: set[str] = set()  # answers that are one of their question's labels
     if isinstance(result, dict) and isinstance(result.get("answers"), dict):
         answers = result["answers"]
         for question, answer in list(answers.items())[:MAX_QUESTIONS]:
@@ -61,6 +63,8 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                 label = option.get("label") if isinstance(option, dict) else None
                 if not isinstance(label, str) or not label:
                     continue
+                if label == chosen:
+                    chosen_labels.add(label)
                 if label not in chosen:
                     others.append(label)
                 elif not _asks_back(chosen):
@@ -69,13 +73,26 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                         described.append(about[:MAX_DESCRIPTION])
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
-    return [(q, a) for q, a in pairs if not _asks_back(a)], others, described
+    labels = set(others) | {a for _, a in pairs if a in chosen_labels}
+    return [(q, a) for q, a in pairs if a in labels or not _settles_nothing(a)], others, described
+
+
+_ASKS = re.compile(r"[?？]|[吗嗎呢][。！!]*$|ですか[。]*$|か[？?。]*$")
 
 
 def _asks_back(answer: str) -> bool:
     """An answer typed as a question back ("which one is faster?"): it settles nothing
     (an option's label, or a statement typed as free text, does)."""
     return answer.rstrip().endswith(("?", "？"))
+
+
+def _settles_nothing(answer: str) -> bool:
+    """An answer typed as free text that settles no choice: a question back (a question
+    mark anywhere, a question particle at its end), or unsure, deferred, to be discussed,
+    "show me first" (the DEFERS of its languages' tables)."""
+    if _ASKS.search(answer.strip()):
+        return True
+    return any(pattern.search(answer) for pattern in cues_for(answer).defers)
 
 
 QUESTION_TOOLS = ("AskUserQuestion",)
