@@ -393,3 +393,29 @@ def test_every_defers_entry_has_an_example(code: str) -> None:
         assert any(compiled.search(text) for text in DEFER_EXAMPLES[code]), pattern
     for text in DEFER_EXAMPLES[code]:
         assert any(p.search(text) for p in cues.cues_for(text).defers), text
+
+
+# The agent's own settled choices per language (AGENT_CHOICES and AGENT_ACTS): a sentence
+# that names one option over another and says the agent acts on it.
+AGENT_EXAMPLES: dict[str, list[str]] = {
+    "en": ["I'll use `httpx` instead of `requests` for the client."],
+    "zh": ["我会用 `httpx` 来代替 `requests`。"],
+    "ja": ["`requests` の代わりに `httpx` を使います。"],
+    "ko": ["`requests` 대신 `httpx`를 사용하겠습니다."],
+    "es": ["Voy a usar `httpx` en lugar de `requests` para el cliente."],
+    "pt": ["Vou usar `httpx` em vez de `requests` no cliente."],
+    "de": ["Ich verwende `httpx` statt `requests` für den Client."],
+    "fr": ["Je vais utiliser `httpx` au lieu de `requests` pour le client."],
+    "ru": ["Я буду использовать `httpx` вместо `requests` для клиента."],
+}
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_the_agents_choice_is_read_in_each_language(code: str) -> None:
+    from context_memory.capture.agent_text import settled_choice
+
+    for text in AGENT_EXAMPLES[code]:
+        assert settled_choice(text) == text, text
+    # Offered, not acted on: a question to the user is no choice.
+    for text in AGENT_EXAMPLES[code]:
+        assert settled_choice(text.rstrip(".。") + "?") == ""

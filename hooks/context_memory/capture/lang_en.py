@@ -170,6 +170,21 @@ DIRECTIVES = (
 )
 
 # A question counts (is a proposal) only with one of these.
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (
+    r"\binstead of\b|\brather than\b|\bin favou?r of\b|\bswitch(?:ing|ed)? to\b|"
+    r"\b(?:cleaner|better|simpler|safer) (?:approach|way|solution|fix)\b|\bto avoid\b|"
+    r"\blet'?s go with\b|\breplaced (?:\S+ ){0,3}with\b",
+)
+AGENT_ACTS = (
+    r"^(?:[-*\d.\s]*(?:\*\*[^*]{1,80}\*\*:?\s*)?)(?:I'll|I will|Let me|I've|We'll|Now|Used|"
+    r"Using|Replaced|Switched|Switching|Changed|Removed|Moved|Renamed|Migrated|Chose|Went with)\b|"
+    r"\b(?:I'll use|I will use|let me use|I've (?:used|replaced|switched|moved|changed|removed)|"
+    r"I used|I replaced|I switched|I chose|I went with|now uses?|I'm going to use|"
+    r"we'll use|I decided|let'?s go with|replaced)\b",
+)
+
 PROPOSALS = (
     r"\b(?:could|can|should|shall) we (?:(?:just|simply|not|instead|rather|also) |"
     r"(?:use|reuse|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try|merge|"

@@ -38,6 +38,14 @@ DIRECTIVES = (
     ),
 )
 
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"\b(?:en lugar de|en vez de|para evitar|mejor que|cambiando a)\b",)
+AGENT_ACTS = (
+    r"^(?:voy a|usaré|utilizaré|cambiaré|reemplazaré)\b|\b(?:he (?:cambiado|reemplazado|usado)|"
+    r"cambié|reemplacé|usaré|utilizaré)\b",
+)
+
 PROPOSALS = (
     r"\b(?:podríamos|deberíamos|qué tal si|y si (?:usamos|cambiamos|hacemos)|por qué no)\b",
     r"\bno (?:sería|es) mejor\b",

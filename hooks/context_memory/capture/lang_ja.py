@@ -30,6 +30,13 @@ DIRECTIVES = (
     (r"(?:で|に)(?:お願いします|お願い|してください|して下さい)[。！!]*$", "decided"),
 )
 
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"の代わりに|ではなく|を避ける(?:ため)?|に(?:変更|切り替え)",)
+AGENT_ACTS = (
+    r"(?:を)?使(?:います|う|用します)|にします|に(?:変更|切り替え)(?:します|しました)|採用します",
+)
+
 PROPOSALS = (
     r"ませんか|のはどう|はどう(?:です|でしょう)?か|べきでは|方がいい(?:のでは|かな|んじゃ)",
 )

@@ -16,6 +16,13 @@ DIRECTIVES = (
     (r"(?:을|를)\s?(?:쓰자|사용하자)|채택", "decided"),
 )
 
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"대신(?:에)?|말고|피하기 위해|(?:으로|로) (?:변경|교체)",)
+AGENT_ACTS = (
+    r"사용하겠|사용합니다|사용할게|(?:으로|로) (?:변경|교체)(?:하겠|했|합니다)|바꾸겠|바꿨",
+)
+
 PROPOSALS = (r"어때|(?:할까|쓸까|바꿀까)요?\s*[?？]|좋지\s?않을까|낫지\s?않",)
 
 # An answer typed as free text that settles nothing (question.py): unsure, deferred, to

@@ -36,6 +36,11 @@ DIRECTIVES = (
     ),
 )
 
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"\b(?:em vez de|ao invés de|para evitar|no lugar de|trocando para)\b",)
+AGENT_ACTS = (r"^vou\b|\b(?:usarei|vou usar|substituí|troquei|mudei para)\b",)
+
 PROPOSALS = (
     r"\b(?:poderíamos|deveríamos|que tal|e se (?:usarmos|mudarmos|fizermos)|por que não)\b",
     r"\b(?:não|nao) (?:seria|é) melhor\b",

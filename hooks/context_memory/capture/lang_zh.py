@@ -52,6 +52,14 @@ DIRECTIVES = (
     (r"^(?:那)?你可以(?:直接|先|用|把|启动|啟動|改|换|換|在)", "decided"),
 )
 
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (
+    # "用 X 来代替 Y", "而不是", "改用", "换成", "比 X 更可靠"
+    r"(?:来|來)?代替|而不是|改用|换成|換成|改为|改為|比.{1,20}更(?:可靠|简单|簡單|稳定|穩定|安全)",
+)
+AGENT_ACTS = (r"^(?:让我|讓我|我(?:会|會|将|將|来|來|改|先))|使用|采用|採用|改用|换成|換成",)
+
 PROPOSALS = (
     r"要不|不如|何不|能不能(?:直接|改|用|不)|可不可以(?:直接|改|用|不)|是不是可以|是否可以",
     r"为什么不|為什麼不|还是说|還是說",
