@@ -80,6 +80,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Rename the flag, otherwise lgtm.", "decided"),
         ("I renamed the folder notes to journal.", "decided"),
         ("I want to run the worker outside the container.", "decided"),
+        ("Then the flat layout, as you suggested.", "decided"),
+        ("Sounds good, but keep the old flag.", "decided"),
     ],
     "zh": [
         ("不要用全局变量", "rejected"),
@@ -104,6 +106,9 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("好，那帮我把缓存去掉", "decided"),
         ("你可以先用假数据测试", "decided"),
         ("可以把这三个函数合并成一个吗", "decided"),
+        ("我选择方案二，数据放在本地", "decided"),
+        ("按你上面说的分两步来", "decided"),
+        ("同意，但是旧接口要留着", "decided"),
     ],
     "ja": [
         ("このファイルは変えないで", "rejected"),
@@ -119,6 +124,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("設定ファイルは変えたくない", "rejected"),
         ("エラーは必ずログに残すようにして", "constraint"),
         ("シンプルな方がいいです", "decided"),
+        ("提案の通りでお願いします", "decided"),
+        ("はい、ただ古いフラグは残して", "decided"),
     ],
     "ko": [
         ("이 파일은 건드리지 마", "rejected"),
@@ -130,6 +137,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("한국어로 답해줘", "constraint"),
         ("axios 대신 fetch", "decided"),
         ("SQLite를 쓰자", "decided"),
+        ("추천한 대로 해줘", "decided"),
+        ("네, 근데 테스트는 그대로 둬", "decided"),
     ],
     "es": [
         ("No me gusta ese diseño", "rejected"),
@@ -143,6 +152,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Quiero que uses TypeScript en todo el proyecto", "constraint"),
         ("Usa pnpm en lugar de npm", "decided"),
         ("Prefiero la versión simple", "decided"),
+        ("Sí, pero sin dependencias nuevas", "decided"),
         ("Hay que mantener la compatibilidad con la versión anterior", "constraint"),
     ],
     "de": [
@@ -181,6 +191,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Quero que você use TypeScript no projeto todo.", "constraint"),
         ("Use pnpm em vez de npm.", "decided"),
         ("Vamos mudar para SQLite.", "decided"),
+        ("Como você sugeriu, um arquivo por comando.", "decided"),
         ("O relatório tem que ficar em uma página só.", "constraint"),
     ],
     "ru": [
@@ -203,6 +214,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
 NOTHING: dict[str, list[str]] = {
     "en": [
         "Can we rebase on main, please?",
+        "ok, but why does it fail?",
         "can we test something",
         "no i dont ugh",
         "no news",

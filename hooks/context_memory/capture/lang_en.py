@@ -167,9 +167,20 @@ DIRECTIVES = (
         "decided",
     ),
     (r"\botherwise (?:all )?(?:good|fine|gtg|lgtm)\b", "decided"),
+    # the user takes up what the agent proposed: "as you suggested", "your recommendation"
+    (
+        r"\b(?:as you (?:suggested|proposed|recommended)|"
+        r"(?:go|going) with your (?:suggestion|recommendation|proposal))\b",
+        "decided",
+    ),
+    # a yes with a change: "ok, but ...", "sounds good, just ...": the proposal, amended
+    (
+        r"^(?:yes|yeah|yep|ok(?:ay)?|sure|sounds good|agreed|looks good|great)[,!. ]+"
+        r"(?:but|just|except)\b",
+        "decided",
+    ),
 )
 
-# A question counts (is a proposal) only with one of these.
 # The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
 # one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (
@@ -185,6 +196,7 @@ AGENT_ACTS = (
     r"we'll use|I decided|let'?s go with|replaced)\b",
 )
 
+# A question counts (is a proposal) only with one of these.
 PROPOSALS = (
     r"\b(?:could|can|should|shall) we (?:(?:just|simply|not|instead|rather|also) |"
     r"(?:use|reuse|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try|merge|"

@@ -36,6 +36,12 @@ DIRECTIVES = (
         r"\b(?:vamos con|vamos a usar|prefiero|cámbialo a|cambia a|quedémonos con|me quedo con)\b",
         "decided",
     ),
+    # "como sugieres" (as you suggest); "sí, pero ..." (yes, but ...)
+    (
+        r"\bcomo (?:sugieres|sugeriste|recomiendas|recomendaste)\b|"
+        r"^(?:sí|vale|ok|de acuerdo|perfecto)[,!. ]+pero\b",
+        "decided",
+    ),
 )
 
 # The agent's own settled choice (capture/agent_text.py): a sentence of its text that names

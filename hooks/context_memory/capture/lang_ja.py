@@ -28,6 +28,16 @@ DIRECTIVES = (
     ),
     # "X でお願いします", "X にしてください": the choice of X
     (r"(?:で|に)(?:お願いします|お願い|してください|して下さい)[。！!]*$", "decided"),
+    # "提案の通りで" (as you proposed): takes up what the agent proposed
+    (
+        r"(?:おすすめ|推奨|提案)(?:の|された)?(?:通り|とおり|方法|案)で",
+        "decided",
+    ),
+    # "はい、ただ ..." (yes, but ...): approves the proposal, amended
+    (
+        r"^(?:はい|いいです|OK|了解(?:です)?)[、,。\s]*(?:ただ|でも|あと|それと)",
+        "decided",
+    ),
 )
 
 # The agent's own settled choice (capture/agent_text.py): a sentence of its text that names

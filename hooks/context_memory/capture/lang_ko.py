@@ -14,6 +14,16 @@ DIRECTIVES = (
     # choices
     (r"대신(?:에)?|(?:으로|로)\s?(?:바꿔|변경|교체|전환|가자|하자|진행)", "decided"),
     (r"(?:을|를)\s?(?:쓰자|사용하자)|채택", "decided"),
+    # "추천한 대로" (as you recommended)
+    (
+        r"(?:추천|제안)(?:한|해 준|하신)\s?(?:대로|방법으로)",
+        "decided",
+    ),
+    # "네, 근데 ..." (yes, but ...)
+    (
+        r"^(?:네|좋아요?|그래요?)[,\s]+(?:근데|하지만|다만|그리고)",
+        "decided",
+    ),
 )
 
 # The agent's own settled choice (capture/agent_text.py): a sentence of its text that names

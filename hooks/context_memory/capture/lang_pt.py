@@ -34,6 +34,12 @@ DIRECTIVES = (
         r"fico com|escolho)\b",
         "decided",
     ),
+    # "como você sugeriu" (as you suggested); "sim, mas ..." (yes, but ...)
+    (
+        r"\bcomo (?:você )?(?:sugeriu|sugere|recomendou)\b|"
+        r"^(?:sim|ok|beleza|perfeito|concordo)[,!. ]+mas\b",
+        "decided",
+    ),
 )
 
 # The agent's own settled choice (capture/agent_text.py): a sentence of its text that names

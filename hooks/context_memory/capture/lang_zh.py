@@ -50,6 +50,22 @@ DIRECTIVES = (
     (r"^(?:好的?|行|嗯|可以)?[，,、 ]*那(?:就|麼|么)?(?:请|請)?(?:帮我|幫我)", "decided"),
     # "你可以先 ..." (you can ... first): the user says how, as a statement
     (r"^(?:那)?你可以(?:直接|先|用|把|启动|啟動|改|换|換|在)", "decided"),
+    # "我选择方案一" (I choose option 1): a choice named in a longer reply
+    (
+        r"我?(?:选择|選擇|选定|選定)(?:了)?(?:方案|选项|選項|第)",
+        "decided",
+    ),
+    # "按你上面说的 B" (as you said above): takes up what the agent proposed
+    (
+        r"(?:按照?|照)(?:你|您)(?:上面|刚才|剛才|之前|前面)?(?:说|說|提|推荐|推薦|建议|建議)的",
+        "decided",
+    ),
+    # "同意，但 ..." (agreed, but ...): approves the proposal, amended
+    (
+        r"^(?:同意|可以|好的?|行|没问题|沒問題)[，,、 ]*"
+        r"(?:但|不过|不過|同时|同時|另外|并且|並且|还要|還要)",
+        "decided",
+    ),
 )
 
 # The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
