@@ -359,9 +359,10 @@ def test_a_free_text_answer_that_settles_nothing_is_no_decision(typed: str) -> N
     assert capture(_answered({"Which store?": typed})) == []
 
 
-def test_an_option_labelled_later_is_a_choice_and_free_text_a_decision() -> None:
-    (item,) = capture(_answered({"Which store?": "Later"}))
-    assert item["decision"] == "Which store? → Later"
+def test_an_option_that_defers_is_no_decision_and_free_text_is_one() -> None:
+    assert capture(_answered({"Which store?": "Later"})) == []  # a deferral settles nothing
+    (item,) = capture(_answered({"Which store?": "SQLite"}))
+    assert item["decision"] == "Which store? → SQLite"
     (typed,) = capture(_answered({"Which store?": "Postgres, we run it already"}))
     assert typed["decision"] == "Which store? → Postgres, we run it already"
 

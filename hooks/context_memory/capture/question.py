@@ -46,7 +46,6 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
     pairs: list[tuple[str, str]] = []
     others: list[str] = []
     described: list[str] = []
-    chosen_labels: set[str] = set()  # answers that are one of their question's labels
     if isinstance(result, dict) and isinstance(result.get("answers"), dict):
         answers = result["answers"]
         for question, answer in list(answers.items())[:MAX_QUESTIONS]:
@@ -63,33 +62,25 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                 label = option.get("label") if isinstance(option, dict) else None
                 if not isinstance(label, str) or not label:
                     continue
-                if label == chosen:
-                    chosen_labels.add(label)
                 if label not in chosen:
                     others.append(label)
-                elif not _asks_back(chosen):
+                elif not _settles_nothing(chosen):
                     about = option.get("description") if isinstance(option, dict) else None
                     if isinstance(about, str) and about.strip():
                         described.append(about[:MAX_DESCRIPTION])
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
-    labels = set(others) | {a for _, a in pairs if a in chosen_labels}
-    return [(q, a) for q, a in pairs if a in labels or not _settles_nothing(a)], others, described
+    return [(q, a) for q, a in pairs if not _settles_nothing(a)], others, described
 
 
 _ASKS = re.compile(r"[?？]|[吗嗎呢][。！!]*$|ですか[。]*$|か[？?。]*$")
 
 
-def _asks_back(answer: str) -> bool:
-    """An answer typed as a question back ("which one is faster?"): it settles nothing
-    (an option's label, or a statement typed as free text, does)."""
-    return answer.rstrip().endswith(("?", "？"))
-
-
 def _settles_nothing(answer: str) -> bool:
-    """An answer typed as free text that settles no choice: a question back (a question
-    mark anywhere, a question particle at its end), or unsure, deferred, to be discussed,
-    "show me first" (the DEFERS of its languages' tables)."""
+    """An answer that settles no choice: a question back (a question mark anywhere, a
+    question particle at its end), or unsure, deferred, to be discussed, "show me first"
+    (the DEFERS of its languages' tables), typed as free text or chosen as an option
+    ("需要讨论"): the labelling rules label no deferral."""
     if _ASKS.search(answer.strip()):
         return True
     return any(pattern.search(answer) for pattern in cues_for(answer).defers)
