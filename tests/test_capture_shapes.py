@@ -639,3 +639,27 @@ def test_a_reason_that_puts_the_call_off_rules_none_of_it_out(reason: str) -> No
     # Turned down, the same call's subjects are ruled out.
     (refused,) = capture([rows[0], result_row("t1", "no, we don't push from here", "2.0.5")])[:1]
     assert {"kind": "command", "value": "git push"} in refused["ruled_out"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("is there a symlink to update?", None),  # unrelated: no item (README rule 3)
+        ("could we use pnpm instead?", "could we use pnpm instead?"),  # proposes
+        ("use pnpm", "use pnpm"),  # a typed correction
+    ],
+)
+def test_a_bare_rejection_takes_its_reason_from_a_correction_not_an_unrelated_question(
+    typed: str, reason: str | None
+) -> None:
+    rows = [
+        call_row("t1", "Bash", NPM, "2.1.121"),
+        result_row("t1", REJECTED, "2.1.121"),
+        prompt_row(typed, "p1"),
+    ]
+    rejections = [i for i in capture(rows) if i["kind"] == "rejected"]
+    if reason is None:
+        assert rejections == []
+    else:
+        (item,) = rejections
+        assert (item["decision"], item["reason"]) == ("Bash: npm install left-pad", reason)

@@ -35,6 +35,7 @@ from context_memory.capture.agent_text import settled_choice
 from context_memory.capture.items import call_of, describe_call, make_item
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
 from context_memory.capture.prompts import (
+    asks_only,
     classify,
     is_instruction,
     is_skipped,
@@ -216,9 +217,12 @@ class Capturer:
         self._interrupted = ""
         found = classify(text)
         said = typed or text
+        unrelated = found is None and asks_only(typed)
         for pending in self._pending:
             if pending.get("source") == "plan" and defers(said):
                 continue  # "commit first, then proceed": the plan goes ahead
+            if unrelated:
+                continue  # a bare "no", then a question that proposes nothing: no item
             out.append(self._with_reason(pending, clip(said)))
         self._pending = []
         if text.lstrip().startswith(dialogue.HANDOFF_START):
