@@ -819,3 +819,39 @@ def test_a_tampered_pending_audit_is_rendered_again(project, monkeypatch, capsys
     start = hook_payload(project, "SessionStart", plain_transcript(project), source="compact")
     _, out, _ = run_hook_main(monkeypatch, capsys, audit, start)
     assert json.loads(out)["hookSpecificOutput"]["additionalContext"] == CODIS_LOST
+
+
+# What a newcomer met (issue 13; these were test_newcomer_commands.py):
+# ctx-audit says what it skipped.
+def test_audit_says_it_skipped_decisions_newer_than_the_compaction(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from context_memory.commands.decide import main as decide
+    from context_memory.memory import decisions
+
+    (project / ".git").mkdir()  # the project root, whatever lies above tmp_path
+    # Recorded an hour after the sample's compaction, whatever today's date (issue 19).
+    monkeypatch.setattr(decisions, "utc_now_iso", lambda: "2026-11-30T10:10:52Z")
+    for n in range(5):
+        assert (
+            cli_run.run_main(decide, [f"decision {n} about redis", "--reason", f"r {n}"]).exit_code
+            == 0
+        )
+    result = cli_run.run_main(audit.main, [str(SAMPLE_TRANSCRIPT)])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "Nothing to audit: the 5 decisions were recorded after the last compaction "
+        "(2026-11-30T09:10:52.214Z), so its summary could not hold them and the audit skips "
+        "them (the next compaction is audited against them; see "
+        ".working-state/decisions.jsonl).\n"
+    )
+
+
+def test_audit_without_any_decision_says_how_to_record_them(project: Path) -> None:
+    (project / ".git").mkdir()
+    result = cli_run.run_main(audit.main, [str(SAMPLE_TRANSCRIPT)])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "No recorded decisions to audit in .working-state/decisions.jsonl "
+        "(record them with ctx-decide).\n"
+    )

@@ -267,7 +267,7 @@ def test_tables_questions_and_diagnoses_are_no_agent_choice(text: str) -> None:
     assert Capturer().feed(agent_row(text)) == []
 
 
-SET2 = Path(__file__).resolve().parent / "fixtures" / "decision-labels-2" / "transcripts"
+SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-2" / "transcripts"
 
 
 @functools.cache

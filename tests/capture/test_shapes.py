@@ -22,7 +22,7 @@ from context_memory.memory.decisions import live_records
 from helpers.real_fixture import real_lines, write_lines
 
 FIXTURE_2_1_332 = (
-    Path(__file__).resolve().parent
+    Path(__file__).resolve().parents[1]
     / "fixtures"
     / "client-rows"
     / "rejected-with-feedback-2.1.332.jsonl"

@@ -2,7 +2,7 @@
 drop, damaged rows and position files, CTX_CAPTURE=off, and what readers take from them.
 
 The store is driven here by a scripted capturer (one item per row that asks for it), so
-each test says exactly which rows capture what; tests/test_capture_engine.py runs the real
+each test says exactly which rows capture what; tests/capture/test_engine.py runs the real
 engine on real rows.
 """
 

@@ -34,7 +34,7 @@ from helpers.cli_run import invoke, run_hook_main
 from helpers.installed import installed_for
 
 REAL = (
-    Path(__file__).parent
+    Path(__file__).parents[1]
     / "fixtures"
     / "real-transcripts"
     / "daaain__claude-code-log__test_test_data_real_projects_-Users-dain-workspace-"

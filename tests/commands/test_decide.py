@@ -55,7 +55,7 @@ def test_decision_with_reason_and_alternatives(project, monkeypatch):
     assert ISO_UTC.fullmatch(record["ts"])
     assert {k: v for k, v in record.items() if k not in ("id", "ts")} == {
         "author": "Ada Lovelace <ada@example.com>",
-        "by": "user",  # no CLAUDECODE: typed in a terminal (tests/test_decide_by.py)
+        "by": "user",  # no CLAUDECODE: typed in a terminal (tests/commands/test_decide_by.py)
         "session": SESSION,
         "kind": "decided",
         "decision": "Use Redis Cluster, 6 nodes",

@@ -597,3 +597,28 @@ def test_restore_points_new_sessions_at_the_merged_decisions(project: Path, caps
     pointer = recovery_pointer(str(state))
     assert pointer is not None
     assert "Merged decisions: .working-state/merged/decisions.md." in pointer
+
+
+# What a newcomer met (issue 13; these were test_newcomer_commands.py):
+# ctx-merge --dry-run shows the diff behind a closed gate.
+def test_merge_dry_run_shows_the_diff_behind_a_closed_gate(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = project / ".working-state"
+    add_sessions(state, 2, "2026-11-30")  # fewer than the 5 sessions the gate wants
+    code = main(["--dry-run", "--now", NOW])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith("ctx-merge: stopped at the session gate: ")
+    assert lines[1] == "ctx-merge: past that gate (ctx-merge --force), the merge would do this:"
+    assert lines[2].startswith("ctx-merge: dry run, nothing written: would merge 4 handoffs")
+    assert lines[3] == f"ctx-merge: changes to {state / 'merged' / 'decisions.md'}:"
+    assert lines[4] == "--- /dev/null"
+    assert "+- Use PostgreSQL 16 (jsonb)" in " ".join(lines) or any(
+        "PostgreSQL 16" in line and line.startswith("+") for line in lines
+    )
+    assert not (state / "merged").exists()
+    # --quiet stays quiet; a merge that runs is unaffected.
+    assert main(["--dry-run", "--quiet", "--now", NOW]) == 0
+    assert capsys.readouterr() == ("", "")

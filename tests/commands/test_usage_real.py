@@ -22,9 +22,9 @@ from context_memory.transcript.reader import scan_transcript
 from helpers.cli_run import run_main
 from helpers.paths import REPO
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real-transcripts"
 REAL = sorted(FIXTURES.glob("*.jsonl.gz"))
-SECOND = Path(__file__).resolve().parent / "fixtures" / "decision-labels-2" / "transcripts"
+SECOND = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-2" / "transcripts"
 SKIPPED_TEXTS = (
     "[Request interrupted by user]",
     "[Request interrupted by user for tool use]",

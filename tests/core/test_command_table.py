@@ -16,7 +16,7 @@ from context_memory.core.command_table import (
 )
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_pyproject_scripts_are_the_registry_s() -> None:

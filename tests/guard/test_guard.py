@@ -597,7 +597,7 @@ def test_registered_for_the_tools_that_change_things() -> None:
     assert (
         HookSpec("PreToolUse", "Bash|Write|Edit|MultiEdit|NotebookEdit", "ctx-guard", 10) in HOOKS
     )
-    plugin = json.loads((Path(__file__).parent.parent / "hooks" / "hooks.json").read_text())
+    plugin = json.loads((Path(__file__).parents[2] / "hooks" / "hooks.json").read_text())
     groups = plugin["hooks"]["PreToolUse"]
     assert {g.get("matcher"): g["hooks"][0]["command"] for g in groups} == {
         "Bash": '"${CLAUDE_PLUGIN_ROOT}/bin/ctx-run" ctx-allow',

@@ -17,7 +17,7 @@ from helpers.cli_run import run_console_script, run_main
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
-REAL = Path(__file__).resolve().parent / "fixtures" / "real-transcripts"
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real-transcripts"
 PREFIX = "daaain__claude-code-log__test_test_data_real_projects_-Users-dain-workspace-"
 JSS = PREFIX + "JSSoundRecorder_7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl.gz"
 SAMPLE = PREFIX + "claude-code-log-sample_0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl.gz"

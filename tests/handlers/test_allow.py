@@ -14,7 +14,7 @@ from context_memory.calls.shell import plain_words
 from context_memory.handlers.allow import allow_output, is_allowed
 from helpers.paths import subprocess_env
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ROOT = str(REPO)
 BIN = REPO / "bin"
 ALLOW = {

@@ -121,7 +121,7 @@ def test_wrong_input_is_still_an_error_and_logged(
 
 
 # ctx-audit typed in a terminal audits the newest session of the folder instead
-# (tests/test_by_hand_transcript.py), as its README line ctx-audit [TRANSCRIPT] says.
+# (tests/transcript/test_by_hand.py), as its README line ctx-audit [TRANSCRIPT] says.
 @pytest.mark.parametrize("hook", ["ctx-budget", "ctx-statusline"])
 def test_typed_in_a_terminal_in_a_fresh_process(tmp_path: Path, hook: str) -> None:
     """stdin is a terminal (a pty): the hook does not wait for input, it says how to use it."""

@@ -374,3 +374,23 @@ def test_transcript_fallback_uses_the_transcript_model(project, monkeypatch, cap
     payload["transcript_path"] = str(path)
     _, out, _ = run(monkeypatch, capsys, payload)
     assert out == "███░░░░░░░ 300K/1M 30% free · 667K to auto-compact\n"
+
+
+# What a newcomer met (issue 13; these were test_newcomer_commands.py):
+# ctx-statusline names an unknown option where the user sees it.
+def test_statusline_names_an_unknown_option_in_the_line_and_exits_0() -> None:
+    options = statusline.parse_args(["--colour", "--no-color"])
+    assert options.unknown == ["--colour"] and options.color is False
+    assert statusline.parse_args(["--version"]).unknown == []
+    done = subprocess.run(
+        [sys.executable, "-m", "context_memory.handlers.statusline", "--no-color", "--bogus"],
+        input=json.dumps({"context_window": {"context_window_size": 200000,
+                          "current_usage": {"input_tokens": 20000, "output_tokens": 0,
+                          "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}}),
+        capture_output=True, text=True, env=subprocess_env(), timeout=60, check=False,
+    )  # fmt: skip
+    note = "ctx-statusline: unknown option --bogus (see ctx-statusline --help)"
+    assert done.returncode == 0
+    assert done.stderr == note + "\n"
+    assert done.stdout.endswith(f" free · 167K to auto-compact · {note}\n")
+    assert done.stdout.startswith("░░░░░░░░░░ 0/200K 0% free")

@@ -24,7 +24,7 @@ from helpers.paths import subprocess_env
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SESSION = "11111111-2222-3333-4444-555555555555"
 NOISE = "HOSTILE ENVIRONMENT LOADED"
 # Other PYTHON* variables of a user's shell that change what a hook prints: every import on

@@ -37,7 +37,7 @@ pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 # The interpreters are found, not named: pyenv's versions, python3.N on PATH, the system's
 # own build, or CTX_TEST_PYTHONS (tests/helpers/installed.py).
 PYTHONS = installed.matrix_labels()
-# What the prompt path keeps out (tests/test_import_cost.py checks the modules; this checks
+# What the prompt path keeps out (tests/repo/test_import_cost.py checks the modules; this checks
 # the processes the client really starts).
 KEPT_OUT = ("re", "json", "click", "orjson", "filelock")
 # Shell metacharacters and blanks a user's HOME may hold.

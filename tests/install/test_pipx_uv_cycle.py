@@ -5,7 +5,7 @@
 own wrappers in ``<venv>/bin`` were never rewritten.
 
 The user is a throwaway one that this module creates with ``useradd`` (and deletes with
-``userdel``), as tests/test_crontab.py does, so this needs root (CI runs as root; on a
+``userdel``), as tests/setup/test_crontab.py does, so this needs root (CI runs as root; on a
 developer's machine the test is skipped, in CI it fails). Its home is a fresh folder; pipx
 and uv are pip-installed from PyPI into a tools virtualenv there, by that user, with
 Debian's ``/usr/bin/python3`` (the Python a new user has).
@@ -28,8 +28,8 @@ import pytest
 
 from context_memory.core.command_table import HOOKS
 from helpers.installed import SYSTEM_PYTHON, clean_env, copy_source
+from helpers.needs import missing
 from helpers.paths import file_tree
-from test_crontab import missing
 
 pytestmark = pytest.mark.root  # a throwaway user (useradd); root implies slow (conftest)
 
@@ -89,7 +89,7 @@ def plain_user() -> Iterator[PlainUser]:
     """A throwaway user with a home of its own and pipx and uv installed from PyPI."""
     if os.geteuid() != 0:
         missing(
-            "tests/test_pipx_uv_cycle.py runs pipx and uv as a throwaway plain user, and "
+            "tests/install/test_pipx_uv_cycle.py runs pipx and uv as a throwaway plain user, and "
             "creating that user (useradd) needs root; run the tests as root (as CI does)"
         )
     if not os.path.exists(SYSTEM_PYTHON):

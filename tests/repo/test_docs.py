@@ -7,8 +7,8 @@
   0, in a fresh project holding the shipped example transcript, with a throwaway HOME.
   A block that cannot run offline (a clone, pip, the client, placeholders) says
   ``sh no-run``; output is ``text``;
-- the README stays under 15 KB, its links into docs/ resolve, and no file of the project
-  points outside the repository.
+- the README stays under 15 KB, its links into docs/ resolve, no file of the project
+  points outside the repository, and every test file it names exists.
 """
 
 from __future__ import annotations
@@ -216,7 +216,7 @@ def test_no_file_points_outside_the_repository() -> None:
     ).stdout.split()
     offenders = []
     for name in listed:
-        if name == "tests/test_docs.py":
+        if name == "tests/repo/test_docs.py":
             continue
         try:
             text = (REPO / name).read_text(encoding="utf-8")
@@ -225,3 +225,25 @@ def test_no_file_points_outside_the_repository() -> None:
         if "shared/reference" in text or "design repository" in text:
             offenders.append(name)
     assert offenders == []
+
+
+def test_every_test_file_the_project_names_exists() -> None:
+    """The docs, the package's comments and the configuration name test files by path
+    (tests/<package>/test_<module>.py); a moved or renamed test leaves no stale name (issue
+    28: a docstring named tests/test_capture_real.py, which did not exist). tests/ and
+    bench/ are left out: their transcripts name made-up test files as data."""
+    listed = subprocess.run(
+        ["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True, timeout=60
+    ).stdout.split()
+    stale = []
+    for name in listed:
+        if name.startswith(("tests/", "bench/")) or name == "CHANGELOG.md":
+            continue
+        try:
+            text = (REPO / name).read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        for path in sorted(set(re.findall(r"\btests/[\w/]+\.py\b", text))):
+            if not (REPO / path).is_file():
+                stale.append(f"{name}: {path}")
+    assert stale == []

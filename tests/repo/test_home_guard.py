@@ -1,6 +1,6 @@
 """The session-wide guard (tests/helpers/home_guard.py): a test run that writes into the
 user's real cache or ~/.claude fails (issue 25, item 13: a ``monkeypatch.undo()`` in
-tests/test_audit.py sent a session registry entry to ~/.cache/context-memory)."""
+tests/audit/test_audit.py sent a session registry entry to ~/.cache/context-memory)."""
 
 from __future__ import annotations
 

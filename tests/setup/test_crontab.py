@@ -45,6 +45,7 @@ from context_memory.setup.install.crontab import (
 from helpers.cli_run import captured
 from helpers.handoff_files import write_handoff
 from helpers.install_env import stand_in_venv
+from helpers.needs import missing
 from helpers.paths import REPO, subprocess_env
 
 P = "context-memory:"
@@ -139,20 +140,12 @@ def _run(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
 
 
-def missing(reason: str) -> None:
-    """A test that needs root or cron: skipped with the reason on a developer's machine,
-    failed in CI (CI=true), where the tests must never be skipped."""
-    if os.environ.get("CI"):
-        pytest.fail(reason + " (tests must not be skipped in CI)")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def cron_user() -> Iterator[str]:
     """A throwaway system user (no home, no login shell) whose crontab the tests own."""
     if os.geteuid() != 0:
         missing(
-            "tests/test_crontab.py runs the real crontab command on a throwaway user's "
+            "tests/setup/test_crontab.py runs the real crontab command on a throwaway user's "
             "crontab, and creating that user (useradd) needs root; run the tests as root "
             "(as CI does), e.g. in a container"
         )

@@ -595,3 +595,18 @@ def test_project_without_settings_reports_each_hook(project, tmp_path, monkeypat
     )
     hooks = [c for c in checks if c.name.startswith("hook ctx-")]
     assert [(c.name, c.status) for c in hooks] == [(f"hook {s.command}", FAIL) for s in HOOKS]
+
+
+# What a newcomer met (issue 13; these were test_newcomer_commands.py):
+# ctx-doctor in the home folder counts ~/.claude/settings.json once.
+def test_doctor_in_the_home_folder_counts_the_user_settings_once(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    environ = {"HOME": str(home)}
+    files = checks_install.settings_files(str(home), environ)
+    assert [(f.label, f.path) for f in files] == [
+        ("user", home / ".claude" / "settings.json"),
+        ("local", home / ".claude" / "settings.local.json"),
+    ]
+    elsewhere = checks_install.settings_files(str(tmp_path / "app"), environ)
+    assert [f.label for f in elsewhere] == ["user", "project", "local"]

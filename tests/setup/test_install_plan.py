@@ -30,7 +30,7 @@ from context_memory.setup.install.settings_write import (
 )
 from helpers.install_env import run
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "hooks" / "context_memory" / "setup" / "install"
 
 

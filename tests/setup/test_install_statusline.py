@@ -35,7 +35,7 @@ from helpers.paths import subprocess_env
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 P = "context-memory:"
 BIN = "/home/u/.local/share/context-memory/venv/bin"
 OURS = f'"{BIN}/ctx-statusline"'

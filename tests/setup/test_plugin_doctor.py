@@ -15,7 +15,7 @@ from context_memory.setup.doctor import all_checks as doctor
 from context_memory.setup.doctor import plugin as plugin_doctor
 from helpers.doctor_env import invoke
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PLUGIN = "context-memory@context-memory"
 
 

@@ -20,7 +20,7 @@ from context_memory.setup.plugin import manifests
 from context_memory.setup.plugin import venv as plugin_venv
 from helpers.paths import subprocess_env
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_hooks_json_is_the_generated_file() -> None:

@@ -19,7 +19,7 @@ from hostile.harness import ENTRY_POINTS, Entry, Sandbox, seeded_sandbox
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 LAUNCHER = REPO / "bin" / "ctx-run"
 NO_PYTHON = (
     "context-memory: no Python 3.10 or newer found (python3, python3.10 to 3.14), so the "

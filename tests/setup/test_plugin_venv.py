@@ -20,7 +20,7 @@ from helpers.paths import subprocess_env
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BUILD = [sys.executable, "-m", "context_memory.setup.plugin.venv", "build"]
 
 

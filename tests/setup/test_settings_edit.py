@@ -36,7 +36,7 @@ from context_memory.setup.install.settings_file import (
 )
 from context_memory.setup.install.settings_write import read_settings
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def load_settings(path: Path) -> Settings:
