@@ -352,3 +352,17 @@ def test_a_hostile_script_is_read_within_bounds() -> None:
     """Thousands of process calls in a python -c script: the first ones are read, no more."""
     script = "import os; " + "os.system('npm i x'); " * 5000 + "os.system('npm i moment')"
     assert added(f'python -c "{script}"') == ["x"]
+
+
+def test_shell_keywords_are_no_programs() -> None:
+    # A loop's header runs nothing, its closer is no program; the body's commands remain,
+    # and a redirection after the closer still writes its file.
+    line = "for f in a.h b.h; do curl -s https://x/$f; done; if [ -f x ]; then rm x; fi > log.txt"
+    found = [(c.program, c.raw, c.redirects) for c in commands_of(line)]
+    assert found == [
+        ("curl", ["-s", "https://x/$f"], []),
+        ("[", ["-f", "x", "]"], []),
+        ("rm", ["x"], []),
+        ("", [], [(">", "log.txt")]),
+    ]
+    assert commands_of("case $x in") == []

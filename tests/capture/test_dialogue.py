@@ -309,10 +309,45 @@ def test_a_directive_in_another_language_takes_the_names_of_the_agents_reply() -
     assert first.feed(prompt_row("以后都用中文回复，并且不要再创建新的工作树")) == []  # held
     second = Capturer(first.to_state())  # carried across runs
     reply = "好的，以后用中文回复。我不会再用 `git worktree add` 创建新的 worktree。"
-    items = second.feed(agent_row(reply))
+    assert second.feed(agent_row(reply)) == []  # held for the rest of the agent's turn
+    items = second.end_run()  # the hook's run ends: the turn is over
     assert [(i["kind"], i["source"], i["uuid"]) for i in items] == [("rejected", "prompt", "p1")]
     assert {"git worktree add", "worktree", "chinese"} <= set(items[0]["anchors"])
     assert second.flush() == []
+
+
+def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> None:
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("把这个脚本包装成一个命令行工具")) == []
+    thinking = {
+        "type": "assistant",
+        "uuid": "a0",
+        "message": {
+            "id": "msg_t",
+            "role": "assistant",
+            "model": "claude-sonnet-4-6",
+            "content": [
+                {
+                    "type": "thinking",
+                    "thinking": "Let me look at the layout first. The user wants the script "
+                    "wrapped as a command-line tool with its own entry point.",
+                },
+                {
+                    "type": "tool_use",
+                    "id": "toolu_w1",
+                    "name": "Write",
+                    "input": {"file_path": "/repo/bin/report_cli.py", "content": "x"},
+                },
+            ],
+        },
+    }
+    assert capturer.feed(thinking) == []
+    (item,) = capturer.end_run()
+    anchors = item["anchors"]
+    # The sentence about the user gives its words; the one before it gives none.
+    assert {"script", "wrapped", "command-line", "tool", "entry", "point"} <= set(anchors)
+    assert "layout" not in anchors
+    assert "repo/bin/report_cli.py" in anchors  # the file the agent wrote in answer
 
 
 def test_a_held_directive_leaves_at_the_next_prompt_without_a_reply() -> None:

@@ -80,6 +80,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Rename the flag, otherwise lgtm.", "decided"),
         ("I renamed the folder notes to journal.", "decided"),
         ("I want to run the worker outside the container.", "decided"),
+        ("Then the flat layout, as you suggested.", "decided"),
+        ("Sounds good, but keep the old flag.", "decided"),
     ],
     "zh": [
         ("不要用全局变量", "rejected"),
@@ -97,6 +99,16 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("改成 TypeScript", "decided"),
         ("借鉴旧项目的目录结构", "decided"),
         ("就用 SQLite", "decided"),
+        ("我不喜欢这个配色", "rejected"),
+        ("我不希望每次都重新生成报告", "constraint"),
+        ("把这个脚本做成一个命令行工具", "decided"),
+        ("希望用 SQLite 存数据", "decided"),
+        ("好，那帮我把缓存去掉", "decided"),
+        ("你可以先用假数据测试", "decided"),
+        ("可以把这三个函数合并成一个吗", "decided"),
+        ("我选择方案二，数据放在本地", "decided"),
+        ("按你上面说的分两步来", "decided"),
+        ("同意，但是旧接口要留着", "decided"),
     ],
     "ja": [
         ("このファイルは変えないで", "rejected"),
@@ -109,6 +121,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("fetch の代わりに axios を使う", "decided"),
         ("SQLite を使おう", "decided"),
         ("データベースは SQLite でお願いします", "decided"),
+        ("設定ファイルは変えたくない", "rejected"),
+        ("エラーは必ずログに残すようにして", "constraint"),
+        ("シンプルな方がいいです", "decided"),
+        ("提案の通りでお願いします", "decided"),
+        ("はい、ただ古いフラグは残して", "decided"),
     ],
     "ko": [
         ("이 파일은 건드리지 마", "rejected"),
@@ -120,6 +137,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("한국어로 답해줘", "constraint"),
         ("axios 대신 fetch", "decided"),
         ("SQLite를 쓰자", "decided"),
+        ("추천한 대로 해줘", "decided"),
+        ("네, 근데 테스트는 그대로 둬", "decided"),
     ],
     "es": [
         ("No me gusta ese diseño", "rejected"),
@@ -133,6 +152,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Quiero que uses TypeScript en todo el proyecto", "constraint"),
         ("Usa pnpm en lugar de npm", "decided"),
         ("Prefiero la versión simple", "decided"),
+        ("Sí, pero sin dependencias nuevas", "decided"),
+        ("Hay que mantener la compatibilidad con la versión anterior", "constraint"),
     ],
     "de": [
         ("Nein, die Datei bleibt, wo sie ist.", "rejected"),
@@ -170,6 +191,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Quero que você use TypeScript no projeto todo.", "constraint"),
         ("Use pnpm em vez de npm.", "decided"),
         ("Vamos mudar para SQLite.", "decided"),
+        ("Como você sugeriu, um arquivo por comando.", "decided"),
+        ("O relatório tem que ficar em uma página só.", "constraint"),
     ],
     "ru": [
         ("Нет, файл остаётся на месте.", "rejected"),
@@ -191,6 +214,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
 NOTHING: dict[str, list[str]] = {
     "en": [
         "Can we rebase on main, please?",
+        "ok, but why does it fail?",
         "can we test something",
         "no i dont ugh",
         "no news",
@@ -206,12 +230,15 @@ NOTHING: dict[str, list[str]] = {
     "zh": [
         "这个函数是做什么的？",
         "你不是可以直接读文件吗",
+        "那你之前已经看过这个页面了",
+        "你可以读取这个文件吗",
         "不用谢",
         "我不知道要不要改",
         "先不要提交",
     ],
     "ja": [
         "この関数は何をしますか？",
+        "じゃあ次は何をする？",
         "ありがとう",
         "わからない",
         "確認しないで進めたので失敗した",
@@ -354,3 +381,53 @@ def test_a_yes_takes_the_recommended_option_and_nothing_without_one(reply: str) 
 )
 def test_what_picks_no_offered_option_picks_nothing(reply: str) -> None:
     assert picked_option(reply, OPTIONS) is None
+
+
+# Free-text answers that settle nothing (unsure, later, to be discussed, "explain first"),
+# per language: at least one example for every DEFERS entry.
+DEFER_EXAMPLES: dict[str, list[str]] = {
+    "en": ["Not sure yet, let's discuss it", "show me an example first"],
+    "zh": ["需要讨论", "先看数据再定", "给我做一个示例看看"],
+    "ja": ["まだ決めていません、後で相談させて"],
+    "ko": ["나중에 논의하자"],
+    "es": ["No sé, depende del costo"],
+    "pt": ["Não sei, vamos discutir depois"],
+    "de": ["Weiß nicht, lass uns das später besprechen"],
+    "fr": ["Je ne sais pas, on en discute plus tard"],
+    "ru": ["Не знаю, обсудим позже"],
+}
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_every_defers_entry_has_an_example(code: str) -> None:
+    for pattern in TABLES[code].DEFERS:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        assert any(compiled.search(text) for text in DEFER_EXAMPLES[code]), pattern
+    for text in DEFER_EXAMPLES[code]:
+        assert any(p.search(text) for p in cues.cues_for(text).defers), text
+
+
+# The agent's own settled choices per language (AGENT_CHOICES and AGENT_ACTS): a sentence
+# that names one option over another and says the agent acts on it.
+AGENT_EXAMPLES: dict[str, list[str]] = {
+    "en": ["I'll use `httpx` instead of `requests` for the client."],
+    "zh": ["我会用 `httpx` 来代替 `requests`。"],
+    "ja": ["`requests` の代わりに `httpx` を使います。"],
+    "ko": ["`requests` 대신 `httpx`를 사용하겠습니다."],
+    "es": ["Voy a usar `httpx` en lugar de `requests` para el cliente."],
+    "pt": ["Vou usar `httpx` em vez de `requests` no cliente."],
+    "de": ["Ich verwende `httpx` statt `requests` für den Client."],
+    "fr": ["Je vais utiliser `httpx` au lieu de `requests` pour le client."],
+    "ru": ["Я буду использовать `httpx` вместо `requests` для клиента."],
+}
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_the_agents_choice_is_read_in_each_language(code: str) -> None:
+    from context_memory.capture.agent_text import settled_choice
+
+    for text in AGENT_EXAMPLES[code]:
+        assert settled_choice(text) == text, text
+    # Offered, not acted on: a question to the user is no choice.
+    for text in AGENT_EXAMPLES[code]:
+        assert settled_choice(text.rstrip(".。") + "?") == ""

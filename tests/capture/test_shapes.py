@@ -333,6 +333,40 @@ def test_a_question_answer_is_read_from_the_clients_structured_result() -> None:
     assert capture([bash, result]) == []
 
 
+def _answered(answers: dict[str, str]) -> list[dict[str, object]]:
+    """An AskUserQuestion call with two questions and the client's result for ``answers``."""
+    questions = [
+        {
+            "question": "Which store?",
+            "options": [{"label": "SQLite", "description": "one file"}, {"label": "Later"}],
+        },
+        {"question": "Where do the notes go?", "options": [{"label": "docs/"}]},
+    ]
+    pairs = ", ".join(f'"{q}"="{a}"' for q, a in answers.items())
+    text = f"User has answered your questions: {pairs}. You can now continue."
+    structured = {"questions": questions, "answers": answers}
+    call = call_row("q2", "AskUserQuestion", {"questions": questions}, "2.1.121")
+    return [call, result_row("q2", text, "2.1.121", is_error=False, toolUseResult=structured)]
+
+
+@pytest.mark.parametrize(
+    "typed", ["需要讨论", "not sure, let's discuss it later", "which one is faster?", "还有疑问吗"]
+)
+def test_a_free_text_answer_that_settles_nothing_is_no_decision(typed: str) -> None:
+    # The other question's answer (an option's label) is still the user's decision.
+    (item,) = capture(_answered({"Which store?": typed, "Where do the notes go?": "docs/"}))
+    assert item["decision"] == "Where do the notes go? → docs/"
+    assert capture(_answered({"Which store?": typed})) == []
+
+
+def test_an_option_that_defers_is_no_decision_and_free_text_is_one() -> None:
+    assert capture(_answered({"Which store?": "Later"})) == []  # a deferral settles nothing
+    (item,) = capture(_answered({"Which store?": "SQLite"}))
+    assert item["decision"] == "Which store? → SQLite"
+    (typed,) = capture(_answered({"Which store?": "Postgres, we run it already"}))
+    assert typed["decision"] == "Which store? → Postgres, we run it already"
+
+
 # --- interrupts: the correction takes the interrupted action as its subject -------------------
 
 
@@ -605,3 +639,27 @@ def test_a_reason_that_puts_the_call_off_rules_none_of_it_out(reason: str) -> No
     # Turned down, the same call's subjects are ruled out.
     (refused,) = capture([rows[0], result_row("t1", "no, we don't push from here", "2.0.5")])[:1]
     assert {"kind": "command", "value": "git push"} in refused["ruled_out"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("is there a symlink to update?", None),  # unrelated: no item (README rule 3)
+        ("could we use pnpm instead?", "could we use pnpm instead?"),  # proposes
+        ("use pnpm", "use pnpm"),  # a typed correction
+    ],
+)
+def test_a_bare_rejection_takes_its_reason_from_a_correction_not_an_unrelated_question(
+    typed: str, reason: str | None
+) -> None:
+    rows = [
+        call_row("t1", "Bash", NPM, "2.1.121"),
+        result_row("t1", REJECTED, "2.1.121"),
+        prompt_row(typed, "p1"),
+    ]
+    rejections = [i for i in capture(rows) if i["kind"] == "rejected"]
+    if reason is None:
+        assert rejections == []
+    else:
+        (item,) = rejections
+        assert (item["decision"], item["reason"]) == ("Bash: npm install left-pad", reason)

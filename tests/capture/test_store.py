@@ -56,6 +56,9 @@ class Scripted:
         out, self.pending = self.pending, []
         return out
 
+    def end_run(self) -> list[dict[str, Any]]:
+        return []  # what a hook's run ends with: the pending stay pending
+
     def to_state(self) -> dict[str, Any]:
         return {"fed": self.fed, "pending": self.pending}
 

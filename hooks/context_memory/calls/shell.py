@@ -13,7 +13,11 @@ subject.
 
 from __future__ import annotations
 
-from context_memory.core.prompt_tables import GUARD_WRAPPERS
+from context_memory.core.prompt_tables import (
+    GUARD_SHELL_CLOSERS,
+    GUARD_SHELL_HEADERS,
+    GUARD_WRAPPERS,
+)
 
 # What separates two simple commands, and what a redirection starts with.
 _OPERATOR_CHARS = frozenset(";&|\n()")
@@ -357,11 +361,12 @@ def _command(tokens: list[tuple[str, bool]]) -> Command | None:
         if not prose and "=" in text and bare and bare.replace("_", "a").isalnum():
             index += 1  # NAME=value before the program
             continue
-        if not prose and text in GUARD_WRAPPERS:
+        if not prose and (text in GUARD_WRAPPERS or text in GUARD_SHELL_CLOSERS):
             index += 1
             continue
         break
-    if index >= len(plain) or plain[index][1]:
+    header = index < len(plain) and not plain[index][1] and plain[index][0] in GUARD_SHELL_HEADERS
+    if index >= len(plain) or plain[index][1] or header:
         if redirects:  # "> file" alone still writes the file
             return Command("", [], [], [], redirects, heredocs)
         return None

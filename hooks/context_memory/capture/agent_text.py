@@ -3,7 +3,8 @@
 A sentence of the agent's text (main chain) is a choice when it names one option over
 another ("instead of", "rather than", "in favour of", "switching to", "a cleaner
 approach", "to avoid") and says the agent acts on it ("I'll use", "Let me use", "Used",
-"Replaced", "Now uses", "Switched"). Diagnosis ("The issue is that X returns Y instead of
+"Replaced", "Now uses", "Switched"): the AGENT_CHOICES and AGENT_ACTS of the tables of
+the sentence's languages (capture/lang_*.py). Diagnosis ("The issue is that X returns Y instead of
 Z"), proposals still open (options, questions) and narration are not.
 """
 
@@ -11,26 +12,10 @@ from __future__ import annotations
 
 import re
 
+from context_memory.capture.cues import cues_for
 from context_memory.capture.text import MAX_SCAN, sentences
 
 _I = re.IGNORECASE
-_CHOICE = re.compile(
-    r"\binstead of\b|\brather than\b|\bin favou?r of\b|\bswitch(?:ing|ed)? to\b|"
-    r"\b(?:cleaner|better|simpler|safer) (?:approach|way|solution|fix)\b|\bto avoid\b|"
-    r"\blet'?s go with\b|\breplaced (?:\S+ ){0,3}with\b|"
-    # Chinese: "用 X 来代替 Y", "而不是", "改用", "换成", "比 X 更可靠"
-    r"(?:来|來)?代替|而不是|改用|换成|換成|改为|改為|比.{1,20}更(?:可靠|简单|簡單|稳定|穩定|安全)",
-    _I,
-)
-_ACTING = re.compile(
-    r"^(?:[-*\d.\s]*(?:\*\*[^*]{1,80}\*\*:?\s*)?)(?:I'll|I will|Let me|I've|We'll|Now|Used|Using|"
-    r"Replaced|Switched|Switching|Changed|Removed|Moved|Renamed|Migrated|Chose|Went with)\b|"
-    r"\b(?:I'll use|I will use|let me use|I've (?:used|replaced|switched|moved|changed|removed)|"
-    r"I used|I replaced|I switched|I chose|I went with|now uses?|I'm going to use|"
-    r"we'll use|I decided|let'?s go with|replaced)\b|"
-    r"^(?:让我|讓我|我(?:会|會|将|將|来|來|改|先))|使用|采用|採用|改用|换成|換成",
-    _I,
-)
 _NARRATION = re.compile(
     r"^(?:The (?:issue|problem|error|test|reason)|It (?:seems|looks)|This (?:means|is)|I see|"
     r"Looking at|Options?\b|Which|Would you)|\b(?:is|are|was|were) (?:returning|being|still)\b|"
@@ -48,7 +33,8 @@ def settled_choice(text: str) -> str:
     for sentence in sentences(text):
         if sentence.endswith("?") or len(sentence) < 20 or sentence.startswith("|"):
             continue  # a question, a fragment, a table row (a summary of changes)
-        if not (_CHOICE.search(sentence) and _ACTING.search(sentence)):
+        cues = cues_for(sentence)
+        if not (cues.agent_choices.search(sentence) and cues.agent_acts.search(sentence)):
             continue
         if _NAMES.search(sentence) and not _NARRATION.search(sentence):
             return sentence

@@ -37,6 +37,11 @@ from context_memory.capture import (
 #   standing rules and settled choices, never plain task requests, questions or narration;
 # - ``PROPOSALS``: a question that matches proposes (and may be captured): "could we use X
 #   instead", "何不", "¿y si usamos";
+# - ``DEFERS``: an answer typed as free text to an AskUserQuestion that matches settles
+#   nothing (unsure, later, to be discussed, "explain first"): no decision (question.py);
+# - ``AGENT_CHOICES`` and ``AGENT_ACTS``: a sentence of the agent's text that matches both
+#   names one option over another and says the agent acts on it: the agent's own choice
+#   (agent_text.py);
 # - ``VETOES``: a sentence that matches is never captured, whatever its cues (thanks, the
 #   form of one answer, the user describing the code);
 # - ``PICKS``: a short reply that picks one of the options the agent just offered. The
@@ -66,7 +71,16 @@ class Cues:
     """The compiled patterns of the languages a text may be in (``cues_for``): directives
     in kind order, vetoes, proposals, picks, affirms."""
 
-    __slots__ = ("affirms", "directives", "picks", "proposals", "vetoes")
+    __slots__ = (
+        "affirms",
+        "agent_acts",
+        "agent_choices",
+        "defers",
+        "directives",
+        "picks",
+        "proposals",
+        "vetoes",
+    )
 
     def __init__(self, tables: tuple[Any, ...]) -> None:
         self.directives: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -80,6 +94,11 @@ class Cues:
         self.proposals = re.compile("|".join(proposals), _I)
         # A sentence that matches one of these is never captured, whatever its cues.
         self.vetoes = tuple(re.compile(p, _I) for table in tables for p in table.VETOES)
+        self.agent_choices = re.compile(
+            "|".join(p for table in tables for p in table.AGENT_CHOICES), _I
+        )
+        self.agent_acts = re.compile("|".join(p for table in tables for p in table.AGENT_ACTS), _I)
+        self.defers = tuple(re.compile(p, _I) for table in tables for p in table.DEFERS)
         self.picks = tuple(re.compile(p, _I) for table in tables for p in table.PICKS)
         self.affirms = tuple(re.compile(p, _I) for table in tables for p in table.AFFIRMS)
 

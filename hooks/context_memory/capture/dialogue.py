@@ -10,9 +10,13 @@ reply to it states (issue 26, item 3).
 - "Implement the following plan:" is the prompt the client writes when the user approves
   a plan and clears the context: the user's approved plan (``handoff_item``), anchors from
   the whole plan.
-- A directive typed in a language other than English waits for the agent's reply, whose
-  names (backticked spans, identifiers, the Latin words of a reply in another script) join
-  its anchors (``Dialogue.hold``, ``reply_names``).
+- A directive typed in a language other than English (a prompt, an AskUserQuestion
+  answer, a rejection's reason) waits for the agent's reply, whose names (backticked spans,
+  identifiers, the Latin words of a reply in another script) join its anchors
+  (``Dialogue.hold``, ``reply_names``); so do the English words of the reply's thinking
+  where it restates what the user said ("The user wants a skill ...", ``thinking_gist``):
+  the words a handoff and the audit use for it (the labelling rules' terms for a
+  non-English item are such words).
 - A directive typed in a prompt is ``stated_item``; one that names a language in its own
   words ("한글로", "中文") carries the language's English name as an anchor
   (``with_languages``): the word a handoff uses.
@@ -20,7 +24,10 @@ reply to it states (issue 26, item 3).
 
 from __future__ import annotations
 
+import re
+
 from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in
+from context_memory.capture.anchors import STOP_WORDS
 from context_memory.capture.items import make_item
 from context_memory.capture.plan import MAX_PLAN, plan_summary
 from context_memory.capture.prompts import language_names, stated_subjects
@@ -121,6 +128,8 @@ def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
 # --- the carried context -------------------------------------------------------------------
 
 MAX_HELD = 4  # prompt items waiting for the agent's reply
+MAX_CALL_NAMES = 4  # anchors of one of the agent's calls that a held item takes
+MAX_HELD_ANCHORS = 24  # a held item's anchors, its own and those its reply adds
 MAX_REPLY_NAMES = 4  # names a reply adds to a held item's anchors
 REPLY_SCAN = 2000  # characters of the reply read for names
 _TOKEN_TRIM = " \t\n.,;:!?()[]{}<>\"'*，。；：！？、（）「」《》"
@@ -153,12 +162,45 @@ def reply_names(reply: str) -> list[str]:
     return names[:MAX_REPLY_NAMES]
 
 
+MAX_GIST_WORDS = 10  # words the agent's thinking adds to a held item's anchors
+GIST_SCAN = 1500  # characters of a thinking block read
+# A sentence of the agent's thinking about what the user said, wants or turned down.
+_ABOUT_USER = re.compile(r"\b(?:the user|user's|user is|they want|they'd like)\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,23}")
+# Words of the restating itself, not of what is restated.
+_GIST_STOP = frozenset(
+    """user user's users wants wanted asks asked asking says said saying mentioned mentions
+    tells told telling would they them their he she his her him means meaning seems
+    clarifying clarify clarified understand understood trying tried request requested
+    requesting requests let's let me now okay right actually basically already""".split()
+)
+
+
+def thinking_gist(thinking: str) -> list[str]:
+    """The English words (lowercase, each once) of the sentences of the agent's thinking
+    that restate the user ("The user wants the dashboard as an HTML file"), bounded: words
+    of letters only, so no token or number is taken."""
+    words: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", thinking[:GIST_SCAN]):
+        if not _ABOUT_USER.search(sentence):
+            continue
+        for raw in _WORD.findall(sentence):
+            word = raw.lower()
+            if word in STOP_WORDS or word in _GIST_STOP or word in words:
+                continue
+            words.append(word)
+            if len(words) >= MAX_GIST_WORDS:
+                return words
+    return words
+
+
 class Dialogue:
     """What the engine carries of the dialogue: the options the agent's latest text offered
-    (until the user's next prompt takes them), and prompt items typed in a language other
-    than English, held until the agent replies: the reply's names (``reply_names``) join
-    their anchors, the English words a handoff and the audit use for them. JSON-able and
-    bounded (``to_state``)."""
+    (until the user's next prompt takes them), and items typed in a language other than
+    English, held for the agent's turn in reply (until the next prompt or the end of the
+    data read, ``release``): the names its text, thinking and calls use join their anchors,
+    the English words a handoff and the audit use for them. JSON-able and bounded
+    (``to_state``)."""
 
     def __init__(self, state: object = None) -> None:
         self._offer: dict[str, Any] = {}
@@ -173,23 +215,42 @@ class Dialogue:
     def to_state(self) -> dict[str, Any]:
         return {"offer": self._offer, "held": self._held}
 
-    def agent_text(self, text: str) -> list[Item]:
-        """The agent wrote ``text``: its offer replaces the last one; held items leave,
-        with the names it uses."""
+    def agent_text(self, text: str) -> None:
+        """The agent wrote ``text``: its offer replaces the last one; held items take the
+        names it uses."""
         if not text.strip():
-            return []
+            return
         self._offer = offer_in(text)
-        names = reply_names(text)
-        out, self._held = self._held, []
-        for item in out:
+        self._name_held(reply_names(text))
+
+    def agent_thinking(self, thinking: str) -> None:
+        """The agent thought ``thinking``: held items take the words of its sentences
+        about the user (``thinking_gist``)."""
+        if self._held and thinking.strip():
+            self._name_held(thinking_gist(thinking))
+
+    def agent_call(self, names: list[str]) -> None:
+        """The agent called a tool on ``names`` (the call's anchors): held items take the
+        first few (what the agent acted on in answer)."""
+        if self._held:
+            self._name_held(names[:MAX_CALL_NAMES])
+
+    def _name_held(self, names: list[str]) -> None:
+        for item in self._held:
             anchors = item.setdefault("anchors", [])
-            anchors.extend(n for n in names if n not in anchors)
-        return out
+            for name in names:
+                if len(anchors) >= MAX_HELD_ANCHORS:
+                    break
+                if name not in anchors:
+                    anchors.append(name)
 
     def take_offer(self) -> dict[str, Any]:
         """The offer a prompt answers (used once)."""
         offer, self._offer = self._offer, {}
         return offer
+
+    def holds(self) -> bool:
+        return bool(self._held)
 
     def release(self) -> list[Item]:
         """The held items, without a reply (a new prompt came first, or the run ends)."""

@@ -35,6 +35,7 @@ from context_memory.capture.agent_text import settled_choice
 from context_memory.capture.items import call_of, describe_call, make_item
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
 from context_memory.capture.prompts import (
+    asks_only,
     classify,
     is_instruction,
     is_skipped,
@@ -124,6 +125,12 @@ class Capturer:
         pending, self._pending = self._pending, []
         return [*(self._with_reason(item, "") for item in pending), *self._dialogue.release()]
 
+    def end_run(self) -> list[Item]:
+        """What a hook's run ends with (Stop, PreCompact: the agent's turn is over): the
+        items held for the agent's reply, which now has every name it will give. Rejected
+        calls stay pending: the user's next prompt may carry their reason."""
+        return self._dialogue.release()
+
     def _note_plan_rejection(self, item: Item) -> None:
         if item.get("source") == "plan" and item.get("kind") == "rejected" and item.get("uuid"):
             self._plan_rejections = [*self._plan_rejections, str(item["uuid"])][
@@ -164,9 +171,14 @@ class Capturer:
                 tool_input = block.get("input")
                 reply = message_id if isinstance(message_id, str) else ""
                 self._seen.remember(block["id"][:120], call_of(tool, tool_input), tool_input, reply)
+                if self._dialogue.holds():
+                    anchors = self._seen.facts_for(block["id"][:120]).get("anchors", [])
+                    self._dialogue.agent_call([str(a) for a in anchors])
+            elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
+                self._dialogue.agent_thinking(block["thinking"])
             elif block.get("type") == "text" and isinstance(block.get("text"), str):
                 said = any(item["source"] == "agent-text" for item in out)
-                out.extend(self._dialogue.agent_text(block["text"]))
+                self._dialogue.agent_text(block["text"])
                 if said:
                     continue  # one choice of the agent per row
                 sentence = settled_choice(block["text"])
@@ -205,9 +217,12 @@ class Capturer:
         self._interrupted = ""
         found = classify(text)
         said = typed or text
+        unrelated = found is None and asks_only(typed)
         for pending in self._pending:
             if pending.get("source") == "plan" and defers(said):
                 continue  # "commit first, then proceed": the plan goes ahead
+            if unrelated:
+                continue  # a bare "no", then a question that proposes nothing: no item
             out.append(self._with_reason(pending, clip(said)))
         self._pending = []
         if text.lstrip().startswith(dialogue.HANDOFF_START):
@@ -255,7 +270,7 @@ class Capturer:
         if block.get("is_error") is not True:
             if is_answer(row, text, tool):
                 item = question_item(row, text)
-                return [item] if item else []
+                return self._dialogue.hold(item) if item else []
             if is_approval(row, text, tool):
                 resolved, self._plan_rejections = self._plan_rejections, []
                 known = tuple(self._seen.facts_for(call_id).get("anchors", ()))

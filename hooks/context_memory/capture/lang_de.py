@@ -37,7 +37,22 @@ DIRECTIVES = (
     ),
 )
 
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"\b(?:statt|anstatt|anstelle von|um (?:\S+ ){1,4}zu vermeiden)\b",)
+AGENT_ACTS = (
+    r"\bich (?:werde|verwende|nutze|habe (?:\S+ ){0,3}(?:ersetzt|verwendet|umgestellt))\b",
+)
+
 PROPOSALS = (r"\b(?:könnten wir|sollten wir|wie wäre es|warum nicht|wäre es nicht besser)\b",)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # weiß nicht, kommt drauf an, später, besprechen, erklär, ein Beispiel
+    r"\b(?:weiß nicht|weiss nicht|nicht sicher|kommt drauf an|später|besprechen|erklär\w*|"
+    r"beispiel)\b",
+)
 
 VETOES = (r"^(?:danke|vielen dank|super|perfekt|toll)\b[^,]{0,30}$",)
 

@@ -167,6 +167,33 @@ DIRECTIVES = (
         "decided",
     ),
     (r"\botherwise (?:all )?(?:good|fine|gtg|lgtm)\b", "decided"),
+    # the user takes up what the agent proposed: "as you suggested", "your recommendation"
+    (
+        r"\b(?:as you (?:suggested|proposed|recommended)|"
+        r"(?:go|going) with your (?:suggestion|recommendation|proposal))\b",
+        "decided",
+    ),
+    # a yes with a change: "ok, but ...", "sounds good, just ...": the proposal, amended
+    (
+        r"^(?:yes|yeah|yep|ok(?:ay)?|sure|sounds good|agreed|looks good|great)[,!. ]+"
+        r"(?:but|just|except)\b",
+        "decided",
+    ),
+)
+
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (
+    r"\binstead of\b|\brather than\b|\bin favou?r of\b|\bswitch(?:ing|ed)? to\b|"
+    r"\b(?:cleaner|better|simpler|safer) (?:approach|way|solution|fix)\b|\bto avoid\b|"
+    r"\blet'?s go with\b|\breplaced (?:\S+ ){0,3}with\b",
+)
+AGENT_ACTS = (
+    r"^(?:[-*\d.\s]*(?:\*\*[^*]{1,80}\*\*:?\s*)?)(?:I'll|I will|Let me|I've|We'll|Now|Used|"
+    r"Using|Replaced|Switched|Switching|Changed|Removed|Moved|Renamed|Migrated|Chose|Went with)\b|"
+    r"\b(?:I'll use|I will use|let me use|I've (?:used|replaced|switched|moved|changed|removed)|"
+    r"I used|I replaced|I switched|I chose|I went with|now uses?|I'm going to use|"
+    r"we'll use|I decided|let'?s go with|replaced)\b",
 )
 
 # A question counts (is a proposal) only with one of these.
@@ -179,6 +206,15 @@ PROPOSALS = (
     r"\bhow about\b|\bwhat about\b|\bwhy not\b|\bwouldn'?t it\b|\bso (?:that )?the\b",
     r"\bI don'?t (?:think|want)\b|\bbreak\b|\bcould you (?:use|switch|keep)\b",
     r"\b(?:is(?:n'?t| not)(?: it)?|would(?:n'?t| not) it be) (?:better|simpler|easier|cleaner)\b",
+)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # a reply that settles nothing yet: unsure, later, to be discussed, explain or show first
+    r"\b(?:not sure|unsure|don'?t know|no idea|(?:it )?depends|let'?s discuss|(?:need|have) to "
+    r"discuss|discuss (?:it|this|that|first|later)|decide later|later|not yet|tbd|show me|"
+    r"explain|an example|what do you (?:think|recommend|suggest))\b",
 )
 
 VETOES = (

@@ -25,6 +25,8 @@ DIRECTIVES = (
         "constraint",
     ),
     (r"\bquiero que (?:uses|utilices|mantengas|sigas|hagas|pongas|dejes)\b", "constraint"),
+    # what the work must do: "hay que …", "debería …", "tiene que …"
+    (r"\b(?:hay que|debería|deberías|tiene que|tienen que|necesito que)\b", "constraint"),
     # choices
     (
         r"\b(?:en lugar de|en vez de|mejor (?:usa|usemos|utiliza|haz|hagamos)|usemos|utilicemos)\b",
@@ -34,11 +36,33 @@ DIRECTIVES = (
         r"\b(?:vamos con|vamos a usar|prefiero|cámbialo a|cambia a|quedémonos con|me quedo con)\b",
         "decided",
     ),
+    # "como sugieres" (as you suggest); "sí, pero ..." (yes, but ...)
+    (
+        r"\bcomo (?:sugieres|sugeriste|recomiendas|recomendaste)\b|"
+        r"^(?:sí|vale|ok|de acuerdo|perfecto)[,!. ]+pero\b",
+        "decided",
+    ),
+)
+
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"\b(?:en lugar de|en vez de|para evitar|mejor que|cambiando a)\b",)
+AGENT_ACTS = (
+    r"^(?:voy a|usaré|utilizaré|cambiaré|reemplazaré)\b|\b(?:he (?:cambiado|reemplazado|usado)|"
+    r"cambié|reemplacé|usaré|utilizaré)\b",
 )
 
 PROPOSALS = (
     r"\b(?:podríamos|deberíamos|qué tal si|y si (?:usamos|cambiamos|hacemos)|por qué no)\b",
     r"\bno (?:sería|es) mejor\b",
+)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # no sé, depende, luego, hay que discutirlo, explícame, un ejemplo: nothing settled yet
+    r"\b(?:no sé|no se|no estoy segur[oa]|depende|luego|después|más tarde|discutir|hablemos|"
+    r"expl[ií]ca|ejemplo)\b",
 )
 
 VETOES = (r"^(?:gracias|muchas gracias|perfecto|genial|excelente)\b[^,]{0,30}$",)

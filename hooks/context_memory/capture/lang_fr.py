@@ -33,9 +33,21 @@ DIRECTIVES = (
     (r"\b(?:je préfère|passe à|passons à|allons-y avec|choisissons)\b", "decided"),
 )
 
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"\b(?:au lieu de|plutôt que|pour éviter|à la place de)\b",)
+AGENT_ACTS = (r"\b(?:je vais|j'utilise|j'ai (?:remplacé|utilisé|choisi))\b",)
+
 PROPOSALS = (
     r"\b(?:pourrait-on|pourrions-nous|devrions-nous|on pourrait|et si on|pourquoi pas)\b",
     r"\b(?:pourquoi ne pas|ne serait-il pas mieux)\b",
+)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # je ne sais pas, ça dépend, plus tard, à discuter, explique, un exemple
+    r"\b(?:je ne sais pas|pas sûr|ça dépend|plus tard|discuter|explique\w*|exemple)\b",
 )
 
 VETOES = (r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",)

@@ -5,24 +5,57 @@ DIRECTIVES = (
     (r"(?:使わ|やら|入れ|変え|触ら|消さ|追加し|作ら|書か|いじら)ないで", "rejected"),
     (r"じゃなくて|ではなく|^(?:いや[、,]?\s*)?(?:違います|ちがう|違う)|やめて|止めて", "rejected"),
     (r"いらない|要らない|必要(?:は)?ない|不要です|は不要|元に戻して", "rejected"),
+    # "…たくない" (I don't want to …)
+    (r"(?:使い|入れ|変え|やり|し|され)たくない", "rejected"),
     # a polite prohibition ("…ないでください"), or one that ends the sentence
     (r"ないで(?:ください|下さい|ほしい|欲しい)|ないで[ねよ]?[。！!]*$", "rejected"),
     # standing instructions
     (r"今後|これからは|以後|常に|必ず|絶対(?:に)?|毎回", "constraint"),
     (r"(?:だけ|のみ)(?:を)?(?:使|に|で)", "constraint"),
     (r"(?:日本語|英語)で(?:回答|返答|答え|書|説明|話)", "constraint"),
+    # "…ようにして" (make it so that …), "…に統一" (the same … everywhere)
+    (r"ように(?:して|する|しろ)|(?:に|で)統一", "constraint"),
     # choices
     (r"代わりに|に(?:変更|切り替え|変え)(?:て|よう|ます|る|ましょう)", "decided"),
     (
         r"(?:を|で)使(?:って|おう|いましょう)|にしよう|にしましょう|で(?:いこう|行こう|進めて)|採用",
         "decided",
     ),
+    # a preference: "…の方がいい" (… is better), "…にしたい" (I want it …)
+    (
+        r"(?:方|ほう)が(?:いい|良い)(?:です)?[ねよ]?[。！!]*$|にしたい|(?:に|と)して(?:ほしい|欲しい)",
+        "decided",
+    ),
     # "X でお願いします", "X にしてください": the choice of X
     (r"(?:で|に)(?:お願いします|お願い|してください|して下さい)[。！!]*$", "decided"),
+    # "提案の通りで" (as you proposed): takes up what the agent proposed
+    (
+        r"(?:おすすめ|推奨|提案)(?:の|された)?(?:通り|とおり|方法|案)で",
+        "decided",
+    ),
+    # "はい、ただ ..." (yes, but ...): approves the proposal, amended
+    (
+        r"^(?:はい|いいです|OK|了解(?:です)?)[、,。\s]*(?:ただ|でも|あと|それと)",
+        "decided",
+    ),
+)
+
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"の代わりに|ではなく|を避ける(?:ため)?|に(?:変更|切り替え)",)
+AGENT_ACTS = (
+    r"(?:を)?使(?:います|う|用します)|にします|に(?:変更|切り替え)(?:します|しました)|採用します",
 )
 
 PROPOSALS = (
     r"ませんか|のはどう|はどう(?:です|でしょう)?か|べきでは|方がいい(?:のでは|かな|んじゃ)",
+)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # 検討中, 後で, まだ, 未定, 説明して, 例を見せて, どう思う: nothing settled yet
+    r"検討|相談|後で|あとで|まだ決|未定|考え中|わからない|分からない|説明して|例を|どう思",
 )
 
 VETOES = (r"わからない|分からない|わかりません|分かりません",)

@@ -14,9 +14,33 @@ DIRECTIVES = (
     # choices
     (r"대신(?:에)?|(?:으로|로)\s?(?:바꿔|변경|교체|전환|가자|하자|진행)", "decided"),
     (r"(?:을|를)\s?(?:쓰자|사용하자)|채택", "decided"),
+    # "추천한 대로" (as you recommended)
+    (
+        r"(?:추천|제안)(?:한|해 준|하신)\s?(?:대로|방법으로)",
+        "decided",
+    ),
+    # "네, 근데 ..." (yes, but ...)
+    (
+        r"^(?:네|좋아요?|그래요?)[,\s]+(?:근데|하지만|다만|그리고)",
+        "decided",
+    ),
+)
+
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"대신(?:에)?|말고|피하기 위해|(?:으로|로) (?:변경|교체)",)
+AGENT_ACTS = (
+    r"사용하겠|사용합니다|사용할게|(?:으로|로) (?:변경|교체)(?:하겠|했|합니다)|바꾸겠|바꿨",
 )
 
 PROPOSALS = (r"어때|(?:할까|쓸까|바꿀까)요?\s*[?？]|좋지\s?않을까|낫지\s?않",)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # 모르겠어, 나중에, 논의, 설명해 줘, 예시: nothing settled yet
+    r"모르겠|나중에|논의|상의|고민 중|설명해|예시",
+)
 
 VETOES = (r"모르겠|잘\s?모르",)
 

@@ -22,6 +22,11 @@ DIRECTIVES = (
         "constraint",
     ),
     (r"\bquero que (?:você )?(?:use|utilize|mantenha|siga|faça|deixe)\b", "constraint"),
+    # what the work must do: "tem que …", "deveria …", "preciso que …"
+    (
+        r"\b(?:tem que|têm que|deveria|deve ser|precisa ser|preciso que|gostaria que)\b",
+        "constraint",
+    ),
     # choices
     (r"\b(?:em vez de|ao invés de|no lugar de|prefiro|vamos (?:usar|com)|usemos)\b", "decided"),
     (
@@ -29,11 +34,30 @@ DIRECTIVES = (
         r"fico com|escolho)\b",
         "decided",
     ),
+    # "como você sugeriu" (as you suggested); "sim, mas ..." (yes, but ...)
+    (
+        r"\bcomo (?:você )?(?:sugeriu|sugere|recomendou)\b|"
+        r"^(?:sim|ok|beleza|perfeito|concordo)[,!. ]+mas\b",
+        "decided",
+    ),
 )
+
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"\b(?:em vez de|ao invés de|para evitar|no lugar de|trocando para)\b",)
+AGENT_ACTS = (r"^vou\b|\b(?:usarei|vou usar|substituí|troquei|mudei para)\b",)
 
 PROPOSALS = (
     r"\b(?:poderíamos|deveríamos|que tal|e se (?:usarmos|mudarmos|fizermos)|por que não)\b",
     r"\b(?:não|nao) (?:seria|é) melhor\b",
+)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # não sei, depende, depois, vamos discutir, explique, um exemplo: nothing settled yet
+    r"\b(?:não sei|nao sei|não tenho certeza|depende|depois|mais tarde|discutir|conversar|"
+    r"expli(?:que|ca)|exemplo)\b",
 )
 
 VETOES = (r"^(?:obrigad[oa]|valeu|perfeito|ótimo)\b[^,]{0,30}$",)

@@ -26,7 +26,19 @@ DIRECTIVES = (
     (r"\b(?:переходим на|перейди на|используем)\b", "decided"),
 )
 
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (r"(?:вместо|чтобы избежать)",)
+AGENT_ACTS = (r"(?:я (?:буду|использую|заменил|переключил)|использую|заменю)",)
+
 PROPOSALS = (r"\b(?:может(?:,)? (?:лучше|стоит)|стоит ли|почему бы не|не лучше ли|а если)\b",)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # не знаю, зависит, позже, обсудим, объясни, пример
+    r"(?:не знаю|не уверен|зависит|позже|потом|обсуд|объясни|пример)",
+)
 
 VETOES = (r"^(?:спасибо|отлично|супер)\b[^,]{0,30}$",)
 

@@ -5,6 +5,8 @@ DIRECTIVES = (
     # refusals and corrections ("不要" but not "要不要" or "不要紧"; "不用" but not "不用谢")
     (r"(?<!要)不要(?!紧|緊)|别再|別再|别用|別用|不用(?!谢|謝|客气|客氣)|不对|不對", "rejected"),
     (r"不需要|不必(?!要)|用不着|用不著|算了", "rejected"),
+    # "I don't like it": the option shown is turned down
+    (r"不喜欢|不喜歡|不满意|不滿意", "rejected"),
     (r"别(?:改|动|碰|删|加)|別(?:改|動|碰|刪|加)", "rejected"),
     (r"不是.{1,30}而是", "rejected"),
     (
@@ -24,6 +26,8 @@ DIRECTIVES = (
     ),
     (r"不(?:能|可以|准|许|許)(?:用|使用|改|删|刪|动|動|碰)", "constraint"),
     (r"保持|保留|全部用|都用|统一用|統一用", "constraint"),
+    # "I don't want ...": a standing wish about how the work goes
+    (r"不希望|不想(?:要|用|让|讓|被)", "constraint"),
     # an order to keep: "先测试再提交" (test first, then commit)
     (r"先.{1,20}再(?:提交|推送|发布|發布|合并|合併|上线|上線|push|commit|merge)", "constraint"),
     (
@@ -34,11 +38,57 @@ DIRECTIVES = (
     (r"改成|改用|改为|改為|换成|換成|换用|換用|用\S{1,20}(?:代替|替代|取代)|而不是", "decided"),
     (r"借鉴|借鑒|照搬|复刻|復刻|預設|预设|默认用|默認用", "decided"),
     (r"就用|就按|采用|採用|(?:还是|還是)(?:用|按)|决定用|決定用|选择用|選擇用", "decided"),
+    # the form the work takes: "做成一个 skill" (make it a skill), "拆成两个文件"
+    (
+        r"做成|包装成|包裝成|封装成|封裝成|打包成|拆成|拆分成|合并成|合併成|改造成|设为|設為|"
+        r"设置为|設置為",
+        "decided",
+    ),
+    # "希望用 X" (I'd like X used): a preference between ways
+    (r"希望(?:你)?(?:能|可以)?(?:用|使用|采用|採用|按照|改用)", "decided"),
+    # "好，那帮我 ..." (ok, then ...): a reply that settles what was discussed
+    (r"^(?:好的?|行|嗯|可以)?[，,、 ]*那(?:就|麼|么)?(?:请|請)?(?:帮我|幫我)", "decided"),
+    # "你可以先 ..." (you can ... first): the user says how, as a statement
+    (r"^(?:那)?你可以(?:直接|先|用|把|启动|啟動|改|换|換|在)", "decided"),
+    # "我选择方案一" (I choose option 1): a choice named in a longer reply
+    (
+        r"我?(?:选择|選擇|选定|選定)(?:了)?(?:方案|选项|選項|第)",
+        "decided",
+    ),
+    # "按你上面说的 B" (as you said above): takes up what the agent proposed
+    (
+        r"(?:按照?|照)(?:你|您)(?:上面|刚才|剛才|之前|前面)?(?:说|說|提|推荐|推薦|建议|建議)的",
+        "decided",
+    ),
+    # "同意，但 ..." (agreed, but ...): approves the proposal, amended
+    (
+        r"^(?:同意|可以|好的?|行|没问题|沒問題)[，,、 ]*"
+        r"(?:但|不过|不過|同时|同時|另外|并且|並且|还要|還要)",
+        "decided",
+    ),
 )
+
+# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
+# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
+AGENT_CHOICES = (
+    # "用 X 来代替 Y", "而不是", "改用", "换成", "比 X 更可靠"
+    r"(?:来|來)?代替|而不是|改用|换成|換成|改为|改為|比.{1,20}更(?:可靠|简单|簡單|稳定|穩定|安全)",
+)
+AGENT_ACTS = (r"^(?:让我|讓我|我(?:会|會|将|將|来|來|改|先))|使用|采用|採用|改用|换成|換成",)
 
 PROPOSALS = (
     r"要不|不如|何不|能不能(?:直接|改|用|不)|可不可以(?:直接|改|用|不)|是不是可以|是否可以",
     r"为什么不|為什麼不|还是说|還是說",
+    # "可以把 X 做成 Y 吗" (could you make X into Y?): asks for one way of doing it
+    r"(?:可以|能|能否|可否)把.{1,40}(?:做成|改成|换成|換成|改为|改為|放在|放到|合并|合併|拆)",
+)
+
+# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
+# be discussed, or asking to be shown or told more first.
+DEFERS = (
+    # 不确定, 以后再说, 需要讨论, 先看看, 给我一个示例, 你觉得呢: nothing settled yet
+    r"讨论|討論|再说|再說|再定|不确定|不確定|不知道|不清楚|疑问|疑問|没了解|沒了解|不明白|不懂|"
+    r"示例|例子|先看|看看再|解释|解釋|你觉得|你覺得|你推荐|你推薦|怎么样|怎麼樣",
 )
 
 VETOES = (

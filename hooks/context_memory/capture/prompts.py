@@ -117,6 +117,16 @@ def _sentence_kind(sentence: str, cues: Cues) -> str:
     return ""
 
 
+def asks_only(typed: str) -> bool:
+    """``typed`` (the user's own words) is a question that proposes nothing ("is any
+    symlink to update?"): after a call rejected with no reason, it is unrelated to the
+    rejection, which the labelling rules do not count (set 2's README, rule 3)."""
+    text = " ".join(typed.split())
+    if not text.endswith(("?", "？")):
+        return False
+    return not cues_for(text).proposals.search(text)
+
+
 def classify(text: str) -> PromptItem | None:
     """The item one prompt states, or None (a question, a plain request, a paste, ...)."""
     text = strip_wrappers(text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from context_memory.capture.cues import cues_for
 from context_memory.capture.items import make_item
 from context_memory.capture.text import MAX_SCAN, clip
 from context_memory.memory.constraint import subject, subject_fields
@@ -63,19 +64,26 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                     continue
                 if label not in chosen:
                     others.append(label)
-                elif not _asks_back(chosen):
+                elif not _settles_nothing(chosen):
                     about = option.get("description") if isinstance(option, dict) else None
                     if isinstance(about, str) and about.strip():
                         described.append(about[:MAX_DESCRIPTION])
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
-    return [(q, a) for q, a in pairs if not _asks_back(a)], others, described
+    return [(q, a) for q, a in pairs if not _settles_nothing(a)], others, described
 
 
-def _asks_back(answer: str) -> bool:
-    """An answer typed as a question back ("which one is faster?"): it settles nothing
-    (an option's label, or a statement typed as free text, does)."""
-    return answer.rstrip().endswith(("?", "？"))
+_ASKS = re.compile(r"[?？]|[吗嗎呢][。！!]*$|ですか[。]*$|か[？?。]*$")
+
+
+def _settles_nothing(answer: str) -> bool:
+    """An answer that settles no choice: a question back (a question mark anywhere, a
+    question particle at its end), or unsure, deferred, to be discussed, "show me first"
+    (the DEFERS of its languages' tables), typed as free text or chosen as an option
+    ("需要讨论"): the labelling rules label no deferral."""
+    if _ASKS.search(answer.strip()):
+        return True
+    return any(pattern.search(answer) for pattern in cues_for(answer).defers)
 
 
 QUESTION_TOOLS = ("AskUserQuestion",)

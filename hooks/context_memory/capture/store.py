@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     class CapturerLike(Protocol):
         def feed(self, row: dict[str, Any]) -> list[dict[str, Any]]: ...
         def flush(self) -> list[dict[str, Any]]: ...
+        def end_run(self) -> list[dict[str, Any]]: ...
         def to_state(self) -> dict[str, Any]: ...
 
     # The records' author, or how to find it when something is captured.
@@ -256,8 +257,7 @@ def captured_items(
     items: list[dict[str, Any]] = []
     for row in rows:
         items.extend(capturer.feed(row))
-    if flush:
-        items.extend(capturer.flush())
+    items.extend(capturer.flush() if flush else capturer.end_run())
     return items, capturer.to_state()
 
 

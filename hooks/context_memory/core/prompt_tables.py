@@ -177,6 +177,11 @@ GUARD_WRAPPERS = frozenset(
         "(",
     )
 )
+# Shell words that close a compound command (``done``, ``fi``): no program, skipped; and
+# that open a loop or a case over words (``for f in a b``): its header runs no program (the
+# commands of its body follow their own separators).
+GUARD_SHELL_CLOSERS = frozenset(("done", "fi", "esac", "}", ")"))
+GUARD_SHELL_HEADERS = frozenset(("for", "select", "case", "function"))
 # Programs too common to be "the thing the user ruled out" by themselves: a rejected call
 # of theirs is matched as the whole call (the same words again), never as the program alone.
 GUARD_GENERIC_PROGRAMS = frozenset(
