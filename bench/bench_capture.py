@@ -23,7 +23,7 @@ Reported, for held-out, dev and all, and per repository: recall per kind and per
 overall recall, precision, records per 10 user prompts; then every missed label and every
 record that matches no label (``--cases dev`` lists only the dev ones: what rule writing may
 look at; ``--cases none`` lists none). ``--split a`` / ``b`` scores one half of set 1's files
-(alternating by label count). A benchmark, not a test (tests/test_capture_quality.py asserts
+(alternating by label count). A benchmark, not a test (tests/capture/test_quality.py asserts
 the targets through ``score``): exit 0, or 1 when a held-out target is missed.
 """
 

@@ -7,7 +7,7 @@ main-chain reply has a usage figure, cuts the transcript right before that reply
 ctx-usage sees in between), and prints one row per case: the estimate of the previous
 model (Read results as shown, 5 last, no plan or todo list), the current estimate, the
 real figure (the reply's four usage numbers, as ctx-usage counts them) and both errors.
-Not part of pytest; tests/test_compaction_estimate.py asserts the same figures.
+Not part of pytest; tests/transcript/test_compaction_estimate.py asserts the same figures.
 """
 
 from __future__ import annotations

@@ -98,7 +98,7 @@ HOT_MODULES = (
     ("ctx-restore", "context_memory.handlers.restore"),
     ("ctx-audit", "context_memory.handlers.audit"),
 )
-# What a hot entry point must not import before it needs it (tests/test_import_cost.py).
+# What a hot entry point must not import before it needs it (tests/repo/test_import_cost.py).
 HEAVY = ("click", "orjson", "filelock", "typing", "dataclasses", "pathlib", "argparse",
          "subprocess", "difflib", "uuid", "tempfile", "shutil")  # fmt: skip
 

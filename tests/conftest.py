@@ -30,7 +30,7 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPat
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CTX_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     # The hooks mirror records into Claude Code's auto memory under HOME; tests that do not
-    # give themselves a HOME must not write into the real one (tests/test_native_memory.py
+    # give themselves a HOME must not write into the real one (tests/memory/test_native.py
     # turns it on with a throwaway HOME).
     monkeypatch.setenv("CTX_NATIVE_MEMORY", "off")
 
@@ -70,7 +70,7 @@ def installed_project(python_label: str):
 
 
 # --------------------------------------------------------------------------- the installer's
-# For tests/test_install*.py and test_settings_safety (helpers/install_env.py has the rest).
+# For tests/setup/test_install*.py and test_settings_safety (helpers/install_env.py has the rest).
 # Imports inside: the package is not loaded for tests that do not ask for these.
 
 

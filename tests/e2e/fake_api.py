@@ -232,6 +232,31 @@ class RecordedRequest:
 ReplyBuilder = Callable[[RecordedRequest], ScriptedTurn]
 
 
+# -- what the tests script and read back ---------------------------------------------------
+
+
+def bash_turn(command: str, tool_id: str) -> ScriptedTurn:
+    return ScriptedTurn(blocks=(tool_use_block("Bash", {"command": command}, tool_id),))
+
+
+def tool_result(fake_api: FakeMessagesApi, tool_id: str) -> dict[str, Any]:
+    """The tool_result block for ``tool_id`` in the first request that carries it."""
+    for request in fake_api.main_requests():
+        for message in request.messages:
+            content = message.get("content")
+            for block in content if isinstance(content, list) else ():
+                if isinstance(block, dict) and block.get("tool_use_id") == tool_id:
+                    return block
+    raise AssertionError(f"no tool_result for {tool_id}")
+
+
+def result_text(block: dict[str, Any]) -> str:
+    content = block.get("content")
+    if isinstance(content, list):
+        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return str(content)
+
+
 # -- the server ----------------------------------------------------------------------------
 
 

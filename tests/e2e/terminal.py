@@ -1,13 +1,20 @@
-"""Drive the real client's interactive terminal (a pseudo-terminal) against the fake API.
+"""The real client in a terminal: ``claude`` (no ``-p``) in a pseudo-terminal against the
+fake API, driven by keys, for what only an interactive session does (the permission
+prompt, where the user rejects a call and types why; what the terminal shows them, such as
+``Stop says: ...``; protocol file section 11).
 
-``claude -p`` never shows a permission prompt, so what a user does there (reject a call and
-type why) and what the terminal shows them (``Stop says: ...``) need the interactive client.
-``Terminal`` starts it in a pty in the test's throwaway HOME, with onboarding, the folder's
-trust dialog and the API key's approval answered in ``~/.claude.json`` beforehand, and reads
-what it draws. Screens are compared with ANSI sequences and spaces taken out: the client
-moves the cursor instead of writing spaces, so the words of a line arrive without them; and
-it redraws only the cells that change, so a text is also looked for on each screen a terminal
-emulator renders (vt.py).
+``Terminal`` starts the client in the test's throwaway HOME, with onboarding, the folder's
+trust dialog and the API key's approval answered in ``~/.claude.json`` beforehand, and
+reads what it draws two ways: as plain text (escape sequences dropped, whitespace ignored
+when matching: the client moves the cursor instead of writing spaces) and as a terminal
+emulator renders it (vt.py: it redraws only the cells that change, so a text is also looked
+for on each rendered screen). It waits for what the client shows, never for a fixed time;
+a ``Mark`` taken before a key makes a wait look only at what was drawn after it.
+
+Behind the local fake API the client's auto mode cannot run its server-side check: it says
+so once ("Enter to stay in auto mode") and then asks for each such call with the usual
+prompt (``Do you want to proceed? ... No``, "Tab to amend"); ``--permission-mode default``
+asks that prompt straight away.
 """
 
 from __future__ import annotations
@@ -23,118 +30,190 @@ import signal
 import struct
 import termios
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from .vt import Rendered
+from .vt import squeezed_text as squeezed
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from .conftest import ClaudeRunner
 
-ANSI = re.compile(
-    r"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]"
-)
 ROWS, COLUMNS = 50, 200
-KEY_DOWN = b"\x1b[B"
-KEY_TAB = b"\t"
-KEY_ENTER = b"\r"
+WAIT_SECONDS = 60.0
+WAIT_RETRY = 8.0
+CLOSE_SECONDS = 10.0
+KEY_DOWN = "\x1b[B"
+KEY_TAB = "\t"
+KEY_ENTER = "\r"
+_ESCAPES = re.compile(
+    rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]"  # CSI: cursor moves, colours, modes
+    rb"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: titles, links
+    rb"|\x1b[()][0-9A-Za-z]|\x1b[=>78]"  # charsets, keypad, cursor save
+)
 
 
-def squeezed(text: str) -> str:
-    """``text`` without ANSI sequences and whitespace (how needles are compared)."""
-    return "".join(ANSI.sub("", text).split())
+def plain(raw: bytes) -> str:
+    """What the client printed, as text: escape sequences dropped."""
+    return _ESCAPES.sub(b"", raw).decode("utf-8", errors="replace")
 
 
-def trust_home(home: Path, project: Path, api_key: str = "test") -> None:
-    """Answer the first-run questions of an interactive client in ``home``'s .claude.json:
-    onboarding done, ``project`` trusted, the test API key approved."""
-    config = home / ".claude.json"
-    data = json.loads(config.read_text(encoding="utf-8")) if config.exists() else {}
-    data.update(
+def trust_home(home: Path, project: Path, api_key: str) -> None:
+    """What a first interactive start would ask, answered in ``home``'s .claude.json:
+    onboarding done, ``project`` trusted, ``api_key`` (the one in the client's environment)
+    approved."""
+    path = home / ".claude.json"
+    config = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    config.update(
         hasCompletedOnboarding=True,
         theme="dark",
         customApiKeyResponses={"approved": [api_key[-20:]], "rejected": []},
     )
-    data.setdefault("projects", {}).setdefault(str(project), {}).update(
-        hasTrustDialogAccepted=True, allowedTools=[]
+    config.setdefault("projects", {}).setdefault(str(project), {}).update(
+        hasTrustDialogAccepted=True, hasCompletedProjectOnboarding=True, allowedTools=[]
     )
-    config.write_text(json.dumps(data), encoding="utf-8")
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A point in what the terminal drew: its bytes so far and its rendered screens so far."""
+
+    raw: int
+    frames: int
 
 
 class Terminal:
-    """One interactive client in a pty; everything it drew so far is in ``screen``."""
+    """One interactive client in a pseudo-terminal of its own process group (its hooks
+    included); everything it drew so far is in ``screen``."""
 
-    def __init__(self, runner: ClaudeRunner, args: Sequence[str] = ()) -> None:
-        trust_home(runner.home, runner.project_dir)
-        env = runner.child_env({"TERM": "xterm-256color"})
+    def __init__(
+        self,
+        runner: ClaudeRunner,
+        args: Sequence[str] = (),
+        *,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        child_env = runner.child_env({**(env or {}), "TERM": "xterm-256color"})
+        trust_home(runner.home, runner.project_dir, child_env["ANTHROPIC_API_KEY"])
         argv = [str(runner.claude_bin), *args]
         pid, fd = pty.fork()
         if pid == 0:  # the child: the client, in the project, in its own session (pty.fork)
             try:
                 os.chdir(runner.project_dir)
-                os.execve(argv[0], argv, env)
+                os.execve(argv[0], argv, child_env)
             finally:
                 os._exit(127)
         self.pid, self.fd = pid, fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
-        self._chunks: list[str] = []
+        self.raw = b""
         self._rendered = Rendered(COLUMNS, ROWS)
-        self._frame_at: list[int] = []  # the screen's length after each rendered frame
 
     @property
     def screen(self) -> str:
-        return "".join(self._chunks)
+        """Everything the client printed, as plain text."""
+        return plain(self.raw)
+
+    def mark(self) -> Mark:
+        """Where the terminal stands now (for ``wait_for(..., since=)``)."""
+        return Mark(len(self.raw), len(self._rendered.frames))
 
     def _read(self, seconds: float) -> None:
-        ready, _, _ = select.select([self.fd], [], [], seconds)
-        if ready:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.fd], [], [], min(0.1, seconds))
+            if not ready:
+                continue
             try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                data = b""
-            if data:
-                self._chunks.append(data.decode("utf-8", "replace"))
-                self._rendered.feed(data)
-                self._frame_at.append(len(self.screen))
+                chunk = os.read(self.fd, 65536)
+            except OSError:  # the client exited
+                return
+            if not chunk:
+                return
+            self.raw += chunk
+            self._rendered.feed(chunk)
 
-    def wait_for(self, needle: str, timeout: float = 45.0, since: int = 0) -> int:
-        """Read until ``needle`` (compared squeezed) is drawn after offset ``since`` of the
-        screen; return the offset where the screen stood when it appeared. Fails the test
-        with the end of the screen when it does not come."""
-        want = squeezed(needle)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            first = next((i for i, at in enumerate(self._frame_at) if at > since), None)
-            drawn = first is not None and self._rendered.shows(needle, first)
-            if drawn or want in squeezed(self.screen[since:]):
-                return len(self.screen)
-            self._read(0.2)
-        pytest.fail(
-            f"the terminal never showed {needle!r}; it ends with:\n{squeezed(self.screen)[-3000:]}"
-        )
+    def seen(self, text: str, since: Mark | None = None) -> bool:
+        """Whether the output, or a screen it rendered, shows ``text`` (whitespace ignored),
+        counting only what was drawn after ``since``."""
+        start = since or Mark(0, 0)
+        if squeezed(text) in squeezed(plain(self.raw[start.raw :])):
+            return True
+        return self._rendered.shows(text, start.frames)
 
-    def settle(self, seconds: float = 0.5) -> None:
+    def wait_for(
+        self, *texts: str, timeout: float = WAIT_SECONDS, since: Mark | None = None
+    ) -> str:
+        """The first of ``texts`` the terminal shows after ``since``; fails the test with the
+        end of the screen when none shows within ``timeout``."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for text in texts:
+                if self.seen(text, since):
+                    return text
+            self._read(0.3)
+        pytest.fail(f"the client never showed {texts!r}; screen ends:\n{self.screen[-3000:]}")
+
+    def pause(self, seconds: float) -> None:
         """Read for ``seconds`` (the client redraws after each key)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            self._read(0.05)
+        self._read(seconds)
 
-    def press(self, *keys: bytes, pause: float = 0.4) -> None:
+    def settle(self, quiet: float = 1.0, longest: float = 3.0) -> None:
+        """Wait until the client has printed nothing for ``quiet`` seconds, or ``longest``
+        (its spinners never stop): a dialog takes keys only once it is drawn."""
+        end = time.monotonic() + longest
+        while time.monotonic() < end:
+            before = len(self.raw)
+            self._read(quiet)
+            if len(self.raw) == before:
+                return
+
+    def type(self, keys: str, pause: float = 0.5) -> None:
+        """Type ``keys`` (text or keys such as KEY_ENTER) at once, then read for ``pause``."""
+        os.write(self.fd, keys.encode("utf-8"))
+        self._read(pause)
+
+    def press(self, *keys: str, pause: float = 0.4) -> None:
+        """Press ``keys`` one after the other, reading for ``pause`` after each."""
         for key in keys:
-            os.write(self.fd, key)
-            self.settle(pause)
+            self.type(key, pause)
 
-    def type(self, text: str) -> None:
-        os.write(self.fd, text.encode("utf-8"))
-        self.settle(0.5)
+    def answer(self, keys: str, until: str, *, unless: str, tries: int = 3) -> None:
+        """Type ``keys`` until ``until`` shows: again when it has not within WAIT_RETRY
+        seconds (the keys came before the dialog took them), never once ``unless`` was
+        drawn after them (the keys would answer that instead)."""
+        for _ in range(tries):
+            self.settle()
+            mark = self.mark()
+            self.type(keys)
+            end = time.monotonic() + WAIT_RETRY
+            while time.monotonic() < end and not self.seen(until):
+                self._read(0.3)
+            if self.seen(until):
+                return
+            if squeezed(unless) in squeezed(plain(self.raw[mark.raw :])):
+                break
+        pytest.fail(f"the client never showed {until!r}; screen ends:\n{self.screen[-3000:]}")
 
     def close(self) -> None:
+        """End the client (SIGTERM, then SIGKILL after CLOSE_SECONDS) and every process of
+        its group still running (hooks included)."""
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.pid, signal.SIGKILL)  # its own session: the client and its hooks
+            os.killpg(self.pid, signal.SIGTERM)
+        deadline = time.monotonic() + CLOSE_SECONDS
+        while time.monotonic() < deadline:
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(self.pid, os.WNOHANG)[0] == 0:
+                    self._read(0.2)
+                    continue
+            break
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):
             os.waitpid(self.pid, 0)
         with contextlib.suppress(OSError):

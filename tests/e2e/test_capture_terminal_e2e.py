@@ -42,11 +42,12 @@ def test_a_rejection_typed_in_the_prompt_is_captured_and_shown(
     terminal = Terminal(run_claude, ["--model", DEFAULT_MODEL, "--permission-mode", "default"])
     try:
         terminal.wait_for("❯")
-        terminal.settle(2.0)
+        terminal.pause(2.0)
         terminal.type("format the invoice dates")
         terminal.press(KEY_ENTER)
         terminal.wait_for("Do you want to proceed?")
-        mark = terminal.wait_for("Tab to amend")
+        terminal.wait_for("Tab to amend")
+        mark = terminal.mark()
         terminal.press(KEY_DOWN, KEY_DOWN, KEY_DOWN)  # Yes, don't ask again, auto mode, No
         terminal.wait_for("❯ 4. No", since=mark)  # the cursor on No, as the screen renders it
         terminal.press(KEY_TAB)
@@ -54,7 +55,7 @@ def test_a_rejection_typed_in_the_prompt_is_captured_and_shown(
         terminal.type(REASON)
         terminal.press(KEY_ENTER)
         terminal.wait_for("Stop says:", timeout=60.0)
-        terminal.settle(1.0)
+        terminal.pause(1.0)
     finally:
         terminal.close()
 

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ClaudeRunner
-from .fake_api import FakeMessagesApi, ScriptedTurn
-from .test_guard_e2e import bash_turn, result_text, tool_result
+from .fake_api import FakeMessagesApi, ScriptedTurn, bash_turn, result_text, tool_result
 
 pytestmark = pytest.mark.client
 

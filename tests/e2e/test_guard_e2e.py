@@ -13,38 +13,21 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from .conftest import ClaudeRunner
-from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
+from .fake_api import (
+    FakeMessagesApi,
+    ScriptedTurn,
+    bash_turn,
+    result_text,
+    tool_result,
+)
 
 pytestmark = pytest.mark.client
 
 PROMPT = "Don't use moment for the dates, it is far too heavy for our bundle. Use date-fns instead."
-
-
-def bash_turn(command: str, tool_id: str) -> ScriptedTurn:
-    return ScriptedTurn(blocks=(tool_use_block("Bash", {"command": command}, tool_id),))
-
-
-def tool_result(fake_api: FakeMessagesApi, tool_id: str) -> dict[str, Any]:
-    """The tool_result block for ``tool_id`` in the first request that carries it."""
-    for request in fake_api.main_requests():
-        for message in request.messages:
-            content = message.get("content")
-            for block in content if isinstance(content, list) else ():
-                if isinstance(block, dict) and block.get("tool_use_id") == tool_id:
-                    return block
-    raise AssertionError(f"no tool_result for {tool_id}")
-
-
-def result_text(block: dict[str, Any]) -> str:
-    content = block.get("content")
-    if isinstance(content, list):
-        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return str(content)
 
 
 @pytest.fixture

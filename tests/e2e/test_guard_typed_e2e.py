@@ -28,8 +28,7 @@ from typing import Any
 import pytest
 
 from .conftest import ClaudeRunner, run_command
-from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
-from .test_guard_e2e import result_text, tool_result
+from .fake_api import FakeMessagesApi, ScriptedTurn, result_text, tool_result, tool_use_block
 
 pytestmark = pytest.mark.client
 

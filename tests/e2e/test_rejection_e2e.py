@@ -16,7 +16,7 @@ import pytest
 
 from .conftest import DEFAULT_MODEL, ClaudeRunner
 from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
-from .interactive import Terminal, trust_project
+from .terminal import KEY_ENTER, KEY_TAB, Terminal
 
 pytestmark = pytest.mark.client
 
@@ -37,7 +37,7 @@ def wait_for_records(log: Path, terminal: Terminal) -> list[dict[str, object]]:
         found = records_of(log)
         if found:
             return found
-        terminal.type("", settle=0.5)  # keep reading the screen while the hooks run
+        terminal.pause(0.5)  # keep reading the screen while the hooks run
     raise AssertionError(f"nothing captured; screen ends:\n{terminal.screen[-3000:]}")
 
 
@@ -47,26 +47,23 @@ def test_a_rejection_typed_in_the_permission_prompt_is_a_typed_record(
     fake_api: FakeMessagesApi,
     project_dir: Path,
 ) -> None:
-    trust_project(installed_home, project_dir, API_KEY)
     fake_api.enqueue(
         ScriptedTurn(
             blocks=(tool_use_block("Bash", {"command": "npm install moment"}, "toolu_01m"),)
         ),
         ScriptedTurn.text("Understood: date-fns, not moment."),
     )
-    env = run_claude.child_env({"ANTHROPIC_API_KEY": API_KEY})
-    argv = [str(run_claude.claude_bin), "--model", DEFAULT_MODEL]
-    terminal = Terminal(argv, cwd=project_dir, env=env)
+    terminal = Terminal(run_claude, ["--model", DEFAULT_MODEL], env={"ANTHROPIC_API_KEY": API_KEY})
     try:
         terminal.wait_for("auto mode")
         terminal.type("Add a date library.")
-        terminal.type("\r")
+        terminal.type(KEY_ENTER)
         if terminal.wait_for("stay in auto mode", "Tab to amend") == "stay in auto mode":
-            terminal.answer("\r", until="Tab to amend", unless="Do you want to proceed")
+            terminal.answer(KEY_ENTER, until="Tab to amend", unless="Do you want to proceed")
         terminal.settle()
-        terminal.type("\t")  # on No (the default): amend, then type the feedback
+        terminal.type(KEY_TAB)  # on No (the default): amend, then type the feedback
         terminal.type(FEEDBACK)
-        terminal.type("\r")
+        terminal.type(KEY_ENTER)
         log = project_dir / ".working-state" / "decisions.jsonl"
         records = wait_for_records(log, terminal)
         terminal.wait_for("date-fns, not moment")

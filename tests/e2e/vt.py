@@ -1,8 +1,8 @@
 """What a terminal shows, as a terminal emulator (pyte) renders it: the interactive client
 redraws only the cells that change (it moves the cursor over the letters already there), so
 the bytes it writes do not hold its words in one run ("Tab to amend" arrives as "Tab" and
-"amend" when "to" was drawn before). Both pty drivers (terminal.py, interactive.py) look for
-a text in the raw output and in each rendered screen."""
+"amend" when "to" was drawn before). The pty driver (terminal.py) looks for a text in the
+raw output and in each rendered screen."""
 
 from __future__ import annotations
 

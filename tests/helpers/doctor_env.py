@@ -1,4 +1,4 @@
-"""What ctx-doctor's tests share (tests/test_doctor.py, test_plugin_doctor.py): a
+"""What ctx-doctor's tests share (tests/setup/test_doctor.py, test_plugin_doctor.py): a
 stand-in virtualenv, a settings file written, the command run in-process, and a healthy
 install (the ``healthy`` fixture of tests/conftest.py)."""
 

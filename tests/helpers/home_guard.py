@@ -8,7 +8,7 @@ points into pytest's temporary folder, which a later ``ctx-capture`` in a shell 
 session id followed. The guard lists the real folders (names, types, sizes, times, link
 targets: no file is read) at the start and compares at the end: ``pytest_sessionstart``
 and ``pytest_sessionfinish`` below are pytest's hooks (tests/conftest.py imports them; a
-run with ``-p helpers.home_guard`` loads them alone, as tests/test_home_guard.py does).
+run with ``-p helpers.home_guard`` loads them alone, as tests/repo/test_home_guard.py does).
 
 Inside a Claude Code session (the developer's own, CLAUDECODE=1) the client writes its
 transcripts and bookkeeping under ~/.claude while the tests run; those paths are the

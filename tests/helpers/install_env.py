@@ -1,4 +1,4 @@
-"""What the installer's tests share (tests/test_install*.py, test_settings_safety,
+"""What the installer's tests share (tests/setup/test_install*.py, test_settings_safety,
 test_crontab...): the stand-in virtualenv, the installer run in-process, the names and
 texts they compare with. The fixtures ``home``, ``links`` and ``venv`` are in
 tests/conftest.py."""

@@ -2,7 +2,7 @@
 the old version or the new one, and decisions.jsonl holds only whole lines.
 
 ctx-merge's outputs have their own kill tests, at every step of the merge and at random
-moments: tests/test_merge_cli.py (test_a_merge_killed_at_any_step_leaves_old_or_new_outputs,
+moments: tests/commands/test_merge.py (test_a_merge_killed_at_any_step_leaves_old_or_new_outputs,
 test_merges_killed_at_random_moments).
 """
 

@@ -56,7 +56,7 @@ from context_memory.capture import (
 # - ``NAMES``: the language's words for languages, with their English names.
 #
 # What no entry matches is not captured: precision first. Every entry has a test written
-# from the rule it encodes (tests/test_capture_languages.py), not from a labelled line.
+# from the rule it encodes (tests/capture/test_languages.py), not from a labelled line.
 TABLES = (lang_en, lang_zh, lang_ja, lang_ko, lang_es, lang_de, lang_fr, lang_pt, lang_ru)
 _I = re.IGNORECASE
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block

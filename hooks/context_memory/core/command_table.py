@@ -1,7 +1,7 @@
 """The one command registry: every command of the toolkit, what runs it, and the hook table.
 
 Derived from it: pyproject.toml's ``[project.scripts]`` (static, so
-tests/test_command_table.py checks it equals ``SCRIPTS``), the plugin's dispatcher
+tests/core/test_command_table.py checks it equals ``SCRIPTS``), the plugin's dispatcher
 (``PLUGIN_COMMANDS``, read by bin/ctx-run through commands/plugin_run.py), the command links
 (setup/install/command_links.LINKED_COMMANDS: every script), the entry points ctx-doctor
 expects, and the by-hand guides (``HOOK_GUIDES``, written out by core/hookio). ``HOOKS`` is
@@ -24,7 +24,7 @@ VENV = "venv"
 
 class Command:
     """One command. A plain class, not a NamedTuple: typing is too heavy for ctx-allow,
-    which reads this table before every Bash call (tests/test_plugin_allow.py)."""
+    which reads this table before every Bash call (tests/handlers/test_allow.py)."""
 
     __slots__ = ("guide", "name", "plugin", "plugin_target", "script", "target")
 

@@ -6,7 +6,7 @@ costs 40 to 90 ms (it loads inspect and typing; measured with ``python -X import
 "import filelock"``, filelock 4.3), and the plugin's hooks before its virtualenv is built
 and the installer run with ``python -S`` have no filelock at all. Those lock with the
 standard library's ``fcntl.flock`` here: the same lock as filelock's UnixFileLock (the lock
-file flocked, polled), so the two exclude each other (tests/test_plugin_launcher.py checks
+file flocked, polled), so the two exclude each other (tests/setup/test_plugin_launcher.py checks
 both ways). Native Windows, where only filelock would lock, is refused by the installer
 (setup/platforms.py). Either lock's timeout is a ``TimeoutError``.
 """

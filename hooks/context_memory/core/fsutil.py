@@ -173,7 +173,7 @@ def atomic_write(
     just before the rename, and where Linux's renameat2 can swap the two files it is asked
     again about the file the swap displaced, which is put back when a write slipped in
     (on a loaded machine the check and a plain rename are milliseconds apart:
-    tests/test_settings_safety.py). False, with nothing replaced, when it says no;
+    tests/setup/test_settings_safety.py). False, with nothing replaced, when it says no;
     otherwise atomic_write returns True.
 
     ``durable=False`` skips the flush to disk before the rename: for a file that may be

@@ -14,7 +14,7 @@ name (``password=...``, ``api_key: ...``, ``--password X``, ``Bearer X``), what 
 into ``sudo -S`` or given to ``sshpass -p``, and long random tokens (32 characters or more
 mixing upper case, lower case and digits, switching between them as random text does).
 
-What is NOT a credential, on purpose (tests/test_redact.py checks each): git SHAs, uuids and
+What is NOT a credential, on purpose (tests/core/test_redact.py checks each): git SHAs, uuids and
 other hexadecimal (digests, hex colours: one case, no mix of classes), file paths (their
 ``/``-separated parts are judged one by one), identifiers in camelCase or snake_case
 (words: few switches between classes), package integrity hashes (``sha512-...``).

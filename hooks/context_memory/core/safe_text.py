@@ -20,7 +20,7 @@ which one_line turns into one space and safe_block into line breaks. Three forms
 rule: ``one_line`` (whitespace runs collapsed, optionally clipped), ``safe_block`` (lines
 kept, spaces kept), ``visible`` (one terminal line, spaces kept, line breaks escaped).
 
-Standard library only, no ``re``: the prompt path uses it (tests/test_import_cost.py).
+Standard library only, no ``re``: the prompt path uses it (tests/repo/test_import_cost.py).
 """
 
 from __future__ import annotations

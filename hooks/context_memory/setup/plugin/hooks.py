@@ -2,7 +2,7 @@
 ./install registers (core/command_table.HOOKS), run through the plugin's launcher, plus the
 plugin-only PreToolUse hook that lets the toolkit's own commands run without a prompt.
 
-``python -m context_memory.setup.plugin.hooks`` prints the file; tests/test_plugin_files.py
+``python -m context_memory.setup.plugin.hooks`` prints the file; tests/setup/test_plugin_files.py
 checks the committed file against it, so the two ways in cannot drift apart. Standard
 library only.
 """

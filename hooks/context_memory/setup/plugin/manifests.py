@@ -3,7 +3,7 @@ the one version of the project (``context_memory.__version__``, which pyproject.
 too) and the plugin's names.
 
 ``python -m context_memory.setup.plugin.manifests`` writes both files;
-tests/test_plugin_files.py checks the committed files against them, so a release changes
+tests/setup/test_plugin_files.py checks the committed files against them, so a release changes
 the version in one place. Standard library only.
 """
 

@@ -1,0 +1,1 @@
+"""Tests of context_memory.audit (hooks/context_memory/audit/)."""

@@ -1,0 +1,1 @@
+"""Tests of context_memory.calls (hooks/context_memory/calls/)."""

@@ -1,0 +1,1 @@
+"""Tests of context_memory.capture (hooks/context_memory/capture/)."""

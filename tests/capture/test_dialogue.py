@@ -1,0 +1,406 @@
+"""Prompts read against the agent's previous turn (capture/engine.py, agent_text.offer_in,
+prompts.picked_option): a short reply that picks an offered option is the user's decision
+with the option's own text; "Implement the following plan:" is an approved plan; the offer
+is carried, bounded, in the engine's state. And what is no directive, by its shape: pasted
+logs, compiler/linter/test output, warnings, hint: blocks, CI logs, diffs, code, relayed
+reviews (hostile cases: each captures nothing)."""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in
+from context_memory.capture.dialogue import reply_names
+from context_memory.capture.engine import MAX_STATE_BYTES, Capturer
+from helpers.real_fixture import SLOPOMETRY, real_lines
+
+
+def agent_row(text: str, uuid: str = "a1") -> dict[str, Any]:
+    return {
+        "type": "assistant",
+        "uuid": uuid,
+        "message": {"role": "assistant", "content": [{"type": "text", "text": text}]},
+    }
+
+
+def prompt_row(text: str, uuid: str = "p1") -> dict[str, Any]:
+    return {"type": "user", "uuid": uuid, "message": {"role": "user", "content": text}}
+
+
+OFFER = (
+    "Two ways to store the sessions:\n\n"
+    "1. **SQLite** - one file, no server\n"
+    "2. **Postgres** - needs a server, scales further\n\n"
+    "I'd recommend option 1 for now. Which do you prefer?"
+)
+
+
+def reply_to(offer: str, reply: str) -> list[dict[str, Any]]:
+    capturer = Capturer()
+    assert capturer.feed(agent_row(offer)) == []
+    return capturer.feed(prompt_row(reply))
+
+
+def test_real_reply_lets_do_2_is_the_decision_with_the_options_text() -> None:
+    capturer = Capturer()
+    items = []
+    for line in real_lines(SLOPOMETRY):
+        row = json.loads(line)
+        found = capturer.feed(row)
+        if row.get("uuid") == "ef7547b8-c5fe-4661-950e-44a19a0a55e1":
+            items = found
+    assert [(i["kind"], i["by"], i["source"], i["tier"]) for i in items] == [
+        ("decided", "user", "prompt", "stated")
+    ]
+    assert (
+        items[0]["decision"] == "chose option 2: Replace it with the compact 2-line version above"
+    )
+    assert items[0]["quote"] == "lets do 2"
+
+
+@pytest.mark.parametrize(
+    ("reply", "chosen"),
+    [
+        ("2", "option 2: Postgres - needs a server, scales further"),
+        ("the first one", "option 1: SQLite - one file, no server"),
+        ("1번으로 진행해줘", "option 1: SQLite - one file, no server"),
+        ("方案二", "option 2: Postgres - needs a server, scales further"),
+        ("yes, do that", "option 1: SQLite - one file, no server"),  # the recommended one
+        ("that would be perfect", "option 1: SQLite - one file, no server"),
+    ],
+)
+def test_a_short_reply_to_offered_options_is_the_users_decision(reply: str, chosen: str) -> None:
+    items = reply_to(OFFER, reply)
+    assert [(i["kind"], i["by"], i["source"]) for i in items] == [("decided", "user", "prompt")]
+    assert items[0]["decision"] == f"chose {chosen}"
+    assert items[0]["quote"] == reply
+    assert items[0]["reason"] == "the user's reply to the options the agent offered"
+
+
+def test_a_yes_to_a_proposal_with_an_alternative_takes_the_proposal() -> None:
+    items = reply_to("The tests pass. Would you like me to use pnpm instead of npm?", "yes")
+    assert [i["decision"] for i in items] == ["chose Would you like me to use pnpm instead of npm?"]
+    assert items[0]["preferred"] == [{"kind": "command", "value": "pnpm"}]
+    assert items[0]["ruled_out"] == [{"kind": "command", "value": "npm"}]
+
+
+@pytest.mark.parametrize(
+    ("agent", "reply"),
+    [
+        (OFFER, "2?"),  # a question about the option
+        (OFFER, "option 5"),  # not offered
+        ("Done:\n1. Fixed the parser\n2. Added a test\n", "1"),  # a summary, no question
+        ("Shall I commit these changes?", "yes"),  # a plain task, no alternative
+        ("", "2"),  # nothing offered
+    ],
+)
+def test_a_reply_that_picks_nothing_offered_captures_nothing(agent: str, reply: str) -> None:
+    capturer = Capturer()
+    if agent:
+        capturer.feed(agent_row(agent))
+    assert capturer.feed(prompt_row(reply)) == []
+
+
+def test_the_offer_is_the_latest_text_and_one_reply_uses_it_up() -> None:
+    capturer = Capturer()
+    capturer.feed(agent_row(OFFER))
+    capturer.feed(agent_row("Let me check the database drivers first.", "a2"))
+    assert capturer.feed(prompt_row("2")) == []  # the later text offered nothing
+    capturer.feed(agent_row(OFFER, "a3"))
+    assert len(capturer.feed(prompt_row("2", "p2"))) == 1
+    assert capturer.feed(prompt_row("2", "p3")) == []  # answered already
+
+
+def test_the_offer_is_carried_across_runs_and_bounded() -> None:
+    first = Capturer()
+    first.feed(agent_row(OFFER))
+    second = Capturer(first.to_state())
+    items = second.feed(prompt_row("2"))
+    assert [i["decision"] for i in items] == [
+        "chose option 2: Postgres - needs a server, scales further"
+    ]
+    many = "\n".join(f"{n}. " + "x" * 300 for n in range(1, 10)) + "\nWhich one?"
+    offer = offer_in(many)
+    assert len(offer["options"]) == MAX_OPTIONS  # type: ignore[arg-type]
+    assert all(len(o[1]) == MAX_OPTION_CHARS for o in offer["options"])  # type: ignore[attr-defined]
+    third = Capturer()
+    third.feed(agent_row(many))
+    assert len(json.dumps(third.to_state()).encode()) < MAX_STATE_BYTES
+    broken = Capturer({"v": 2, "dialogue": {"offer": {"options": [[1, 2], "x"], "rec": 7}}})
+    assert broken.to_state()["dialogue"] == {"offer": {}, "held": []}
+
+
+def test_offered_options_are_read_from_the_agents_shapes() -> None:
+    assert offer_in(
+        "### Option A: Keep the cache\nfast\n### Option B: Drop it (recommended)\nsimple\n"
+        "What do you think?"
+    ) == {"options": [["a", "Keep the cache"], ["b", "Drop it (recommended)"]], "rec": "b"}
+    assert offer_in("方案一：保留缓存\n方案二：去掉缓存\n你选哪个？") == {
+        "options": [["1", "保留缓存"], ["2", "去掉缓存"]]
+    }
+
+
+def test_implement_the_following_plan_is_an_approved_plan() -> None:
+    text = "Implement the following plan:\n\n# Plan: Move the cache to SQLite\n\n1. Add a table"
+    items = Capturer().feed(prompt_row(text))
+    assert [(i["kind"], i["by"], i["source"]) for i in items] == [("decided", "user", "plan")]
+    assert items[0]["decision"] == "approved plan: Plan: Move the cache to SQLite 1. Add a table"
+
+
+# --- what is no directive, by its shape -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # npm deprecation output
+        "npm warn deprecated inflight@1.0.6: This module is not supported, and leaks memory. "
+        "Do not use it. Check out lru-cache if you want a good and tested way to coalesce.",
+        "inflight@1.0.6: This module is not supported. Do not use it.",
+        # a Python DeprecationWarning
+        "/usr/lib/python3/site-packages/x/api.py:12: DeprecationWarning: never call "
+        "load() without a Loader, always pass one",
+        "DeprecationWarning: datetime.utcnow() is deprecated; use timezone-aware objects instead",
+        # a CI log
+        "2026-01-02T03:04:05.678Z ##[error]Process completed with exit code 1. Always check it",
+        "Run actions/setup-node@v4\nFound in cache\nnpm ERR! you must use node 20",
+        # a hint: block
+        "hint: Updates were rejected because the tip of your current branch is behind\n"
+        "hint: its remote counterpart. Make sure to integrate the remote changes\n"
+        "hint: (e.g. 'git pull ...') before pushing again.",
+        # compiler, linter and test output
+        "src/app.ts:12:5 - error TS2322: Type 'string' must be 'number'.",
+        "E501 Line too long (101 > 100): never exceed 100",
+        "FAIL tests/api.test.ts > never returns null",
+        # a stack trace
+        'Traceback (most recent call last):\n  File "x.py", line 3, in <module>\n'
+        "ValueError: you must not pass None",
+        # a diff
+        "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-always = 1\n+never = 2",
+        # code
+        "def handle(request):\n    # never cache this, always recompute\n    return compute()",
+        # a review relayed from elsewhere, after the line that introduces it
+        "Here is the review from the other model:\nYou must not use global state. Always "
+        "inject the clock. Don't use moment, use date-fns instead.",
+        # a quoted document
+        "> Never store secrets in the repo. Always use the vault.",
+        "## Security policy\nNever store secrets in the repo.",
+    ],
+)
+def test_pasted_output_logs_code_and_relayed_text_capture_nothing(text: str) -> None:
+    assert Capturer().feed(prompt_row(text)) == []
+
+
+def test_an_indented_list_item_is_the_users_own_words() -> None:
+    items = Capturer().feed(prompt_row("A few rules:\n    - never push to main\n    - use pnpm"))
+    assert [(i["kind"], i["decision"]) for i in items] == [
+        ("constraint", "never push to main … use pnpm")
+    ]
+
+
+def test_a_long_pasted_document_keeps_only_its_short_first_paragraph() -> None:
+    doc = "\n".join(f"Step {n}: the service must restart and must log." for n in range(14))
+    assert Capturer().feed(prompt_row(f"what do you think of this design?\n\n{doc}")) == []
+    items = Capturer().feed(prompt_row(f"Let's use this design, keep it short.\n\n{doc}"))
+    assert [i["decision"] for i in items] == ["Let's use this design, keep it short."]
+
+
+@pytest.mark.parametrize(
+    "text", ["can we rebase on main, please?", "can we test something", "no i dont ugh"]
+)
+def test_requests_and_impatience_are_no_decisions_or_rejections(text: str) -> None:
+    assert Capturer().feed(prompt_row(text)) == []
+
+
+def test_prompt_directives_are_typed_stated_with_subjects() -> None:
+    items = Capturer().feed(prompt_row("No, use pnpm, not npm."))
+    assert [(i["tier"], i["ruled_out"], i["preferred"]) for i in items] == [
+        ("stated", [{"kind": "command", "value": "npm"}], [{"kind": "command", "value": "pnpm"}])
+    ]
+    capturer = Capturer()
+    items = capturer.feed(prompt_row("不要用 npm，改成 pnpm")) + capturer.flush()
+    assert [(i["ruled_out"], i["preferred"]) for i in items] == [
+        ([{"kind": "command", "value": "npm"}], [{"kind": "command", "value": "pnpm"}])
+    ]
+    # nothing a call can act on: one approach subject, which only reminds
+    capturer = Capturer()
+    items = capturer.feed(prompt_row("지금부터 모든 답변을 한글로 해줘")) + capturer.flush()
+    assert [(i["kind"], i["ruled_out"], i["preferred"]) for i in items] == [
+        ("constraint", [], [{"kind": "approach", "value": "지금부터 모든 답변을 한글로 해줘"}])
+    ]
+    assert "korean" in items[0]["anchors"]
+
+
+# --- the agent's own settled choices (agent_text.settled_choice) ----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Since the mock is only used in tests, let's go with **Option A** and pin `undici` to 5.",
+        "Both checks replaced with `command -v` (a lookup, no execution).",
+        "我需要修改 `Dropdown.vue`，使用 `optionClick` 來代替 `update:modelValue`。",
+    ],
+)
+def test_the_agents_choice_it_acts_on_is_its_decision(text: str) -> None:
+    items = Capturer().feed(agent_row(text))
+    assert [(i["kind"], i["by"], i["source"]) for i in items] == [
+        ("decided", "agent", "agent-text")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| `a.xml:11` | label typed in place | 改用 `@string/app_name` |",  # a table of changes
+        "Would you like me to use `pnpm` instead of `npm`?",  # still open
+        "The issue is that `parse()` returns None instead of a list.",  # a diagnosis
+    ],
+)
+def test_tables_questions_and_diagnoses_are_no_agent_choice(text: str) -> None:
+    assert Capturer().feed(agent_row(text)) == []
+
+
+SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-2" / "transcripts"
+
+
+@functools.cache
+def _items_by_row(part: str) -> dict[str, list[dict[str, Any]]]:
+    """The items each row of one set-2 transcript gives, fed in file order."""
+    (path,) = [p for p in SET2.glob("*.jsonl.gz") if part in p.name]
+    capturer = Capturer()
+    found: dict[str, list[dict[str, Any]]] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            row = json.loads(line)
+            items = capturer.feed(row)
+            if isinstance(row.get("uuid"), str):
+                found[row["uuid"]] = items
+    return found
+
+
+@pytest.mark.parametrize(
+    ("part", "uuid"),
+    [
+        # a GitHub Actions log pasted as the prompt (2.0.x)
+        ("jwt-auth-client-js", "7e440c9b-3757-4d81-bba0-82448a12c979"),
+        # test output with a Vite deprecation warning, after "On node 16,"
+        ("jwt-auth-client-js", "c1fc53a2-e2d5-4ee3-8ded-3a52f8ba327c"),
+        # a CI step's output: "MISSING DEPENDENCY Cannot find dependency ..."
+        ("jwt-auth-client-js", "300ad017-6314-4697-a5c8-a99ebb1f4b49"),
+        # a VS Code Dev Containers log
+        ("dashboard-mictlan", "06807434-4e3b-4df0-8fbf-20fc7a3e11ac"),
+        # a question followed by a pasted install log
+        ("hugopuybareau-dotfiles", "1c57533a-6378-43de-8c82-4829d6ed37e6"),
+    ],
+)
+def test_real_pasted_logs_and_output_capture_nothing(part: str, uuid: str) -> None:
+    assert _items_by_row(part)[uuid] == []
+
+
+def test_a_directive_in_another_language_takes_the_names_of_the_agents_reply() -> None:
+    first = Capturer()
+    assert first.feed(prompt_row("以后都用中文回复，并且不要再创建新的工作树")) == []  # held
+    second = Capturer(first.to_state())  # carried across runs
+    reply = "好的，以后用中文回复。我不会再用 `git worktree add` 创建新的 worktree。"
+    assert second.feed(agent_row(reply)) == []  # held for the rest of the agent's turn
+    items = second.end_run()  # the hook's run ends: the turn is over
+    assert [(i["kind"], i["source"], i["uuid"]) for i in items] == [("rejected", "prompt", "p1")]
+    assert {"git worktree add", "worktree", "chinese"} <= set(items[0]["anchors"])
+    assert second.flush() == []
+
+
+def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> None:
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("把这个脚本包装成一个命令行工具")) == []
+    thinking = {
+        "type": "assistant",
+        "uuid": "a0",
+        "message": {
+            "id": "msg_t",
+            "role": "assistant",
+            "model": "claude-sonnet-4-6",
+            "content": [
+                {
+                    "type": "thinking",
+                    "thinking": "Let me look at the layout first. The user wants the script "
+                    "wrapped as a command-line tool with its own entry point.",
+                },
+                {
+                    "type": "tool_use",
+                    "id": "toolu_w1",
+                    "name": "Write",
+                    "input": {"file_path": "/repo/bin/report_cli.py", "content": "x"},
+                },
+            ],
+        },
+    }
+    assert capturer.feed(thinking) == []
+    (item,) = capturer.end_run()
+    anchors = item["anchors"]
+    # The sentence about the user gives its words; the one before it gives none.
+    assert {"script", "wrapped", "command-line", "tool", "entry", "point"} <= set(anchors)
+    assert "layout" not in anchors
+    assert "repo/bin/report_cli.py" in anchors  # the file the agent wrote in answer
+
+
+def test_a_held_directive_leaves_at_the_next_prompt_without_a_reply() -> None:
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("必须先跑测试再提交")) == []
+    items = capturer.feed(prompt_row("继续", "p2"))
+    assert [(i["kind"], i["uuid"]) for i in items] == [("constraint", "p1")]
+
+
+def test_reply_names_are_identifiers_and_the_latin_words_of_a_reply_in_another_script() -> None:
+    assert reply_names("I'll use `date-fns` and update src/app.ts and parseDate, done.") == [
+        "date-fns",
+        "src/app.ts",
+        "parsedate",
+    ]
+    assert reply_names("好的，我会用 worktree 和 skill 来处理") == ["worktree", "skill"]
+
+
+def test_stop_runs_carry_the_offer_and_write_typed_records(tmp_path: Path) -> None:
+    """Through the store, as the Stop hook runs it: the offer written in one turn is picked
+    in the next run; a Korean directive is written once the agent has replied."""
+    from context_memory.capture.store import capture_session
+
+    state = tmp_path / ".working-state"
+    state.mkdir()
+    session = "0b7c3a52-52f4-4c1e-9d55-4a7f3f1d2e10"
+    path = tmp_path / f"{session}.jsonl"
+
+    def append(*rows: dict[str, Any]) -> None:
+        with path.open("a", encoding="utf-8") as handle:
+            for row in rows:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+    def records() -> list[dict[str, Any]]:
+        lines = (state / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
+        return [json.loads(line) for line in lines]
+
+    append(prompt_row("How should we store the sessions?", "p0"), agent_row(OFFER, "a0"))
+    assert capture_session(str(state), session, str(path)).added == []
+    append(prompt_row("2", "p1"), agent_row("Postgres it is.", "a1"))
+    capture_session(str(state), session, str(path))
+    append(
+        prompt_row("지금부터 모든 답변을 한글로 해줘", "p2"),
+        agent_row("네, 지금부터 한글로 답변하겠습니다. `README.md`도 한글로 쓰겠습니다.", "a2"),
+    )
+    capture_session(str(state), session, str(path))
+    written = [(r["uuid"], r["kind"], r["by"], r["source"], r.get("tier")) for r in records()]
+    assert written == [
+        ("p1", "decided", "user", "prompt", "stated"),
+        ("p2", "constraint", "user", "prompt", "stated"),
+    ]
+    first, second = records()
+    assert first["decision"] == "chose option 2: Postgres - needs a server, scales further"
+    korean = "지금부터 모든 답변을 한글로 해줘"
+    assert second["preferred"] == [{"kind": "approach", "value": korean}]
+    assert {"korean", "readme.md"} <= set(second["anchors"])

@@ -1,0 +1,1 @@
+"""Tests of context_memory.commands (hooks/context_memory/commands/)."""

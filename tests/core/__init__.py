@@ -1,0 +1,1 @@
+"""Tests of context_memory.core (hooks/context_memory/core/)."""

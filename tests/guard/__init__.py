@@ -1,0 +1,1 @@
+"""Tests of context_memory.guard (hooks/context_memory/guard/)."""

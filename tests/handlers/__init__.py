@@ -1,0 +1,1 @@
+"""Tests of context_memory.handlers (hooks/context_memory/handlers/)."""

@@ -1,0 +1,1 @@
+"""Tests of context_memory.measure (hooks/context_memory/measure/)."""

@@ -1,0 +1,1 @@
+"""Tests of context_memory.memory (hooks/context_memory/memory/)."""

@@ -1,0 +1,1 @@
+"""Tests of context_memory.merge (hooks/context_memory/merge/)."""

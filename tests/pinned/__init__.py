@@ -1,0 +1,1 @@
+"""Tests of context_memory.pinned (hooks/context_memory/pinned/)."""

@@ -1,0 +1,1 @@
+"""Tests of context_memory.setup (hooks/context_memory/setup/)."""

@@ -1,0 +1,1 @@
+"""Tests of context_memory.transcript (hooks/context_memory/transcript/)."""
