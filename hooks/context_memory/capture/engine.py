@@ -45,6 +45,7 @@ from context_memory.capture.prompts import (
 )
 from context_memory.capture.question import is_answer, question_item
 from context_memory.capture.seen import CallsSeen
+from context_memory.capture.summary import restated_messages
 from context_memory.capture.subjects import named_in, of_rejection
 from context_memory.capture.text import block_text, clip, strip_wrappers
 from context_memory.memory.constraint import subjects_from
@@ -148,13 +149,25 @@ class Capturer:
         if row.get("isSidechain") is True or row.get("isMeta") is True:
             return []
         if row.get("isCompactSummary") is True:
-            return []
+            return self._summary(row, message.get("content")) if self.prompts == 0 else []
         content = message.get("content")
         if kind == "assistant":
             if message.get("model") == "<synthetic>" or row.get("isApiErrorMessage") is True:
                 return []
             return self._assistant(row, content)
         return self._user(row, content)
+
+    def _summary(self, row: dict[str, Any], content: object) -> list[Item]:
+        """A compaction summary before the file's first prompt: the directives among the
+        user's messages it restates (capture/summary.py), each at the summary row."""
+        out: list[Item] = []
+        for message in restated_messages(prompt_text(content)):
+            found = classify(message)
+            if found is not None:
+                item = dialogue.stated_item(row, found.kind, found.text, found.quote)
+                item["reason"] = "restated in the compaction summary the file starts with"
+                out.extend(self._dialogue.hold(item))
+        return out
 
     def _assistant(self, row: dict[str, Any], content: object) -> list[Item]:
         if not isinstance(content, list):

@@ -332,12 +332,17 @@ def _append_new(
     known = {capture_identity(r) for r in records} - {None}
     retired = retired_ids(marks)
     live = [r for r in records if r.get("id") not in retired]
+    # The same statement read again from another row (a compaction summary restating a
+    # prompt, a prompt typed twice) adds nothing while its record is live.
+    said = {(r.get("kind"), r.get("by"), r.get("decision")) for r in live}
     for record in fresh:
         identity = capture_identity(record)
-        if identity in known:
+        statement = (record.get("kind"), record.get("by"), record.get("decision"))
+        if identity in known or statement in said:
             result.duplicates += 1
             continue
         known.add(identity)
+        said.add(statement)
         # Two records read from one row (a rejection and the rule its reason states) say
         # one thing: neither supersedes the other.
         old_ids = [
