@@ -20,6 +20,7 @@ from __future__ import annotations
 from context_memory.calls.acts import acts_of, stance_split, subjects_of_call
 from context_memory.core.call_tables import PACKAGE_MANAGERS
 from context_memory.core.prompt_tables import GUARD_INDEX_MAX_ENTRIES, GUARD_TEXT_CHARS
+from context_memory.core.safe_text import clip
 from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
 from context_memory.memory.constraint import (
@@ -48,8 +49,7 @@ _CHOICE_MARKS = ("; ", " -> ", " => ", ": use ", ", use ", " use ", " instead us
 def _str(value: object, limit: int = GUARD_TEXT_CHARS) -> str:
     if not isinstance(value, str):
         return ""
-    value = " ".join(value.split())
-    return value if len(value) <= limit else value[: limit - 3].rstrip() + "..."
+    return clip(" ".join(value.split()), limit)
 
 
 def _merge(*lists: list[Subject]) -> list[Subject]:

@@ -38,7 +38,7 @@ from context_memory.core.prompt_tables import (
     GUARD_GIST_MIN_CHARS,
     GUARD_REASON_MAX_CHARS,
 )
-from context_memory.core.safe_text import one_line
+from context_memory.core.safe_text import CLIP_MARKS, one_line
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
 from context_memory.memory.constraint import ACTIONABLE_KINDS, path_covers, same_subject
 
@@ -81,8 +81,9 @@ def _squash(text: str) -> str:
 
 
 def clipped(text: str) -> tuple[str, bool]:
-    """``text`` without the ellipsis a clipped record text ends with, and whether it had one."""
-    for mark in ("\u2026", "..."):
+    """``text`` without the mark a clipped record text ends with, and whether it had one
+    (safe_text.CLIP_MARKS: the clip rule's, and the one older captured records carry)."""
+    for mark in CLIP_MARKS:
         if text.endswith(mark):
             return text[: -len(mark)].rstrip(), True
     return text, False

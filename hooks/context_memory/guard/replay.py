@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from context_memory.core.exit_codes import FAILURE, OK, USAGE
+from context_memory.core.safe_text import clip
 from context_memory.guard.entries import entries_of
 from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
 from context_memory.memory.decisions import RecordError, make_captured_record, superseded_by
@@ -92,8 +93,7 @@ def _gist(tool: str, tool_input: object) -> str:
     for key in ("command", "file_path", "notebook_path", "pattern", "url", "prompt"):
         value = tool_input.get(key)
         if isinstance(value, str):
-            text = " ".join(value.split())
-            return text if len(text) <= 160 else text[:157] + "..."
+            return clip(" ".join(value.split()), 160)
     return ""
 
 

@@ -35,7 +35,7 @@ import sys
 
 from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
 from context_memory.core.prompt_tables import CROSSED_MARK
-from context_memory.core.safe_text import one_line, safe_block
+from context_memory.core.safe_text import clip, one_line, safe_block
 from context_memory.core.state import session_dir
 
 TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
@@ -225,9 +225,7 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
     ]
     for constraint, alternatives in shown:
         label = STEERING_LABELS[constraint["kind"]]
-        item = constraint_item(constraint, alternatives)
-        if len(item) > MAX_STEERING_ITEM_CHARS:
-            item = item[: MAX_STEERING_ITEM_CHARS - 3] + "..."
+        item = clip(constraint_item(constraint, alternatives), MAX_STEERING_ITEM_CHARS)
         lines.append(f"- {label}: {item}")
     log = decisions_path(state_dir)
     base = os.path.abspath(project_dir)
