@@ -37,6 +37,10 @@ from context_memory.transcript.by_hand import (
 from context_memory.transcript.facts import tool_uses
 from context_memory.transcript.locate import TranscriptNotFound
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from context_memory.guard.match import GuardEntry
+
 
 class ReplayError(Exception):
     """The transcript cannot be replayed (missing, unreadable, too big)."""
@@ -68,7 +72,7 @@ class Knowledge:
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[GuardEntry] = []
         self.count = 0
 
     def add(self, item: dict[str, Any]) -> None:
@@ -98,7 +102,7 @@ def _gist(tool: str, tool_input: object) -> str:
 
 
 def _result(
-    row: dict[str, Any], block: dict[str, Any], entries: list[dict[str, Any]]
+    row: dict[str, Any], block: dict[str, Any], entries: list[GuardEntry]
 ) -> dict[str, Any]:
     name = block.get("name")
     tool: str = name if isinstance(name, str) else ""
