@@ -34,6 +34,22 @@ from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import session_dir, validate_name
 
+TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Literal, TypedDict
+
+    MetaKey = Literal["session", "stage", "time", "tokens"]
+
+    class HandoffMeta(TypedDict, total=False):
+        """A handoff's front matter (each key optional: a file written by hand may lack
+        it; render_handoff writes every one)."""
+
+        session: str
+        stage: str  # the stage number, or "next" (ctx-handoff --dry-run)
+        time: str  # ISO 8601, UTC
+        tokens: str  # the context's size when it was written
+
+
 # Stage numbers run from 1 to MAX_STAGE. A stage given by hand may run at most
 # MAX_STAGE_GAP past the next free one, so no command can push a session to the end of
 # the range (after which no handoff could be written).
@@ -46,7 +62,7 @@ MAX_HANDOFF_BYTES = 4 * 1024 * 1024
 
 SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified", "Remaining")
 EMPTY_ITEM = "none"
-FRONT_MATTER_KEYS = ("session", "stage", "time", "tokens")
+FRONT_MATTER_KEYS: tuple[MetaKey, ...] = ("session", "stage", "time", "tokens")
 _STAGE_FILE = re.compile(r"stage-(\d+)\.md")
 _HEADING = re.compile(r"^##\s+(.*?)\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$")
@@ -59,7 +75,7 @@ class HandoffFormatError(ValueError):
 class Handoff:
     __slots__ = ("meta", "sections")
 
-    def __init__(self, meta: dict[str, str], sections: dict[str, list[str]]) -> None:
+    def __init__(self, meta: HandoffMeta, sections: dict[str, list[str]]) -> None:
         self.meta = meta
         self.sections = sections
 
@@ -75,18 +91,23 @@ class Handoff:
             return 0
 
 
-def split_front_matter(text: str) -> tuple[dict[str, str], str]:
-    """(front-matter fields, body). Text without a leading '---' block has no fields."""
+def split_front_matter(text: str) -> tuple[HandoffMeta, str]:
+    """(front-matter fields, body). Text without a leading '---' block has no fields; of
+    the fields, only FRONT_MATTER_KEYS are read (nothing reads another)."""
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         return {}, text
     for index in range(1, len(lines)):
         if lines[index].strip() == "---":
-            meta: dict[str, str] = {}
+            fields: dict[str, str] = {}
             for line in lines[1:index]:
                 key, sep, value = line.partition(":")
                 if sep:
-                    meta[key.strip()] = value.strip()
+                    fields[key.strip()] = value.strip()
+            meta: HandoffMeta = {}
+            for name in FRONT_MATTER_KEYS:
+                if name in fields:
+                    meta[name] = fields[name]
             return meta, "\n".join(lines[index + 1 :])
     raise HandoffFormatError("front matter opened with '---' is never closed")
 
@@ -145,7 +166,7 @@ def parse_handoff(text: str) -> Handoff:
     return Handoff(meta, parse_sections(body))
 
 
-def render_handoff(meta: dict[str, str], sections: dict[str, list[str]]) -> str:
+def render_handoff(meta: HandoffMeta, sections: dict[str, list[str]]) -> str:
     """The Markdown file: front matter, title, then the five sections ('- none' when empty).
     Every item passes the redaction rule (core/redact.py): the agent's ctx-handoff text and
     records copied from the log alike carry no credential into the file."""

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from context_memory.memory.constraint import Constraint
+    from context_memory.memory.handoff import HandoffMeta
 
 PLAN_FILE = "current-plan.md"
 # The plan is read for its unchecked items; a bigger file is skipped.
@@ -327,7 +328,7 @@ def write_stage(
         ensure_inside(state_dir, path)
         if os.path.lexists(path) and not overwrite:
             raise StageExistsError(f"{path} already exists")
-        meta = {
+        meta: HandoffMeta = {
             "session": session,
             "stage": str(stage),
             "time": now or utc_now_iso(),
