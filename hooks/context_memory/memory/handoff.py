@@ -39,6 +39,20 @@ if TYPE_CHECKING:
     from typing import Literal, TypedDict
 
     MetaKey = Literal["session", "stage", "time", "tokens"]
+    SectionName = Literal["Decided", "Rejected", "Risks", "Files Modified", "Remaining"]
+    # The five sections' items (a key of the functional form: "Files Modified" has a
+    # space). A section being built or read may be absent: readers use .get(name, []).
+    HandoffSections = TypedDict(
+        "HandoffSections",
+        {
+            "Decided": list[str],
+            "Rejected": list[str],
+            "Risks": list[str],
+            "Files Modified": list[str],
+            "Remaining": list[str],
+        },
+        total=False,
+    )
 
     class HandoffMeta(TypedDict, total=False):
         """A handoff's front matter (each key optional: a file written by hand may lack
@@ -60,7 +74,8 @@ MAX_STAGE_GAP = 10
 # A handoff is a page of Markdown; a bigger file is not one to read whole.
 MAX_HANDOFF_BYTES = 4 * 1024 * 1024
 
-SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified", "Remaining")
+SECTIONS: tuple[SectionName, ...] = ("Decided", "Rejected", "Risks", "Files Modified", "Remaining")
+_SECTION_NAMED: dict[str, SectionName] = {name: name for name in SECTIONS}
 EMPTY_ITEM = "none"
 FRONT_MATTER_KEYS: tuple[MetaKey, ...] = ("session", "stage", "time", "tokens")
 _STAGE_FILE = re.compile(r"stage-(\d+)\.md")
@@ -75,7 +90,7 @@ class HandoffFormatError(ValueError):
 class Handoff:
     __slots__ = ("meta", "sections")
 
-    def __init__(self, meta: HandoffMeta, sections: dict[str, list[str]]) -> None:
+    def __init__(self, meta: HandoffMeta, sections: HandoffSections) -> None:
         self.meta = meta
         self.sections = sections
 
@@ -112,15 +127,16 @@ def split_front_matter(text: str) -> tuple[HandoffMeta, str]:
     raise HandoffFormatError("front matter opened with '---' is never closed")
 
 
-def parse_sections(body: str) -> dict[str, list[str]]:
+def parse_sections(body: str) -> HandoffSections:
     """The five sections' items, in order; raises HandoffFormatError naming what is wrong."""
-    sections: dict[str, list[str]] = {}
-    current: str | None = None
+    sections: HandoffSections = {}
+    current: SectionName | None = None
     for line in body.splitlines():
         heading = _HEADING.match(line)
         if heading:
             name = heading.group(1)
-            if name not in SECTIONS:
+            section = _SECTION_NAMED.get(name)
+            if section is None:
                 import difflib  # only for this error message: hooks import this module
 
                 guess = difflib.get_close_matches(name, SECTIONS, n=1, cutoff=0.5)
@@ -129,10 +145,10 @@ def parse_sections(body: str) -> dict[str, list[str]]:
                     f"unknown section '## {name}'{hint} "
                     f"(expected: {', '.join('## ' + s for s in SECTIONS)})"
                 )
-            if name in sections:
+            if section in sections:
                 raise HandoffFormatError(f"section '## {name}' appears twice")
-            sections[name] = []
-            current = name
+            sections[section] = []
+            current = section
             continue
         if current is None or not line.strip():
             continue
@@ -155,10 +171,10 @@ def parse_sections(body: str) -> dict[str, list[str]]:
         raise HandoffFormatError(
             "sections out of order: expected " + ", ".join(SECTIONS) + "; got " + ", ".join(order)
         )
-    return {
-        name: [item for item in items if item.lower().rstrip(".") != EMPTY_ITEM]
-        for name, items in sections.items()
-    }
+    kept: HandoffSections = {}
+    for section in SECTIONS:
+        kept[section] = [i for i in sections[section] if i.lower().rstrip(".") != EMPTY_ITEM]
+    return kept
 
 
 def parse_handoff(text: str) -> Handoff:
@@ -166,7 +182,7 @@ def parse_handoff(text: str) -> Handoff:
     return Handoff(meta, parse_sections(body))
 
 
-def render_handoff(meta: HandoffMeta, sections: dict[str, list[str]]) -> str:
+def render_handoff(meta: HandoffMeta, sections: HandoffSections) -> str:
     """The Markdown file: front matter, title, then the five sections ('- none' when empty).
     Every item passes the redaction rule (core/redact.py): the agent's ctx-handoff text and
     records copied from the log alike carry no credential into the file."""
