@@ -212,39 +212,35 @@ def rebuild_digest(state_dir: str) -> None:
     echo_refresh(state_dir)
 
 
-def make_record_or_explain(
+def record_text(
+    state_dir: str,
+    project: str,
     kind: str,
     text: str,
     *,
-    session: str,
+    session: str | None,
     reason: str,
     alternatives: tuple[str, ...],
-    keywords: list[str],
-    author: str,
-    by: str,
-) -> dict[str, object]:
-    """make_record, or fail with why the record is refused and that nothing was recorded."""
+    keywords: tuple[str, ...],
+    by: str | None,
+) -> None:
+    """DECISION, --rejected or --risk: make the record (stated by ``by``, else by the agent
+    when Claude Code's Bash tool runs this, else by the user), append it, rebuild."""
     try:
-        return make_record(
+        record = make_record(
             kind,
             text,
-            session=session,
+            session=session_for(session),
             reason=reason,
             alternatives=alternatives,
-            keywords=keywords,
-            author=author,
-            by=by,
+            keywords=split_keywords(keywords),
+            author=record_author(project, state_dir),
+            by=by or ("agent" if run_by_agent() else "user"),
         )
     except RecordError as exc:
         raise click.ClickException(f"{exc}; nothing recorded") from None
-
-
-def record_text(state_dir: str, record: dict[str, object]) -> None:
-    """DECISION, --rejected or --risk: append ``record``, say so, rebuild the digest."""
     append_or_explain(state_dir, record)
-    click.echo(
-        f"recorded {record['kind']} {record['id']} in {shown_path(decisions_path(state_dir))}"
-    )
+    click.echo(f"recorded {kind} {record['id']} in {shown_path(decisions_path(state_dir))}")
     echo_refresh(state_dir)
 
 
@@ -368,16 +364,14 @@ def cli(
     else:
         record_text(
             state_dir,
-            make_record_or_explain(
-                RECORD_KINDS[mode],
-                texts[mode] or "",
-                session=session_for(session),
-                reason=reason,
-                alternatives=alternatives,
-                keywords=split_keywords(keywords),
-                author=record_author(project, state_dir),
-                by=by or ("agent" if run_by_agent() else "user"),
-            ),
+            project,
+            RECORD_KINDS[mode],
+            texts[mode] or "",
+            session=session,
+            reason=reason,
+            alternatives=alternatives,
+            keywords=keywords,
+            by=by,
         )
 
 
