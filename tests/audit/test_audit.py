@@ -301,6 +301,31 @@ def test_preserved_segment_from_head_to_tail(tmp_path):
     assert all_compactions(str(path))[0].kept == expected
 
 
+def test_kept_row_written_again_after_the_boundary_counts_once(tmp_path):
+    """One walk for the last compaction and for all of them: a kept row the client wrote
+    again after the boundary is taken from there, not from before it as well; kept rows
+    are looked for since the previous boundary only."""
+    early = tr.assistant("msg_0", tr.usage(100), text="Codis is rejected: unmaintained.")
+    kept = tr.assistant("msg_1", tr.usage(100), text="Redis Cluster it is.")
+    rows = [
+        tr.user("design"),
+        early,
+        boundary(),
+        summary_row("Cache work."),
+        kept,
+        boundary(preserved=[early["uuid"], kept["uuid"]]),
+        summary_row("Chose Redis Cluster."),
+        kept,
+        tr.user("next"),
+    ]
+    path = tr.write_transcript(tmp_path / "s.jsonl", rows)
+    last = last_compaction(str(path))
+    assert last is not None and last.kept == ["Redis Cluster it is.", "next"]
+    first, second = all_compactions(str(path))
+    assert first.kept == ["Redis Cluster it is."]
+    assert (second.number, second.body, second.kept) == (2, last.body, last.kept)
+
+
 # -- the audit -------------------------------------------------------------------------------
 
 

@@ -21,7 +21,15 @@ from pathlib import Path
 import pytest
 
 from context_memory.core.hookio import context_output
-from context_memory.core.safe_text import UNSAFE, one_line, safe_block, visible
+from context_memory.core.safe_text import (
+    CLIP_MARK,
+    CLIP_MARKS,
+    UNSAFE,
+    clip,
+    one_line,
+    safe_block,
+    visible,
+)
 from context_memory.handlers import audit, budget, extract, guard, restore
 from context_memory.memory.decisions import append_record, make_captured_record, make_record
 from context_memory.pinned import store as pinned
@@ -63,10 +71,13 @@ def test_one_line_safe_block_and_visible_exactly() -> None:
     assert safe_block("中文：决定\n- 使用 Redis") == "中文：决定\n- 使用 Redis"
 
 
-def test_one_line_clips_with_the_callers_ellipsis() -> None:
+def test_one_clip_rule_marks_every_cut_alike() -> None:
     assert one_line("abcdef ghij", 8) == "abcde..."
-    assert one_line("abcd efghij", 6, "…") == "abcd…"
+    assert one_line("abcd efghij", 8) == "abcd..."  # the cut's trailing space goes
     assert one_line("short", 8) == "short"
+    assert clip("abcdef ghij", 8) == one_line("abcdef ghij", 8)
+    assert clip("abcdef", None) == "abcdef"
+    assert CLIP_MARKS == (CLIP_MARK, "\u2026")  # older captured records end with U+2026
 
 
 @pytest.mark.parametrize("render", [one_line, safe_block, visible])

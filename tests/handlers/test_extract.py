@@ -11,7 +11,9 @@ import pytest
 from context_memory.core.hookio import BREAKER_LIMIT
 from context_memory.handlers import extract
 from context_memory.memory.decisions import append_record, make_record
+from context_memory.memory.extract import MAX_EXTRACT_RECORDS, extract_document
 from context_memory.memory.handoff import parse_handoff
+from context_memory.memory.handoff_draft import SessionFacts
 from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main
 from helpers.paths import subprocess_env
@@ -123,6 +125,54 @@ def test_precompact_always_acts_and_steers_the_summary(project, monkeypatch, cap
     assert sorted(p.name for p in (session_folder(project) / "handoffs").iterdir()) == [
         "stage-1.md"
     ]
+
+
+def test_extract_document_is_the_facts_key_for_key(tmp_path):
+    """The document alone, from given facts: every key, records cut to their kind and the
+    newest MAX_EXTRACT_RECORDS, paths shown relative to the project and the state folder."""
+    facts = SessionFacts()
+    rejected = make_record("rejected", "Codis", session=SESSION, reason="unmaintained")
+    choices = [make_record("decided", f"choice {n}", session=SESSION) for n in range(205)]
+    facts.records = [rejected, *choices, {"kind": "decided"}]  # the last: no text, no record
+    facts.edits = [(f"{tmp_path}/src/a.py", "2026-11-25T09:00:00Z")]
+    facts.subagent_edits = [("/elsewhere/b.py", "2026-11-25T09:01:00Z")]
+    facts.transcript_note = "transcript read only partly"
+    state = tmp_path / ".working-state"
+    document = extract_document(
+        facts,
+        session=SESSION,
+        trigger="stop-interval",
+        time="2026-11-25T09:02:00Z",
+        tokens=1234,
+        tokens_source="usage",
+        pending=(["wire the config"], "todos"),
+        handoff=str(state / "sessions" / SESSION / "handoffs" / "stage-2.md"),
+        state_dir=str(state),
+        project_dir=str(tmp_path),
+        transcript="/t/session.jsonl",
+    )
+    decisions = document.pop("decisions")
+    assert len(decisions) == MAX_EXTRACT_RECORDS == 200
+    assert [r["decision"] for r in decisions[:2]] == ["choice 5", "choice 6"]
+    assert decisions[-1] == {
+        key: choices[-1][key] for key in ("id", "ts", "session", "kind", "decision", "reason")
+    } | {"alternatives": [], "keywords": []}
+    assert [r["decision"] for r in document.pop("rejections")] == ["Codis"]
+    assert document == {
+        "session": SESSION,
+        "trigger": "stop-interval",
+        "time": "2026-11-25T09:02:00Z",
+        "tokens": 1234,
+        "tokens_source": "usage",
+        "risks": [],
+        "constraints": [],
+        "files_modified": ["src/a.py", "/elsewhere/b.py (subagent)"],
+        "pending": ["wire the config"],
+        "pending_source": "todos",
+        "handoff": f"sessions/{SESSION}/handoffs/stage-2.md",
+        "transcript": "/t/session.jsonl",
+        "transcript_note": "transcript read only partly",
+    }
 
 
 def test_precompact_without_decisions_prints_nothing_but_still_extracts(

@@ -179,7 +179,7 @@ def test_pointer_names_every_rejection_that_fits_newest_first(project):
         '{"kind": "rejected", "decision": "half',
     ]
     (folder / "decisions.jsonl").write_text("\n".join(lines) + "\n")
-    long_item = ("Option 2 (" + "x" * 300)[: pointer.REJECTION_CHARS - 1] + "…"
+    long_item = ("Option 2 (" + "x" * 300)[: pointer.REJECTION_CHARS - 3] + "..."
     assert recovery_pointer(str(folder)) == (
         "[WORKING STATE] This project keeps its working memory on disk. "
         "Read .working-state/decisions.jsonl first. "

@@ -41,6 +41,18 @@ def test_render_is_exact_and_round_trips():
     assert (parsed.session, parsed.stage) == ("s-1", 2)
 
 
+def test_front_matter_keeps_the_four_keys_it_knows():
+    """Handoff.meta is typed (HandoffMeta): a hand-written file's other fields are not read."""
+    text = render_handoff(META, {}).replace("tokens: 150000\n", "tokens: 150000\nowner: dee\n")
+    assert "owner: dee" in text
+    assert parse_handoff(text).meta == META
+    assert parse_handoff(text.replace("time: 2026-11-30T09:00:00Z\n", "")).meta == {
+        "session": "s-1",
+        "stage": "2",
+        "tokens": "150000",
+    }
+
+
 def test_bullets_checkboxes_and_continuations():
     body = (
         "## Decided\n* one\n  continued\n1. two\n"

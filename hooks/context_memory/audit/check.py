@@ -177,11 +177,6 @@ def mark_in_memory(results: Sequence[dict[str, Any]], ids: frozenset[str]) -> No
             item.update(status="survived", where=SOURCE_AUTO_MEMORY)
 
 
-def _clip(text: str, limit: int) -> str:
-    text = one_line(text)
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
-
-
 def injection_text(
     results: Sequence[Mapping[str, Any]],
     pointer: str | None,
@@ -198,7 +193,7 @@ def injection_text(
         return None
     texts = AUDIT_TEXTS.get(lang, AUDIT_TEXTS["en"])
     header = texts["header"].format(prefix=AUDIT_PREFIX)
-    footer = _clip(pointer or texts["fallback_pointer"], MAX_INJECTION_CHARS // 4)
+    footer = one_line(pointer or texts["fallback_pointer"], MAX_INJECTION_CHARS // 4)
     more_line = texts["more"].format(
         more=len(lost), cap=MAX_INJECTION_CHARS, record=record or "compact-audit.json"
     )
@@ -206,11 +201,11 @@ def injection_text(
     lines = [header]
     for index, item in enumerate(lost):
         reason = str(item.get("reason") or "")
-        why = texts["why"].format(reason=_clip(reason, MAX_DECISION_CHARS)) if reason else ""
+        why = texts["why"].format(reason=one_line(reason, MAX_DECISION_CHARS)) if reason else ""
         if item.get("by") == "user":
             why += texts["by_user"]
         template = texts.get(str(item.get("kind")), texts["decided"])
-        decision = _clip(str(item.get("decision") or ""), MAX_DECISION_CHARS)
+        decision = one_line(str(item.get("decision") or ""), MAX_DECISION_CHARS)
         line = template.format(decision=decision, why=why)
         if len(line) + 1 > room:
             lines.append(
@@ -233,7 +228,7 @@ def user_line(results: Sequence[Mapping[str, Any]], lang: str = "en") -> str:
     lost = [item for item in results if item.get("status") == "lost"]
     if not lost:
         return texts["user_ok"].format(total=len(results))
-    names = _clip("; ".join(str(item.get("decision")) for item in lost), MAX_NAMES_CHARS)
+    names = one_line("; ".join(str(item.get("decision")) for item in lost), MAX_NAMES_CHARS)
     return texts["user_lost"].format(lost=len(lost), total=len(results), names=names)
 
 

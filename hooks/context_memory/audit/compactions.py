@@ -182,131 +182,119 @@ def recent_bytes() -> int:
     return min(max_scan_bytes(), RECENT_COMPACTION_BYTES)
 
 
-def last_compaction(path: str, *, max_bytes: int | None = None) -> Compaction | None:
-    """The transcript's last compaction, read backwards from the end (byte-bounded).
+class _Message:
+    """A message row as the walk needs it: its uuid, the text it keeps (kept_text: None for
+    command echoes and empty rows) and, for a summary row, the summary."""
 
-    Rows after the boundary are read first; past the boundary the reader goes on only to
-    collect the preserved messages it names (2.1.332 keeps them where they were written,
-    before the boundary), and stops at the previous boundary.
+    __slots__ = ("summary", "text", "uuid")
+
+    def __init__(self, row: Mapping[str, Any]) -> None:
+        uuid = row.get("uuid")
+        self.uuid = uuid if isinstance(uuid, str) else ""
+        self.summary = row_text(row) if row.get("isCompactSummary") is True else None
+        self.text = kept_text(row)
+
+
+def _rows_of_interest(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+    """The boundaries and the message rows among ``lines`` (unparsable lines skipped)."""
+    for line in lines:
+        if not _ROW_OF_INTEREST.search(line):
+            continue
+        row = parse_row(line)
+        if row is not None and (is_compact_boundary(row) or _is_message_row(row)):
+            yield row
+
+
+def _compaction(
+    boundary: Mapping[str, Any], before: Iterable[_Message], after: list[_Message]
+) -> Compaction:
+    """The one walk: the compaction of ``boundary`` and what survived it.
+
+    ``after``: the message rows after the boundary up to the next one, oldest first: the
+    first summary row is the summary, the others are kept. ``before``: the message rows
+    since the previous boundary, newest first, read only as far as the messages the
+    boundary names as kept verbatim go (2.1.332 keeps them where they were written, before
+    the boundary: preserved uuids, or a segment from its head to its tail). A kept row the
+    client wrote again after the boundary is taken from there, not twice.
     """
-    limit = max_scan_bytes() if max_bytes is None else max_bytes
-    after: list[Mapping[str, Any]] = []
-    compaction: Compaction | None = None
-    wanted: set[str] = set()
-    segment_head: str | None = None
-    segment_tail: str | None = None
-    in_segment = False
+    compaction = Compaction(boundary)
+    wanted, segment_head, segment_tail = _preserved_ids(boundary)
+    seen = {message.uuid for message in after}
+    wanted -= seen
+    if segment_tail in seen:
+        segment_tail = None
     kept_before: list[str] = []
-    with open_transcript(path) as handle:
-        size = os.fstat(handle.fileno()).st_size
-        for _, line in iter_lines_backwards(handle, size, max_bytes=limit):
-            if not _ROW_OF_INTEREST.search(line):
-                continue
-            row = parse_row(line)
-            if row is None:
-                continue
-            if compaction is None:
-                if is_compact_boundary(row):
-                    compaction = Compaction(row)
-                    wanted, segment_head, segment_tail = _preserved_ids(row)
-                    # Kept rows the client wrote again after the boundary are in hand.
-                    seen = {str(r.get("uuid")) for r in after}
-                    wanted -= seen
-                    if segment_tail in seen:
-                        segment_tail = None
-                    if not wanted and segment_tail is None:
-                        break
-                elif _is_message_row(row):
-                    after.append(row)
-                continue
-            if is_compact_boundary(row):
-                break  # an earlier compaction: nothing before it survived this one
-            if not _is_message_row(row):
-                continue
-            uuid = row.get("uuid")
-            if uuid == segment_tail:
-                in_segment = True
-            if in_segment or uuid in wanted:
-                text = kept_text(row)
-                if text is not None:
-                    kept_before.append(text)
-                wanted.discard(str(uuid))
-            if uuid == segment_head:
-                in_segment = False
-                segment_tail = None
-            if not wanted and segment_tail is None:
-                break
-    if compaction is None:
-        return None
-    _fill_after(compaction, reversed(after))
-    compaction.kept = list(reversed(kept_before)) + compaction.kept
+    in_segment = False
+    for message in before:
+        if not wanted and segment_tail is None:
+            break
+        if message.uuid == segment_tail:
+            in_segment = True
+        if in_segment or message.uuid in wanted:
+            if message.text is not None:
+                kept_before.append(message.text)
+            wanted.discard(message.uuid)
+        if message.uuid == segment_head:
+            in_segment = False
+            segment_tail = None
+    for message in after:
+        if message.summary is not None and compaction.summary is None:
+            compaction.summary = message.summary
+        elif message.text is not None:
+            compaction.kept.append(message.text)
+    compaction.kept = kept_before[::-1] + compaction.kept
     return compaction
 
 
-def _fill_after(compaction: Compaction, rows: Iterable[Mapping[str, Any]]) -> None:
+def _messages_back_to_boundary(rows: Iterator[dict[str, Any]]) -> Iterator[_Message]:
+    """The message rows of ``rows`` (read backwards) up to the next boundary."""
     for row in rows:
-        if row.get("isCompactSummary") is True and compaction.summary is None:
-            compaction.summary = row_text(row)
-            continue
-        text = kept_text(row)
-        if text is not None:
-            compaction.kept.append(text)
+        if is_compact_boundary(row):
+            return
+        yield _Message(row)
+
+
+def last_compaction(path: str, *, max_bytes: int | None = None) -> Compaction | None:
+    """The transcript's last compaction, read backwards from the end (byte-bounded).
+
+    Rows after the boundary are read first; past the boundary the reader goes on only as
+    far as the walk (_compaction) wants the messages the boundary kept, and stops at the
+    previous boundary.
+    """
+    limit = max_scan_bytes() if max_bytes is None else max_bytes
+    after: list[_Message] = []
+    with open_transcript(path) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        lines = (line for _, line in iter_lines_backwards(handle, size, max_bytes=limit))
+        rows = _rows_of_interest(lines)
+        for row in rows:
+            if is_compact_boundary(row):
+                after.reverse()
+                return _compaction(row, _messages_back_to_boundary(rows), after)
+            after.append(_Message(row))
+    return None
 
 
 def all_compactions(path: str) -> list[Compaction]:
-    """Every compaction of the transcript, oldest first (two forward passes over the file)."""
-    found: list[tuple[Compaction, set[str], str | None, str | None]] = []
+    """Every compaction of the transcript, oldest first: one forward walk over the rows,
+    after a scan for a boundary (a transcript without one costs no parse)."""
     with open_transcript(path) as handle:
-        for line in handle:
-            if b"compact_boundary" not in line:
-                continue
-            row = parse_row(line)
-            if row is not None and is_compact_boundary(row):
-                compaction = Compaction(row)
-                compaction.number = len(found) + 1
-                found.append((compaction, *_preserved_ids(row)))
-    if not found:
-        return []
-    compactions = [item[0] for item in found]
-    preserved_by: dict[str, list[int]] = {}
-    for index, (_, ids, _, _) in enumerate(found):
-        for uuid in ids:
-            preserved_by.setdefault(uuid, []).append(index)
-    segment_heads = {head: index for index, (_, _, head, _) in enumerate(found) if head}
-    segment_tails = {tail: index for index, (_, _, _, tail) in enumerate(found) if tail}
-    current = -1  # index of the last boundary passed
-    open_segments: set[int] = set()
+        if not any(b"compact_boundary" in line for line in handle):
+            return []
+    compactions: list[Compaction] = []
+    boundary: dict[str, Any] | None = None
+    before: list[_Message] = []  # the message rows between the previous boundary and this one
+    since: list[_Message] = []  # the message rows since the last boundary read
     with open_transcript(path) as handle:
-        for line in handle:
-            if not _ROW_OF_INTEREST.search(line):
+        for row in _rows_of_interest(handle):
+            if not is_compact_boundary(row):
+                since.append(_Message(row))
                 continue
-            row = parse_row(line)
-            if row is None:
-                continue
-            if is_compact_boundary(row):
-                current += 1
-                open_segments.clear()
-                continue
-            if not _is_message_row(row):
-                continue
-            raw_uuid = row.get("uuid")
-            uuid = raw_uuid if isinstance(raw_uuid, str) else ""
-            if current >= 0 and row.get("isCompactSummary") is True:
-                if compactions[current].summary is None:
-                    compactions[current].summary = row_text(row)
-                continue
-            text = kept_text(row)
-            # Kept verbatim by a later compaction: written before that compaction's boundary.
-            if uuid in segment_heads and segment_heads[uuid] > current:
-                open_segments.add(segment_heads[uuid])
-            later = set(open_segments)
-            later.update(index for index in preserved_by.get(uuid, ()) if index > current)
-            if uuid in segment_tails:
-                open_segments.discard(segment_tails[uuid])
-            if text is None:
-                continue
-            for index in sorted(later):
-                compactions[index].kept.append(text)
-            if current >= 0:
-                compactions[current].kept.append(text)
+            if boundary is not None:
+                compactions.append(_compaction(boundary, reversed(before), since))
+            boundary, before, since = row, since, []
+    if boundary is not None:
+        compactions.append(_compaction(boundary, reversed(before), since))
+    for number, compaction in enumerate(compactions, 1):
+        compaction.number = number
     return compactions

@@ -45,8 +45,8 @@ from context_memory.capture.prompts import (
 )
 from context_memory.capture.question import is_answer, question_item
 from context_memory.capture.seen import CallsSeen
-from context_memory.capture.summary import restated_messages
 from context_memory.capture.subjects import named_in, of_rejection
+from context_memory.capture.summary import restated_messages
 from context_memory.capture.text import block_text, clip, strip_wrappers
 from context_memory.memory.constraint import subjects_from
 

@@ -24,8 +24,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s+|\n+|(?<=[。！？；])"
 
 
 def clip(text: object, limit: int = MAX_FIELD) -> str:
-    """One safe line of at most ``limit`` characters (an ellipsis marks a cut)."""
-    return one_line(str(text)[: limit * 4], limit, "…")
+    """One safe line of at most ``limit`` characters (safe_text's clip rule marks a cut);
+    only a bounded start of ``text`` is read."""
+    return one_line(str(text)[: limit * 4], limit)
 
 
 def strip_wrappers(text: str) -> str:

@@ -29,7 +29,7 @@ from context_memory.commands.common import (
 )
 from context_memory.core import exit_codes
 from context_memory.core.hookio import hook_usage
-from context_memory.core.safe_text import one_line
+from context_memory.core.safe_text import CLIP_MARK, one_line
 from context_memory.core.state import UnsafeNameError, session_dir
 from context_memory.memory.decisions import decisions_path, live_records, stated_at
 from context_memory.transcript.by_hand import session_of
@@ -46,10 +46,10 @@ def _width(text: str) -> int:
 def _fit(text: str, width: int) -> str:
     """``text`` cut and padded to ``width`` terminal columns (CJK characters take two)."""
     text = one_line(text)
-    if _width(text) > width:
-        while _width(text) > width - 3:
+    if _width(text) > width:  # safe_text.clip's mark, but cut by columns, not characters
+        while _width(text) > width - len(CLIP_MARK):
             text = text[:-1]
-        text += "..."
+        text += CLIP_MARK
     return text + " " * (width - _width(text))
 
 

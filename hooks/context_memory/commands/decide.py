@@ -161,6 +161,89 @@ def change_pin(state_dir: str, kind: str, target: str, session: str, author: str
         )
 
 
+# What the text of each recording option records.
+RECORD_KINDS = {"DECISION": "decided", "--rejected": "rejected", "--risk": "risk"}
+
+
+def chosen_mode(
+    given: list[str],
+    actions: list[str],
+    *,
+    list_: bool,
+    by_given: bool,
+    list_options_given: bool,
+) -> str:
+    """The one mode the options ask for: an action (``--pin``, ``--unpin``, ``--drop``,
+    ``--pin-rebuild``), ``--list``, or the recording option given (``DECISION``,
+    ``--rejected``, ``--risk``); a ClickException naming what to leave out otherwise.
+
+    ``given``: the recording options given; ``actions``: the actions given, in that order.
+    """
+    if by_given and not given:
+        raise click.ClickException(
+            "--by says who stated a record: give it with DECISION, --rejected TEXT or --risk TEXT"
+        )
+    if actions:
+        if len(actions) > 1 or given or list_:
+            others = actions[1:] + given + (["--list"] if list_ else [])
+            raise click.ClickException(f"{actions[0]} goes alone; drop {others[0]}")
+        return actions[0]
+    if list_:
+        if given:
+            raise click.ClickException(f"--list does not record anything; drop {given[0]}")
+        return "--list"
+    if list_options_given:
+        raise click.ClickException("--last, --json and --author only go with --list")
+    if len(given) != 1:
+        raise click.ClickException(
+            "give exactly one of DECISION, --rejected TEXT, --risk TEXT (or --list); got "
+            + (", ".join(given) if given else "none")
+        )
+    return given[0]
+
+
+def rebuild_digest(state_dir: str) -> None:
+    """--pin-rebuild: rebuild the pinned digest, or say how to turn it on."""
+    if not enabled(state_dir):
+        raise click.ClickException(
+            f"this project has no pinned digest ({shown_path(digest_path(state_dir))}); "
+            "./install --project DIR --pin-decisions turns it on"
+        )
+    echo_refresh(state_dir)
+
+
+def record_text(
+    state_dir: str,
+    project: str,
+    kind: str,
+    text: str,
+    *,
+    session: str | None,
+    reason: str,
+    alternatives: tuple[str, ...],
+    keywords: tuple[str, ...],
+    by: str | None,
+) -> None:
+    """DECISION, --rejected or --risk: make the record (stated by ``by``, else by the agent
+    when Claude Code's Bash tool runs this, else by the user), append it, rebuild."""
+    try:
+        record = make_record(
+            kind,
+            text,
+            session=session_for(session),
+            reason=reason,
+            alternatives=alternatives,
+            keywords=split_keywords(keywords),
+            author=record_author(project, state_dir),
+            by=by or ("agent" if run_by_agent() else "user"),
+        )
+    except RecordError as exc:
+        raise click.ClickException(f"{exc}; nothing recorded") from None
+    append_or_explain(state_dir, record)
+    click.echo(f"recorded {kind} {record['id']} in {shown_path(decisions_path(state_dir))}")
+    echo_refresh(state_dir)
+
+
 @click.command(context_settings=CONTEXT_SETTINGS)
 @click.argument("decision", required=False, callback=utf8_text)
 @click.option(
@@ -241,57 +324,35 @@ def cli(
     or .git). CTX_STATE_DIR overrides.
     """
     project, state_dir = cli_location()
-    given = [
-        name
-        for name, value in (("DECISION", decision), ("--rejected", rejected), ("--risk", risk))
-        if value is not None
-    ]
-    actions = [
-        name
-        for name, value in (
-            ("--pin", pin),
-            ("--unpin", unpin),
-            ("--drop", drop),
-            ("--pin-rebuild", pin_rebuild),
+    texts = {"DECISION": decision, "--rejected": rejected, "--risk": risk}
+    given = [name for name, value in texts.items() if value is not None]
+    actions = {"--pin": pin, "--unpin": unpin, "--drop": drop, "--pin-rebuild": pin_rebuild}
+    mode = chosen_mode(
+        given,
+        [name for name, value in actions.items() if value],
+        list_=list_,
+        by_given=by is not None,
+        list_options_given=last is not None or as_json or author is not None,
+    )
+    if mode == "--pin-rebuild":
+        rebuild_digest(state_dir)
+    elif mode == "--drop":
+        drop_record(
+            state_dir,
+            drop or "",
+            session_for(session),
+            record_author(project, state_dir),
+            project=str(project),
         )
-        if value
-    ]
-    if by is not None and not given:
-        raise click.ClickException(
-            "--by says who stated a record: give it with DECISION, --rejected TEXT or --risk TEXT"
-        )
-    if actions:
-        if len(actions) > 1 or given or list_:
-            others = actions[1:] + given + (["--list"] if list_ else [])
-            raise click.ClickException(f"{actions[0]} goes alone; drop {others[0]}")
-        if pin_rebuild:
-            if not enabled(state_dir):
-                raise click.ClickException(
-                    f"this project has no pinned digest ({shown_path(digest_path(state_dir))}); "
-                    "./install --project DIR --pin-decisions turns it on"
-                )
-            echo_refresh(state_dir)
-            return
-        if drop:
-            drop_record(
-                state_dir,
-                drop,
-                session_for(session),
-                record_author(project, state_dir),
-                project=str(project),
-            )
-            return
+    elif mode in ("--pin", "--unpin"):
         change_pin(
             state_dir,
-            "pin" if pin else "unpin",
+            mode.removeprefix("--"),
             pin or unpin or "",
             session_for(session),
             record_author(project, state_dir),
         )
-        return
-    if list_:
-        if given:
-            raise click.ClickException(f"--list does not record anything; drop {given[0]}")
+    elif mode == "--list":
         list_records(
             state_dir,
             session_for(session) if session else None,
@@ -300,37 +361,18 @@ def cli(
             author,
             project=str(project),
         )
-        return
-    if last is not None or as_json or author is not None:
-        raise click.ClickException("--last, --json and --author only go with --list")
-    if len(given) != 1:
-        raise click.ClickException(
-            "give exactly one of DECISION, --rejected TEXT, --risk TEXT (or --list); got "
-            + (", ".join(given) if given else "none")
-        )
-    kind, text = (
-        ("decided", decision)
-        if decision is not None
-        else ("rejected", rejected)
-        if rejected is not None
-        else ("risk", risk)
-    )
-    try:
-        record = make_record(
-            kind,
-            text or "",
-            session=session_for(session),
+    else:
+        record_text(
+            state_dir,
+            project,
+            RECORD_KINDS[mode],
+            texts[mode] or "",
+            session=session,
             reason=reason,
             alternatives=alternatives,
-            keywords=split_keywords(keywords),
-            author=record_author(project, state_dir),
-            by=by or ("agent" if run_by_agent() else "user"),
+            keywords=keywords,
+            by=by,
         )
-    except RecordError as exc:
-        raise click.ClickException(f"{exc}; nothing recorded") from None
-    append_or_explain(state_dir, record)
-    click.echo(f"recorded {kind} {record['id']} in {shown_path(decisions_path(state_dir))}")
-    echo_refresh(state_dir)
 
 
 def main(argv: list[str] | None = None) -> int:

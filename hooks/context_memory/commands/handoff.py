@@ -46,6 +46,10 @@ from context_memory.memory.handoff_draft import (
 from context_memory.transcript.by_hand import session_of
 from context_memory.transcript.locate import TranscriptNotFound, transcript_for_session
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from context_memory.memory.handoff import HandoffMeta
+
 EXAMPLE = "ctx-handoff < handoff.md, or ctx-handoff --draft"
 EXAMPLE_FILE = "ctx-handoff < handoff.md"
 
@@ -177,7 +181,7 @@ def cli(
             raise click.ClickException(f"{exc}; nothing written") from None
     tokens = tokens_in(transcript_path)
     if dry_run:
-        meta = {
+        meta: HandoffMeta = {
             "session": session_id,
             "stage": str(stage or "next"),
             "time": utc_now_iso(),

@@ -33,6 +33,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from context_memory.core.safe_text import CLIP_MARKS
+
 REDACTED = "[redacted]"
 
 _B = r"(?<![A-Za-z0-9_\-])"  # a token's start: not inside another word
@@ -189,7 +191,9 @@ def redact(text: str) -> str:
 
         def keep_name(match: re.Match[str], group: int = group) -> str:
             value = match.group(group)
-            bare = value.removesuffix("...").removesuffix("\u2026")  # a clipped text's end
+            bare = value
+            for mark in CLIP_MARKS:  # a clipped text's end
+                bare = bare.removesuffix(mark)
             if _PLACEHOLDER.match(bare) or value.startswith(REDACTED):
                 return match.group(0)
             start, end = match.span(group)

@@ -20,6 +20,11 @@ which one_line turns into one space and safe_block into line breaks. Three forms
 rule: ``one_line`` (whitespace runs collapsed, optionally clipped), ``safe_block`` (lines
 kept, spaces kept), ``visible`` (one terminal line, spaces kept, line breaks escaped).
 
+One clip rule (``clip``) for every bounded text of the toolkit, whatever reads it: cut to
+the limit with the cut's trailing spaces taken out, ``CLIP_MARK`` marking the cut. Records
+captured before the rule ended a cut with U+2026 instead (``CLIP_MARKS``: the ends a reader
+of the log takes for a cut).
+
 Standard library only, no ``re``: the prompt path uses it (tests/repo/test_import_cost.py).
 """
 
@@ -40,6 +45,10 @@ UNSAFE = (
     *range(0x2066, 0x206A),  # bidirectional isolates
     0xFEFF,  # byte order mark / zero-width no-break space
 )
+CLIP_MARK = "..."
+# What a clipped text may end with: the mark, and U+2026, which capture ended its cuts with
+# before there was one rule (the log keeps such records).
+CLIP_MARKS = (CLIP_MARK, "\u2026")
 _SHORT = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
 
 
@@ -64,18 +73,20 @@ def _no_surrogates(text: str) -> str:
     return text
 
 
-def clip(text: str, limit: int | None, ellipsis: str = "...") -> str:
-    """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
+def clip(text: str, limit: int | None) -> str:
+    """``text`` cut to at most ``limit`` characters, ``CLIP_MARK`` marking the cut (the
+    spaces before the mark taken out). The one clip rule: no other module cuts a text
+    and marks it."""
     if limit is None or len(text) <= limit:
         return text
-    return text[: max(limit - len(ellipsis), 0)].rstrip() + ellipsis
+    return text[: max(limit - len(CLIP_MARK), 0)].rstrip() + CLIP_MARK
 
 
-def one_line(text: object, limit: int | None = None, ellipsis: str = "...") -> str:
+def one_line(text: object, limit: int | None = None) -> str:
     """``text`` as one safe line: whitespace runs (line breaks included) collapsed to one
     space, unsafe characters escaped, then clipped to ``limit`` characters."""
     line = _no_surrogates(" ".join(str(text).split()).translate(_IN_LINE))
-    return clip(line, limit, ellipsis)
+    return clip(line, limit)
 
 
 def safe_block(text: object, limit: int | None = None) -> str:

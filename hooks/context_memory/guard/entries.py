@@ -20,6 +20,7 @@ from __future__ import annotations
 from context_memory.calls.acts import acts_of, stance_split, subjects_of_call
 from context_memory.core.call_tables import PACKAGE_MANAGERS
 from context_memory.core.prompt_tables import GUARD_INDEX_MAX_ENTRIES, GUARD_TEXT_CHARS
+from context_memory.core.safe_text import clip
 from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
 from context_memory.memory.constraint import (
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from context_memory.guard.match import GuardEntry
     from context_memory.memory.constraint import Subject
 
 # Where the verb of a ctx-decide text turns to what was chosen ("Codis; use Redis").
@@ -48,8 +50,7 @@ _CHOICE_MARKS = ("; ", " -> ", " => ", ": use ", ", use ", " use ", " instead us
 def _str(value: object, limit: int = GUARD_TEXT_CHARS) -> str:
     if not isinstance(value, str):
         return ""
-    value = " ".join(value.split())
-    return value if len(value) <= limit else value[: limit - 3].rstrip() + "..."
+    return clip(" ".join(value.split()), limit)
 
 
 def _merge(*lists: list[Subject]) -> list[Subject]:
@@ -188,7 +189,7 @@ def call_scopes(call: Mapping[str, str] | None) -> tuple[list[str], list[str]]:
     return repeat, [v for v in removal if v not in repeat]
 
 
-def entry_of(record: Mapping[str, object]) -> dict[str, Any] | None:
+def entry_of(record: Mapping[str, object]) -> GuardEntry | None:
     """The index entry of a live record, or None when it rules nothing out (a typed record:
     it is not re-derived)."""
     kind = record.get("kind")
@@ -226,11 +227,11 @@ def entry_of(record: Mapping[str, object]) -> dict[str, Any] | None:
     }
 
 
-def entries_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def entries_of(records: list[dict[str, Any]]) -> list[GuardEntry]:
     """The entries of the newest live records (log order, at most GUARD_INDEX_MAX_ENTRIES),
     after the supersede rule (constraint.live_newest: the tail of live_by_subject, read
     from the end, so a long log's older records are neither typed nor judged)."""
-    entries: list[dict[str, Any]] = []
+    entries: list[GuardEntry] = []
     # Live records that make no entry (risks, decisions that rule nothing out) are read
     # past: the window grows until it holds enough entries or the log is read whole.
     wanted = GUARD_INDEX_MAX_ENTRIES
@@ -255,7 +256,7 @@ def subject_pieces(item: Subject) -> list[str]:
     return pieces(value)
 
 
-def triggers_of(entry: Mapping[str, Any]) -> list[list[str]]:
+def triggers_of(entry: GuardEntry) -> list[list[str]]:
     """Groups of pieces (guard/pieces.py) such that the entry can match a call only when
     every piece of one group is among the call's pieces: each ruled-out subject's; every
     word of the rejected Bash call; the rejected file's name. match.judge needs one of

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from context_memory.guard.match import GuardEntry
+
 # Here, not in core/tables.py: this module is the hook's fast path, and the tables module
 # costs more to import than everything this module does.
 INDEX_FILE = "guard-index.json"
@@ -165,15 +167,17 @@ class IndexFile:
                 hit.add(number)
         return sorted(hit)
 
-    def entries(self, numbers: list[int] | None = None) -> list[dict[str, Any]] | None:
+    def entries(self, numbers: list[int] | None = None) -> list[GuardEntry] | None:
         """Entries ``numbers`` (all by default), None when one is damaged."""
         from context_memory.core import lightjson
 
         lines = self.lines()
-        found: list[dict[str, Any]] = []
+        found: list[GuardEntry] = []
         for number in range(len(lines)) if numbers is None else numbers:
             try:
-                entry = lightjson.loads(lines[number].rstrip(b",").decode("utf-8"))
+                # A line index_text wrote from entries.entry_of; only checked for being an
+                # object here: the matcher reads its keys with .get.
+                entry: GuardEntry = lightjson.loads(lines[number].rstrip(b",").decode("utf-8"))
             except (ValueError, UnicodeDecodeError, RecursionError, IndexError):
                 return None
             if not isinstance(entry, dict):
@@ -250,9 +254,7 @@ def auto_memory(project_dir: str) -> tuple[bytes, list[dict[str, Any]]]:
     return folder.encode("utf-8").hex().encode("ascii"), list(records)
 
 
-def index_text(
-    signature: list[int], entries: list[dict[str, Any]], memory_hex: bytes = b""
-) -> bytes:
+def index_text(signature: list[int], entries: list[GuardEntry], memory_hex: bytes = b"") -> bytes:
     """The index file for ``entries`` of the log with ``signature`` (and of the auto-memory
     folder ``memory_hex`` as it is now)."""
     from context_memory.core import lightjson
@@ -317,7 +319,7 @@ def current_index(
 
 def load_entries(
     state_dir: str, log: Callable[[str], None] | None = None, project_dir: str = ""
-) -> list[dict[str, Any]]:
+) -> list[GuardEntry]:
     """Every entry of the index (oldest first)."""
     index = current_index(state_dir, log, project_dir)
     if index is None:
@@ -334,7 +336,7 @@ def entries_for_call(
     tool_input: dict[str, Any],
     log: Callable[[str], None] | None = None,
     project_dir: str = "",
-) -> list[dict[str, Any]]:
+) -> list[GuardEntry]:
     """The entries that can match this call (oldest first): [] for most calls, which then
     need nothing more. ``project_dir``: whose auto-memory folder the index follows."""
     index = current_index(state_dir, log, project_dir)

@@ -38,16 +38,39 @@ from context_memory.core.prompt_tables import (
     GUARD_GIST_MIN_CHARS,
     GUARD_REASON_MAX_CHARS,
 )
-from context_memory.core.safe_text import one_line
+from context_memory.core.safe_text import CLIP_MARKS, one_line
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
 from context_memory.memory.constraint import ACTIONABLE_KINDS, path_covers, same_subject
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Mapping
+    from typing import Any, TypedDict
 
     from context_memory.calls.acts import Act
     from context_memory.memory.constraint import Subject
+
+    class GuardEntry(TypedDict):
+        """One entry of the guard's index: what the guard needs of a live record
+        (guard/entries.entry_of writes it). The index file holds it as a JSON line the
+        state folder may have damaged, so the matcher reads every key with .get."""
+
+        id: str
+        when: str  # the record's time (the evidence row's, else the record's)
+        by: str  # user | agent
+        kind: str  # rejected | constraint | decided
+        source: str
+        text: str  # the record's decision, one line, clipped
+        reason: str
+        quote: str  # the user's words, clipped
+        ruled_out: list[Subject]
+        preferred: list[Subject]
+        ask: bool  # constraint.can_ask: it may make the guard ask
+        repeat_asks: bool  # constraint.users_own: an exact repeat of its call asks
+        repeat_only: list[str]  # subjects that match only the whole call again
+        removal_only: list[str]  # paths that match only another delete or move
+        call: dict[str, str] | None  # the rejected call (tool, command | file, gist)
+
 
 ASK = "ask"
 REMIND = "remind"
@@ -70,7 +93,7 @@ class Verdict:
 
     __slots__ = ("entry", "verdict", "what")
 
-    def __init__(self, verdict: str, entry: dict[str, Any] | None = None, what: str = "") -> None:
+    def __init__(self, verdict: str, entry: GuardEntry | None = None, what: str = "") -> None:
         self.verdict = verdict
         self.entry = entry
         self.what = what
@@ -81,8 +104,9 @@ def _squash(text: str) -> str:
 
 
 def clipped(text: str) -> tuple[str, bool]:
-    """``text`` without the ellipsis a clipped record text ends with, and whether it had one."""
-    for mark in ("\u2026", "..."):
+    """``text`` without the mark a clipped record text ends with, and whether it had one
+    (safe_text.CLIP_MARKS: the clip rule's, and the one older captured records carry)."""
+    for mark in CLIP_MARKS:
         if text.endswith(mark):
             return text[: -len(mark)].rstrip(), True
     return text, False
@@ -106,7 +130,7 @@ def _command_keys(command: str) -> list[tuple[str, ...]]:
     return [c.key() for c in commands_of(command) if c.program not in ("", "cd")]
 
 
-def repeat_of(entry: dict[str, Any], tool: str, tool_input: dict[str, Any]) -> str:
+def repeat_of(entry: GuardEntry, tool: str, tool_input: dict[str, Any]) -> str:
     """ASK when the call is the entry's rejected call again, whole: the same command (as
     the shell reads it, ``cd`` aside), or the same file with the same text; REMIND when
     the record holds only the start of the rejected call (clipped) and this call starts
@@ -186,7 +210,7 @@ def acts_on(item: Subject, act: Act) -> bool:
     return False
 
 
-def _prefers(entry: dict[str, Any], acts: list[Act]) -> bool:
+def _prefers(entry: GuardEntry, acts: list[Act]) -> bool:
     """Whether the call also acts on what the entry preferred (a migration to it)."""
     for preferred in entry.get("preferred") or ():
         value = str(preferred.get("value", "")).lower()
@@ -232,7 +256,7 @@ def _imports(tool: str, tool_input: dict[str, Any], names: list[str]) -> str:
 
 
 def _entry_verdict(
-    entry: dict[str, Any], tool: str, tool_input: dict[str, Any], acts: list[Act]
+    entry: GuardEntry, tool: str, tool_input: dict[str, Any], acts: list[Act]
 ) -> tuple[str, str]:
     repeat = repeat_of(entry, tool, tool_input)
     if repeat != ALLOW:
@@ -269,7 +293,7 @@ def _entry_verdict(
     return best, what
 
 
-def judge(tool: str, tool_input: dict[str, Any], entries: list[dict[str, Any]]) -> Verdict:
+def judge(tool: str, tool_input: dict[str, Any], entries: list[GuardEntry]) -> Verdict:
     """The verdict on one call against the index entries (newest last)."""
     if tool not in GUARDED_TOOLS or not isinstance(tool_input, dict) or not entries:
         return Verdict(ALLOW)
@@ -291,12 +315,12 @@ def _clip(text: str, limit: int) -> str:
     return one_line(text, limit)
 
 
-def _when(entry: dict[str, Any]) -> str:
+def _when(entry: Mapping[str, Any]) -> str:
     stamp = entry.get("when") or entry.get("ts") or ""
     return stamp[:10] if isinstance(stamp, str) and len(stamp) >= 10 else "an earlier date"
 
 
-def _said(entry: dict[str, Any]) -> str:
+def _said(entry: Mapping[str, Any]) -> str:
     """The user's words (the quote), else the decision and its reason."""
     quote = entry.get("quote") or ""
     if quote and not quote.startswith(CLIENT_REJECTION_START):
@@ -309,7 +333,7 @@ def _said(entry: dict[str, Any]) -> str:
 def ask_text(verdict: Verdict) -> str:
     """The reason shown to the user (and, in ``-p`` mode, the model's tool result): what
     was ruled out, when, in the user's words, and what this call does."""
-    entry = verdict.entry or {}
+    entry: Mapping[str, Any] = verdict.entry or {}
     found = entry.get("call")
     call: dict[str, Any] = found if isinstance(found, dict) else {}
     rejected = call.get("command") or call.get("file") or entry.get("text") or ""
@@ -334,7 +358,7 @@ def _runs(what: str) -> str:
 
 def remind_text(verdict: Verdict) -> str:
     """The reminder the model reads after the call ran."""
-    entry = verdict.entry or {}
+    entry: Mapping[str, Any] = verdict.entry or {}
     who = "the user" if entry.get("by") == "user" else "you (the agent)"
     what = _clip(verdict.what or entry.get("text") or "", 120)
     text = (

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from context_memory.core.exit_codes import FAILURE, OK, USAGE
+from context_memory.core.safe_text import clip
 from context_memory.guard.entries import entries_of
 from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
 from context_memory.memory.decisions import RecordError, make_captured_record, superseded_by
@@ -35,6 +36,10 @@ from context_memory.transcript.by_hand import (
 )
 from context_memory.transcript.facts import tool_uses
 from context_memory.transcript.locate import TranscriptNotFound
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from context_memory.guard.match import GuardEntry
 
 
 class ReplayError(Exception):
@@ -67,7 +72,7 @@ class Knowledge:
 
     def __init__(self) -> None:
         self.records: list[dict[str, Any]] = []
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[GuardEntry] = []
         self.count = 0
 
     def add(self, item: dict[str, Any]) -> None:
@@ -92,13 +97,12 @@ def _gist(tool: str, tool_input: object) -> str:
     for key in ("command", "file_path", "notebook_path", "pattern", "url", "prompt"):
         value = tool_input.get(key)
         if isinstance(value, str):
-            text = " ".join(value.split())
-            return text if len(text) <= 160 else text[:157] + "..."
+            return clip(" ".join(value.split()), 160)
     return ""
 
 
 def _result(
-    row: dict[str, Any], block: dict[str, Any], entries: list[dict[str, Any]]
+    row: dict[str, Any], block: dict[str, Any], entries: list[GuardEntry]
 ) -> dict[str, Any]:
     name = block.get("name")
     tool: str = name if isinstance(name, str) else ""

@@ -35,7 +35,7 @@ import sys
 
 from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
 from context_memory.core.prompt_tables import CROSSED_MARK
-from context_memory.core.safe_text import one_line, safe_block
+from context_memory.core.safe_text import clip, one_line, safe_block
 from context_memory.core.state import session_dir
 
 TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
@@ -56,8 +56,6 @@ DEFAULT_INTERVAL = 15
 # The PreCompact list is added to every compaction request: newest first, bounded.
 MAX_STEERING_ITEMS = 20
 MAX_STEERING_ITEM_CHARS = 300
-# Records of each kind copied into compaction-extract.json (the newest; the log has all).
-MAX_EXTRACT_RECORDS = 200
 
 # What the steering text lists (live records: superseded and dropped ones are left out).
 STEERING_LABELS = {"decided": "Decided", "rejected": "Rejected", "constraint": "Constraint"}
@@ -129,6 +127,7 @@ def act(
     from context_memory.core.fsutil import atomic_write
     from context_memory.measure.report import measure_context
     from context_memory.memory.decisions import utc_now_iso
+    from context_memory.memory.extract import extract_document
     from context_memory.memory.handoff_draft import (
         StageRangeError,
         draft_sections,
@@ -137,7 +136,6 @@ def act(
         session_facts,
         write_stage,
     )
-    from context_memory.transcript.facts import files_touched
 
     hook = as_hook_input(payload)
     project_dir = hook.project_dir
@@ -165,44 +163,25 @@ def act(
             # A stage file numbered at the end of the range (made by hand or by an older
             # version): no draft, but the extract and the steering still go out.
             log_line(state_dir, HOOK_NAME, session, f"no draft handoff: {exc}")
-    pending, pending_source = pending_items(facts, state_dir)
-    extract = {
-        "session": session,
-        "trigger": trigger,
-        "time": now,
-        "tokens": tokens,
-        "tokens_source": tokens_source,
-        "decisions": copied_records(facts.records, "decided"),
-        "rejections": copied_records(facts.records, "rejected"),
-        "risks": copied_records(facts.records, "risk"),
-        "constraints": copied_records(facts.records, "constraint"),
-        "files_modified": files_touched(
-            facts.edits, project_dir, subagent_edits=facts.subagent_edits
-        ),
-        "pending": pending,
-        "pending_source": pending_source,
-        "handoff": os.path.relpath(handoff, state_dir) if handoff else None,
-        "transcript": transcript,
-        "transcript_note": facts.transcript_note,
-    }
-    folder = session_dir(state_dir, session)
+    extract = extract_document(
+        facts,
+        session=session,
+        trigger=trigger,
+        time=now,
+        tokens=tokens,
+        tokens_source=tokens_source,
+        pending=pending_items(facts, state_dir),
+        handoff=handoff,
+        state_dir=state_dir,
+        project_dir=project_dir,
+        transcript=transcript,
+    )
     atomic_write(
-        os.path.join(folder, EXTRACT_FILE),
+        os.path.join(session_dir(state_dir, session), EXTRACT_FILE),
         json.dumps(extract, ensure_ascii=False, indent=2) + "\n",
         root=state_dir,
     )
     return facts
-
-
-def copied_records(records: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    """The newest MAX_EXTRACT_RECORDS records of ``kind``, each cut to its known fields
-    and their bounds (decisions.clip_record): the extract stays small whatever the log holds."""
-    from context_memory.memory.constraint import constraint_of
-    from context_memory.memory.decisions import clip_record
-
-    chosen = [r for r in records if (c := constraint_of(r)) and c["kind"] == kind]
-    chosen = chosen[-MAX_EXTRACT_RECORDS:]
-    return [clip_record(record) for record in chosen]
 
 
 def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:
@@ -225,9 +204,7 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
     ]
     for constraint, alternatives in shown:
         label = STEERING_LABELS[constraint["kind"]]
-        item = constraint_item(constraint, alternatives)
-        if len(item) > MAX_STEERING_ITEM_CHARS:
-            item = item[: MAX_STEERING_ITEM_CHARS - 3] + "..."
+        item = clip(constraint_item(constraint, alternatives), MAX_STEERING_ITEM_CHARS)
         lines.append(f"- {label}: {item}")
     log = decisions_path(state_dir)
     base = os.path.abspath(project_dir)

@@ -19,6 +19,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from context_memory.core.safe_text import clip
 from context_memory.transcript.rows import (
     eligible_assistant_usage,
     is_compact_boundary,
@@ -215,9 +216,7 @@ def _tool_label(block: dict[str, Any]) -> str | None:
         for key in TARGET_KEYS:
             value = tool_input.get(key)
             if isinstance(value, str) and value.strip():
-                target = " ".join(value.split())
-                if len(target) > TARGET_CHARS:
-                    target = target[: TARGET_CHARS - 1] + "…"
+                target = clip(" ".join(value.split()), TARGET_CHARS)
                 return f"{name} {target}"
         description = tool_input.get("description")
         if isinstance(description, str) and description.strip():

@@ -18,6 +18,7 @@ import time
 
 from context_memory.core import lightjson
 from context_memory.core.fsutil import atomic_write
+from context_memory.core.safe_text import clip
 from context_memory.core.tables import (
     TURN_START_FILE,
     TURN_START_FRESH_SECONDS,
@@ -77,14 +78,15 @@ def record_key(record: dict[str, Any]) -> str:
 def decision_line(record: dict[str, Any], texts: dict[str, str]) -> str:
     reason = record.get("reason")
     why = (
-        texts["why"].format(reason=_clip(reason, TURN_START_ITEM_CHARS))
+        texts["why"].format(reason=clip(" ".join(reason.split()), TURN_START_ITEM_CHARS))
         if isinstance(reason, str) and reason.strip()
         else ""
     )
     if record.get("by") == "user":
         why += texts["by_user"]
     template = texts.get(str(record.get("kind")), texts["decided"])
-    return template.format(decision=_clip(str(record["decision"]), TURN_START_ITEM_CHARS), why=why)
+    decision = clip(" ".join(str(record["decision"]).split()), TURN_START_ITEM_CHARS)
+    return template.format(decision=decision, why=why)
 
 
 def session_decisions(
@@ -131,11 +133,6 @@ def session_decisions(
             used.append(record)
             total += len(line) + 1
     return lines, used, size > TURN_START_TAIL_BYTES
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 
 def shown_log_path(state_dir: str) -> str:

@@ -30,6 +30,8 @@ this module; the TypedDicts exist for mypy only.
 
 from __future__ import annotations
 
+from context_memory.core.safe_text import clip
+
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -143,7 +145,7 @@ def subject(kind: str, value: str) -> Subject | None:
     if not text or len(text) > MAX_SUBJECT_CHARS:
         if kind != "approach" or not text:
             return None
-        text = text[: MAX_SUBJECT_CHARS - 3].rstrip() + "..."
+        text = clip(text, MAX_SUBJECT_CHARS)
     return {"kind": kind, "value": text}
 
 

@@ -39,6 +39,7 @@ import time
 
 from context_memory.core.fsutil import append_line_locked, open_file
 from context_memory.core.redact import REDACTED, redact, typed_password
+from context_memory.core.safe_text import clip
 from context_memory.memory.constraint import (
     TIERS,
     subject_fields,
@@ -371,10 +372,6 @@ MAX_LIST_ITEMS = 20
 MAX_LIST_ITEM_CHARS = 300
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def clip_record(record: dict[str, object]) -> dict[str, object]:
     """A copy of ``record`` with only the known fields, each within what make_record allows
     (texts MAX_TEXT_LENGTH, lists MAX_LIST_ITEMS of MAX_LIST_ITEM_CHARS): what is copied out
@@ -384,10 +381,10 @@ def clip_record(record: dict[str, object]) -> dict[str, object]:
     for key in ("id", "ts", "session", "kind", "decision", "reason"):
         value = record.get(key)
         if isinstance(value, str):
-            copy[key] = _clip(redact(value), MAX_TEXT_LENGTH)
+            copy[key] = clip(redact(value), MAX_TEXT_LENGTH)
     for key in ("alternatives", "keywords"):
         items = str_list(record.get(key))[:MAX_LIST_ITEMS]
-        copy[key] = [_clip(redact(item), MAX_LIST_ITEM_CHARS) for item in items]
+        copy[key] = [clip(redact(item), MAX_LIST_ITEM_CHARS) for item in items]
     if "by" in record or "source" in record:  # a captured record: its fields, bounded
         for key, limit in (
             ("by", MAX_UUID_CHARS),
@@ -398,10 +395,10 @@ def clip_record(record: dict[str, object]) -> dict[str, object]:
         ):
             value = record.get(key)
             if isinstance(value, str):
-                copy[key] = _clip(redact(value), limit)
+                copy[key] = clip(redact(value), limit)
         for key in ("anchors", "avoid", "prefer"):
             words = [w for w in str_list(record.get(key))[:MAX_ANCHORS] if _clean_word(w)]
-            copy[key] = [_clip(word, MAX_ANCHOR_CHARS) for word in words]
+            copy[key] = [clip(word, MAX_ANCHOR_CHARS) for word in words]
         call = clean_call(record.get("call"))
         if call:
             copy["call"] = call
@@ -458,7 +455,7 @@ def make_mark_record(
 def _line(value: object, limit: int) -> str:
     """One line of at most ``limit`` characters, redacted before it is cut (a cut
     credential would no longer show its shape)."""
-    return _clip(" ".join(redact(value).split()), limit) if isinstance(value, str) else ""
+    return clip(" ".join(redact(value).split()), limit) if isinstance(value, str) else ""
 
 
 def _words(value: object, limit: int = MAX_ANCHORS) -> list[str]:

@@ -34,6 +34,36 @@ from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import session_dir, validate_name
 
+TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
+if TYPE_CHECKING:
+    from typing import Literal, TypedDict
+
+    MetaKey = Literal["session", "stage", "time", "tokens"]
+    SectionName = Literal["Decided", "Rejected", "Risks", "Files Modified", "Remaining"]
+    # The five sections' items (a key of the functional form: "Files Modified" has a
+    # space). A section being built or read may be absent: readers use .get(name, []).
+    HandoffSections = TypedDict(
+        "HandoffSections",
+        {
+            "Decided": list[str],
+            "Rejected": list[str],
+            "Risks": list[str],
+            "Files Modified": list[str],
+            "Remaining": list[str],
+        },
+        total=False,
+    )
+
+    class HandoffMeta(TypedDict, total=False):
+        """A handoff's front matter (each key optional: a file written by hand may lack
+        it; render_handoff writes every one)."""
+
+        session: str
+        stage: str  # the stage number, or "next" (ctx-handoff --dry-run)
+        time: str  # ISO 8601, UTC
+        tokens: str  # the context's size when it was written
+
+
 # Stage numbers run from 1 to MAX_STAGE. A stage given by hand may run at most
 # MAX_STAGE_GAP past the next free one, so no command can push a session to the end of
 # the range (after which no handoff could be written).
@@ -44,9 +74,10 @@ MAX_STAGE_GAP = 10
 # A handoff is a page of Markdown; a bigger file is not one to read whole.
 MAX_HANDOFF_BYTES = 4 * 1024 * 1024
 
-SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified", "Remaining")
+SECTIONS: tuple[SectionName, ...] = ("Decided", "Rejected", "Risks", "Files Modified", "Remaining")
+_SECTION_NAMED: dict[str, SectionName] = {name: name for name in SECTIONS}
 EMPTY_ITEM = "none"
-FRONT_MATTER_KEYS = ("session", "stage", "time", "tokens")
+FRONT_MATTER_KEYS: tuple[MetaKey, ...] = ("session", "stage", "time", "tokens")
 _STAGE_FILE = re.compile(r"stage-(\d+)\.md")
 _HEADING = re.compile(r"^##\s+(.*?)\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$")
@@ -59,7 +90,7 @@ class HandoffFormatError(ValueError):
 class Handoff:
     __slots__ = ("meta", "sections")
 
-    def __init__(self, meta: dict[str, str], sections: dict[str, list[str]]) -> None:
+    def __init__(self, meta: HandoffMeta, sections: HandoffSections) -> None:
         self.meta = meta
         self.sections = sections
 
@@ -75,31 +106,37 @@ class Handoff:
             return 0
 
 
-def split_front_matter(text: str) -> tuple[dict[str, str], str]:
-    """(front-matter fields, body). Text without a leading '---' block has no fields."""
+def split_front_matter(text: str) -> tuple[HandoffMeta, str]:
+    """(front-matter fields, body). Text without a leading '---' block has no fields; of
+    the fields, only FRONT_MATTER_KEYS are read (nothing reads another)."""
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
         return {}, text
     for index in range(1, len(lines)):
         if lines[index].strip() == "---":
-            meta: dict[str, str] = {}
+            fields: dict[str, str] = {}
             for line in lines[1:index]:
                 key, sep, value = line.partition(":")
                 if sep:
-                    meta[key.strip()] = value.strip()
+                    fields[key.strip()] = value.strip()
+            meta: HandoffMeta = {}
+            for name in FRONT_MATTER_KEYS:
+                if name in fields:
+                    meta[name] = fields[name]
             return meta, "\n".join(lines[index + 1 :])
     raise HandoffFormatError("front matter opened with '---' is never closed")
 
 
-def parse_sections(body: str) -> dict[str, list[str]]:
+def parse_sections(body: str) -> HandoffSections:
     """The five sections' items, in order; raises HandoffFormatError naming what is wrong."""
-    sections: dict[str, list[str]] = {}
-    current: str | None = None
+    sections: HandoffSections = {}
+    current: SectionName | None = None
     for line in body.splitlines():
         heading = _HEADING.match(line)
         if heading:
             name = heading.group(1)
-            if name not in SECTIONS:
+            section = _SECTION_NAMED.get(name)
+            if section is None:
                 import difflib  # only for this error message: hooks import this module
 
                 guess = difflib.get_close_matches(name, SECTIONS, n=1, cutoff=0.5)
@@ -108,10 +145,10 @@ def parse_sections(body: str) -> dict[str, list[str]]:
                     f"unknown section '## {name}'{hint} "
                     f"(expected: {', '.join('## ' + s for s in SECTIONS)})"
                 )
-            if name in sections:
+            if section in sections:
                 raise HandoffFormatError(f"section '## {name}' appears twice")
-            sections[name] = []
-            current = name
+            sections[section] = []
+            current = section
             continue
         if current is None or not line.strip():
             continue
@@ -134,10 +171,10 @@ def parse_sections(body: str) -> dict[str, list[str]]:
         raise HandoffFormatError(
             "sections out of order: expected " + ", ".join(SECTIONS) + "; got " + ", ".join(order)
         )
-    return {
-        name: [item for item in items if item.lower().rstrip(".") != EMPTY_ITEM]
-        for name, items in sections.items()
-    }
+    kept: HandoffSections = {}
+    for section in SECTIONS:
+        kept[section] = [i for i in sections[section] if i.lower().rstrip(".") != EMPTY_ITEM]
+    return kept
 
 
 def parse_handoff(text: str) -> Handoff:
@@ -145,7 +182,7 @@ def parse_handoff(text: str) -> Handoff:
     return Handoff(meta, parse_sections(body))
 
 
-def render_handoff(meta: dict[str, str], sections: dict[str, list[str]]) -> str:
+def render_handoff(meta: HandoffMeta, sections: HandoffSections) -> str:
     """The Markdown file: front matter, title, then the five sections ('- none' when empty).
     Every item passes the redaction rule (core/redact.py): the agent's ctx-handoff text and
     records copied from the log alike carry no credential into the file."""

@@ -54,11 +54,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from context_memory.memory.constraint import Constraint
+    from context_memory.memory.handoff import HandoffMeta, HandoffSections, SectionName
 
 PLAN_FILE = "current-plan.md"
 # The plan is read for its unchecked items; a bigger file is skipped.
 MAX_PLAN_BYTES = 4 * 1024 * 1024
-RECORD_SECTIONS = {
+RECORD_SECTIONS: dict[str, SectionName] = {
     "decided": "Decided",
     "rejected": "Rejected",
     "risk": "Risks",
@@ -67,7 +68,7 @@ RECORD_SECTIONS = {
 CONSTRAINT_PREFIX = "Constraint: "
 BY_USER_NOTE = "stated by the user"
 # Sections whose items are news since the last handoff (Remaining is a state, not news).
-NEWS_SECTIONS = ("Decided", "Rejected", "Risks", "Files Modified")
+NEWS_SECTIONS: tuple[SectionName, ...] = ("Decided", "Rejected", "Risks", "Files Modified")
 _UNCHECKED = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s+(.+?)\s*$")
 # What a draft copies from the log, so that a handoff stays far below MAX_HANDOFF_BYTES
 # whatever the log holds: one item at most MAX_ITEM_CHARS, a section its newest
@@ -263,10 +264,12 @@ def pending_items(facts: SessionFacts, state_dir: str) -> tuple[list[str], str]:
 
 def draft_sections(
     facts: SessionFacts, state_dir: str, session: str, project_dir: str | None
-) -> dict[str, list[str]]:
+) -> HandoffSections:
     """The five sections of the next handoff of ``session``."""
     last = last_handoff(state_dir, session)
-    sections: dict[str, list[str]] = {name: [] for name in SECTIONS}
+    sections: HandoffSections = {}
+    for section in SECTIONS:
+        sections[section] = []
     for record in records_since(facts.records, last):
         typed = constraint_of(record)
         name = RECORD_SECTIONS.get(typed["kind"]) if typed else None
@@ -284,14 +287,14 @@ def draft_sections(
     return sections
 
 
-def has_news(sections: dict[str, list[str]]) -> bool:
+def has_news(sections: HandoffSections) -> bool:
     return any(sections.get(name) for name in NEWS_SECTIONS)
 
 
 def write_stage(
     state_dir: str,
     session: str,
-    sections: dict[str, list[str]],
+    sections: HandoffSections,
     *,
     tokens: int,
     stage: int | None = None,
@@ -327,7 +330,7 @@ def write_stage(
         ensure_inside(state_dir, path)
         if os.path.lexists(path) and not overwrite:
             raise StageExistsError(f"{path} already exists")
-        meta = {
+        meta: HandoffMeta = {
             "session": session,
             "stage": str(stage),
             "time": now or utc_now_iso(),

@@ -21,6 +21,7 @@ import stat
 import time
 
 from context_memory.core.fsutil import read_bytes
+from context_memory.core.safe_text import clip
 from context_memory.core.tables import NATIVE_FILE_MARK, NATIVE_FILE_PREFIX
 from context_memory.memory.constraint import constraints_of
 from context_memory.memory.native import INDEX_FILE, read_index
@@ -72,8 +73,7 @@ def parse_memory_file(text: str) -> dict[str, str] | None:
 
 
 def _clip(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3].rstrip() + "..."
+    return clip(" ".join(text.split()), MAX_TEXT)
 
 
 def _iso(seconds: float) -> str:

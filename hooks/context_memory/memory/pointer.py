@@ -51,11 +51,6 @@ def _shown(path: str, base: str | None) -> str:
     return path
 
 
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def recent_rejections(
     state_dir: str, limit: int | None = None, skip: frozenset[str] = frozenset()
 ) -> list[str]:
@@ -137,7 +132,7 @@ def recent_records(
             notes.append("user")
         text = constraint["text"]
         item = f"{text} ({'; '.join(notes)})" if notes else text
-        found.append((constraint["when"], _clip(one_line(redact(item)), REJECTION_CHARS)))
+        found.append((constraint["when"], one_line(redact(item), REJECTION_CHARS)))
     newest = sorted(found, key=lambda pair: pair[0], reverse=True)
     return [item for _, item in newest][:limit]
 

@@ -16,6 +16,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from context_memory.memory.handoff import SectionName
+
 
 # --------------------------------------------------------------------------- rendering
 
@@ -94,7 +96,8 @@ def render_markdown(
         ],
     )
     section("Risks", [f"- {e.text} — {_source(e)}" for e in result.risks])
-    for title in ("Remaining", "Files Modified"):
+    titles: tuple[SectionName, ...] = ("Remaining", "Files Modified")
+    for title in titles:
         items: list[str] = []
         for handoff in result.latest:
             values = handoff.sections.get(title, [])

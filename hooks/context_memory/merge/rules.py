@@ -17,9 +17,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from context_memory.memory.handoff import SectionName
+
 DECIDED = "decided"
 REJECTED = "rejected"
-DECISION_SECTIONS = ((DECIDED, "Decided"), (REJECTED, "Rejected"))
+DECISION_SECTIONS: tuple[tuple[str, SectionName], ...] = (
+    (DECIDED, "Decided"),
+    (REJECTED, "Rejected"),
+)
 
 # Where an entry's subject ends. NFKC has already turned '（' and '：' into '(' and ':';
 # the full-width forms stay listed so the rule reads as documented.

@@ -30,6 +30,10 @@ from context_memory.memory.handoff import (
 )
 from context_memory.merge.layout import Problem
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from context_memory.memory.handoff import HandoffSections
+
 HEAD_BYTES = 4096
 FRONT_MATTER = "front matter"
 UNDATED = "undated"
@@ -50,7 +54,7 @@ class HandoffFile:
         stage: int,
         stamp: float | None,
         time_source: str,
-        sections: dict[str, list[str]],
+        sections: HandoffSections,
     ) -> None:
         self.path = path
         self.session = session

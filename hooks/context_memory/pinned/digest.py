@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
+    from context_memory.memory.handoff import HandoffSections, SectionName
+
 
 DEFAULT_CAP_TOKENS = 1500
 MAX_ITEM_CHARS = 300
@@ -47,7 +49,11 @@ INTRO = (
 )
 EMPTY = "No decisions, risks or open plan items recorded yet."
 # Handoff section names of merge/merge.py, by the kinds used here.
-_MERGED_KEYS = (("decided", "Decided"), ("rejected", "Rejected"), ("risks", "Risks"))
+_MERGED_KEYS: tuple[tuple[str, SectionName], ...] = (
+    ("decided", "Decided"),
+    ("rejected", "Rejected"),
+    ("risks", "Risks"),
+)
 
 
 # --------------------------------------------------------------------------- in force
@@ -148,13 +154,15 @@ def items_in_force(
         item = constraint_item(constraint, str_list(record.get("alternatives")))
         if constraint["kind"] == "constraint":
             item = CONSTRAINT_PREFIX + item
+        sections: HandoffSections = {}
+        sections[section] = [item]
         handoff = HandoffFile(
             DECISIONS_FILE,
             constraint["session"] or "?",
             0,
             _stamp(constraint["when"]),
             "record",
-            {section: [item]},
+            sections,
         )
         sources.append((handoff.time or 0.0, 0, index, handoff, record))
     for index, handoff in enumerate(_merged_handoffs(merged)):
@@ -162,8 +170,8 @@ def items_in_force(
     sources.sort(key=lambda source: source[:3])
     result = merge_handoffs(source[3] for source in sources)
     items: list[Item] = []
-    for section, entries in ((DECIDED, result.decided), (REJECTED, result.rejected)):
-        items.extend(_item(section, entry, sources) for entry in entries)
+    for kind, entries in ((DECIDED, result.decided), (REJECTED, result.rejected)):
+        items.extend(_item(kind, entry, sources) for entry in entries)
     items.extend(_item(RISK, entry, sources) for entry in result.risks)
     return items
 
