@@ -7,7 +7,8 @@ the text carries the session's recorded decisions and rejections rather than a b
 the compaction is about to make stale.
 
 Loaded by ctx-budget only in that case. Standard library and lightjson only (prompt path);
-decisions.jsonl is read backwards and only its last TURN_START_TAIL_BYTES.
+of decisions.jsonl only its last TURN_START_TAIL_BYTES are read, by the log's one reader
+(core/decisions_log).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ import stat
 import time
 
 from context_memory.core import lightjson
+from context_memory.core.decisions_log import decisions_path, live_records
 from context_memory.core.fsutil import atomic_write
+from context_memory.core.state import DECISIONS_FILE, TURN_START_FILE, shown_state_path
 from context_memory.core.tables import (
-    TURN_START_FILE,
     TURN_START_FRESH_SECONDS,
     TURN_START_ITEM_CHARS,
     TURN_START_MAX_CHARS,
@@ -38,11 +40,7 @@ TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still r
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
-DECISIONS_FILE = "decisions.jsonl"  # records.DECISIONS_FILE; records imports json
 KINDS_INJECTED = ("decided", "rejected", "constraint")
-# Marks that retire a record (memory/decisions.py MARK_KINDS): appended after it, so a
-# backwards read meets the mark first.
-RETIRING_KINDS = ("supersede", "drop")
 RECORD_VERSION = 1
 # The record is a few hundred bytes; anything much larger is not ours.
 MAX_RECORD_BYTES = 64 * 1024
@@ -93,44 +91,34 @@ def session_decisions(
     """Lines for this session's decided and rejected records, newest first, as many as fit
     in ``max_chars``; the records used; and whether the log holds more than was shown.
 
-    Reads the log backwards and stops once the lines are full: at most its last
-    TURN_START_TAIL_BYTES, and only as much as the lines need. A record that a later
-    supersede or drop mark retires (met first, reading backwards) is left out.
+    The log's one reader (core/decisions_log) reads its last TURN_START_TAIL_BYTES and
+    parses only the lines that name the session, and the marks: a record a supersede or
+    drop mark retires is left out, a record a union merge repeated counts once.
     """
     texts = TURN_START_TEXTS.get(lang, TURN_START_TEXTS["en"])
     lines: list[str] = []
     used: list[dict[str, Any]] = []
     total = 0
-    retired: set[object] = set()
+    wanted = (f'"{session}"'.encode(), b'"target"')
+    records, _ = live_records(state_dir, tail_bytes=TURN_START_TAIL_BYTES, wanted=wanted)
+    for record in reversed(records):  # newest first
+        if record.get("session") != session or record.get("kind") not in KINDS_INJECTED:
+            continue
+        line = decision_line(record, texts)
+        if total + len(line) + 1 > max_chars:
+            return lines, used, True
+        lines.append(line)
+        used.append(record)
+        total += len(line) + 1
+    return lines, used, _log_size(state_dir) > TURN_START_TAIL_BYTES
+
+
+def _log_size(state_dir: str) -> int:
+    """The log's size (0 when there is none): whether its start was left unread."""
     try:
-        handle = _open_regular(os.path.join(state_dir, DECISIONS_FILE))
-    except FileNotFoundError:
-        return lines, used, False
-    with handle:
-        size = os.fstat(handle.fileno()).st_size
-        for _, raw in iter_lines_backwards(handle, size, max_bytes=TURN_START_TAIL_BYTES):
-            if b'"session"' not in raw:
-                continue
-            record = parse_row(raw)
-            if record is not None and record.get("kind") in RETIRING_KINDS:
-                retired.add(record.get("target"))
-                continue
-            if (
-                record is None
-                or record.get("id") in retired
-                or record.get("session") != session
-                or record.get("kind") not in KINDS_INJECTED
-                or not isinstance(record.get("decision"), str)
-                or not record["decision"]
-            ):
-                continue
-            line = decision_line(record, texts)
-            if total + len(line) + 1 > max_chars:
-                return lines, used, True
-            lines.append(line)
-            used.append(record)
-            total += len(line) + 1
-    return lines, used, size > TURN_START_TAIL_BYTES
+        return os.lstat(decisions_path(state_dir)).st_size
+    except OSError:
+        return 0
 
 
 def _clip(text: str, limit: int) -> str:
@@ -140,10 +128,7 @@ def _clip(text: str, limit: int) -> str:
 
 def shown_log_path(state_dir: str) -> str:
     """``.working-state/decisions.jsonl`` for the usual folder, the absolute path otherwise."""
-    path = os.path.join(state_dir, DECISIONS_FILE)
-    if os.path.basename(os.path.normpath(state_dir)) == ".working-state":
-        return os.path.join(".working-state", DECISIONS_FILE)
-    return os.path.abspath(path)
+    return shown_state_path(state_dir, os.path.join(state_dir, DECISIONS_FILE))
 
 
 def newest_reply_id(transcript: str) -> str | None:
