@@ -30,7 +30,7 @@ from context_memory.core.state import DECISIONS_FILE
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from os import PathLike
     from typing import BinaryIO
 
@@ -81,14 +81,44 @@ def _skip_rest(handle: BinaryIO) -> None:
             return
 
 
-def _parse(raw: bytes) -> object:
-    """The JSON value of a line; ValueError when it is none. A line that opens an object and
-    does not close it (a half-written last line, mostly) is refused unparsed: on CPython
-    3.10 and 3.11 a parse error costs the prompt path the import of json (lightjson)."""
+def _classify(raw: bytes) -> tuple[str, dict[str, object]] | str:
+    """("record" | "pin" | "mark", the record) for a line that counts, else why it does not.
+
+    A line that opens an object and does not close it (a half-written last line, mostly)
+    is refused unparsed: on CPython 3.10 and 3.11 a parse error costs the prompt path the
+    import of json (lightjson)."""
     stripped = raw.strip()
-    if stripped[:1] == b"{" and stripped[-1:] != b"}":
-        raise ValueError("not one JSON object")
-    return lightjson.loads(raw.decode("utf-8"))
+    try:
+        if stripped[:1] == b"{" and stripped[-1:] != b"}":
+            raise ValueError("not one JSON object")
+        record = lightjson.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return "not valid JSON" if raw.endswith(b"\n") else "half-written last line"
+    if not isinstance(record, dict):
+        return "not a decision record"
+    if _is_targeted(record, PIN_KINDS):
+        return "pin", record
+    if _is_targeted(record, MARK_KINDS):
+        return "mark", record
+    return ("record", record) if _valid(record) else "not a decision record"
+
+
+def _key(record: dict[str, object], raw: bytes) -> object:
+    """What makes two lines one record: its id, or the whole line for a record without."""
+    ident = record.get("id")
+    return ("id", ident) if isinstance(ident, str) and ident else raw.strip()
+
+
+def _wanted(raw: bytes, needles: tuple[bytes, ...] | None) -> bool:
+    return bool(raw.strip()) and (needles is None or any(n in raw for n in needles))
+
+
+def open_log(state_dir: str | PathLike[str]) -> int:
+    """A read-only descriptor of the log: no link followed, a regular file only, inside the
+    state folder (fsread.open_file); FileNotFoundError when there is none."""
+    from context_memory.core.fsread import open_file
+
+    return open_file(decisions_path(state_dir), root=lightos.fspath(state_dir))
 
 
 def read_records(
@@ -109,16 +139,13 @@ def read_records(
     byte strings are parsed (a reader that needs one session's or one kind's records, and
     the marks: ``b'"target"'``); the others are passed over unread.
     """
-    from context_memory.core.fsread import open_file
-
     path = decisions_path(state_dir)
-    root = lightos.fspath(state_dir)
     records: list[dict[str, object]] = []
     problems: list[LogProblem] = []
     seen: set[object] = set()
     needles = None if wanted is None else tuple(wanted)
     try:
-        fd = open_file(path, root=root)
+        fd = open_log(state_dir)
     except FileNotFoundError:
         return records, problems
     except OSError as exc:
@@ -153,37 +180,59 @@ def read_records(
                 continue
             if number == 1 and first and raw.startswith(_BOM):
                 raw = raw[len(_BOM) :]
-            if not raw.strip() or (needles is not None and not any(n in raw for n in needles)):
+            if not _wanted(raw, needles):
                 continue
-            try:
-                record = _parse(raw)
-            except (UnicodeDecodeError, ValueError):
-                reason = "not valid JSON" if raw.endswith(b"\n") else "half-written last line"
-                problems.append(LogProblem(path, shown, reason))
+            found = _classify(raw)
+            if isinstance(found, str):
+                problems.append(LogProblem(path, shown, found))
                 continue
-            if not isinstance(record, dict):
-                problems.append(LogProblem(path, shown, "not a decision record"))
-                continue
-            is_pin = _is_targeted(record, PIN_KINDS)
-            is_mark = not is_pin and _is_targeted(record, MARK_KINDS)
-            if not is_pin and not is_mark and not _valid(record):
-                problems.append(LogProblem(path, shown, "not a decision record"))
-                continue
-            ident = record.get("id")
-            key: object = ("id", ident) if isinstance(ident, str) and ident else raw.strip()
+            kind, record = found
+            key = _key(record, raw)
             if key in seen:
                 continue
             seen.add(key)
-            if is_pin:
+            if kind == "pin":
                 if pins is not None:
                     pins.append(record)
-                continue
-            if is_mark:
+            elif kind == "mark":
                 if marks is not None:
                     marks.append(record)
-                continue
-            records.append(record)
+            else:
+                records.append(record)
     return records, problems
+
+
+def newest_records(
+    lines: Iterable[bytes], *, wanted: Iterable[bytes] | None = None
+) -> Iterator[dict[str, object]]:
+    """The live records of ``lines``, the log's lines newest first (read backwards, as
+    transcript.rows.iter_lines_backwards does), one at a time, so that a reader that needs
+    only the newest few stops early (ctx-budget's turn-start text, on the prompt path).
+
+    read_records' rules, met in reverse: a mark comes after what it retires, so it is met
+    first; a record a union merge repeated counts once (its newest line: the copies are
+    the same line). ``wanted`` as in read_records (name ``b'"target"'`` for the marks);
+    skipped lines are not reported.
+    """
+    needles = None if wanted is None else tuple(wanted)
+    seen: set[object] = set()
+    retired: set[object] = set()
+    for raw in lines:
+        if len(raw) > MAX_RECORD_BYTES or not _wanted(raw, needles):
+            continue
+        found = _classify(raw.removeprefix(_BOM))
+        if isinstance(found, str):
+            continue
+        kind, record = found
+        if kind == "mark":
+            retired.add(record["target"])
+            continue
+        key = _key(record, raw)
+        if kind == "pin" or key in seen:
+            continue
+        seen.add(key)
+        if record.get("id") not in retired:
+            yield record
 
 
 def retired_ids(marks: list[dict[str, object]]) -> dict[str, str]:

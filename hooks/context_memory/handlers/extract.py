@@ -36,7 +36,7 @@ import sys
 from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
 from context_memory.core.prompt_tables import CROSSED_MARK
 from context_memory.core.safe_text import one_line, safe_block
-from context_memory.core.state import EXTRACT_FILE, session_dir
+from context_memory.core.state import EXTRACT_FILE, relative_path, session_dir
 
 TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -229,10 +229,7 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
         if len(item) > MAX_STEERING_ITEM_CHARS:
             item = item[: MAX_STEERING_ITEM_CHARS - 3] + "..."
         lines.append(f"- {label}: {item}")
-    log = decisions_path(state_dir)
-    base = os.path.abspath(project_dir)
-    if log.startswith(base + os.sep):
-        log = os.path.relpath(log, base)
+    log = relative_path(decisions_path(state_dir), project_dir)
     earlier = len(kept) - len(shown)
     older = f"; {earlier} older ones are only there" if earlier else ""
     lines.append(

@@ -18,7 +18,7 @@ import stat
 import time
 
 from context_memory.core import lightjson
-from context_memory.core.decisions_log import decisions_path, live_records
+from context_memory.core.decisions_log import newest_records, open_log
 from context_memory.core.fsutil import atomic_write
 from context_memory.core.state import DECISIONS_FILE, TURN_START_FILE, shown_state_path
 from context_memory.core.tables import (
@@ -91,34 +91,34 @@ def session_decisions(
     """Lines for this session's decided and rejected records, newest first, as many as fit
     in ``max_chars``; the records used; and whether the log holds more than was shown.
 
-    The log's one reader (core/decisions_log) reads its last TURN_START_TAIL_BYTES and
-    parses only the lines that name the session, and the marks: a record a supersede or
-    drop mark retires is left out, a record a union merge repeated counts once.
+    Reads the log backwards and stops once the lines are full: at most its last
+    TURN_START_TAIL_BYTES, and only as much as the lines need; only the lines that name
+    the session, and the marks, are parsed. The log's one reader (core/decisions_log)
+    judges them: a record a supersede or drop mark retires is left out, a record a union
+    merge repeated counts once.
     """
     texts = TURN_START_TEXTS.get(lang, TURN_START_TEXTS["en"])
     lines: list[str] = []
     used: list[dict[str, Any]] = []
     total = 0
-    wanted = (f'"{session}"'.encode(), b'"target"')
-    records, _ = live_records(state_dir, tail_bytes=TURN_START_TAIL_BYTES, wanted=wanted)
-    for record in reversed(records):  # newest first
-        if record.get("session") != session or record.get("kind") not in KINDS_INJECTED:
-            continue
-        line = decision_line(record, texts)
-        if total + len(line) + 1 > max_chars:
-            return lines, used, True
-        lines.append(line)
-        used.append(record)
-        total += len(line) + 1
-    return lines, used, _log_size(state_dir) > TURN_START_TAIL_BYTES
-
-
-def _log_size(state_dir: str) -> int:
-    """The log's size (0 when there is none): whether its start was left unread."""
     try:
-        return os.lstat(decisions_path(state_dir)).st_size
-    except OSError:
-        return 0
+        handle = open(open_log(state_dir), "rb")  # noqa: SIM115 - closed by the with below
+    except FileNotFoundError:
+        return lines, used, False
+    with handle:
+        size = os.fstat(handle.fileno()).st_size
+        backwards = iter_lines_backwards(handle, size, max_bytes=TURN_START_TAIL_BYTES)
+        wanted = (f'"{session}"'.encode(), b'"target"')
+        for record in newest_records((raw for _, raw in backwards), wanted=wanted):
+            if record.get("session") != session or record.get("kind") not in KINDS_INJECTED:
+                continue
+            line = decision_line(record, texts)
+            if total + len(line) + 1 > max_chars:
+                return lines, used, True
+            lines.append(line)
+            used.append(record)
+            total += len(line) + 1
+    return lines, used, size > TURN_START_TAIL_BYTES
 
 
 def _clip(text: str, limit: int) -> str:

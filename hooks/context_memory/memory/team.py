@@ -30,6 +30,7 @@ from context_memory.core.state import (
     PINNED_INDEX_FILE,
     PLAN_FILE,
     SESSIONS_DIR,
+    relative_path,
 )
 
 ATTRIBUTES_FILE = ".gitattributes"
@@ -148,10 +149,6 @@ def add_lines(path: str, lines: tuple[str, ...], root: str) -> list[str]:
     return missing
 
 
-def _shown(path: str, top: str) -> str:
-    return os.path.relpath(path, top) if path.startswith(top + os.sep) else path
-
-
 def setup_team(state_dir: str) -> TeamReport:
     """Write the two files (as needed) and check with git that they work."""
     state_dir = os.path.abspath(state_dir)
@@ -165,14 +162,14 @@ def setup_team(state_dir: str) -> TeamReport:
     added = add_lines(attributes, ATTRIBUTE_LINES, real_state)
     if added:
         report.changed.append(
-            f"{_shown(attributes, top)}: added '{added[0]}' (git's union merge keeps both "
+            f"{relative_path(attributes, top)}: added '{added[0]}' (git's union merge keeps both "
             "sides' new records: no merge conflict in the decisions log)"
         )
     ignore = os.path.join(real_state, IGNORE_FILE)
     added = add_lines(ignore, IGNORE_LINES, real_state)
     if added:
         report.changed.append(
-            f"{_shown(ignore, top)}: added {len(added)} line"
+            f"{relative_path(ignore, top)}: added {len(added)} line"
             + ("" if len(added) == 1 else "s")
             + " for per-machine and derived files: "
             + ", ".join(added)
