@@ -88,3 +88,26 @@ def test_the_pointer_and_live_records_agree(tmp_path: Path) -> None:
     live, _ = live_records(tmp_path)
     assert [r["id"] for r in live] == [first["id"]]
     assert pointer.recent_rejections(str(tmp_path)) == ["Codis"]
+
+
+def test_newest_records_are_live_records_in_reverse(tmp_path: Path) -> None:
+    """Read backwards line by line, the log gives the same live records, newest first; a
+    union merge's copy counts once, where its newest line is."""
+    first = record(tmp_path, "decided", "Use Redis Cluster")
+    second = record(tmp_path, "rejected", "Codis")
+    third = record(tmp_path, "constraint", "No new services")
+    append_record(tmp_path, make_mark_record("drop", str(second["id"]), session=SESSION))
+    with (tmp_path / "decisions.jsonl").open("ab") as handle:
+        handle.write(b'{"half": ')
+
+    def newest() -> list[object]:
+        lines = (tmp_path / "decisions.jsonl").read_bytes().split(b"\n")
+        return [r["id"] for r in decisions_log.newest_records(reversed(lines))]
+
+    live, _ = live_records(tmp_path)
+    assert newest() == [r["id"] for r in reversed(live)] == [third["id"], first["id"]]
+    (tmp_path / "decisions.jsonl").write_bytes(
+        (tmp_path / "decisions.jsonl").read_bytes().rsplit(b"\n", 1)[0] + b"\n"
+    )
+    append_record(tmp_path, first)  # the other side's copy, after the others
+    assert newest() == [first["id"], third["id"]]
