@@ -25,6 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
+from context_memory.core import state as state_names  # noqa: E402
 from context_memory.core.isotime import parse_time  # noqa: E402
 from context_memory.memory.handoff import render_handoff  # noqa: E402
 from context_memory.merge import layout as merge_layout  # noqa: E402
@@ -149,8 +150,10 @@ def main() -> int:
             result = merge.merge_handoffs(handoffs)
             t2 = time.perf_counter()
             files = {
-                merge_layout.DECISIONS_MD: merge_render.render_markdown(result, skipped, future),
-                merge_layout.DECISIONS_JSON: merge_render.dumps(
+                state_names.MERGED_DECISIONS_MD: merge_render.render_markdown(
+                    result, skipped, future
+                ),
+                state_names.MERGED_DECISIONS_JSON: merge_render.dumps(
                     merge_render.result_data(result, skipped, future)
                 ),
                 merge_layout.STATE_JSON: merge_render.dumps(merge_render.state_data(result, now)),
@@ -165,7 +168,7 @@ def main() -> int:
             f"merged: {result.handoffs:,} handoffs, {len(result.sessions):,} sessions -> "
             f"{len(result.decided):,} decided, {len(result.rejected):,} rejected, "
             f"{len(result.overridden):,} overridden, {len(result.risks):,} risks; "
-            f"decisions.md {len(files[merge_layout.DECISIONS_MD]) / 1e6:.2f} MB"
+            f"decisions.md {len(files[state_names.MERGED_DECISIONS_MD]) / 1e6:.2f} MB"
         )
         print()
         print(f"{'what':<46}{'median':>10}{'best':>10}")

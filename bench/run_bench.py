@@ -358,7 +358,7 @@ def section_merge(table: Table, args: argparse.Namespace, env: dict[str, str]) -
 
 
 def section_decide(table: Table, args: argparse.Namespace, env: dict[str, str]) -> None:
-    from context_memory.memory.decisions import read_records
+    from context_memory.core.decisions_log import read_records
 
     section = "ctx-decide"
     decide = entry("ctx-decide", "context_memory.commands.decide")

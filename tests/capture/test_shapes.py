@@ -18,7 +18,7 @@ import pytest
 
 from context_memory.capture.engine import Capturer
 from context_memory.capture.store import capture_session
-from context_memory.memory.decisions import live_records
+from context_memory.core.decisions_log import live_records
 from helpers.real_fixture import real_lines, write_lines
 
 FIXTURE_2_1_332 = (

@@ -23,14 +23,13 @@ from context_memory.capture.store import (
     load_position,
     position_path,
 )
+from context_memory.core.decisions_log import live_records, read_records
 from context_memory.memory.decisions import (
     MAX_ANCHORS,
     MAX_QUOTE_CHARS,
     RecordError,
     clip_record,
-    live_records,
     make_captured_record,
-    read_records,
 )
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"

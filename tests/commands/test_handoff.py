@@ -5,8 +5,9 @@ import re
 from pathlib import Path
 
 from context_memory.commands.handoff import cli, main
+from context_memory.core.decisions_log import read_records
 from context_memory.core.isotime import parse_time
-from context_memory.memory.decisions import append_record, make_record, read_records
+from context_memory.memory.decisions import append_record, make_record
 from context_memory.memory.handoff import parse_handoff
 from context_memory.memory.handoff_draft import last_handoff, records_since, write_stage
 from context_memory.memory.identity import manual_session

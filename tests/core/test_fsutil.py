@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from context_memory.core.decisions_log import read_records
 from context_memory.core.fsutil import append_line_locked, atomic_write
-from context_memory.memory.decisions import append_record, make_record, read_records
+from context_memory.memory.decisions import append_record, make_record
 
 
 def test_atomic_write_replaces_and_keeps_mode(tmp_path):

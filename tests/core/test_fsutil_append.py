@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from context_memory.core.decisions_log import read_records
 from context_memory.core.fsutil import UnsafePathError, append_line_locked
-from context_memory.memory.decisions import read_records
 from helpers.paths import subprocess_env
 
 APPENDERS = 3

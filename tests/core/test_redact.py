@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from context_memory.capture.store import capture_session
+from context_memory.core.decisions_log import read_records
 from context_memory.core.redact import (
     REDACTED,
     SHAPES,
@@ -27,7 +28,6 @@ from context_memory.memory.decisions import (
     clip_record,
     make_captured_record,
     make_record,
-    read_records,
 )
 from context_memory.memory.handoff import render_handoff
 from helpers.paths import REPO

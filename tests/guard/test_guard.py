@@ -16,10 +16,10 @@ import pytest
 
 from context_memory.calls.shell import commands_of, package_name
 from context_memory.core.command_table import HOOKS, HookSpec
+from context_memory.core.state import GUARD_INDEX_FILE
 from context_memory.guard import index as guard_index
 from context_memory.guard.entries import entries_of as guard_entries_of
 from context_memory.guard.entries import entry_of
-from context_memory.guard.index import INDEX_FILE as GUARD_INDEX_FILE
 from context_memory.guard.index import INDEX_MAX_BYTES as GUARD_INDEX_MAX_BYTES
 from context_memory.guard.index import load_entries
 from context_memory.guard.match import ALLOW, ASK, REMIND, judge

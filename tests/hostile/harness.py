@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from context_memory.core.command_table import HOOKS
+from context_memory.core.decisions_log import read_records
 from context_memory.core.prompt_tables import AUDIT_PENDING_MARK
-from context_memory.memory.decisions import append_record, make_record, read_records
+from context_memory.memory.decisions import append_record, make_record
 from context_memory.memory.handoff import parse_handoff, render_handoff
 from context_memory.transcript.locate import project_folder_name
 from helpers import installed

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from context_memory.memory.decisions import read_records
+from context_memory.core.decisions_log import read_records
 from helpers.paths import subprocess_env
 from hostile.harness import (
     ENTRY_POINTS,

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from context_memory.memory.decisions import read_records
+from context_memory.core.decisions_log import read_records
 from context_memory.memory.handoff import parse_handoff
 from context_memory.memory.handoff_draft import write_stage
 from helpers.paths import subprocess_env

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from context_memory.core.decisions_log import read_records
 from context_memory.core.isotime import parse_time
-from context_memory.memory.decisions import read_records
 from context_memory.memory.handoff import parse_handoff
 from context_memory.merge.rules import iso_time
 from helpers.cli_run import run_module

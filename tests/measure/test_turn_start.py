@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from context_memory.audit.config import PENDING_MARK
-from context_memory.core.tables import TURN_START_FILE, TURN_START_MAX_CHARS, TURN_START_TAIL_BYTES
+from context_memory.core.state import TURN_START_FILE
+from context_memory.core.tables import TURN_START_MAX_CHARS, TURN_START_TAIL_BYTES
 from context_memory.handlers import audit, budget
 from context_memory.measure.turn_start import take_injected
 from context_memory.memory.decisions import append_record, make_record

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from context_memory.core.decisions_log import read_records
+from context_memory.core.state import AUTHOR_CACHE_FILE
 from context_memory.memory import identity
-from context_memory.memory.decisions import make_record, read_records
+from context_memory.memory.decisions import make_record
 from context_memory.memory.identity import (
     format_author,
     is_new_style_id,
@@ -73,7 +75,7 @@ def test_author_from_git_is_cached_until_the_config_changes(tmp_path, monkeypatc
     state = project / ".working-state"
     state.mkdir()
     assert record_author(str(project), str(state)) == "Bob Smith <bob@x.org>"
-    cache = json.loads((state / identity.AUTHOR_CACHE).read_text())
+    cache = json.loads((state / AUTHOR_CACHE_FILE).read_text())
     assert cache["author"] == "Bob Smith <bob@x.org>"
 
     calls = []

@@ -15,14 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from context_memory.audit.check import audit_decisions, select_decisions
+from context_memory.core.decisions_log import read_records
 from context_memory.handlers.extract import steering_text
 from context_memory.memory.constraint import subject_fields
-from context_memory.memory.decisions import (
-    append_record,
-    make_captured_record,
-    make_record,
-    read_records,
-)
+from context_memory.memory.decisions import append_record, make_captured_record, make_record
 from context_memory.memory.handoff_draft import draft_sections, session_facts
 from context_memory.memory.pointer import recent_records, recent_rejections, recovery_pointer
 from context_memory.pinned.digest import render_digest

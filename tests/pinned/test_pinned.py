@@ -16,14 +16,10 @@ from click.testing import CliRunner
 from context_memory.commands.decide import cli as decide_cli
 from context_memory.commands.merge import cli as merge_cli
 from context_memory.commands.plan import cli as plan_cli
+from context_memory.core.decisions_log import read_records
 from context_memory.core.isotime import parse_time
 from context_memory.handlers import audit, extract
-from context_memory.memory.decisions import (
-    append_record,
-    make_pin_record,
-    make_record,
-    read_records,
-)
+from context_memory.memory.decisions import append_record, make_pin_record, make_record
 from context_memory.memory.handoff import render_handoff, stage_path
 from context_memory.memory.identity import is_new_style_id
 from context_memory.pinned import digest as pinned_digest

@@ -251,6 +251,7 @@ GUARD_SLOW_PATH = (
     "context_memory.guard.entries",
     "context_memory.core.tables",
     "context_memory.core.fsutil",
+    "context_memory.core.decisions_log",
     "context_memory.memory.decisions",
 )
 

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 from context_memory.commands.handoff import tokens_in
+from context_memory.core.state import EXTRACT_FILE
 from context_memory.handlers.budget import budget_output
-from context_memory.handlers.extract import EXTRACT_FILE, act
+from context_memory.handlers.extract import act
 from context_memory.handlers.statusline import context_numbers, format_line
 from context_memory.transcript import compaction_estimate as ce
 from context_memory.transcript.reader import scan_transcript

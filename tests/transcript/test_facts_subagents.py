@@ -17,7 +17,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from context_memory.commands.handoff import cli
-from context_memory.handlers.extract import EXTRACT_FILE, act
+from context_memory.core.state import EXTRACT_FILE
+from context_memory.handlers.extract import act
 from context_memory.memory.handoff import parse_handoff
 from context_memory.memory.handoff_draft import draft_sections, session_facts
 from context_memory.transcript import facts as tf

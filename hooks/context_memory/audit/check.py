@@ -23,6 +23,8 @@ from context_memory.audit.matching import ContextIndex, Presence, check_decision
 from context_memory.core.redact import redact
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import (
+    AUDIT_FILE,
+    PINNED_SNAPSHOT_FILE,
     resolve_project_dir,
 )
 from context_memory.core.tables import (
@@ -147,9 +149,8 @@ def mark_pinned(results: Sequence[dict[str, Any]], session_folder: str, when: fl
     """Decisions the pinned digest held at the compaction (snapshot taken by the PreCompact
     hook) reached the model with every request: survived, never lost nor re-injected."""
     from context_memory.pinned.snapshots import ids_in_digest_at
-    from context_memory.pinned.store import SNAPSHOT_FILE
 
-    if not os.path.exists(os.path.join(session_folder, SNAPSHOT_FILE)):
+    if not os.path.exists(os.path.join(session_folder, PINNED_SNAPSHOT_FILE)):
         return
     ids = ids_in_digest_at(session_folder, when)
     for item in results:
@@ -195,7 +196,7 @@ def injection_text(
     header = texts["header"].format(prefix=AUDIT_PREFIX)
     footer = one_line(pointer or texts["fallback_pointer"], MAX_INJECTION_CHARS // 4)
     more_line = texts["more"].format(
-        more=len(lost), cap=MAX_INJECTION_CHARS, record=record or "compact-audit.json"
+        more=len(lost), cap=MAX_INJECTION_CHARS, record=record or AUDIT_FILE
     )
     room = MAX_INJECTION_CHARS - len(header) - len(footer) - len(more_line) - 3
     lines = [header]
@@ -212,7 +213,7 @@ def injection_text(
                 texts["more"].format(
                     more=len(lost) - index,
                     cap=MAX_INJECTION_CHARS,
-                    record=record or "compact-audit.json",
+                    record=record or AUDIT_FILE,
                 )
             )
             break

@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 HOOK_NAME = "ctx-audit"
-AUDIT_FILE = "compact-audit.json"
 # Present while an audit with lost decisions waits to be injected; holds the audit id.
 # ctx-budget looks for it before every prompt, so it is a plain file, cheap to stat.
 PENDING_MARK = AUDIT_PENDING_MARK

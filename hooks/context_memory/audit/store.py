@@ -11,7 +11,6 @@ import time
 from context_memory.audit.check import injection_text
 from context_memory.audit.compactions import last_compaction, recent_bytes, summary_fingerprint
 from context_memory.audit.config import (
-    AUDIT_FILE,
     AUDIT_VERSION,
     MAX_AUDIT_BYTES,
     MAX_INJECTION_CHARS,
@@ -19,10 +18,7 @@ from context_memory.audit.config import (
     SOURCE_KEPT,
 )
 from context_memory.audit.matching import ContextIndex, check_decision
-from context_memory.core.state import (
-    STATE_DIRNAME,
-    session_dir,
-)
+from context_memory.core.state import AUDIT_FILE, session_dir, shown_state_path
 from context_memory.memory.decisions import str_list
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
@@ -34,11 +30,8 @@ if TYPE_CHECKING:
 def shown_audit_path(folder: str) -> str:
     """compact-audit.json of ``folder`` as the agent finds it from the project:
     ``.working-state/sessions/<id>/compact-audit.json`` for the usual state folder."""
-    path = audit_path(folder)
-    state = os.path.dirname(os.path.dirname(os.path.abspath(folder)))
-    if os.path.basename(state) == STATE_DIRNAME:
-        return os.path.relpath(path, os.path.dirname(state))
-    return path
+    state = os.path.dirname(os.path.dirname(os.path.abspath(folder)))  # <state>/sessions/<id>
+    return shown_state_path(state, audit_path(folder))
 
 
 # -- the audit file --------------------------------------------------------------------------

@@ -34,15 +34,15 @@ from __future__ import annotations
 import json
 import os
 
+from context_memory.core.decisions_log import read_records, retired_ids
 from context_memory.core.fsutil import atomic_write, lock_for, open_file, read_fd_bounded
+from context_memory.core.state import CAPTURE_DIR
 from context_memory.memory.decisions import (
     RecordError,
     append_record,
     capture_identity,
     make_captured_record,
     make_mark_record,
-    read_records,
-    retired_ids,
     superseded_by,
 )
 from context_memory.transcript.rows import max_scan_bytes, open_transcript
@@ -62,7 +62,6 @@ if TYPE_CHECKING:
     Author = str | Callable[[], str]
 
 
-CAPTURE_DIR = "capture"
 MAX_RESOLVES = 8  # plan rejections one approval may resolve
 MAX_UUID = 80
 CAPTURE_ENV = "CTX_CAPTURE"

@@ -26,9 +26,10 @@ from context_memory.commands.common import (
     shown_path,
     transcript_by_hand,
 )
+from context_memory.core.decisions_log import decisions_path
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import UnsafeNameError
-from context_memory.memory.decisions import decisions_path, stated_by
+from context_memory.memory.decisions import stated_by
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author
 from context_memory.transcript.by_hand import session_of

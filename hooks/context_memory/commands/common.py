@@ -21,10 +21,12 @@ from context_memory.core import exit_codes
 from context_memory.core.session_registry import recorded_location
 from context_memory.core.state import (
     PROJECT_MARKERS,
-    STATE_DIRNAME,
     UnsafeNameError,
     check_state_dir,
+    relative_path,
     search_project_root,
+    state_dir_override,
+    usual_state_dir,
     validate_name,
 )
 from context_memory.memory.identity import MANUAL_SESSION_PREFIX, manual_session
@@ -137,24 +139,24 @@ def cli_location(*, refuse_link: bool = True) -> tuple[str, str]:
     reports it itself).
     """
     env_dir = os.environ.get("CLAUDE_PROJECT_DIR")
-    override = os.environ.get("CTX_STATE_DIR")
+    override = state_dir_override()
     recorded = None if env_dir else recorded_location(os.environ.get(SESSION_ENV))
     if env_dir:
         project = os.path.abspath(env_dir)
-        state_dir = os.path.join(project, STATE_DIRNAME)
+        state_dir = usual_state_dir(project)
     elif recorded is not None:
         project, state_dir = recorded
     else:
         here = os.getcwd()
         found = search_project_root(here)
         project = found or here
-        state_dir = os.path.join(project, STATE_DIRNAME)
+        state_dir = usual_state_dir(project)
         if found is not None and found != here and not override:
             # Not the folder the user is in: say which one, so a stray marker shows.
             markers = "/".join(PROJECT_MARKERS)
             _say(f"using {state_dir} (the nearest folder above with {markers})")
     if override:
-        return project, os.path.abspath(override)
+        return project, override
     if not refuse_link:
         return project, state_dir
     try:
@@ -170,9 +172,7 @@ def cli_state_dir() -> str:
 
 def shown_path(path: str) -> str:
     """``path`` relative to the current directory when below it, else absolute."""
-    path = os.path.abspath(path)
-    here = os.getcwd()
-    return os.path.relpath(path, here) if path.startswith(here + os.sep) else path
+    return relative_path(path, os.getcwd())
 
 
 # The plan and a handoff are read back at most 4 MiB each (memory.handoff_draft,

@@ -35,18 +35,16 @@ from context_memory.commands.common import (
     utf8_text,
 )
 from context_memory.commands.decide_list import list_records
+from context_memory.core.decisions_log import LogProblem, decisions_path, read_records, retired_ids
 from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS
+from context_memory.core.state import PINNED_FILE, STATE_DIRNAME
 from context_memory.memory.decisions import (
     BY_VALUES,
-    LogProblem,
     RecordError,
     append_record,
-    decisions_path,
     make_mark_record,
     make_pin_record,
     make_record,
-    read_records,
-    retired_ids,
 )
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author
@@ -292,7 +290,9 @@ def record_text(
     help="Retract record ID (a captured one, say): kept in the log, never injected again.",
 )
 @click.option(
-    "--pin-rebuild", is_flag=True, help="Rebuild .working-state/pinned.md (after a git pull)."
+    "--pin-rebuild",
+    is_flag=True,
+    help=f"Rebuild {STATE_DIRNAME}/{PINNED_FILE} (after a git pull).",
 )
 @click.option(
     "--author",

@@ -24,7 +24,7 @@ import click
 
 from context_memory.commands.common import CONTEXT_SETTINGS, cli_location, run_click
 from context_memory.core import exit_codes
-from context_memory.core.state import STATE_DIRNAME
+from context_memory.core.state import STATE_DIRNAME, state_dir_of
 from context_memory.setup.doctor.all_checks import run_checks
 from context_memory.setup.doctor.check import FAIL, OK, WARN, plural
 from context_memory.setup.doctor.checks_install import (
@@ -40,7 +40,7 @@ from context_memory.setup.install.venv import default_venv
 @click.option(
     "--project",
     type=click.Path(file_okay=False),
-    help="The project to check (default: the nearest folder above with .working-state, "
+    help=f"The project to check (default: the nearest folder above with {STATE_DIRNAME}, "
     ".claude or .git).",
 )
 @click.option(
@@ -53,7 +53,7 @@ from context_memory.setup.install.venv import default_venv
 @click.option(
     "--team",
     is_flag=True,
-    help="Set the project's .working-state up for sharing through git (a .gitattributes "
+    help=f"Set the project's {STATE_DIRNAME} up for sharing through git (a .gitattributes "
     "union merge for the decisions log, a .gitignore for per-machine files), and say what "
     "was done.",
 )
@@ -64,9 +64,7 @@ def cli(as_json: bool, project: str | None, venv: str | None, team: bool) -> Non
     """
     if project:
         project_dir = os.path.abspath(project)
-        state_dir = os.path.join(project_dir, STATE_DIRNAME)
-        if os.environ.get("CTX_STATE_DIR"):
-            state_dir = os.path.abspath(os.environ["CTX_STATE_DIR"])
+        state_dir = state_dir_of(project_dir, refuse_link=False)  # a link is a check's FAIL
     else:
         project_dir, state_dir = cli_location(refuse_link=False)
     if team:
@@ -133,7 +131,7 @@ def set_up_team(state_dir: str, as_json: bool) -> None:
     for line in explanation():
         click.echo(line)
     if report.changed:
-        click.echo("Commit them: git add .working-state && git commit -m 'Share context-memory'")
+        click.echo(f"Commit them: git add {STATE_DIRNAME} && git commit -m 'Share context-memory'")
 
 
 def main(argv: list[str] | None = None) -> int:

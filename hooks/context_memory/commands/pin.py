@@ -14,6 +14,7 @@ import argparse
 import sys
 
 from context_memory.commands.common import cli_location
+from context_memory.core.state import PINNED_FILE, STATE_DIRNAME
 from context_memory.setup.install.pin import claude_md_change, pin
 from context_memory.setup.install.venv import PREFIX, InstallError
 
@@ -21,7 +22,7 @@ from context_memory.setup.install.venv import PREFIX, InstallError
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ctx-pin",
-        description="Pin the decisions digest: add @.working-state/pinned.md to the "
+        description=f"Pin the decisions digest: add @{STATE_DIRNAME}/{PINNED_FILE} to the "
         "project's CLAUDE.md, so Claude Code sends it with every request.",
     )
     parser.add_argument("--project", help="the project (default: this session's project)")

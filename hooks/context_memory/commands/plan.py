@@ -24,7 +24,8 @@ from context_memory.commands.common import (
     shown_path,
 )
 from context_memory.core.fsutil import atomic_write, read_text
-from context_memory.memory.handoff_draft import MAX_PLAN_BYTES, PLAN_FILE
+from context_memory.core.state import PLAN_FILE
+from context_memory.memory.handoff_draft import MAX_PLAN_BYTES
 from context_memory.pinned.store import refresh
 
 

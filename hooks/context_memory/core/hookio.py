@@ -15,7 +15,11 @@ import time
 from context_memory.core import lightjson, lightos
 from context_memory.core.session_registry import remember_session
 from context_memory.core.state import (
+    HOOKS_LOG,
+    LOGS_DIR,
+    STATE_DIRNAME,
     UnsafeNameError,
+    breaker_file,
     resolve_project_dir,
     resolve_state_dir,
     session_dir,
@@ -34,7 +38,6 @@ HOOK_EXIT_STATUS = 0
 # Hook JSON is small; anything past this is not a hook payload and is not worth reading.
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 BREAKER_LIMIT = 3
-LOG_NAME = "hooks.log"
 
 
 class HookInputError(ValueError):
@@ -226,13 +229,13 @@ def log_line(state_dir: str, hook: str, session: str, message: str) -> None:
             return
         from context_memory.core.fsread import open_file
 
-        logs = lightos.join(state_dir, "logs")
+        logs = lightos.join(state_dir, LOGS_DIR)
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         line = f"{stamp}\t{hook}\t{session or '-'}\t{_one_line(message)}\n"
         # One write on an O_APPEND descriptor: short lines from concurrent hooks do not
         # interleave. Neither logs/ nor the log is written through a link or into a FIFO.
         fd = open_file(
-            lightos.join(logs, LOG_NAME),
+            lightos.join(logs, HOOKS_LOG),
             lightos.O_WRONLY | lightos.O_APPEND | lightos.O_CREAT,
             root=state_dir,
             create_dirs=True,
@@ -252,7 +255,7 @@ def _breaker_path(state_dir: str, hook: str, session: str | None) -> str | None:
         folder = session_dir(state_dir, session)
     except (UnsafeNameError, OSError):  # an unsafe id; a linked session folder
         return None
-    return lightos.join(folder, f".{hook}.failures")
+    return lightos.join(folder, breaker_file(hook))
 
 
 def breaker_failures(state_dir: str, hook: str, session: str | None) -> int:
@@ -349,7 +352,7 @@ def hook_usage(hook: str) -> str:
     """The part of ``<hook> --help`` that the status line shares with the hooks."""
     return (
         f"{_about(hook)}It always exits 0; a failure is one line on stderr and one in\n"
-        ".working-state/logs/hooks.log. ctx-doctor checks the setup.\n"
+        f"{STATE_DIRNAME}/{LOGS_DIR}/{HOOKS_LOG}. ctx-doctor checks the setup.\n"
     )
 
 

@@ -1,5 +1,11 @@
 """Where the toolkit keeps its files, and the guards that keep writes inside that folder.
 
+The one state-location rule: which folder is the state folder (CTX_STATE_DIR, else
+``<project>/.working-state``, refused when that is a symbolic link), the name of every file
+and folder in it, and how a path in it is shown. Every other module asks this one
+(tests/core/test_state_layout.py fails when another module spells a name of the table below),
+so moving the state folder or renaming a file in it changes this module only.
+
 Paths are plain strings here: this module is on the prompt path, and pathlib costs more
 to import than the hook's own work. Callers off that path wrap them in Path freely.
 """
@@ -8,8 +14,36 @@ from __future__ import annotations
 
 from context_memory.core import lightos
 
-STATE_DIRNAME = ".working-state"
+# -- The state folder and what it holds ----------------------------------------------------
+STATE_DIRNAME = ".working-state"  # in the project folder
+STATE_DIR_ENV = "CTX_STATE_DIR"  # keeps the state elsewhere (an absolute or relative path)
 PROJECT_MARKERS = (STATE_DIRNAME, ".claude", ".git")
+
+# At the top of the state folder.
+DECISIONS_FILE = "decisions.jsonl"  # the decisions log (memory/decisions, core/decisions_log)
+PLAN_FILE = "current-plan.md"  # ctx-plan's plan
+PINNED_FILE = "pinned.md"  # the pinned digest CLAUDE.md imports (pinned/store)
+PINNED_INDEX_FILE = "pinned-index.json"  # the ids the digest holds
+GUARD_INDEX_FILE = "guard-index.json"  # ctx-guard's index of the log (guard/index)
+NATIVE_MEMORY_FILE = "native-memory.json"  # what was last written to auto memory
+AUTHOR_CACHE_FILE = ".author-cache.json"  # this machine's git identity (memory/identity)
+MERGE_LOCK_FILE = "merge.lock"  # ctx-merge's lock
+MERGED_DIR = "merged"  # ctx-merge's record (a link to its newest generation, merge/layout)
+MERGED_DECISIONS_MD = "decisions.md"  # in merged/: the merged decisions, for people
+MERGED_DECISIONS_JSON = "decisions.json"  # in merged/: the same, for the pinned digest
+CAPTURE_DIR = "capture"  # capture's positions and records, one file per session
+LOGS_DIR = "logs"
+HOOKS_LOG = "hooks.log"  # in logs/: one line per hook failure
+SESSIONS_DIR = "sessions"  # one folder per session (session_dir)
+
+# In a session's folder (``sessions/<id>/``).
+BREAKER_SUFFIX = ".failures"  # ``.<hook>.failures``: a hook's failures in a row (hookio)
+HANDOFFS_DIR = "handoffs"  # ctx-handoff's stage-N.md files
+AUDIT_FILE = "compact-audit.json"  # the compaction audit
+EXTRACT_FILE = "compaction-extract.json"  # what ctx-extract saved before a compaction
+TURN_START_FILE = "turn-start-injection.json"  # what a turn-start compaction carried
+PINNED_SNAPSHOT_FILE = "pinned-at-compact.json"  # the digest's ids at a compaction
+STATUSLINE_FILE = "statusline.json"  # the status line's window cache
 MAX_NAME_LENGTH = 128
 
 # Session ids written by the client are UUIDs; people pass shorter names by hand.
@@ -127,17 +161,40 @@ def resolve_project_dir(cwd: str | None = None, *, search_up: bool = False) -> s
     return find_project_root(base) if search_up else lightos.abspath(base)
 
 
+def state_dir_override() -> str | None:
+    """CTX_STATE_DIR as an absolute path, or None when it is not set (or empty)."""
+    override = lightos.environ().get(STATE_DIR_ENV)
+    return lightos.abspath(override) if override else None
+
+
+def usual_state_dir(project: str) -> str:
+    """``<project>/.working-state``, the state folder a project has without CTX_STATE_DIR
+    (what CLAUDE.md's ``@.working-state/pinned.md`` line and ctx-doctor --team name)."""
+    return lightos.join(lightos.abspath(project), STATE_DIRNAME)
+
+
+def state_dir_of(project: str, *, refuse_link: bool = True) -> str:
+    """The state folder of ``project``: CTX_STATE_DIR, else ``<project>/.working-state``.
+
+    Raises UnsafeStateDirError when ``<project>/.working-state`` is a symbolic link, unless
+    ``refuse_link`` is False (ctx-doctor reports the link itself).
+    """
+    override = state_dir_override()
+    if override:
+        return override
+    usual = usual_state_dir(project)
+    return check_state_dir(usual) if refuse_link else usual
+
+
 def resolve_state_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
-    """The state folder: CTX_STATE_DIR, else ``<project>/.working-state``.
+    """The state folder of the project resolve_project_dir finds (see state_dir_of).
 
     Raises UnsafeStateDirError when ``<project>/.working-state`` is a symbolic link.
     """
-    override = lightos.environ().get("CTX_STATE_DIR")
+    override = state_dir_override()  # first: with it, no project has to be found
     if override:
-        return lightos.abspath(override)
-    return check_state_dir(
-        lightos.join(resolve_project_dir(cwd, search_up=search_up), STATE_DIRNAME)
-    )
+        return override
+    return state_dir_of(resolve_project_dir(cwd, search_up=search_up))
 
 
 def check_state_dir(path: str) -> str:
@@ -150,9 +207,39 @@ def check_state_dir(path: str) -> str:
         target = lightos.realpath(path)
         raise UnsafeStateDirError(
             f"{path} is a symbolic link: nothing is written through it. Set "
-            f"CTX_STATE_DIR={target} to keep the state there, or make it a real folder"
+            f"{STATE_DIR_ENV}={target} to keep the state there, or make it a real folder"
         )
     return path
+
+
+def usual_project(state_dir: str) -> str | None:
+    """The project whose usual state folder ``state_dir`` is (``<project>/.working-state``),
+    or None for a state folder kept elsewhere (CTX_STATE_DIR)."""
+    folder = lightos.abspath(state_dir)
+    return lightos.dirname(folder) if lightos.basename(folder) == STATE_DIRNAME else None
+
+
+def relative_path(path: str, base: str | None) -> str:
+    """``path`` relative to ``base`` when it lies below it (shorter), else absolute."""
+    path = lightos.abspath(path)
+    if base:
+        base = lightos.abspath(base)
+        if path.startswith(base + lightos.sep):
+            return path[len(base) + 1 :]
+    return path
+
+
+def shown_state_path(state_dir: str, path: str | None = None) -> str:
+    """How ``path`` in the state folder (default: the folder itself) is shown to the agent
+    and the user: from the project (``.working-state/decisions.jsonl``) when the state
+    folder is the project's usual one, which is what the agent's tools find from there;
+    absolute for a state folder kept elsewhere."""
+    return relative_path(state_dir if path is None else path, usual_project(state_dir))
+
+
+def breaker_file(hook: str) -> str:
+    """The name of ``hook``'s failure counter in a session's folder."""
+    return f".{hook}{BREAKER_SUFFIX}"
 
 
 def ensure_inside(root: str, path: str) -> str:
@@ -170,5 +257,5 @@ def session_dir(state_dir: str, session_id: str) -> str:
     (nothing in it is then read or written)."""
     from context_memory.core.fsread import check_no_links
 
-    path = lightos.join(state_dir, "sessions", validate_name(session_id))
+    path = lightos.join(state_dir, SESSIONS_DIR, validate_name(session_id))
     return check_no_links(state_dir, path)

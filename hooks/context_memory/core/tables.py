@@ -6,6 +6,7 @@ from there only).
 from __future__ import annotations
 
 from context_memory.core import prompt_tables as _prompt
+from context_memory.core.state import DECISIONS_FILE, STATE_DIRNAME
 
 # Importable from here only until audit/config.py imports it from prompt_tables (the
 # audit package was another change's when the other re-exports went, issue 28).
@@ -120,7 +121,7 @@ AUDIT_TEXTS: dict[str, dict[str, str]] = {
         "constraint": "- Constraint: {decision}{why}",
         "why": " (why: {reason})",
         "by_user": " (stated by the user)",
-        "fallback_pointer": "Full record: .working-state/decisions.jsonl.",
+        "fallback_pointer": f"Full record: {STATE_DIRNAME}/{DECISIONS_FILE}.",
         "more": (
             "- ... and {more} more lost decisions, not shown (this text is capped at {cap} "
             "characters): all of them are in {record}."
@@ -138,7 +139,7 @@ AUDIT_TEXTS: dict[str, dict[str, str]] = {
         "constraint": "- 约束：{decision}{why}",
         "why": "（理由：{reason}）",
         "by_user": "（用户所说）",
-        "fallback_pointer": "完整记录：.working-state/decisions.jsonl。",
+        "fallback_pointer": f"完整记录：{STATE_DIRNAME}/{DECISIONS_FILE}。",
         "more": "- ……另有 {more} 条丢失的决策未列出（本文上限 {cap} 个字符）：全部见 {record}。",
         "user_lost": (
             "ctx-audit: 压缩丢失了 {total} 条已记录决策中的 {lost} 条（{names}），"
@@ -208,11 +209,11 @@ TURN_START_TEXTS: dict[str, dict[str, str]] = {
 TURN_START_MAX_CHARS = 2_000
 TURN_START_ITEM_CHARS = 300
 TURN_START_TAIL_BYTES = 256 * 1024
-# In sessions/<id>/: which records ctx-budget put into the context at a turn start, so the
-# compaction audit that follows does not inject them again.
-TURN_START_FILE = "turn-start-injection.json"
-# A turn-start compaction follows its prompt within this many seconds (summarising a
-# full context takes a minute or two); an older record belongs to no compaction.
+# sessions/<id>/turn-start-injection.json (core/state.TURN_START_FILE) says which records
+# ctx-budget put into the context at a turn start, so the compaction audit that follows
+# does not inject them again. A turn-start compaction follows its prompt within this many
+# seconds (summarising a full context takes a minute or two); an older record belongs to
+# no compaction.
 TURN_START_FRESH_SECONDS = 900.0
 # The toolkit's token estimate for a text it writes (core/safe_text.estimate_tokens):
 # UTF-8 bytes / 4, the client's own offline estimate of four characters per token.

@@ -29,6 +29,7 @@ the matcher and the shell reader imported. Standard library only, no ``re``, no 
 from __future__ import annotations
 
 from context_memory.core import lightos
+from context_memory.core.state import DECISIONS_FILE, GUARD_INDEX_FILE
 from context_memory.guard.pieces import ANY_CALL, CallPieces
 
 TYPE_CHECKING = False
@@ -40,11 +41,9 @@ if TYPE_CHECKING:
 
 # Here, not in core/tables.py: this module is the hook's fast path, and the tables module
 # costs more to import than everything this module does.
-INDEX_FILE = "guard-index.json"
 INDEX_MAX_BYTES = 2 * 1024 * 1024
 INDEX_VERSION = 4
 MEMORY_INDEX = "MEMORY.md"  # memory/native.py's name (not imported: it loads json and os)
-DECISIONS_FILE = "decisions.jsonl"  # memory/decisions.py's name (not imported: json)
 _KEYS_START = b'"keys":"'
 _TRIGGERS_START = b'"triggers":"'
 _ENTRIES_LINE = b'"entries":['
@@ -53,7 +52,7 @@ _GROUP_SEPARATOR = "|"
 
 
 def index_path(state_dir: str) -> str:
-    return lightos.join(state_dir, INDEX_FILE)
+    return lightos.join(state_dir, GUARD_INDEX_FILE)
 
 
 def log_signature(state_dir: str) -> list[int] | None:
@@ -231,8 +230,8 @@ def read_index(state_dir: str, signature: list[int]) -> IndexFile | None:
 
 
 def live_records(state_dir: str) -> list[dict[str, Any]]:
-    """The log's live records (memory.decisions.live_records)."""
-    from context_memory.memory.decisions import live_records as read_live
+    """The log's live records (core/decisions_log.live_records)."""
+    from context_memory.core.decisions_log import live_records as read_live
 
     records, _ = read_live(state_dir)
     return list(records)

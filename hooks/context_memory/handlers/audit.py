@@ -52,6 +52,7 @@ from context_memory.audit.store import (
     take_pending_injection,
     write_audit,
 )
+from context_memory.core.decisions_log import live_records
 from context_memory.core.hookio import (
     HookInput,
     HookInputError,
@@ -64,7 +65,6 @@ from context_memory.core.state import (
 )
 from context_memory.measure.bands import language
 from context_memory.measure.turn_start import record_key, take_injected
-from context_memory.memory.decisions import live_records
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:

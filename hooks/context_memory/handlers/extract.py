@@ -36,7 +36,7 @@ import sys
 from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
 from context_memory.core.prompt_tables import CROSSED_MARK
 from context_memory.core.safe_text import clip, one_line, safe_block
-from context_memory.core.state import session_dir
+from context_memory.core.state import EXTRACT_FILE, relative_path, session_dir
 
 TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from context_memory.memory.handoff_draft import SessionFacts
 
 HOOK_NAME = "ctx-extract"
-EXTRACT_FILE = "compaction-extract.json"
 STOP_COUNTER = ".stop-count"
 # Next to ctx-budget's mark: the crossing it records has been acted on. The mark itself
 # stays (ctx-budget would only leave it again on the next prompt).
@@ -186,8 +185,9 @@ def act(
 
 def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:
     """The PreCompact stdout: the decisions and rejections the summary must keep."""
+    from context_memory.core.decisions_log import decisions_path
     from context_memory.memory.constraint import constraint_of
-    from context_memory.memory.decisions import decisions_path, str_list
+    from context_memory.memory.decisions import str_list
     from context_memory.memory.handoff_draft import constraint_item
 
     kept = [
@@ -206,10 +206,7 @@ def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str 
         label = STEERING_LABELS[constraint["kind"]]
         item = clip(constraint_item(constraint, alternatives), MAX_STEERING_ITEM_CHARS)
         lines.append(f"- {label}: {item}")
-    log = decisions_path(state_dir)
-    base = os.path.abspath(project_dir)
-    if log.startswith(base + os.sep):
-        log = os.path.relpath(log, base)
+    log = relative_path(decisions_path(state_dir), project_dir)
     earlier = len(kept) - len(shown)
     older = f"; {earlier} older ones are only there" if earlier else ""
     lines.append(

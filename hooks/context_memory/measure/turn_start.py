@@ -7,7 +7,8 @@ the text carries the session's recorded decisions and rejections rather than a b
 the compaction is about to make stale.
 
 Loaded by ctx-budget only in that case. Standard library and lightjson only (prompt path);
-decisions.jsonl is read backwards and only its last TURN_START_TAIL_BYTES.
+of decisions.jsonl only its last TURN_START_TAIL_BYTES are read, by the log's one reader
+(core/decisions_log).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ import stat
 import time
 
 from context_memory.core import lightjson
+from context_memory.core.decisions_log import newest_records, open_log
 from context_memory.core.fsutil import atomic_write
 from context_memory.core.safe_text import clip
+from context_memory.core.state import DECISIONS_FILE, TURN_START_FILE, shown_state_path
 from context_memory.core.tables import (
-    TURN_START_FILE,
     TURN_START_FRESH_SECONDS,
     TURN_START_ITEM_CHARS,
     TURN_START_MAX_CHARS,
@@ -39,11 +41,7 @@ TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still r
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
-DECISIONS_FILE = "decisions.jsonl"  # records.DECISIONS_FILE; records imports json
 KINDS_INJECTED = ("decided", "rejected", "constraint")
-# Marks that retire a record (memory/decisions.py MARK_KINDS): appended after it, so a
-# backwards read meets the mark first.
-RETIRING_KINDS = ("supersede", "drop")
 RECORD_VERSION = 1
 # The record is a few hundred bytes; anything much larger is not ours.
 MAX_RECORD_BYTES = 64 * 1024
@@ -96,35 +94,25 @@ def session_decisions(
     in ``max_chars``; the records used; and whether the log holds more than was shown.
 
     Reads the log backwards and stops once the lines are full: at most its last
-    TURN_START_TAIL_BYTES, and only as much as the lines need. A record that a later
-    supersede or drop mark retires (met first, reading backwards) is left out.
+    TURN_START_TAIL_BYTES, and only as much as the lines need; only the lines that name
+    the session, and the marks, are parsed. The log's one reader (core/decisions_log)
+    judges them: a record a supersede or drop mark retires is left out, a record a union
+    merge repeated counts once.
     """
     texts = TURN_START_TEXTS.get(lang, TURN_START_TEXTS["en"])
     lines: list[str] = []
     used: list[dict[str, Any]] = []
     total = 0
-    retired: set[object] = set()
     try:
-        handle = _open_regular(os.path.join(state_dir, DECISIONS_FILE))
+        handle = open(open_log(state_dir), "rb")  # noqa: SIM115 - closed by the with below
     except FileNotFoundError:
         return lines, used, False
     with handle:
         size = os.fstat(handle.fileno()).st_size
-        for _, raw in iter_lines_backwards(handle, size, max_bytes=TURN_START_TAIL_BYTES):
-            if b'"session"' not in raw:
-                continue
-            record = parse_row(raw)
-            if record is not None and record.get("kind") in RETIRING_KINDS:
-                retired.add(record.get("target"))
-                continue
-            if (
-                record is None
-                or record.get("id") in retired
-                or record.get("session") != session
-                or record.get("kind") not in KINDS_INJECTED
-                or not isinstance(record.get("decision"), str)
-                or not record["decision"]
-            ):
+        backwards = iter_lines_backwards(handle, size, max_bytes=TURN_START_TAIL_BYTES)
+        wanted = (f'"{session}"'.encode(), b'"target"')
+        for record in newest_records((raw for _, raw in backwards), wanted=wanted):
+            if record.get("session") != session or record.get("kind") not in KINDS_INJECTED:
                 continue
             line = decision_line(record, texts)
             if total + len(line) + 1 > max_chars:
@@ -137,10 +125,7 @@ def session_decisions(
 
 def shown_log_path(state_dir: str) -> str:
     """``.working-state/decisions.jsonl`` for the usual folder, the absolute path otherwise."""
-    path = os.path.join(state_dir, DECISIONS_FILE)
-    if os.path.basename(os.path.normpath(state_dir)) == ".working-state":
-        return os.path.join(".working-state", DECISIONS_FILE)
-    return os.path.abspath(path)
+    return shown_state_path(state_dir, os.path.join(state_dir, DECISIONS_FILE))
 
 
 def newest_reply_id(transcript: str) -> str | None:

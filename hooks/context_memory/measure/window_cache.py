@@ -16,13 +16,17 @@ import time
 
 from context_memory.core import lightjson, lightos
 from context_memory.core.hookio import HookInput, as_hook_input
-from context_memory.core.state import UnsafeNameError, resolve_state_dir, session_dir
+from context_memory.core.state import (
+    STATUSLINE_FILE,
+    UnsafeNameError,
+    resolve_state_dir,
+    session_dir,
+)
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 
-CACHE_NAME = "statusline.json"
 # The cached fields that matter; a change of anything else does not rewrite the file.
 COMPARED_FIELDS = ("context_window_size", "model_id")
 # Small enough to read whole; a bigger file is not one we wrote.
@@ -35,7 +39,7 @@ _CWD_KEYS = ('"cwd":"', '"cwd": "')
 
 def cache_path(state_dir: str, session_id: str) -> str:
     """``<state>/sessions/<session-id>/statusline.json``; raises UnsafeNameError for a bad id."""
-    return lightos.join(session_dir(state_dir, session_id), CACHE_NAME)
+    return lightos.join(session_dir(state_dir, session_id), STATUSLINE_FILE)
 
 
 def valid_window(value: object) -> int | None:

@@ -20,9 +20,10 @@ skip marks; live_records leaves out what is superseded or dropped (it stays in t
 Appends are locked; a corrupt line is reported with its path and line number and skipped
 by every reader, never rewritten.
 
-Size: over 450 lines on purpose: this is the one schema of a log line (records, marks,
-captured fields, their bounds) and its one reader; a review of what a line may hold, and
-of what readers may take from it, reads one file.
+The one reader of the log is core/decisions_log.py (read_records, live_records: which
+lines count, each record once, the marks apart), below memory/ so that ctx-budget's
+turn-start text and ctx-guard's index read the log the same way without ``json``; this
+module is the schema of what is written (records, marks, captured fields, their bounds).
 
 Shared through git (``ctx-doctor --team``), the log is merged with git's union driver: both
 sides' lines are kept, so a record that reached both sides is there twice. Readers take
@@ -37,7 +38,14 @@ import json
 import os
 import time
 
-from context_memory.core.fsutil import append_line_locked, open_file
+from context_memory.core.decisions_log import (
+    KINDS,
+    MARK_KINDS,
+    MAX_RECORD_BYTES,
+    PIN_KINDS,
+    decisions_path,
+)
+from context_memory.core.fsutil import append_line_locked
 from context_memory.core.redact import REDACTED, redact, typed_password
 from context_memory.core.safe_text import clip
 from context_memory.memory.constraint import (
@@ -54,10 +62,6 @@ if TYPE_CHECKING:
 
     from context_memory.memory.constraint import Subject
 
-DECISIONS_FILE = "decisions.jsonl"
-KINDS = ("decided", "rejected", "risk", "constraint")
-PIN_KINDS = ("pin", "unpin")
-MARK_KINDS = ("supersede", "drop")
 BY_VALUES = ("user", "agent")
 CAPTURE_SOURCES = ("tool-rejection", "plan", "question", "prompt", "agent-text")
 CALL_TOOLS_WITH_FILE = ("Edit", "Write", "MultiEdit", "NotebookEdit")
@@ -71,39 +75,14 @@ MAX_GIST_CHARS = 200
 MAX_CALL_CHARS = 300
 MAX_UUID_CHARS = 100
 MAX_TEXT_LENGTH = 4000
-# A record the toolkit writes stays far below this (two texts of 4000 characters); a longer
-# line is skipped unread, so one huge record costs no hook its time or memory.
-MAX_RECORD_BYTES = 64 * 1024
-# Only the newest part of a bigger log is read (whole records after the cut).
-MAX_LOG_BYTES = 32 * 1024 * 1024
-_BOM = b"\xef\xbb\xbf"
 
 
 class RecordError(ValueError):
     """A record that must not be written (empty text, unknown kind, too long)."""
 
 
-class LogProblem:
-    """A line of the log that readers skip: where it is and why."""
-
-    __slots__ = ("line", "path", "reason")
-
-    def __init__(self, path: str, line: int, reason: str) -> None:
-        self.path = path
-        self.line = line
-        self.reason = reason
-
-    def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.reason}"
-
-
 def utc_now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-
-
-def decisions_path(state_dir: str | os.PathLike[str]) -> str:
-    return os.path.join(os.fspath(state_dir), DECISIONS_FILE)
 
 
 def make_record(
@@ -204,144 +183,6 @@ def wait_for_git(path: str, limit: float = GIT_WAIT_SECONDS) -> None:
         time.sleep(GIT_POLL_SECONDS)
 
 
-def _valid(record: object) -> bool:
-    return (
-        isinstance(record, dict)
-        and record.get("kind") in KINDS
-        and isinstance(record.get("decision"), str)
-        and bool(record.get("decision"))
-    )
-
-
-def _is_pin(record: object) -> bool:
-    return (
-        isinstance(record, dict)
-        and record.get("kind") in PIN_KINDS
-        and isinstance(record.get("target"), str)
-    )
-
-
-def _is_mark(record: object) -> bool:
-    return (
-        isinstance(record, dict)
-        and record.get("kind") in MARK_KINDS
-        and isinstance(record.get("target"), str)
-    )
-
-
-def read_records(
-    state_dir: str | os.PathLike[str],
-    pins: list[dict[str, object]] | None = None,
-    marks: list[dict[str, object]] | None = None,
-) -> tuple[list[dict[str, object]], list[LogProblem]]:
-    """All whole, valid records in file order, each once, and the lines that were skipped.
-
-    The log is opened without following a link and must be a regular file; a line longer
-    than MAX_RECORD_BYTES is skipped unread, and of a log bigger than MAX_LOG_BYTES only
-    the newest part is read. Every skip is a LogProblem (line 0: the whole file).
-    Pin records are not decisions: they go to ``pins`` when given, and are skipped
-    silently otherwise; supersede and drop marks likewise go to ``marks``.
-
-    A union merge by git leaves a record that reached both sides twice: the first line
-    with an id counts (or, without an id, the first identical line); repeats are dropped
-    silently, as they are no problem. Pin records are deduplicated the same way, so a
-    repeated pin cannot undo a later unpin.
-    """
-    path = decisions_path(state_dir)
-    records: list[dict[str, object]] = []
-    problems: list[LogProblem] = []
-    seen: set[object] = set()
-    try:
-        fd = open_file(path, root=os.fspath(state_dir))
-    except FileNotFoundError:
-        return records, problems
-    except OSError as exc:
-        problems.append(LogProblem(path, 0, f"{exc.strerror or exc}; no record read"))
-        return records, problems
-    with open(fd, "rb") as handle:
-        size = os.fstat(fd).st_size
-        first = 1
-        if size > MAX_LOG_BYTES:
-            handle.seek(size - MAX_LOG_BYTES)
-            handle.readline(MAX_RECORD_BYTES)  # the rest of a cut record
-            _skip_rest(handle)
-            first = 0  # line numbers unknown: the start was not read
-            problems.append(
-                LogProblem(path, 0, f"larger than {MAX_LOG_BYTES} bytes; only its end was read")
-            )
-        number = 0
-        while True:
-            raw = handle.readline(MAX_RECORD_BYTES + 1)
-            if not raw:
-                break
-            number += 1
-            shown = number if first else 0
-            if len(raw) > MAX_RECORD_BYTES:
-                _skip_rest(handle)
-                problems.append(
-                    LogProblem(path, shown, f"longer than {MAX_RECORD_BYTES} bytes; skipped")
-                )
-                continue
-            if number == 1 and first and raw.startswith(_BOM):
-                raw = raw[len(_BOM) :]
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError, RecursionError):
-                reason = "not valid JSON" if raw.endswith(b"\n") else "half-written last line"
-                problems.append(LogProblem(path, shown, reason))
-                continue
-            is_pin = _is_pin(record)
-            is_mark = not is_pin and _is_mark(record)
-            if not is_pin and not is_mark and not _valid(record):
-                problems.append(LogProblem(path, shown, "not a decision record"))
-                continue
-            ident = record.get("id")
-            key: object = ("id", ident) if isinstance(ident, str) and ident else raw.strip()
-            if key in seen:
-                continue
-            seen.add(key)
-            if is_pin:
-                if pins is not None:
-                    pins.append(record)
-                continue
-            if is_mark:
-                if marks is not None:
-                    marks.append(record)
-                continue
-            records.append(record)
-    return records, problems
-
-
-def retired_ids(marks: list[dict[str, object]]) -> dict[str, str]:
-    """Record id -> "superseded" or "dropped", from the log's marks (a drop wins)."""
-    retired: dict[str, str] = {}
-    for mark in marks:
-        target = mark.get("target")
-        if not isinstance(target, str):
-            continue
-        if mark.get("kind") == "drop":
-            retired[target] = "dropped"
-        elif mark.get("kind") == "supersede":
-            retired.setdefault(target, "superseded")
-    return retired
-
-
-def live_records(
-    state_dir: str | os.PathLike[str],
-    pins: list[dict[str, object]] | None = None,
-) -> tuple[list[dict[str, object]], list[LogProblem]]:
-    """read_records without the records that are superseded or dropped: what every reader
-    that shows or injects decisions uses."""
-    marks: list[dict[str, object]] = []
-    records, problems = read_records(state_dir, pins, marks)
-    retired = retired_ids(marks)
-    if retired:
-        records = [r for r in records if r.get("id") not in retired]
-    return records, problems
-
-
 def stated_at(record: Mapping[str, object]) -> str:
     """When a record was stated: the time of the transcript row it was captured from
     (``row_ts``) when it has one, else when it was written (``ts``); "" when neither is
@@ -357,15 +198,6 @@ def stated_by(record: dict[str, object]) -> str:
     """Who stated a record: "user" or "agent" (records without ``by`` are the agent's)."""
     by = record.get("by")
     return by if isinstance(by, str) and by in BY_VALUES else "agent"
-
-
-def _skip_rest(handle: object) -> None:
-    """Read past the end of the current line without keeping it."""
-    readline = handle.readline  # type: ignore[attr-defined]
-    while True:
-        chunk = readline(1 << 20)
-        if not chunk or chunk.endswith(b"\n"):
-            return
 
 
 MAX_LIST_ITEMS = 20

@@ -32,7 +32,7 @@ import time
 from context_memory.core.fsutil import list_dir, open_dir, open_file_at
 from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import one_line
-from context_memory.core.state import session_dir, validate_name
+from context_memory.core.state import HANDOFFS_DIR, SESSIONS_DIR, session_dir, validate_name
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def render_handoff(meta: HandoffMeta, sections: HandoffSections) -> str:
 
 
 def handoffs_dir(state_dir: str, session: str) -> str:
-    return os.path.join(session_dir(state_dir, session), "handoffs")
+    return os.path.join(session_dir(state_dir, session), HANDOFFS_DIR)
 
 
 def stage_path(state_dir: str, session: str, stage: int) -> str:
@@ -255,7 +255,7 @@ def latest_handoff(state_dir: str, now: float | None = None) -> str | None:
     checkout, so each clone would name another one. A handoff without a time, or dated
     after ``now``, ranks below every dated one, as in the merge."""
     current = time.time() if now is None else now
-    root = os.path.join(state_dir, "sessions")
+    root = os.path.join(state_dir, SESSIONS_DIR)
     newest: tuple[bool, float, str, str] | None = None
     try:
         sessions = list_dir(root, root=state_dir)
@@ -266,7 +266,7 @@ def latest_handoff(state_dir: str, now: float | None = None) -> str | None:
             validate_name(session)
         except ValueError:
             continue  # no writer makes such a folder: never point the model into it
-        folder = os.path.join(root, session, "handoffs")
+        folder = os.path.join(root, session, HANDOFFS_DIR)
         try:
             dir_fd = open_dir(folder, root=state_dir)
         except OSError:

@@ -23,16 +23,12 @@ import os
 import re
 import time
 
+from context_memory.core.decisions_log import LogProblem, live_records
 from context_memory.core.fsutil import atomic_write, lock_for, make_dirs, open_file, read_fd_bounded
 from context_memory.core.safe_text import one_line
-from context_memory.core.state import ensure_inside, validate_name
+from context_memory.core.state import PLAN_FILE, ensure_inside, validate_name
 from context_memory.memory.constraint import constraint_of, live_by_subject
-from context_memory.memory.decisions import (
-    LogProblem,
-    live_records,
-    str_list,
-    utc_now_iso,
-)
+from context_memory.memory.decisions import str_list, utc_now_iso
 from context_memory.memory.handoff import (
     MAX_HANDOFF_BYTES,
     MAX_STAGE,
@@ -56,7 +52,6 @@ if TYPE_CHECKING:
     from context_memory.memory.constraint import Constraint
     from context_memory.memory.handoff import HandoffMeta, HandoffSections, SectionName
 
-PLAN_FILE = "current-plan.md"
 # The plan is read for its unchecked items; a bigger file is skipped.
 MAX_PLAN_BYTES = 4 * 1024 * 1024
 RECORD_SECTIONS: dict[str, SectionName] = {

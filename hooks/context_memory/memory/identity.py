@@ -16,13 +16,14 @@ from __future__ import annotations
 import os
 import time
 
+from context_memory.core.state import AUTHOR_CACHE_FILE  # per machine: not shared (team.py)
+
 # json, subprocess, socket and hashlib are imported where used: decisions.py imports this
 # module, and hooks that only read records should not pay for them.
 
 # Crockford's base32: no I, L, O or U (nothing to misread), sorts like the numbers it encodes.
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 ID_LENGTH = 26  # 10 characters of milliseconds (48 bits) + 16 of randomness (80 bits)
-AUTHOR_CACHE = ".author-cache.json"  # per machine: ctx-doctor --team lists it in .gitignore
 MAX_CACHE_BYTES = 4096
 MAX_AUTHOR_LENGTH = 200
 GIT_TIMEOUT_SECONDS = 5.0
@@ -191,7 +192,7 @@ def record_author(project: str, state_dir: str | None = None) -> str:
     env_email = os.environ.get("GIT_AUTHOR_EMAIL", "")
     if env_name or env_email:
         return format_author(env_name, env_email)
-    cache = os.path.join(state_dir, AUTHOR_CACHE) if state_dir else None
+    cache = os.path.join(state_dir, AUTHOR_CACHE_FILE) if state_dir else None
     key = _cache_key(project)
     if cache is not None and state_dir:
         cached = _read_cache(cache, key, state_dir)

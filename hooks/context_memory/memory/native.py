@@ -35,7 +35,9 @@ import json
 import os
 import stat
 
+from context_memory.core.decisions_log import decisions_path, live_records
 from context_memory.core.fsutil import atomic_write, lock_for, read_bytes
+from context_memory.core.state import NATIVE_MEMORY_FILE, STATE_DIRNAME
 from context_memory.core.tables import (
     NATIVE_BLOCK_BEGIN,
     NATIVE_BLOCK_CHARS,
@@ -45,12 +47,7 @@ from context_memory.core.tables import (
     NATIVE_FILE_MARK,
     NATIVE_FILE_PREFIX,
 )
-from context_memory.memory.decisions import (
-    append_record,
-    decisions_path,
-    live_records,
-    make_mark_record,
-)
+from context_memory.memory.decisions import append_record, make_mark_record
 from context_memory.memory.native_folder import NativeLocation, native_location
 from context_memory.memory.native_text import (
     file_name,
@@ -67,14 +64,13 @@ if TYPE_CHECKING:
     from context_memory.memory.native_text import Mirrored
 
 INDEX_FILE = "MEMORY.md"
-STATE_FILE = "native-memory.json"
 MAX_INDEX_BYTES = 512 * 1024
 MAX_MEMORY_FILE_BYTES = 64 * 1024
 MAX_STATE_BYTES = 1024 * 1024
 SYNC_TRIES = 4
 REMOVED_TEXT = (
-    "taken out by ctx-pin --remove-auto-memory; delete .working-state/native-memory.json to "
-    "mirror again"
+    f"taken out by ctx-pin --remove-auto-memory; delete {STATE_DIRNAME}/{NATIVE_MEMORY_FILE} "
+    "to mirror again"
 )
 MAX_PROJECT_FOLDERS = 2000
 # A memory folder holds a few dozen files; past this many names the rest are not looked at.
@@ -201,7 +197,7 @@ def memory_ids(project_dir: str, env: Mapping[str, str] | None = None) -> frozen
 
 def read_state(state_dir: str) -> dict[str, object]:
     try:
-        data = json.loads(read_bytes(os.path.join(state_dir, STATE_FILE), MAX_STATE_BYTES,
+        data = json.loads(read_bytes(os.path.join(state_dir, NATIVE_MEMORY_FILE), MAX_STATE_BYTES,
                                      root=state_dir))  # fmt: skip
     except (OSError, ValueError, RecursionError):
         return {}
@@ -289,7 +285,7 @@ def sync_native(
     folder = location.folder
     if not _folder_ok(folder, create=True):
         return SyncResult(folder, f"{folder} is not a folder (a link?): nothing written")
-    with lock_for(os.path.join(state_dir, STATE_FILE), root=state_dir):
+    with lock_for(os.path.join(state_dir, NATIVE_MEMORY_FILE), root=state_dir):
         return _sync_locked(state_dir, folder, session)
 
 
@@ -356,7 +352,7 @@ def _sync_locked(state_dir: str, folder: str, session: str) -> SyncResult:
         "log": _stamp(decisions_path(state_dir)),
         "index": _stamp(os.path.join(folder, INDEX_FILE)),
     }
-    atomic_write(os.path.join(state_dir, STATE_FILE), json.dumps(new_state, indent=1),
+    atomic_write(os.path.join(state_dir, NATIVE_MEMORY_FILE), json.dumps(new_state, indent=1),
                  root=state_dir)  # fmt: skip
     return result
 
@@ -431,6 +427,6 @@ def remove_everywhere(
     for folder in toolkit_folders(list(projects), env):
         removed.extend(remove_native(folder))
     if state_dir is not None and os.path.isdir(state_dir):
-        atomic_write(os.path.join(state_dir, STATE_FILE), json.dumps({"removed": True}),
+        atomic_write(os.path.join(state_dir, NATIVE_MEMORY_FILE), json.dumps({"removed": True}),
                      root=state_dir)  # fmt: skip
     return removed

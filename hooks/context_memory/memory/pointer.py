@@ -11,19 +11,20 @@ from __future__ import annotations
 import os
 import stat
 
+from context_memory.core.decisions_log import live_records
 from context_memory.core.safe_text import estimate_tokens, one_line
-from context_memory.core.state import STATE_DIRNAME
+from context_memory.core.state import (
+    DECISIONS_FILE,
+    MERGED_DECISIONS_MD,
+    MERGED_DIR,
+    PLAN_FILE,
+    relative_path,
+    usual_project,
+)
 from context_memory.core.tables import POINTER_REJECTION_TOKENS
 from context_memory.memory.constraint import constraints_of, live_by_subject
-from context_memory.memory.decisions import DECISIONS_FILE, MARK_KINDS
 from context_memory.memory.handoff import latest_handoff
 
-TYPE_CHECKING = False  # typing costs an import; mypy still reads the block
-if TYPE_CHECKING:
-    pass
-
-PLAN_FILE = "current-plan.md"
-MERGED_DECISIONS = os.path.join("merged", "decisions.md")
 POINTER_PREFIX = "[WORKING STATE]"
 # The rejections are named in the pointer itself, whoever recorded them: on a shared project
 # (ctx-doctor --team) a teammate's rejection reaches the next session on every clone. As
@@ -41,16 +42,6 @@ def _has_content(path: str) -> bool:
     return stat.S_ISREG(info.st_mode) and info.st_size > 0
 
 
-def _shown(path: str, base: str | None) -> str:
-    """``path`` relative to ``base`` when it lies inside it (shorter), else absolute."""
-    path = os.path.abspath(path)
-    if base:
-        base = os.path.abspath(base)
-        if path.startswith(base + os.sep):
-            return os.path.relpath(path, base)
-    return path
-
-
 def recent_rejections(
     state_dir: str, limit: int | None = None, skip: frozenset[str] = frozenset()
 ) -> list[str]:
@@ -64,30 +55,9 @@ def recent_rejections(
     return recent_records(state_dir, "rejected", limit, skip)
 
 
-def _tail_lines(state_dir: str) -> list[bytes]:
-    """The whole lines of the log's last REJECTIONS_TAIL_BYTES (none when unreadable)."""
-    from context_memory.core.fsutil import open_file
-
-    path = os.path.join(state_dir, DECISIONS_FILE)
-    try:  # no link followed, a regular file only: the state folder is untrusted input
-        fd = open_file(path, root=state_dir)
-    except OSError:
-        return []
-    try:
-        size = os.fstat(fd).st_size
-        start = max(0, size - REJECTIONS_TAIL_BYTES)
-        data = os.pread(fd, REJECTIONS_TAIL_BYTES, start)
-    except OSError:
-        return []
-    finally:
-        os.close(fd)
-    lines = data.split(b"\n")
-    return lines[1:] if start > 0 else lines  # the first line is cut
-
-
-# Lines parsed besides those of the wanted kind: marks, and typed records (any kind), as
-# a typed record of another kind may supersede one of this kind (an approved plan, the
-# rejections it resolved).
+# Lines parsed besides those of the wanted kind: marks (which retire records), and typed
+# records (any kind), as a typed record of another kind may supersede one of this kind (an
+# approved plan, the rejections it resolved).
 _ALSO_PARSED = (b'"target"', b'"ruled_out"', b'"preferred"')
 
 
@@ -96,36 +66,15 @@ def recent_records(
 ) -> list[str]:
     """recent_rejections for records of ``kind`` (rejected or constraint), each item
     redacted (core/redact.py: a record written before the rule may hold a credential)."""
-    import json
-
     from context_memory.core.redact import redact
 
-    records: list[dict[str, object]] = []
-    seen: set[object] = set()
-    retired: set[object] = set()
-    needle = f'"{kind}"'.encode()
-    for raw in _tail_lines(state_dir):
-        if needle not in raw and not any(mark in raw for mark in _ALSO_PARSED):
-            continue
-        try:
-            record = json.loads(raw)
-        except (ValueError, RecursionError):
-            continue
-        if not isinstance(record, dict):
-            continue
-        if record.get("kind") in MARK_KINDS:
-            retired.add(record.get("target"))
-            continue
-        ident = record.get("id")
-        key = ident if isinstance(ident, str) and ident else raw.strip()
-        if key not in seen:
-            seen.add(key)
-            records.append(record)
+    wanted = (f'"{kind}"'.encode(), *_ALSO_PARSED)
+    records, _ = live_records(state_dir, tail_bytes=REJECTIONS_TAIL_BYTES, wanted=wanted)
     found: list[tuple[str, str]] = []
     for constraint in constraints_of(live_by_subject(records)):
         if constraint["kind"] != kind or not constraint["text"].strip():
             continue
-        if constraint["id"] and (constraint["id"] in retired or constraint["id"] in skip):
+        if constraint["id"] and constraint["id"] in skip:
             continue
         notes = [constraint["reason"]] if constraint["reason"].strip() else []
         if constraint["by"] == "user":
@@ -173,22 +122,22 @@ def recovery_pointer(
     Paths are shown relative to ``base`` (default: the project, when the state folder is
     the usual ``<project>/.working-state``) and absolute otherwise.
     """
-    if base is None and os.path.basename(os.path.normpath(state_dir)) == STATE_DIRNAME:
-        base = os.path.dirname(os.path.abspath(state_dir))
+    if base is None:
+        base = usual_project(state_dir)
     first = [
         path
         for path in (os.path.join(state_dir, PLAN_FILE), os.path.join(state_dir, DECISIONS_FILE))
         if _has_content(path)
     ]
     handoff = latest_handoff(state_dir)
-    merged = os.path.join(state_dir, MERGED_DECISIONS)
+    merged = os.path.join(state_dir, MERGED_DIR, MERGED_DECISIONS_MD)
     if not _has_content(merged):
         merged = ""
     if not first and not handoff and not merged:
         return None
     sentences = [f"{POINTER_PREFIX} This project keeps its working memory on disk."]
     if first:
-        sentences.append("Read " + " and ".join(_shown(p, base) for p in first) + " first.")
+        sentences.append("Read " + " and ".join(relative_path(p, base) for p in first) + " first.")
     rejected = recent_rejections(state_dir, skip=in_memory) if with_rejections else []
     if rejected:
         sentences.append(rejections_sentence(rejected))
@@ -196,9 +145,9 @@ def recovery_pointer(
     if required:
         sentences.append(budgeted_sentence("Constraints: ", required, "constraints"))
     if handoff:
-        sentences.append(f"Latest handoff: {_shown(handoff, base)}.")
+        sentences.append(f"Latest handoff: {relative_path(handoff, base)}.")
     if merged:
-        sentences.append(f"Merged decisions: {_shown(merged, base)}.")
+        sentences.append(f"Merged decisions: {relative_path(merged, base)}.")
     sentences.append("Record new decisions with ctx-decide.")
     # Paths hold folder names nobody checked: one line, no control characters.
     return one_line(" ".join(sentences))

@@ -20,28 +20,40 @@ import os
 import subprocess
 
 from context_memory.core.fsutil import TooLargeError, UnsafePathError, atomic_write, read_bytes
+from context_memory.core.state import (
+    AUTHOR_CACHE_FILE,
+    DECISIONS_FILE,
+    HANDOFFS_DIR,
+    LOGS_DIR,
+    MERGED_DIR,
+    PINNED_FILE,
+    PINNED_INDEX_FILE,
+    PLAN_FILE,
+    SESSIONS_DIR,
+    relative_path,
+)
 
 ATTRIBUTES_FILE = ".gitattributes"
 IGNORE_FILE = ".gitignore"
 HEADER = "# context-memory (ctx-doctor --team):"
 ATTRIBUTE_LINES = (
     HEADER + " git keeps both sides' records when it merges the log",
-    "decisions.jsonl merge=union",
+    f"{DECISIONS_FILE} merge=union",
 )
 # (pattern, why it is not shared)
 IGNORED = (
-    ("/logs/", "hook logs of this machine"),
+    (f"/{LOGS_DIR}/", "hook logs of this machine"),
     ("*.lock", "locks of this machine's writers"),
     ("*.tmp", "half-written temporary files"),
-    ("/.author-cache.json", "this machine's cached git identity"),
-    ("/merged", "derived: ctx-merge rebuilds it on every clone"),
-    ("/.merged-*", "ctx-merge's generation folders behind merged/"),
-    ("/pinned.md", "derived: rebuilt from the decisions log"),
-    ("/pinned-index.json", "derived: the ids pinned.md holds, rebuilt with it"),
-    ("/pinned.md.lock", "the digest's lock on this machine"),
-    ("/current-plan.md", "one person's working plan, rewritten whole: sharing it would conflict"),
-    ("/sessions/*/*", "each session's own caches, counters and audit marks"),
-    ("!/sessions/*/handoffs/", "(kept: the handoffs are shared)"),
+    (f"/{AUTHOR_CACHE_FILE}", "this machine's cached git identity"),
+    (f"/{MERGED_DIR}", "derived: ctx-merge rebuilds it on every clone"),
+    (f"/.{MERGED_DIR}-*", f"ctx-merge's generation folders behind {MERGED_DIR}/"),
+    (f"/{PINNED_FILE}", "derived: rebuilt from the decisions log"),
+    (f"/{PINNED_INDEX_FILE}", f"derived: the ids {PINNED_FILE} holds, rebuilt with it"),
+    (f"/{PINNED_FILE}.lock", "the digest's lock on this machine"),
+    (f"/{PLAN_FILE}", "one person's working plan, rewritten whole: sharing it would conflict"),
+    (f"/{SESSIONS_DIR}/*/*", "each session's own caches, counters and audit marks"),
+    (f"!/{SESSIONS_DIR}/*/{HANDOFFS_DIR}/", "(kept: the handoffs are shared)"),
 )
 IGNORE_LINES = (
     HEADER + " per-machine and derived files, never shared",
@@ -137,10 +149,6 @@ def add_lines(path: str, lines: tuple[str, ...], root: str) -> list[str]:
     return missing
 
 
-def _shown(path: str, top: str) -> str:
-    return os.path.relpath(path, top) if path.startswith(top + os.sep) else path
-
-
 def setup_team(state_dir: str) -> TeamReport:
     """Write the two files (as needed) and check with git that they work."""
     state_dir = os.path.abspath(state_dir)
@@ -154,19 +162,19 @@ def setup_team(state_dir: str) -> TeamReport:
     added = add_lines(attributes, ATTRIBUTE_LINES, real_state)
     if added:
         report.changed.append(
-            f"{_shown(attributes, top)}: added '{added[0]}' (git's union merge keeps both "
+            f"{relative_path(attributes, top)}: added '{added[0]}' (git's union merge keeps both "
             "sides' new records: no merge conflict in the decisions log)"
         )
     ignore = os.path.join(real_state, IGNORE_FILE)
     added = add_lines(ignore, IGNORE_LINES, real_state)
     if added:
         report.changed.append(
-            f"{_shown(ignore, top)}: added {len(added)} line"
+            f"{relative_path(ignore, top)}: added {len(added)} line"
             + ("" if len(added) == 1 else "s")
             + " for per-machine and derived files: "
             + ", ".join(added)
         )
-    log = os.path.join(real_state, "decisions.jsonl")
+    log = os.path.join(real_state, DECISIONS_FILE)
     rel_log = os.path.relpath(log, top)
     done = git(["check-attr", "merge", "--", rel_log], top)
     report.attribute = done.stdout.strip().rsplit(": ", 1)[-1] if done.returncode == 0 else ""
@@ -201,9 +209,9 @@ def setup_team(state_dir: str) -> TeamReport:
 def explanation() -> list[str]:
     """What is shared and what is not, and why: printed after the changes."""
     lines = [
-        "Shared through git: decisions.jsonl (every record, with its author; merged by "
-        "union, duplicates read once) and sessions/<id>/handoffs/ (one folder per session: "
-        "no two machines write the same file).",
+        f"Shared through git: {DECISIONS_FILE} (every record, with its author; merged by "
+        f"union, duplicates read once) and {SESSIONS_DIR}/<id>/{HANDOFFS_DIR}/ (one folder "
+        "per session: no two machines write the same file).",
         "Not shared:",
     ]
     lines += [f"  {pattern:<22} {why}" for pattern, why in IGNORED if not pattern.startswith("!")]

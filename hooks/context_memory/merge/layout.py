@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import os
 
+from context_memory.core.state import (
+    MERGE_LOCK_FILE,
+    MERGED_DECISIONS_MD,
+    MERGED_DIR,
+)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     pass
 
 FORMAT_VERSION = 1
-MERGED_DIRNAME = "merged"
-DECISIONS_MD = "decisions.md"
-DECISIONS_JSON = "decisions.json"
+# The names of merged/ and its two records are core/state's (the pointer and the pinned
+# digest read them too); what is inside a generation besides them is the merge's own.
 STATE_JSON = "state.json"
-LOCK_NAME = "merge.lock"
 GENERATION_PREFIX = ".merged-"
 # Where a ``merged`` that is not the toolkit's link (a folder or file made by hand) is moved
 # the first time a merge meets it. Never removed by the toolkit.
@@ -64,12 +68,12 @@ class Problem:
 
 
 def merged_dir(state_dir: str) -> str:
-    return os.path.join(state_dir, MERGED_DIRNAME)
+    return os.path.join(state_dir, MERGED_DIR)
 
 
 def decisions_md_path(state_dir: str) -> str:
-    return os.path.join(state_dir, MERGED_DIRNAME, DECISIONS_MD)
+    return os.path.join(state_dir, MERGED_DIR, MERGED_DECISIONS_MD)
 
 
 def lock_path(state_dir: str) -> str:
-    return os.path.join(state_dir, LOCK_NAME)
+    return os.path.join(state_dir, MERGE_LOCK_FILE)

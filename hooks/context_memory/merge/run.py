@@ -11,6 +11,7 @@ import time
 from context_memory.core.fsutil import (
     sweep_stale_temps,
 )
+from context_memory.core.state import MERGED_DECISIONS_JSON, MERGED_DECISIONS_MD, SESSIONS_DIR
 from context_memory.merge import publish as publishing
 from context_memory.merge.gates import (
     GateResult,
@@ -21,8 +22,6 @@ from context_memory.merge.gates import (
     take_lock,
 )
 from context_memory.merge.layout import (
-    DECISIONS_JSON,
-    DECISIONS_MD,
     DEFAULT_MIN_HOURS,
     DEFAULT_MIN_SESSIONS,
     GATE_LOCK,
@@ -107,8 +106,8 @@ def build_outputs(
     for handoff in shown_future:
         handoff.path = os.path.relpath(handoff.path, state_dir)
     files = {
-        DECISIONS_MD: render_markdown(result, shown, shown_future),
-        DECISIONS_JSON: dumps(result_data(result, shown, shown_future)),
+        MERGED_DECISIONS_MD: render_markdown(result, shown, shown_future),
+        MERGED_DECISIONS_JSON: dumps(result_data(result, shown, shown_future)),
         STATE_JSON: dumps(state_data(result, now)),
     }
     return result, shown_future, skipped, files
@@ -116,7 +115,7 @@ def build_outputs(
 
 def _nothing(state_dir: str, skipped: list[Problem]) -> Outcome:
     outcome = Outcome("nothing")
-    outcome.reason = f"no readable handoffs under {os.path.join(state_dir, 'sessions')}"
+    outcome.reason = f"no readable handoffs under {os.path.join(state_dir, SESSIONS_DIR)}"
     outcome.skipped = skipped
     return outcome
 
@@ -146,15 +145,15 @@ def run_merge(
         outcome.result, outcome.future, outcome.skipped, files = built
         if state.clock:
             outcome.alerts.append(state.clock)
-        outcome.new_markdown = files[DECISIONS_MD]
+        outcome.new_markdown = files[MERGED_DECISIONS_MD]
         try:
-            old = read_merged(state_dir, DECISIONS_MD, MAX_MARKDOWN_BYTES)
+            old = read_merged(state_dir, MERGED_DECISIONS_MD, MAX_MARKDOWN_BYTES)
             outcome.old_markdown = old.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             outcome.old_markdown = None
         return outcome
 
-    if not os.path.isdir(os.path.join(state_dir, "sessions")):
+    if not os.path.isdir(os.path.join(state_dir, SESSIONS_DIR)):
         return _nothing(state_dir, [])
     lock = take_lock(state_dir, sleep=sleep)
     if lock is None:

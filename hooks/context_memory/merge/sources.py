@@ -19,7 +19,7 @@ from context_memory.core.fsutil import (
     read_fd_bounded,
 )
 from context_memory.core.isotime import parse_time
-from context_memory.core.state import UnsafeNameError, validate_name
+from context_memory.core.state import SESSIONS_DIR, UnsafeNameError, validate_name
 from context_memory.memory.handoff import (
     MAX_HANDOFF_BYTES,
     Handoff,
@@ -117,7 +117,7 @@ def read_handoff(path: str, session: str, stage: int, *, root: str | None = None
 def _session_names(state_dir: str, problems: list[Problem] | None = None) -> list[str]:
     """The session folders under ``<state>/sessions``; anything else there (a README, a
     desktop.ini, a link) is skipped, and noted in ``problems`` when given."""
-    root = os.path.join(state_dir, "sessions")
+    root = os.path.join(state_dir, SESSIONS_DIR)
     try:
         names = sorted(list_dir(root, root=state_dir))
     except OSError as exc:
@@ -160,7 +160,7 @@ def scan_handoffs(
     handoffs: list[HandoffFile] = []
     problems: list[Problem] = []
     for session in _session_names(state_dir, problems):
-        folder = os.path.join(state_dir, "sessions", session)
+        folder = os.path.join(state_dir, SESSIONS_DIR, session)
         try:
             paths = _handoff_paths(state_dir, session)
         except UnsafeNameError as exc:

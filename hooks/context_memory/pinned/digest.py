@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import estimate_tokens, one_line
-from context_memory.core.state import STATE_DIRNAME
+from context_memory.core.state import (
+    DECISIONS_FILE,
+    MERGED_DECISIONS_MD,
+    MERGED_DIR,
+    PLAN_FILE,
+    STATE_DIRNAME,
+)
 from context_memory.core.tables import CHARS_PER_TOKEN
 from context_memory.memory.constraint import constraint_of, live_by_subject
-from context_memory.memory.decisions import DECISIONS_FILE, str_list
+from context_memory.memory.decisions import str_list
 from context_memory.memory.handoff_draft import CONSTRAINT_PREFIX, RECORD_SECTIONS, constraint_item
 from context_memory.memory.identity import is_new_style_id
-from context_memory.merge.layout import MERGED_DIRNAME
 from context_memory.merge.merge import merge_handoffs
 from context_memory.merge.sources import HandoffFile
 
@@ -126,7 +131,7 @@ def _merged_handoffs(merged: Mapping[str, Any] | None) -> list[HandoffFile]:
             handoff = groups.get(group)
             if handoff is None:
                 handoff = groups[group] = HandoffFile(
-                    MERGED_DIRNAME, group[0], group[1], _stamp(group[2]), "merged", {}
+                    MERGED_DIR, group[0], group[1], _stamp(group[2]), "merged", {}
                 )
             handoff.sections.setdefault(section, []).append(entry["text"])
     return list(groups.values())
@@ -215,8 +220,8 @@ def footer_line(omitted: int, total: int, cap: int, where: str) -> str:
     where = one_line(where)  # a state folder's path is untrusted text too
     return (
         f"Left out to stay under {cap:,} tokens: {omitted} of {total} entries. Full record: "
-        f"ctx-decide --list ({where}/{DECISIONS_FILE}), {where}/{MERGED_DIRNAME}/decisions.md, "
-        f"{where}/current-plan.md."
+        f"ctx-decide --list ({where}/{DECISIONS_FILE}), "
+        f"{where}/{MERGED_DIR}/{MERGED_DECISIONS_MD}, {where}/{PLAN_FILE}."
     )
 
 

@@ -8,11 +8,11 @@ import json
 import os
 import time
 
+from context_memory.core.state import PINNED_SNAPSHOT_FILE
 from context_memory.pinned.store import (
     CLAUDE_MD,
     IMPORT_LINE,
     MAX_SMALL_FILE_BYTES,
-    SNAPSHOT_FILE,
     digest_path,
     generation_of,
     index_path,
@@ -42,7 +42,7 @@ def _claude_md_imports(project_dir: str) -> bool:
 
 
 def read_snapshots(session_folder: str) -> list[dict[str, Any]]:
-    raw = read_bounded(os.path.join(session_folder, SNAPSHOT_FILE), MAX_SMALL_FILE_BYTES)
+    raw = read_bounded(os.path.join(session_folder, PINNED_SNAPSHOT_FILE), MAX_SMALL_FILE_BYTES)
     if raw is None:
         return []
     try:
@@ -93,7 +93,7 @@ def snapshot_for_compaction(
     """
     from context_memory.core.fsutil import atomic_write
 
-    path = os.path.join(session_folder, SNAPSHOT_FILE)
+    path = os.path.join(session_folder, PINNED_SNAPSHOT_FILE)
     if not os.path.lexists(digest_path(state_dir)) and not os.path.lexists(path):
         return None
     ids = digest_ids_now(state_dir, project_dir)

@@ -35,10 +35,16 @@ import json
 import os
 import time
 
-from context_memory.core.state import STATE_DIRNAME
-from context_memory.memory.decisions import live_records
+from context_memory.core.decisions_log import live_records
+from context_memory.core.state import (
+    MERGED_DECISIONS_JSON,
+    MERGED_DIR,
+    PINNED_FILE,
+    PINNED_INDEX_FILE,
+    STATE_DIRNAME,
+    shown_state_path,
+)
 from context_memory.memory.handoff_draft import plan_open_items
-from context_memory.merge.layout import DECISIONS_JSON, MERGED_DIRNAME
 from context_memory.pinned.digest import DEFAULT_CAP_TOKENS, Digest, render_digest
 
 TYPE_CHECKING = False
@@ -47,9 +53,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-PINNED_FILE = "pinned.md"
-INDEX_FILE = "pinned-index.json"
-SNAPSHOT_FILE = "pinned-at-compact.json"
 IMPORT_LINE = f"@{STATE_DIRNAME}/{PINNED_FILE}"
 CLAUDE_MD = "CLAUDE.md"
 
@@ -86,7 +89,7 @@ def digest_path(state_dir: str) -> str:
 
 
 def index_path(state_dir: str) -> str:
-    return os.path.join(state_dir, INDEX_FILE)
+    return os.path.join(state_dir, PINNED_INDEX_FILE)
 
 
 def enabled(state_dir: str) -> bool:
@@ -112,7 +115,7 @@ def read_bounded(path: str, limit: int) -> bytes | None:
 
 def read_merged(state_dir: str) -> dict[str, Any] | None:
     """merged/decisions.json, or None when there is none or it is unreadable."""
-    raw = read_bounded(os.path.join(state_dir, MERGED_DIRNAME, DECISIONS_JSON), MAX_MERGED_BYTES)
+    raw = read_bounded(os.path.join(state_dir, MERGED_DIR, MERGED_DECISIONS_JSON), MAX_MERGED_BYTES)
     if raw is None:
         return None
     try:
@@ -124,7 +127,7 @@ def read_merged(state_dir: str) -> dict[str, Any] | None:
 
 def shown_where(state_dir: str) -> str:
     """How the digest names the state folder: ``.working-state`` when it is the project's."""
-    return STATE_DIRNAME if os.path.basename(state_dir) == STATE_DIRNAME else state_dir
+    return shown_state_path(state_dir)
 
 
 def build(state_dir: str, cap: int) -> Digest:

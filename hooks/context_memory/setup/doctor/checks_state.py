@@ -14,7 +14,15 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from context_memory.core.hookio import BREAKER_LIMIT, LOG_NAME
+from context_memory.core.hookio import BREAKER_LIMIT
+from context_memory.core.state import (
+    BREAKER_SUFFIX,
+    HOOKS_LOG,
+    LOGS_DIR,
+    SESSIONS_DIR,
+    STATE_DIR_ENV,
+    breaker_file,
+)
 from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.doctor.checks_install import program_of, program_problem
@@ -39,7 +47,7 @@ def check_state_dir(state_dir: str) -> Check:
                 name,
                 FAIL,
                 f"{state_dir} is not writable ({exc.strerror or exc})",
-                f"chmod u+w {state_dir}, or set CTX_STATE_DIR to a writable folder",
+                f"chmod u+w {state_dir}, or set {STATE_DIR_ENV} to a writable folder",
             )
         return Check(name, OK, f"{state_dir} is writable")
     if os.path.exists(state_dir):
@@ -58,7 +66,7 @@ def check_state_dir(state_dir: str) -> Check:
         name,
         FAIL,
         f"{state_dir} does not exist and {parent or '/'} is not writable",
-        "set CTX_STATE_DIR to a writable folder",
+        f"set {STATE_DIR_ENV} to a writable folder",
     )
 
 
@@ -141,12 +149,12 @@ def _parse_stamp(text: str) -> float | None:
 
 def log_files(state_dir: str) -> list[str]:
     """Every ``*.log`` in ``<state>/logs`` (hooks.log first)."""
-    folder = os.path.join(state_dir, "logs")
+    folder = os.path.join(state_dir, LOGS_DIR)
     try:
         names = [name for name in os.listdir(folder) if name.endswith(".log")]
     except OSError:
         return []
-    names.sort(key=lambda name: (name != LOG_NAME, name))
+    names.sort(key=lambda name: (name != HOOKS_LOG, name))
     return [os.path.join(folder, name) for name in names]
 
 
@@ -191,7 +199,7 @@ def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
     """(session, hook, failures) of every breaker at or past the limit."""
     from context_memory.core.fsutil import list_dir, read_bytes
 
-    sessions = os.path.join(state_dir, "sessions")
+    sessions = os.path.join(state_dir, SESSIONS_DIR)
     found: list[tuple[str, str, int]] = []
     try:
         names = sorted(list_dir(sessions, root=state_dir))
@@ -204,14 +212,14 @@ def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
         except OSError:
             continue
         for file_name in files:
-            if not (file_name.startswith(".") and file_name.endswith(".failures")):
+            if not (file_name.startswith(".") and file_name.endswith(BREAKER_SUFFIX)):
                 continue
             try:
                 count = int(read_bytes(os.path.join(folder, file_name), 64).strip() or b"0")
             except (OSError, ValueError):
                 continue
             if count >= BREAKER_LIMIT:
-                found.append((session, file_name[1 : -len(".failures")], count))
+                found.append((session, file_name[1 : -len(BREAKER_SUFFIX)], count))
     return found
 
 
@@ -226,6 +234,6 @@ def check_breakers(state_dir: str) -> Check:
         WARN,
         f"{plural(len(found), 'hook')} switched off after {BREAKER_LIMIT} failures: "
         f"{shortlist(items)}",
-        "fix the error in logs/hooks.log, then delete "
-        f"{os.path.join(state_dir, 'sessions', '<session>', '.<hook>.failures')}",
+        f"fix the error in {LOGS_DIR}/{HOOKS_LOG}, then delete "
+        f"{os.path.join(state_dir, SESSIONS_DIR, '<session>', breaker_file('<hook>'))}",
     )

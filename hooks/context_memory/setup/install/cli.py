@@ -24,6 +24,7 @@ from pathlib import Path
 
 from context_memory import __version__
 from context_memory.core import exit_codes
+from context_memory.core.state import PINNED_FILE, STATE_DIRNAME
 from context_memory.setup import platforms
 from context_memory.setup.install import crontab
 from context_memory.setup.install.options import InstallOptions
@@ -77,7 +78,7 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
         "virtualenv): the hooks and status line in every settings file, the command links, "
         "the crontab lines and the CLAUDE.md line of --pin-decisions; settings files it "
         "created are deleted, others get their text from before ./install back when only "
-        "its entries changed. Keeps the virtualenv and your .working-state folders",
+        f"its entries changed. Keeps the virtualenv and your {STATE_DIRNAME} folders",
     )
     parser.add_argument(
         "--purge",
@@ -109,7 +110,7 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
     parser.add_argument(
         "--pin-decisions",
         action="store_true",
-        help="also add the line @.working-state/pinned.md to the project's CLAUDE.md "
+        help=f"also add the line @{STATE_DIRNAME}/{PINNED_FILE} to the project's CLAUDE.md "
         "(--project DIR, else the current directory) and build that digest of the "
         "project's decisions: the client then sends it with every request, so no "
         "compaction can lose it; --uninstall removes the line",

@@ -11,7 +11,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from context_memory.core.state import STATE_DIRNAME
 from context_memory.pinned import claude_md
 from context_memory.pinned import digest as pinned_digest
 from context_memory.pinned import store as pinned
@@ -84,10 +83,10 @@ def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: b
     --uninstall: the line removed (nothing else of the file) and the digest deleted."""
     if change is None:
         return
-    from context_memory.core.state import UnsafeNameError, check_state_dir
+    from context_memory.core.state import UnsafeNameError, check_state_dir, usual_state_dir
 
-    try:
-        state_dir = check_state_dir(os.path.join(os.path.abspath(project), STATE_DIRNAME))
+    try:  # the usual folder, CTX_STATE_DIR or not: CLAUDE.md's line names it
+        state_dir = check_state_dir(usual_state_dir(project))
     except UnsafeNameError as exc:
         raise InstallError(str(exc)) from None
     verb = "would " if dry_run else ""
