@@ -58,6 +58,9 @@ class Scripted:
     def end_run(self) -> list[dict[str, Any]]:
         return []  # what a hook's run ends with: the pending stay pending
 
+    def scrubbed(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return items
+
     def to_state(self) -> dict[str, Any]:
         return {"fed": self.fed, "pending": self.pending}
 

@@ -445,3 +445,39 @@ def test_ctx_decide_never_writes_a_pasted_key(project: Path, monkeypatch) -> Non
         "DB_PASSWORD=[redacted] works",
         ["[redacted]"],
     )
+
+
+def test_a_word_the_agent_then_pipes_into_sudo_is_a_password_whatever_call_it_rejected(
+    tmp_path: Path,
+) -> None:
+    """The real case of issue 26: the user typed the sudo password into the permission
+    prompt of a rejected Write; the agent then ran ``echo <password> | sudo -S``. A weak
+    password (two kinds of characters) for a Write is no password by its shape; the
+    agent handing it to sudo makes it one."""
+    from helpers import transcript_rows as tr
+
+    state = tmp_path / "state"
+    state.mkdir()
+    text = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. "
+        "if it was a file edit, the new_string was NOT written to the file). To tell you how "
+        "to proceed, the user said:\nhunter22"
+    )
+    write, write_id = tr.tool_call("Write", {"file_path": "/etc/hosts", "content": "x"})
+    rejected = tr.tool_result(write_id, text, is_error=True)
+    rejected.update(toolUseResult="Error: " + text, toolDenialKind="user-rejected")
+    sudo, sudo_id = tr.tool_call("Bash", {"command": "echo hunter22 | sudo -S cp hosts /etc/"})
+    rows = [
+        tr.user("add the host"),
+        write,
+        rejected,
+        sudo,
+        tr.tool_result(sudo_id, "ok"),
+        *tr.bookkeeping(),
+    ]
+    transcript = tr.write_transcript(tmp_path / "t.jsonl", rows)
+    result = capture_session(str(state), tr.SESSION, str(transcript))
+    (record,) = [r for r in result.added if r["kind"] == "rejected"]
+    assert record["decision"] == "Write /etc/hosts: x"
+    assert "hunter22" not in json.dumps(record)
+    assert "hunter22" not in _state_files_text(state)

@@ -32,7 +32,7 @@ import json
 
 from context_memory.capture import dialogue, rejections
 from context_memory.capture.agent_text import settled_choice
-from context_memory.capture.items import call_of, describe_call, make_item
+from context_memory.capture.items import call_of, describe_call, make_item, without_secrets
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
 from context_memory.capture.prompts import (
     asks_only,
@@ -48,6 +48,7 @@ from context_memory.capture.seen import CallsSeen
 from context_memory.capture.subjects import named_in, of_rejection
 from context_memory.capture.summary import restated_messages
 from context_memory.capture.text import block_text, clip, strip_wrappers
+from context_memory.core.redact import passwords_given
 from context_memory.memory.constraint import subjects_from
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
@@ -64,6 +65,8 @@ MAX_PENDING = 8  # rejected calls waiting for their reason
 MAX_PLAN_REJECTIONS = 8  # plan rejections an approval may resolve
 MAX_STATE_BYTES = 64 * 1024
 MAX_BLOCKS = 60  # content blocks of one row looked at
+MAX_SECRETS = 16  # passwords remembered in one run
+MAX_PASSWORD_SCAN = 4000  # characters of a command searched for a password it hands on
 
 
 class Capturer:
@@ -79,6 +82,7 @@ class Capturer:
         self._interrupted = ""  # the call the user interrupted, until their next prompt
         self._plan_rejections: list[str] = []  # rows of plan rejections since an approval
         self.prompts = 0  # main-chain prompts the user typed (for records per 10 prompts)
+        self._secrets: list[str] = []  # passwords the agent handed a program (never saved)
         if isinstance(state, dict) and state.get("v") in READ_VERSIONS:
             self._load(state)
 
@@ -125,6 +129,18 @@ class Capturer:
         prompt items still waiting for the agent's reply."""
         pending, self._pending = self._pending, []
         return [*(self._with_reason(item, "") for item in pending), *self._dialogue.release()]
+
+    def _note_passwords(self, command: str) -> None:
+        for secret in passwords_given(command[:MAX_PASSWORD_SCAN]):
+            if secret not in self._secrets and len(self._secrets) < MAX_SECRETS:
+                self._secrets.append(secret)
+
+    def scrubbed(self, items: list[Item]) -> list[Item]:
+        """``items`` without the passwords the agent handed a program in the rows fed so
+        far (``echo <password> | sudo -S``): the user typed one at a permission prompt
+        mistaken for the password prompt, and it became a rejection's reason. Kept in
+        memory only, never in the carried state."""
+        return [without_secrets(item, self._secrets) for item in items]
 
     def end_run(self) -> list[Item]:
         """What a hook's run ends with (Stop, PreCompact: the agent's turn is over): the
@@ -184,6 +200,10 @@ class Capturer:
                 tool_input = block.get("input")
                 reply = message_id if isinstance(message_id, str) else ""
                 self._seen.remember(block["id"][:120], call_of(tool, tool_input), tool_input, reply)
+                if tool == "Bash" and isinstance(tool_input, dict):
+                    command = tool_input.get("command")
+                    if isinstance(command, str):
+                        self._note_passwords(command)
                 if self._dialogue.holds():
                     anchors = self._seen.facts_for(block["id"][:120]).get("anchors", [])
                     self._dialogue.agent_call([str(a) for a in anchors])

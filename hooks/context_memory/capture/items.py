@@ -14,6 +14,7 @@ from __future__ import annotations
 from context_memory.capture.anchors import MAX_WHOLE, anchors_of, command_head, split_choice
 from context_memory.capture.subjects import of_text
 from context_memory.capture.text import MAX_GIST, clip
+from context_memory.core.redact import REDACTED
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -135,3 +136,25 @@ def make_item(
     if call is not None:
         item["call"] = dict(call)
     return item
+
+
+def without_secrets(item: Item, secrets: list[str]) -> Item:
+    """``item`` with each of ``secrets`` (passwords the agent later handed a program:
+    core/redact.passwords_given) taken out of every text it holds: the user typed the
+    password at a permission prompt, and capture took it for the rejection's reason."""
+    if not secrets:
+        return item
+
+    def scrub(value: Any) -> Any:
+        if isinstance(value, str):
+            for secret in secrets:
+                value = value.replace(secret, REDACTED)
+            return value
+        if isinstance(value, list):
+            return [scrub(v) for v in value if not (isinstance(v, str) and v in secrets)]
+        if isinstance(value, dict):
+            return {k: scrub(v) for k, v in value.items()}
+        return value
+
+    return {key: scrub(value) if key not in ("kind", "by", "source", "uuid") else value
+            for key, value in item.items()}  # fmt: skip

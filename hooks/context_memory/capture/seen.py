@@ -16,6 +16,7 @@ from context_memory.capture.anchors import anchors_of
 from context_memory.capture.items import call_texts
 from context_memory.capture.subjects import of_call
 from context_memory.capture.text import clip
+from context_memory.core.redact import redact
 from context_memory.memory.constraint import subjects_from
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
@@ -114,11 +115,13 @@ class CallsSeen:
 
     def to_state(self) -> dict[str, Any]:
         """The state's ``calls``, ``facts``, ``inputs`` and ``replies``."""
+        # The state is a file in the state folder: no credential in it (a command that
+        # pipes a password into ``sudo -S`` is kept with the password redacted).
         return {
-            "calls": [[key, value] for key, value in self._calls.items()],
+            "calls": [[key, _redacted(value)] for key, value in self._calls.items()],
             "facts": [[key, value] for key, value in self._facts.items() if key in self._calls],
             "inputs": [
-                [key, tool, _bounded_input(tool_input)]
+                [key, tool, _redacted(_bounded_input(tool_input))]
                 for key, (tool, tool_input) in list(self._inputs.items())[-INPUTS_SAVED:]
                 if key in self._calls
             ],
@@ -136,6 +139,17 @@ class CallsSeen:
             self._replies.pop(key, None)
         self._inputs.clear()
         return True
+
+
+def _redacted(value: Any) -> Any:
+    """``value`` (a call or a kept input) with every text redacted (core/redact)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
 
 
 def _bounded_input(value: object) -> dict[str, Any]:

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         def feed(self, row: dict[str, Any]) -> list[dict[str, Any]]: ...
         def flush(self) -> list[dict[str, Any]]: ...
         def end_run(self) -> list[dict[str, Any]]: ...
+        def scrubbed(self, items: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
         def to_state(self) -> dict[str, Any]: ...
 
     # The records' author, or how to find it when something is captured.
@@ -257,7 +258,7 @@ def captured_items(
     for row in rows:
         items.extend(capturer.feed(row))
     items.extend(capturer.flush() if flush else capturer.end_run())
-    return items, capturer.to_state()
+    return capturer.scrubbed(items), capturer.to_state()
 
 
 def add_records(

@@ -227,6 +227,31 @@ def _looks_like_password(word: str) -> bool:
     return classes[2] and sum(classes) >= 3
 
 
+# The shapes of a command line that hand a program its password.
+_GIVEN = tuple(
+    (re.compile(pattern, re.DOTALL), group)
+    for name, pattern, group, _ in SHAPES
+    if name in ("piped to sudo -S", "sshpass password", "password flag")
+)
+
+
+def passwords_given(command: str) -> list[str]:
+    """The passwords a shell command hands a program (piped into ``sudo -S``, given to
+    ``sshpass -p`` or a ``--password`` flag; quotes taken off), placeholders left out: a
+    word the user typed somewhere else in the session (a rejection's reason at a
+    permission prompt mistaken for the password prompt) is that password too."""
+    lowered = command.lower()
+    if "sudo" not in lowered and "pass" not in lowered:
+        return []
+    found: list[str] = []
+    for pattern, group in _GIVEN:
+        for match in pattern.finditer(command):
+            value = match.group(group).strip("'\"")
+            if len(value) >= 4 and not _PLACEHOLDER.match(value) and value not in found:
+                found.append(value)
+    return found
+
+
 def typed_password(reason: str, command: str = "") -> bool:
     """Whether a rejected call's typed reason is a password: one word with no space, given
     for a call that runs a password program (``command``), or one that looks like a
