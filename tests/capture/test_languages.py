@@ -207,6 +207,17 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Давайте используем SQLite.", "decided"),
         ("Перейди на SQLite.", "decided"),
     ],
+    "vi": [
+        ("Không phải lỗi giao diện mà là lỗi API", "rejected"),
+        ("Không cần bộ nhớ đệm", "rejected"),
+        ("Đừng sửa file cấu hình", "constraint"),
+        ("Từ giờ chạy test trước khi commit", "constraint"),
+        ("Phải chạy test trước khi push", "constraint"),
+        ("Chỉ dùng thư viện chuẩn", "constraint"),
+        ("Trả lời bằng tiếng Việt", "constraint"),
+        ("Dùng pnpm thay vì npm", "decided"),
+        ("Hãy dùng SQLite cho bộ nhớ đệm", "decided"),
+    ],
 }
 
 # Prompts that state nothing (questions, plain task requests, descriptions, thanks,
@@ -249,6 +260,7 @@ NOTHING: dict[str, list[str]] = {
     "fr": ["Que fait cette fonction ?", "Merci, ça marche", "Ça ne marche toujours pas."],
     "pt": ["O que essa função faz?", "Obrigado, funcionou", "Adicione um botão de salvar"],
     "ru": ["Что делает эта функция?", "Спасибо, работает", "Сохрани файл."],
+    "vi": ["Hàm này làm gì?", "Cảm ơn, chạy rồi", "Thêm một nút lưu"],
 }
 
 OPTIONS = {"options": [["1", "Use SQLite"], ["2", "Use Postgres"], ["3", "Keep JSON files"]]}
@@ -276,6 +288,7 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
     "fr": [("je prends l'option 2", OPTIONS, "2"), ("la première", OPTIONS, "1")],
     "pt": [("vamos com a opção 2", OPTIONS, "2"), ("a primeira", OPTIONS, "1")],
     "ru": [("выбираю вариант 2", OPTIONS, "2"), ("первый", OPTIONS, "1")],
+    "vi": [("tôi chọn phương án 2", OPTIONS, "2"), ("cách đầu tiên", OPTIONS, "1")],
 }
 RECOMMENDED = {**OPTIONS, "rec": "2"}
 # Replies that accept the recommended option, per language (every AFFIRMS entry).
@@ -289,6 +302,7 @@ AFFIRM_EXAMPLES: dict[str, list[str]] = {
     "fr": ["oui, vas-y"],
     "pt": ["sim, pode fazer"],
     "ru": ["да, делай"],
+    "vi": ["ok, làm vậy đi"],
 }
 
 
@@ -297,7 +311,7 @@ def _every(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str]]:
 
 
 def test_there_is_one_table_per_language() -> None:
-    assert sorted(TABLES) == sorted(["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru"])
+    assert sorted(TABLES) == sorted(["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi"])
     for table in TABLES.values():
         for name in ("DIRECTIVES", "PROPOSALS", "VETOES", "PICKS", "ORDINALS", "AFFIRMS"):
             assert hasattr(table, name), (table.__name__, name)
@@ -395,6 +409,7 @@ DEFER_EXAMPLES: dict[str, list[str]] = {
     "de": ["Weiß nicht, lass uns das später besprechen"],
     "fr": ["Je ne sais pas, on en discute plus tard"],
     "ru": ["Не знаю, обсудим позже"],
+    "vi": ["Chưa chắc, để sau thảo luận"],
 }
 
 
@@ -419,6 +434,7 @@ AGENT_EXAMPLES: dict[str, list[str]] = {
     "de": ["Ich verwende `httpx` statt `requests` für den Client."],
     "fr": ["Je vais utiliser `httpx` au lieu de `requests` pour le client."],
     "ru": ["Я буду использовать `httpx` вместо `requests` для клиента."],
+    "vi": ["Tôi sẽ dùng `httpx` thay vì `requests` cho client."],
 }
 
 

@@ -22,11 +22,12 @@ from context_memory.capture import (
     lang_ko,
     lang_pt,
     lang_ru,
+    lang_vi,
     lang_zh,
 )
 
 # --- languages as data ------------------------------------------------------------------
-# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru),
+# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi),
 # compiled here once.
 #
 # A table is a module with these tuples of regular-expression sources (case-insensitive):
@@ -57,7 +58,18 @@ from context_memory.capture import (
 #
 # What no entry matches is not captured: precision first. Every entry has a test written
 # from the rule it encodes (tests/capture/test_languages.py), not from a labelled line.
-TABLES = (lang_en, lang_zh, lang_ja, lang_ko, lang_es, lang_de, lang_fr, lang_pt, lang_ru)
+TABLES = (
+    lang_en,
+    lang_zh,
+    lang_ja,
+    lang_ko,
+    lang_es,
+    lang_de,
+    lang_fr,
+    lang_pt,
+    lang_ru,
+    lang_vi,
+)
 _I = re.IGNORECASE
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
