@@ -20,8 +20,13 @@ FIGURE = re.compile(
 )
 
 
+_FENCED = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+
+
 def words(path: Path) -> str:
-    return " ".join(path.read_text(encoding="utf-8").split())
+    """The doc's prose, whitespace collapsed; fenced code blocks (example commands and
+    outputs, such as a hook's "~150K/200K (75%)") are no measured figures."""
+    return " ".join(_FENCED.sub(" ", path.read_text(encoding="utf-8")).split())
 
 
 def summary_figures() -> set[str]:
