@@ -80,7 +80,10 @@ def test_a_short_reply_to_offered_options_is_the_users_decision(reply: str, chos
     assert [(i["kind"], i["by"], i["source"]) for i in items] == [("decided", "user", "prompt")]
     assert items[0]["decision"] == f"chose {chosen}"
     assert items[0]["quote"] == reply
-    assert items[0]["reason"] == "the user's reply to the options the agent offered"
+    # The reason names what the options answer: the line that introduced them.
+    assert items[0]["reason"] == (
+        "the user's reply to the options the agent offered: Two ways to store the sessions:"
+    )
 
 
 def test_a_yes_to_a_proposal_with_an_alternative_takes_the_proposal() -> None:
@@ -140,10 +143,20 @@ def test_offered_options_are_read_from_the_agents_shapes() -> None:
     assert offer_in(
         "### Option A: Keep the cache\nfast\n### Option B: Drop it (recommended)\nsimple\n"
         "What do you think?"
-    ) == {"options": [["a", "Keep the cache"], ["b", "Drop it (recommended)"]], "rec": "b"}
-    assert offer_in("方案一：保留缓存\n方案二：去掉缓存\n你选哪个？") == {
-        "options": [["1", "保留缓存"], ["2", "去掉缓存"]]
+    ) == {
+        "options": [["a", "Keep the cache"], ["b", "Drop it (recommended)"]],
+        "rec": "b",
+        "question": "What do you think?",  # no line introduces them: the text's question
     }
+    assert offer_in("方案一：保留缓存\n方案二：去掉缓存\n你选哪个？") == {
+        "options": [["1", "保留缓存"], ["2", "去掉缓存"]],
+        "question": "你选哪个？",
+    }
+    # The line that introduces the options says what they answer.
+    assert (
+        offer_in("Which tag for the first release?\n1. v0.1.0\n2. v1.0.0\nPick one.")["question"]
+        == "Which tag for the first release?"
+    )
 
 
 def test_implement_the_following_plan_is_an_approved_plan() -> None:

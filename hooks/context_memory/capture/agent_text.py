@@ -91,7 +91,8 @@ def _label(raw: str) -> str:
 
 def offer_in(text: str) -> dict[str, object]:
     """What one text of the agent offers the user to choose: ``{"options": [[label, text],
-    ...], "rec": label, "proposal": sentence}`` (empty when it offers nothing). Options
+    ...], "rec": label, "question": sentence, "proposal": sentence}`` (empty when it offers
+    nothing). Options
     need two or more, and the text must ask; the recommended one is the option the text
     recommends ("I recommend option 2", an option marked recommended)."""
     text = text[:MAX_SCAN]
@@ -122,6 +123,16 @@ def offer_in(text: str) -> dict[str, object]:
                     break
         if rec:
             offer["rec"] = rec
+        # What the options answer: the line that introduces them ("Two ways to store the
+        # sessions:"), else the text's last question: the words a record of the pick needs
+        # besides the option's own ("Which version tag?").
+        first = _OPTION_LINE.search(text)
+        lead = text[: first.start()].rstrip().rsplit("\n", 1)[-1] if first else ""
+        lead = " ".join(lead.replace("**", "").lstrip("#").split())
+        asked = [s for s in sentences(text) if s.endswith(("?", "？"))]
+        question = lead or (asked[-1] if asked else "")
+        if question:
+            offer["question"] = question[:MAX_OPTION_CHARS]
     tail = sentences(text[-600:])
     asks = tail and tail[-1].endswith("?") and _PROPOSES.search(tail[-1])
     if asks and _ALTERNATIVE.search(tail[-1]):

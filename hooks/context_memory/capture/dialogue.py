@@ -62,16 +62,20 @@ def handoff_item(row: dict[str, Any], text: str) -> Item:
     )
 
 
-def picked_item(row: dict[str, Any], typed: str, label: str, option: str) -> Item:
-    """The user's decision: the option of the agent's offer that a short reply picks."""
+def picked_item(
+    row: dict[str, Any], typed: str, label: str, option: str, question: str = ""
+) -> Item:
+    """The user's decision: the option of the agent's offer that a short reply picks; its
+    reason names the question the options answer, when the agent asked one."""
     chosen = f"option {label}: {option}" if label else option
+    asked = f": {question}" if question else ""
     item = make_item(
         "decided",
         "user",
         "prompt",
         row,
         decision=f"chose {chosen}",
-        reason="the user's reply to the options the agent offered",
+        reason=f"the user's reply to the options the agent offered{asked}",
         quote=typed,
         choice_text=option,
         tier="stated",
@@ -118,10 +122,10 @@ def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
         ]
         if kept:
             out["options"] = kept
-    for key in ("rec", "proposal"):
+    for key in ("rec", "proposal", "question"):
         value = offer.get(key)
         if isinstance(value, str) and value:
-            out[key] = clip(value, MAX_OPTION_CHARS if key == "proposal" else 4)
+            out[key] = clip(value, 4 if key == "rec" else MAX_OPTION_CHARS)
     return out
 
 

@@ -264,7 +264,11 @@ class Capturer:
         # A short reply to the options the agent offered is the choice of one of them.
         pick = picked_option(typed, offer) if offer else None
         if pick is not None:
-            out.extend(self._dialogue.hold(dialogue.picked_item(row, typed, *pick)))
+            question = offer.get("question")
+            item = dialogue.picked_item(
+                row, typed, *pick, question=question if isinstance(question, str) else ""
+            )
+            out.extend(self._dialogue.hold(item))
             return out
         # A prompt that answers a rejection is that rejection's reason; it is its own item
         # only when it also sets a standing rule.
