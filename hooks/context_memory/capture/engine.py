@@ -44,6 +44,7 @@ from context_memory.capture.prompts import (
     typed_part,
 )
 from context_memory.capture.question import is_answer, question_item
+from context_memory.capture.queued import MAX_QUEUED, MAX_QUEUED_CHARS, Queued
 from context_memory.capture.seen import CallsSeen
 from context_memory.capture.subjects import named_in, of_rejection
 from context_memory.capture.summary import restated_messages
@@ -83,6 +84,8 @@ class Capturer:
         self._plan_rejections: list[str] = []  # rows of plan rejections since an approval
         self.prompts = 0  # main-chain prompts the user typed (for records per 10 prompts)
         self._secrets: list[str] = []  # passwords the agent handed a program (never saved)
+        self._queue = Queued()  # messages typed while the agent worked (capture/queued.py)
+        self._handed: list[str] = []  # of those, handed to the agent, for its next row
         if isinstance(state, dict) and state.get("v") in READ_VERSIONS:
             self._load(state)
 
@@ -104,6 +107,12 @@ class Capturer:
             ]
         prompts = state.get("prompts")
         self.prompts = prompts if isinstance(prompts, int) and prompts >= 0 else 0
+        self._queue = Queued(state.get("queued"))
+        handed = state.get("handed")
+        if isinstance(handed, list):
+            self._handed = [clip(h, MAX_QUEUED_CHARS) for h in handed if isinstance(h, str)][
+                -MAX_QUEUED:
+            ]
 
     def to_state(self) -> dict[str, Any]:
         """The pending context, JSON-able and under 64 KiB."""
@@ -116,6 +125,8 @@ class Capturer:
             "last_plan": self._last_plan,
             "prompts": self.prompts,
             "dialogue": self._dialogue.to_state(),
+            "queued": self._queue.to_state(),
+            "handed": self._handed,
         }
         while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES:
             if not self._seen.shrink():
@@ -159,6 +170,11 @@ class Capturer:
         if not isinstance(row, dict):
             return []
         kind = row.get("type")
+        if kind == "queue-operation":
+            handed = self._queue.operation(row)
+            if handed:
+                self._handed = [*self._handed, handed][-MAX_QUEUED:]
+            return []
         message = row.get("message")
         if kind not in ("user", "assistant") or not isinstance(message, dict):
             return []
@@ -185,10 +201,23 @@ class Capturer:
                 out.extend(self._dialogue.hold(item))
         return out
 
+    def _taken_up(self, row: dict[str, Any]) -> list[Item]:
+        """The directives among the messages handed to the agent inside its turn, at the
+        agent's row that takes them up (capture/queued.py)."""
+        out: list[Item] = []
+        for text in self._handed:
+            found = classify(text)
+            if found is not None:
+                item = dialogue.stated_item(row, found.kind, found.text, found.quote)
+                item["reason"] = "typed while the agent worked"
+                out.extend(self._dialogue.hold(item))
+        self._handed = []
+        return out
+
     def _assistant(self, row: dict[str, Any], content: object) -> list[Item]:
         if not isinstance(content, list):
             return []
-        out: list[Item] = []
+        out: list[Item] = self._taken_up(row) if self._handed else []
         message = row.get("message")
         message_id = message.get("id") if isinstance(message, dict) else None
         for block in content[:MAX_BLOCKS]:
