@@ -96,6 +96,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("保留原来的接口", "constraint"),
         ("先跑测试再提交", "constraint"),
         ("用中文回复", "constraint"),
+        ("汉语和我聊", "constraint"),
         ("改成 TypeScript", "decided"),
         ("借鉴旧项目的目录结构", "decided"),
         ("就用 SQLite", "decided"),

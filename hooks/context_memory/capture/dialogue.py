@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 
 from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in
-from context_memory.capture.anchors import STOP_WORDS
 from context_memory.capture.items import make_item
 from context_memory.capture.plan import MAX_PLAN, plan_summary
 from context_memory.capture.prompts import language_names, stated_subjects
@@ -171,9 +170,15 @@ GIST_SCAN = 1500  # characters of a thinking block read
 # A sentence of the agent's thinking about what the user said, wants or turned down.
 _ABOUT_USER = re.compile(r"\b(?:the user|user's|user is|they want|they'd like)\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,23}")
-# Words of the restating itself, not of what is restated.
+# Words of the restating itself and grammar, not of what is restated (content words such as
+# "new", "all", "old", which the anchors' STOP_WORDS leave out, stay: "a new worktree").
 _GIST_STOP = frozenset(
-    """user user's users wants wanted asks asked asking says said saying mentioned mentions
+    """a an the this that these those it its it's they them we you i me my our your us and
+    or but if then so as of to in on at by for with from into onto about over is are was
+    were be been being do does did done have has had can could would should will shall may
+    might must not no yes ok okay please just also very really too here there now when
+    where why how what which who whose want need like make going get got see look think know
+    user user's users wants wanted asks asked asking says said saying mentioned mentions
     tells told telling would they them their he she his her him means meaning seems
     clarifying clarify clarified understand understood trying tried request requested
     requesting requests let's let me now okay right actually basically already""".split()
@@ -190,7 +195,7 @@ def thinking_gist(thinking: str) -> list[str]:
             continue
         for raw in _WORD.findall(sentence):
             word = raw.lower()
-            if word in STOP_WORDS or word in _GIST_STOP or word in words:
+            if word in _GIST_STOP or word in words:
                 continue
             words.append(word)
             if len(words) >= MAX_GIST_WORDS:
