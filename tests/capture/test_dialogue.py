@@ -417,3 +417,17 @@ def test_stop_runs_carry_the_offer_and_write_typed_records(tmp_path: Path) -> No
     korean = "지금부터 모든 답변을 한글로 해줘"
     assert second["preferred"] == [{"kind": "approach", "value": korean}]
     assert {"korean", "readme.md"} <= set(second["anchors"])
+
+
+def test_an_english_reply_to_a_directive_in_another_language_gives_its_words() -> None:
+    from context_memory.capture.dialogue import reply_gist
+
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("以后都先跑测试再提交")) == []
+    reply = "Got it: from now on I will run the tests before each commit. Starting with pytest."
+    assert capturer.feed(agent_row(reply)) == []
+    (item,) = capturer.end_run()
+    assert {"tests", "before", "commit", "pytest"} <= set(item["anchors"])
+    # A reply in the message's own language gives its names only, not its words.
+    assert reply_gist("好的，以后先跑 tests 再提交。") == []
+    assert reply_gist(reply) == ["run", "tests", "before", "each", "commit", "starting", "pytest"]

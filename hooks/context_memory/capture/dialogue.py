@@ -34,6 +34,7 @@ from context_memory.capture.text import clip
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
     from context_memory.capture.items import Item
@@ -189,10 +190,27 @@ def thinking_gist(thinking: str) -> list[str]:
     """The English words (lowercase, each once) of the sentences of the agent's thinking
     that restate the user ("The user wants the dashboard as an HTML file"), bounded: words
     of letters only, so no token or number is taken."""
+    return _gist(s for s in _sentences(thinking) if _ABOUT_USER.search(s))
+
+
+def reply_gist(reply: str) -> list[str]:
+    """The English words of the first two sentences of a reply written in English to a
+    message that was not ("Let me install Flutter and set up the desktop app in
+    parallel"): the reply says in English what it does about the message."""
+    if 3 * sum(1 for c in reply if c.isalpha() and not c.isascii()) >= sum(
+        1 for c in reply if c.isascii() and c.isalpha()
+    ):
+        return []  # a reply in the message's own language: its names only (reply_names)
+    return _gist(_sentences(reply)[:2])
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text[:GIST_SCAN]) if s.strip()]
+
+
+def _gist(sentences: Iterable[str]) -> list[str]:
     words: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", thinking[:GIST_SCAN]):
-        if not _ABOUT_USER.search(sentence):
-            continue
+    for sentence in sentences:
         for raw in _WORD.findall(sentence):
             word = raw.lower()
             if word in _GIST_STOP or word in words:
@@ -226,11 +244,14 @@ class Dialogue:
 
     def agent_text(self, text: str) -> None:
         """The agent wrote ``text``: its offer replaces the last one; held items take the
-        names it uses."""
+        names it uses, and the words of its first sentences when it is in English
+        (``reply_gist``)."""
         if not text.strip():
             return
         self._offer = offer_in(text)
-        self._name_held(reply_names(text))
+        if self._held:
+            # Held items are typed in another language: an English reply restates them.
+            self._name_held(reply_names(text) + reply_gist(text))
 
     def agent_thinking(self, thinking: str) -> None:
         """The agent thought ``thinking``: held items take the words of its sentences
