@@ -41,6 +41,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
 from context_memory.capture.engine import Capturer  # noqa: E402
+from context_memory.memory.decisions import RecordError, make_captured_record  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures"
 DEFAULT_LABELS = FIXTURES / "decision-labels" / "labels.jsonl"
@@ -91,7 +92,10 @@ def load_labels(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
 
 
 def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
-    """(items captured from one transcript, user prompts seen), in one pass."""
+    """(the records capture writes for one transcript, user prompts seen), in one pass:
+    the engine's items made into records as the store writes them (make_captured_record:
+    texts cut to their bounds, at most MAX_ANCHORS anchors, credentials redacted), so the
+    score is that of what a later session reads."""
     capturer = Capturer()
     items: list[dict[str, Any]] = []
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
@@ -102,7 +106,14 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
                 continue
             items.extend(capturer.feed(row))
     items.extend(capturer.flush())
-    return items, capturer.prompts
+    records: list[dict[str, Any]] = []
+    for item in capturer.scrubbed(items):
+        try:
+            record = make_captured_record(item, session="bench", ts="2026-01-01T00:00:00Z")
+        except RecordError:
+            continue
+        records.append({**record, "source": item.get("source", "")})
+    return records, capturer.prompts
 
 
 def haystack(item: dict[str, Any]) -> str:
