@@ -17,6 +17,7 @@ from context_memory.setup.install import plan as install_plan
 from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
+from context_memory.setup.install.launchers import PreparePrograms
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import PinLine
 from context_memory.setup.install.plan import make_plan
@@ -24,7 +25,6 @@ from context_memory.setup.install.purge import KeepVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
 from context_memory.setup.install.settings_write import (
     EditSettings,
-    PreparePrograms,
     StatuslineNote,
     WarnLookalikes,
 )

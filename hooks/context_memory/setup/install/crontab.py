@@ -24,8 +24,8 @@ import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from context_memory.setup.install.venv import PREFIX, REPO_ROOT
 

@@ -18,7 +18,7 @@ from context_memory.setup.install import command_links, crontab, record
 from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
-from context_memory.setup.install.launchers import RemoveLaunchers
+from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import PinLine, claude_md_change
 from context_memory.setup.install.purge import KeepVenv, PurgeLeftovers, PurgeVenv
@@ -27,7 +27,6 @@ from context_memory.setup.install.settings_edit import STATUSLINE_PROGRAM
 from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
-    PreparePrograms,
     StatuslineNote,
     WarnLookalikes,
     desired_settings,
@@ -138,29 +137,20 @@ def edit_settings(
     text, old = read_settings(path)
     uninstall = options.uninstall
     hooks_here = uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
-    statusline = None if uninstall else options.statusline
     new = desired_settings(
-        old, options.bin_dir, uninstall=uninstall, statusline=statusline, hooks_here=hooks_here
-    )
-    return EditSettings(
-        path,
-        text,
         old,
-        new,
         options.bin_dir,
-        uninstall,
-        statusline,
-        hooks_here,
-        user_path,
-        first,
-        options.venv,
-        options.tool,
+        uninstall=uninstall,
+        statusline=options.statusline,
+        hooks_here=hooks_here,
     )
+    return EditSettings(path, text, old, new, options, hooks_here, user_path, first)
 
 
 def settings_steps(edit: EditSettings) -> list[Step]:
+    options = edit.options
     note = statusline_note(
-        edit.old, edit.bin_dir, uninstall=edit.uninstall, statusline=edit.statusline
+        edit.old, options.bin_dir, uninstall=options.uninstall, statusline=options.statusline
     )
     return [edit, *([StatuslineNote(note)] if note else [])]
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,46 +24,6 @@ from context_memory.setup.install.venv import PREFIX
 # What the toolkit writes into its cache folder: the session registry (core/session_registry)
 # and the compaction counts (transcript/compaction_count).
 CACHE_FOLDERS = ("sessions", "compactions")
-
-
-def purge_cache_and_folders(
-    cache: Path, made_folders: Sequence[Path], *, dry_run: bool
-) -> list[str]:
-    """Delete (``dry_run``: say it would) the cache and the empty made folders; returns the
-    lines that say what was done."""
-    lines: list[str] = []
-    if cache.is_dir() and not cache.is_symlink():
-        ours = [cache / name for name in CACHE_FOLDERS if os.path.lexists(cache / name)]
-        others = [name for name in os.listdir(cache) if name not in CACHE_FOLDERS]
-        if dry_run:
-            if ours or not others:
-                lines.append(f"would delete the cache folder {cache}")
-        else:
-            for folder in ours:
-                if folder.is_symlink() or not folder.is_dir():
-                    folder.unlink()
-                else:
-                    shutil.rmtree(folder)
-            try:
-                cache.rmdir()
-                lines.append(f"deleted the cache folder {cache}")
-            except OSError:  # something else of the user's is in it
-                if ours:
-                    lines.append(f"deleted the toolkit's folders in the cache folder {cache}")
-    for folder in sorted(made_folders, key=lambda p: len(p.parts), reverse=True):
-        if not folder.is_dir() or folder.is_symlink():
-            continue
-        if dry_run:
-            lines.append(
-                f"would delete the folder {folder} (./install made it) if it is empty then"
-            )
-            continue
-        try:
-            folder.rmdir()
-        except OSError:
-            continue  # not empty: something else is in it now
-        lines.append(f"deleted the folder {folder}, which ./install had made, now empty")
-    return lines
 
 
 @dataclass(frozen=True)
@@ -116,10 +75,44 @@ class PurgeLeftovers:
     cache: Path
     made_folders: tuple[Path, ...]
 
+    def _ours(self) -> tuple[list[Path], bool]:
+        """(the toolkit's folders in the cache, whether nothing else is there)."""
+        cache = self.cache
+        if not cache.is_dir() or cache.is_symlink():
+            return [], False
+        others = [name for name in os.listdir(cache) if name not in CACHE_FOLDERS]
+        return [cache / n for n in CACHE_FOLDERS if os.path.lexists(cache / n)], not others
+
+    def _made(self) -> list[Path]:
+        deepest_first = sorted(self.made_folders, key=lambda p: len(p.parts), reverse=True)
+        return [p for p in deepest_first if p.is_dir() and not p.is_symlink()]
+
     def show(self) -> None:
-        for line in purge_cache_and_folders(self.cache, self.made_folders, dry_run=True):
-            print(f"{PREFIX} {line}")
+        ours, alone = self._ours()
+        if ours or alone:
+            print(f"{PREFIX} would delete the cache folder {self.cache}")
+        for folder in self._made():
+            print(f"{PREFIX} would delete the folder {folder} (./install made it) if it is "
+                  "empty then")  # fmt: skip
 
     def apply(self) -> None:
-        for line in purge_cache_and_folders(self.cache, self.made_folders, dry_run=False):
-            print(f"{PREFIX} {line}")
+        ours, _ = self._ours()
+        for folder in ours:
+            if folder.is_symlink() or not folder.is_dir():
+                folder.unlink()
+            else:
+                shutil.rmtree(folder)
+        if self.cache.is_dir() and not self.cache.is_symlink():
+            try:
+                self.cache.rmdir()
+                print(f"{PREFIX} deleted the cache folder {self.cache}")
+            except OSError:  # something else of the user's is in it
+                if ours:
+                    print(f"{PREFIX} deleted the toolkit's folders in the cache folder "
+                          f"{self.cache}")  # fmt: skip
+        for folder in self._made():
+            try:
+                folder.rmdir()
+            except OSError:
+                continue  # not empty: something else is in it now
+            print(f"{PREFIX} deleted the folder {folder}, which ./install had made, now empty")
