@@ -1,20 +1,22 @@
 """File locks, one rule for every lock of the package (``file_lock``).
 
-A program that has loaded filelock (the by-hand commands do: commands/common.py) locks
-with it: portable, the design card's choice. A hook does not load it: filelock's import
-costs 40 to 90 ms (it loads inspect and typing; measured with ``python -X importtime -c
-"import filelock"``, filelock 4.3), and the plugin's hooks before its virtualenv is built
-and the installer run with ``python -S`` have no filelock at all. Those lock with the
-standard library's ``fcntl.flock`` here: the same lock as filelock's UnixFileLock (the lock
-file flocked, polled), so the two exclude each other (tests/test_plugin_launcher.py checks
-both ways). Native Windows, where only filelock would lock, is refused by the installer
-(setup/platforms.py). Either lock's timeout is a ``TimeoutError``.
+Every lock is filelock's where filelock can be imported: portable, the design card's
+choice. The prompt-path hooks (ctx-budget, ctx-statusline, ctx-guard) take no lock, so
+they never pay for its import (70 to 120 ms: it loads inspect and typing; ``python -X
+importtime -c "import filelock"``, filelock 4.3.1); the hooks that do (ctx-extract,
+ctx-restore, ctx-audit: a write after a stop, a compaction, a session start) and the
+by-hand commands load it when they take their first lock. Where it cannot be imported
+(the plugin's hooks before its virtualenv is built, the installer run with ``python -S``)
+the lock is the standard library's ``fcntl.flock`` here: the same lock as filelock's
+UnixFileLock (the lock file flocked, polled), so the two exclude each other
+(tests/test_plugin_launcher.py checks both ways). Native Windows, where only filelock
+would lock, is refused by the installer (setup/platforms.py). Either lock's timeout is a
+``TimeoutError``.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 TYPE_CHECKING = False
@@ -26,8 +28,22 @@ POLL_SECONDS = 0.05
 
 def file_lock(lock_file: str | os.PathLike[str], timeout: float = -1) -> FileLock:
     """A lock on ``lock_file`` (not taken yet); ``timeout`` -1 waits for ever. filelock's
-    when this program has loaded it, else the standard library's (see above)."""
-    return FileLock(lock_file, timeout=timeout, portable="filelock" in sys.modules)
+    when it can be imported, else the standard library's (see above)."""
+    return FileLock(lock_file, timeout=timeout, portable=filelock_importable())
+
+
+_importable: list[bool] = []  # the answer, once asked
+
+
+def filelock_importable() -> bool:
+    if not _importable:
+        try:
+            import filelock  # noqa: F401 - loaded for FileLock below
+        except ImportError:
+            _importable.append(False)
+        else:
+            _importable.append(True)
+    return _importable[0]
 
 
 class Timeout(TimeoutError):
