@@ -88,7 +88,8 @@ def test_the_plan_of_a_fresh_install(
     assert steps[3] == CronLine(venv / "bin", str(tmp_path), False, False, False)
     assert steps[4] == PinLine(str(tmp_path), None, remove=False)
     note = steps[6]
-    assert isinstance(note, NoteInstall) and note.settings_before is None
+    assert isinstance(note, NoteInstall)
+    assert note.added["settings"][str(edit.path)]["before"] is None
     # The dry run's plan: the same places, nothing to prepare.
     dry = make_plan(InstallOptions(venv=venv, dry_run=True))
     assert kinds(dry) == kinds(steps)[1:]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
@@ -155,14 +155,21 @@ def settings_steps(edit: EditSettings) -> list[Step]:
     return [edit, *([StatuslineNote(note)] if note else [])]
 
 
-def make_plan(options: InstallOptions) -> list[Step]:
-    """Every step of this run, in order; raises InstallError, SettingsError or
-    CrontabError for what cannot be done, before anything is written."""
+def settings_path(options: InstallOptions) -> Path:
+    """The settings file of this run, refused (InstallError) when its project folder is
+    missing or it or the virtualenv has a path settings.json cannot hold."""
     if options.project is not None and not os.path.isdir(options.project):
         raise InstallError(f"--project {options.project}: no such directory")
     path = settings_path_for(options.project, os.environ)
-    user_path = settings_path_for(None, os.environ)
     check_utf8_paths(options.venv, path)
+    return path
+
+
+def make_plan(options: InstallOptions) -> list[Step]:
+    """Every step of this run, in order; raises InstallError, SettingsError or
+    CrontabError for what cannot be done, before anything is written."""
+    path, user_path = settings_path(options), settings_path_for(None, os.environ)
+    kept = record.load(options.venv)
     # Read and check the settings file first: an unusable file is refused before anything.
     edit = edit_settings(options, path, user_path, first=True)
     check_purge(options)
@@ -191,47 +198,46 @@ def make_plan(options: InstallOptions) -> list[Step]:
     steps.append(PinLine(project, claude_md, remove=options.uninstall))
     steps.append(WarnLookalikes(path, options.bin_dir))
     if options.uninstall:
-        steps.append(AutoMemory(recorded_projects(options, project)))
-        steps.extend(recorded_steps(options, path, project, links, user_path))
+        steps.append(AutoMemory(recorded_projects(kept, project)))
+        steps.extend(recorded_steps(options, kept, path, project, links, user_path))
         if options.launcher_dir is not None:
             steps.append(RemoveLaunchers(options.launcher_dir))
         if options.purge:
-            made = tuple(Path(p) for p in record.load(options.venv)["made_folders"])
+            made = tuple(Path(p) for p in kept["made_folders"])
             steps.append(PurgeLeftovers(Path(cache_dir()), made))
     else:
         if path == user_path:
-            steps.extend(project_duplicates(options, user_path))
+            steps.extend(project_duplicates(options, kept, user_path))
         steps.append(note_install(options, edit, project, links, before_cron))
     return steps
 
 
 def note_install(
-    options: InstallOptions,
-    edit: EditSettings,
-    project: str,
-    links: Path,
-    before_cron: str | None,
+    options: InstallOptions, edit: EditSettings, project: str, links: Path, before_cron: str | None
 ) -> NoteInstall:
-    return NoteInstall(
-        options.venv,
-        settings_path=edit.path,
-        settings_before=edit.text,
-        backups_before=tuple(record.backup_names(edit.path)),
-        folder_existed=edit.path.parent.is_dir(),
-        links_dir=links,
-        links_dir_existed=links.is_dir(),
-        cron_project=project if options.cron else None,
-        crontab_was_empty=options.cron and before_cron == "",
-        pin_project=project if options.pin_decisions else None,
-        made_folders=options.made_folders,
-    )
+    """What this install adds to the record, as found before anything is written."""
+    settings = {
+        "before": edit.text,
+        "backups_before": record.backup_names(edit.path),
+        "folder_existed": edit.path.parent.is_dir(),
+    }
+    added = {
+        "settings": {str(edit.path): settings},
+        "links": {str(links): {"created_folder": not links.is_dir()}},
+        "cron": {project: {"crontab_was_empty": before_cron == ""}} if options.cron else {},
+        "pinned": [project] if options.pin_decisions else [],
+        "made_folders": [str(folder) for folder in options.made_folders],
+    }
+    return NoteInstall(options.venv, added)
 
 
-def project_duplicates(options: InstallOptions, user_path: Path) -> list[Step]:
+def project_duplicates(
+    options: InstallOptions, kept: dict[str, Any], user_path: Path
+) -> list[Step]:
     """A user-level install after --project ones: the project settings files the record
     lists that still register our hooks would run each of them twice."""
     found: list[Step] = []
-    for where in record.load(options.venv)["settings"]:
+    for where in kept["settings"]:
         path = Path(where)
         if path == user_path or not path.parent.parent.is_dir():
             continue
@@ -240,60 +246,61 @@ def project_duplicates(options: InstallOptions, user_path: Path) -> list[Step]:
     return found
 
 
-def recorded_projects(options: InstallOptions, project: str) -> tuple[str, ...]:
+def recorded_projects(kept: dict[str, Any], project: str) -> tuple[str, ...]:
     """This run's project and every project the install record names (their auto-memory
     folders may be set apart with autoMemoryDirectory)."""
-    kept = record.load(options.venv)
     found = [project, *kept["cron"], *kept["pinned"]]
     found.extend(str(Path(where).parent.parent) for where in kept["settings"])
     return tuple(p for p in dict.fromkeys(found) if os.path.isdir(p))
 
 
 def recorded_steps(
-    options: InstallOptions, done_path: Path, done_project: str, links: Path, user_path: Path
+    options: InstallOptions,
+    kept: dict[str, Any],
+    done_path: Path,
+    done_project: str,
+    links: Path,
+    user_path: Path,
 ) -> list[Step]:
     """--uninstall: the same removal for every other place the install record lists, then
     the restore of what it kept (no second run of the installer)."""
-    kept = record.load(options.venv)
     again = InstallOptions(
-        venv=options.venv,
-        uninstall=True,
-        tool=options.tool,
-        launcher_dir=options.launcher_dir,
+        venv=options.venv, uninstall=True, tool=options.tool, launcher_dir=options.launcher_dir
     )
     steps: list[Step] = []
     cron_done, pin_done = {done_project}, {done_project}  # each place once
 
-    def cron_and_pin(project: str, pin_too: bool) -> None:
+    def uncron(project: str) -> None:
         if project not in cron_done:
             cron_done.add(project)
             steps.append(CronLine(options.bin_dir, project, False, True, False))
-        if pin_too and project not in pin_done and os.path.isdir(project):
+
+    def unpin(project: str) -> None:
+        if project not in pin_done and os.path.isdir(project):
             pin_done.add(project)
             change = claude_md_change(project, add=False, remove=True)
             steps.append(PinLine(project, change, remove=True))
 
     for where in kept["settings"]:
         path = Path(where)
-        if path == done_path:
-            continue
         project = None if path == user_path else str(path.parent.parent)
-        if project is not None and not os.path.isdir(project):
-            continue  # the project is gone, and its settings with it
+        if path == done_path or (project is not None and not os.path.isdir(project)):
+            continue  # done already, or the project is gone and its settings with it
         steps.extend(settings_steps(edit_settings(again, path, user_path, first=False)))
         # What an uninstall run for that settings file does: its project's (or, for the
         # user settings, the current folder's) crontab line and CLAUDE.md line.
-        cron_and_pin(project if project is not None else os.getcwd(), True)
+        uncron(project or os.getcwd())
+        unpin(project or os.getcwd())
         steps.append(WarnLookalikes(path, options.bin_dir))
     for project in kept["cron"]:
-        cron_and_pin(project, False)
+        uncron(project)
     for project in kept["pinned"]:
-        if project not in pin_done and os.path.isdir(project):
-            pin_done.add(project)
-            steps.append(PinLine(project, claude_md_change(project, add=False, remove=True), True))
+        unpin(project)
     if options.links:
-        for folder in kept["links"]:
-            if Path(folder) != links:
-                steps.append(LinkCommands(options.bin_dir, Path(folder), remove=True))
+        steps.extend(
+            LinkCommands(options.bin_dir, Path(folder), remove=True)
+            for folder in kept["links"]
+            if Path(folder) != links
+        )
     steps.append(RestoreRecorded(options.venv, kept, options.tool))
     return steps

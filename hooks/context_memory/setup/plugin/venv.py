@@ -192,8 +192,7 @@ def build(
         lock.acquire(poll_interval=0.2)
     except TimeoutError:
         raise BuildError(
-            f"another process has been building {venv_dir(data)} for {wait:.0f} s; "
-            "try again later"
+            f"another process has been building {venv_dir(data)} for {wait:.0f} s; try again later"
         ) from None
     try:
         found = ready(data, root)  # the other builder may have finished it
