@@ -29,8 +29,7 @@ from context_memory.setup.install import crontab
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import claude_md_change
 from context_memory.setup.install.plan import carry_out, make_plan, settings_path
-from context_memory.setup.install.settings_file import SettingsError
-from context_memory.setup.install.settings_write import read_settings
+from context_memory.setup.install.settings_file import SettingsError, read_settings
 from context_memory.setup.install.venv import (
     PLAN_CREATE,
     PLAN_RECREATE,

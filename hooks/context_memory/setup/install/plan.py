@@ -24,13 +24,13 @@ from context_memory.setup.install.pin import PinLine, claude_md_change
 from context_memory.setup.install.purge import KeepVenv, PurgeLeftovers, PurgeVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
 from context_memory.setup.install.settings_edit import STATUSLINE_PROGRAM
+from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
     StatuslineNote,
     WarnLookalikes,
     desired_settings,
-    read_settings,
     registered_programs,
     runs_our_hooks,
     statusline_note,

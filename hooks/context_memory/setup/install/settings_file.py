@@ -34,6 +34,7 @@ class SettingsShapeError(SettingsError):
 
 
 _FIX_HINT = "then run ./install again. The file was not changed."
+_BY_HAND = f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
 # --------------------------------------------------------------------------- reading
 
 
@@ -49,9 +50,14 @@ def read_settings_text(path: Path) -> str | None:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InvalidJSONError(
-            f"{path} is not valid JSON: it is not UTF-8 text (byte {exc.start}). "
-            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+            f"{path} is not valid JSON: it is not UTF-8 text (byte {exc.start}). " + _BY_HAND
         ) from exc
+
+
+def read_settings(path: Path) -> tuple[str | None, Settings]:
+    """(the file's text or None, its parsed settings); SettingsError for an unusable file."""
+    text = read_settings_text(path)
+    return text, parse_settings(text, path)
 
 
 def parse_settings(text: str | None, path: Path) -> Settings:
@@ -63,18 +69,16 @@ def parse_settings(text: str | None, path: Path) -> Settings:
     except json.JSONDecodeError as exc:
         raise InvalidJSONError(
             f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}). "
-            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+            + _BY_HAND
         ) from exc
     except RecursionError:
         raise InvalidJSONError(
             f"{path} is nested too deeply to be a settings file (more than about "
-            f"{MAX_NESTING} levels of [ or {{). Fix the file by hand (or move it aside to "
-            f"start from an empty one), {_FIX_HINT}"
+            f"{MAX_NESTING} levels of [ or {{). " + _BY_HAND
         ) from None
     if not isinstance(data, dict):
         raise SettingsShapeError(
-            f"{path} must hold a JSON object ({{...}}), but it holds {_kind(data)}. "
-            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+            f"{path} must hold a JSON object ({{...}}), but it holds {_kind(data)}. " + _BY_HAND
         )
     check_hooks_shape(data, path)
     return data
@@ -226,20 +230,19 @@ def check_hooks_shape(settings: Settings, path: Path | str) -> None:
                     )
 
 
+_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "a boolean"),
+    ((int, float, RawNumber), "a number"),
+    (str, "a string"),
+    (list, "a list"),
+    (dict, "an object"),
+)
+
+
 def _kind(value: object) -> str:
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float, RawNumber)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    return next((name for kind, name in _KINDS if isinstance(value, kind)), type(value).__name__)
 
 
 # --------------------------------------------------------------------------- writing

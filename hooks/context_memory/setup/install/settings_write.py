@@ -41,8 +41,7 @@ from context_memory.setup.install.settings_file import (
     backup_file,
     detect_indent,
     dumps_settings,
-    parse_settings,
-    read_settings_text,
+    read_settings,
     replace_if_unchanged,
 )
 from context_memory.setup.install.venv import (
@@ -113,18 +112,11 @@ def statusline_note(
     }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
 
 
-def read_settings(path: Path) -> tuple[str | None, Settings]:
-    """(the file's text or None, its parsed settings); SettingsError for an unusable file."""
-    text = read_settings_text(path)
-    return text, parse_settings(text, path)
-
-
 def runs_our_hooks(path: Path, bin_dir: Path) -> bool:
     """Whether the settings file ``path`` registers any of our hooks (an unreadable or
     damaged file counts as not: the hooks then go where they were asked to go)."""
     try:
-        text = read_settings_text(path)
-        settings = parse_settings(text, path) if text is not None else {}
+        _, settings = read_settings(path)
     except (SettingsError, OSError):
         return False
     return bool(own_entries(settings, bin_dir, {spec.command for spec in HOOKS}))
