@@ -26,7 +26,7 @@ from context_memory.setup.doctor.checks_install import (
     check_statusline,
     check_venv,
     expected_programs,
-    registrations,
+    hook_registrations,
     settings_files,
 )
 from context_memory.setup.doctor.checks_memory import check_auto_memory
@@ -66,11 +66,7 @@ def run_checks(
         if plugin is None:
             checks.append(check_hook(spec, files))
         else:
-            where = [
-                f"{reg.file.label} settings"
-                for reg in registrations(files, spec.command)
-                if reg.event == spec.event
-            ]
+            where = [f"{reg.file.label} settings" for reg in hook_registrations(files, spec)]
             checks.append(plugin_doctor.hook_check(spec, where, plugin.plugin_id))
     checks.append(check_statusline(files))
     checks.append(check_command_links(venv, environ, plugin=plugin is not None))

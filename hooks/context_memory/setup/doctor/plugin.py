@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 from context_memory.core.command_table import HookSpec
 from context_memory.setup.doctor.check import Check
+from context_memory.setup.platforms import claude_config_dir
 from context_memory.setup.plugin import venv as plugin_venv
 
 PLUGIN_NAME = plugin_venv.PLUGIN_NAME
@@ -40,13 +41,6 @@ class PluginInstall(NamedTuple):
     install_path: str
     source_dir: str | None  # a folder marketplace's folder: the hooks run from it
     enabled: bool
-
-
-def config_dir(environ: Mapping[str, str]) -> str:
-    given = environ.get("CLAUDE_CONFIG_DIR")
-    if given:
-        return given
-    return os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".claude")
 
 
 def _read_json(path: str) -> Any:
@@ -83,7 +77,7 @@ def plugin_installs(
     environ: Mapping[str, str], settings: Sequence[Mapping[str, Any]] = ()
 ) -> list[PluginInstall]:
     """Every context-memory plugin the client has installed, from its own records."""
-    plugins = os.path.join(config_dir(environ), "plugins")
+    plugins = os.path.join(claude_config_dir(environ), "plugins")
     installed = _dict(_dict(_read_json(os.path.join(plugins, "installed_plugins.json"))).get(
         "plugins"
     ))  # fmt: skip

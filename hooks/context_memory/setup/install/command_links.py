@@ -17,6 +17,7 @@ from pathlib import Path
 
 from context_memory.core.command_table import SCRIPTS
 from context_memory.setup.install.venv import PREFIX
+from context_memory.setup.platforms import home
 
 # Every console script (core/command_table.SCRIPTS): people and agents type the by-hand
 # commands, and the docs and --help texts show the hooks run by hand too (``ctx-guard
@@ -37,8 +38,7 @@ def link_dir(environ: Mapping[str, str]) -> Path:
         value = environ.get(name)
         if value:
             return Path(os.path.abspath(os.path.expanduser(value)))
-    home = environ.get("HOME") or os.path.expanduser("~")
-    return Path(home) / ".local" / "bin"
+    return Path(home(environ)) / ".local" / "bin"
 
 
 def _points_into(link: Path, venv_bin: Path) -> bool:
@@ -162,14 +162,13 @@ def path_note(links: Path, environ: Mapping[str, str]) -> str:
     """What to do when ``links`` is not on PATH. Debian's and Ubuntu's ~/.profile already
     put ~/.local/bin on PATH when that folder exists at login, so there a new login is all
     it takes."""
-    home = environ.get("HOME") or os.path.expanduser("~")
-    profile = os.path.join(home, ".profile")
+    profile = os.path.join(home(environ), ".profile")
     try:
         with open(profile, encoding="utf-8", errors="replace") as handle:
             profile_text = handle.read(1 << 16)
     except OSError:
         profile_text = ""
-    if links == Path(home, ".local", "bin") and "$HOME/.local/bin" in profile_text:
+    if links == Path(home(environ), ".local", "bin") and "$HOME/.local/bin" in profile_text:
         return (
             f"{links} is not on your PATH yet; your ~/.profile adds it when the folder exists "
             "at login, so log out and in again (or run: . ~/.profile) to run ctx-usage and "

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from context_memory.core.command_table import HOOKS, HookSpec
+from context_memory.setup.platforms import claude_config_dir, home
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
@@ -41,9 +42,7 @@ def default_venv(environ: Mapping[str, str]) -> str:
     """``$CTX_VENV``, else ``${XDG_DATA_HOME:-$HOME/.local/share}/context-memory/venv``."""
     if environ.get("CTX_VENV"):
         return environ["CTX_VENV"]
-    data_home = environ.get("XDG_DATA_HOME") or os.path.join(
-        environ.get("HOME") or os.path.expanduser("~"), ".local", "share"
-    )
+    data_home = environ.get("XDG_DATA_HOME") or os.path.join(home(environ), ".local", "share")
     return os.path.join(data_home, "context-memory", "venv")
 
 
@@ -86,10 +85,8 @@ def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
     ``$CLAUDE_CONFIG_DIR/settings.json`` or ``~/.claude/settings.json``."""
     if project is not None:
         return Path(os.path.abspath(project)) / ".claude" / "settings.json"
-    config_dir = environ.get("CLAUDE_CONFIG_DIR")
-    if not config_dir:
-        config_dir = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".claude")
-    return Path(os.path.abspath(os.path.expanduser(config_dir))) / "settings.json"
+    config_dir = os.path.expanduser(claude_config_dir(environ))
+    return Path(os.path.abspath(config_dir)) / "settings.json"
 
 
 # --------------------------------------------------------------------------- virtualenv

@@ -65,10 +65,10 @@ def data_dir(environ: Mapping[str, str] | None = None) -> str:
     given = environ.get("CLAUDE_PLUGIN_DATA", "")
     if given:
         return os.path.abspath(given)
-    config = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
-        environ.get("HOME") or os.path.expanduser("~"), ".claude"
-    )
-    return os.path.join(config, "plugins", "data", f"{PLUGIN_NAME}-{MARKETPLACE_NAME}")
+    from context_memory.setup.platforms import claude_config_dir
+
+    folder = f"{PLUGIN_NAME}-{MARKETPLACE_NAME}"
+    return os.path.join(claude_config_dir(environ), "plugins", "data", folder)
 
 
 def venv_dir(data: str) -> str:
