@@ -10,6 +10,7 @@ import os
 import re
 
 from context_memory.audit.config import RECENT_COMPACTION_BYTES
+from context_memory.core import bulkjson
 from context_memory.core.tables import (
     COMMAND_ECHO_PREFIXES,
     SUMMARY_END_MARKERS,
@@ -255,12 +256,13 @@ def _fill_after(compaction: Compaction, rows: Iterable[Mapping[str, Any]]) -> No
 
 def all_compactions(path: str) -> list[Compaction]:
     """Every compaction of the transcript, oldest first (two forward passes over the file)."""
+    loads = bulkjson.bulk_loads()  # by hand only: every boundary and message row is parsed
     found: list[tuple[Compaction, set[str], str | None, str | None]] = []
     with open_transcript(path) as handle:
         for line in handle:
             if b"compact_boundary" not in line:
                 continue
-            row = parse_row(line)
+            row = parse_row(line, loads)
             if row is not None and is_compact_boundary(row):
                 compaction = Compaction(row)
                 compaction.number = len(found) + 1
@@ -280,7 +282,7 @@ def all_compactions(path: str) -> list[Compaction]:
         for line in handle:
             if not _ROW_OF_INTEREST.search(line):
                 continue
-            row = parse_row(line)
+            row = parse_row(line, loads)
             if row is None:
                 continue
             if is_compact_boundary(row):

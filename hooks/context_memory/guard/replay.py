@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from context_memory.core import bulkjson
 from context_memory.core.exit_codes import FAILURE, OK, USAGE
 from context_memory.guard.entries import entries_of
 from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
@@ -45,10 +46,11 @@ def read_rows(path: str) -> Iterator[dict[str, Any]]:
     """The transcript's JSON object rows in file order, plain or gzip-compressed, read
     through the by-hand commands' one bounded reader (transcript/by_hand); a line that is
     not a JSON object is skipped, as the client skips it."""
+    loads = bulkjson.bulk_loads()
     try:
         for raw in transcript_lines(path):
             try:
-                row = json.loads(raw)
+                row = loads(raw)
             except (ValueError, RecursionError):
                 continue
             if isinstance(row, dict):
