@@ -1,13 +1,5 @@
-"""The checks of ctx-doctor (commands/doctor.py prints them): does context-memory work here?
-
-Checks: the Python version; the virtualenv and its entry points; each hook of the
-registry (core/command_table.HOOKS): in which settings files it is registered, that the
-program exists and is executable, that it is not registered twice; that every settings
-file is valid JSON; the status line; the command links (ctx-usage, ctx-decide, ... by name
-on PATH); that the state folder is writable; the hourly
-ctx-merge crontab line; the errors in ``.working-state/logs/`` over the last day, per
-hook; the circuit breakers that are open; Claude Code's auto-memory folder, the toolkit's
-block in its MEMORY.md and the block's budget.
+"""The checks of ctx-doctor, in report order (commands/doctor.py prints them; the list:
+docs/install.md), each told which kind of install it looks at.
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
-"""The crontab line that runs ``ctx-merge --quiet`` hourly for one project.
-
-The line ends with a tag naming the project, ``# context-memory:<absolute project path>``
-(a shell comment, so cron passes it to sh, which ignores it):
+"""The crontab line that runs ``ctx-merge --quiet`` hourly for one project, tagged with it
+(a shell comment, which sh ignores)::
 
     17 * * * * /opt/cm/bin/ctx-merge --quiet --project /home/me/app # context-memory:/home/me/app
 
-Adding is idempotent (the tagged line is replaced in place, never duplicated), removing
-takes exactly the tagged line, and everything else in the crontab is kept byte for byte.
-The user's crontab is read and written with the real ``crontab -l`` / ``crontab -``
-commands (as root, ``CTX_CRONTAB_USER`` selects another user's crontab: ``crontab -u``).
-
-``CronLine`` is the installer's step (see install/plan.py): it plans the change (read
-only), then shows it (--dry-run) or writes it.
-
-Standard library only: the installer imports this module with the system python.
+Adding replaces the tagged line in place, removing takes exactly it, and the rest of the
+crontab is kept byte for byte, through the real ``crontab -l`` / ``crontab -`` (as root,
+``CTX_CRONTAB_USER`` selects another user's: ``crontab -u``). ``CronLine`` is the
+installer's step. Standard library only: the installer runs with the system python.
 """
 
 from __future__ import annotations

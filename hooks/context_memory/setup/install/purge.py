@@ -1,15 +1,9 @@
-"""``--uninstall --purge``, last step: what is left of the toolkit outside the virtualenv.
-
-- The cache folder (``$CTX_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/context-memory``):
-  the folders the toolkit keeps there (``CACHE_FOLDERS``) are deleted, then the cache folder
-  itself when nothing else is in it (a ``CTX_CACHE_DIR`` of the user's keeps their files).
-- The folders the install script created for the virtualenv (``mkdir -p``, for example
-  ``~/.local/share`` on a fresh account), from the record: each is removed when empty,
-  deepest first; a folder that existed before, or holds anything, stays.
-
-The installer's steps of an uninstall's end (see install/plan.py) are here too: the
-virtualenv deleted (``PurgeVenv``) or kept (``KeepVenv``), and the leftovers
-(``PurgeLeftovers``). Standard library only.
+"""``--uninstall``'s end: the virtualenv deleted (``PurgeVenv``, --purge) or kept
+(``KeepVenv``), and --purge's leftovers (``PurgeLeftovers``): the toolkit's folders in its
+cache folder (``$CTX_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/context-memory``) and
+that folder when nothing else is in it, and the folders the install script created for the
+virtualenv (``mkdir -p``, from the record) that are empty, deepest first. Standard library
+only.
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
-"""What ``./install`` added, so that ``./install --uninstall`` removes exactly that.
-
-Every install that changes something notes it in ``<venv>/context-memory-install.json``:
-the settings files it registered hooks in (with each file's text from before the first
-install, so an uninstall can put back the very bytes), the folder it linked commands into
-(and whether it created that folder), the projects it added a crontab line for (and whether
-the crontab was empty before), and the projects whose CLAUDE.md got the pinned-digest line.
-``./install --uninstall`` run from anywhere plans the removal for every recorded place
-(install/plan.py), applies it, then restores what can be restored byte for byte and deletes
-the record (``RestoreRecorded``).
-
-Standard library only: the installer runs with the system python.
+"""What the installs added, so that ``--uninstall`` removes exactly that (what the record
+holds and what the uninstall does with it: docs/install.md, Uninstalling): one record per
+account in ``<venv>/context-memory-install.json``, NoteInstall adding to it, RestoreRecorded
+putting back what it kept. Standard library only: the installer runs with the system python.
 """
 
 from __future__ import annotations

@@ -1,19 +1,13 @@
-"""The plugin's private virtualenv (click, orjson, filelock) under ``$CLAUDE_PLUGIN_DATA``.
-
-A plugin install has no ./install step: the hooks run at once from the plugin folder with
-the system's Python (standard library only), and this module builds the virtualenv the
-by-hand commands need on first use:
+"""The plugin's private virtualenv (click, orjson, filelock) under ``$CLAUDE_PLUGIN_DATA``
+(docs/plugin.md). The hooks run at once on the standard library; this builds the
+virtualenv the by-hand commands need on first use:
 
 - ``ready()``: the venv's site-packages when its stamp matches this plugin (the bytes of
   ``.claude-plugin/plugin.json`` and the interpreter's X.Y), else None. Two small reads,
   no imports: hooks call it.
-- ``start_background_build()``: from a hook (SessionStart): spawns the build detached and
-  returns at once; a session is never blocked. Nothing happens when it is ready or being
-  built (the lock is held).
-- ``build()``: under an exclusive lock on ``venv.lock`` (two sessions never build at once;
-  the second waits, then finds it ready), ``python -m venv`` + ``pip install``; the stamp
-  is written last, so a half-built venv is never used. A new plugin version (another
-  plugin.json) or another Python makes the stamp stale: the next start rebuilds.
+- ``start_background_build()``: from SessionStart, a detached build; never waits.
+- ``build()``: under the lock on ``venv.lock``, ``python -m venv`` + ``pip install``; the
+  stamp is written last, so a half-built venv is never used.
 
 Standard library only.
 """
