@@ -18,7 +18,11 @@ from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, sho
 from context_memory.setup.install import command_links
 from context_memory.setup.install.settings_edit import command_word, hook_entries
 from context_memory.setup.install.settings_file import SettingsError, read_settings
-from context_memory.setup.install.venv import OWN_LAUNCHERS_DIRNAME, settings_path_for
+from context_memory.setup.install.venv import (
+    OWN_LAUNCHERS_DIRNAME,
+    missing_programs,
+    settings_path_for,
+)
 from context_memory.setup.install.venv import running_venv as find_running_venv
 
 MIN_PYTHON = (3, 10)
@@ -93,13 +97,8 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
             f"{venv} is not a virtualenv (no pyvenv.cfg)",
             "remove it or set CTX_VENV to another folder, then run ./install",
         )
-    bin_dir = os.path.join(venv, "bin")
-    missing = [
-        program
-        for program in programs
-        if not os.access(os.path.join(bin_dir, program), os.X_OK)
-        or not os.path.isfile(os.path.join(bin_dir, program))
-    ]
+    wanted = list(programs)
+    missing = [path.name for path in missing_programs(Path(venv) / "bin", wanted)]
     if missing:
         return Check(
             name,
@@ -107,7 +106,6 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
             f"{venv}: missing or not executable: {shortlist(missing)}",
             "run ./install (it reinstalls the package)",
         )
-    wanted = list(programs)
     return Check(name, OK, f"{venv} has all {plural(len(wanted), 'entry point')}")
 
 

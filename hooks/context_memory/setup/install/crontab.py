@@ -103,18 +103,10 @@ def with_line(text: str, line: str, project: str) -> str:
     """``text`` with the project's tagged line set to ``line``: replaced where it is, or
     appended; extra copies (edited in by hand) are dropped. The rest is unchanged."""
     lines = text.splitlines()
-    result: list[str] = []
-    placed = False
-    for existing in lines:
-        if is_project_line(existing, project):
-            if not placed:
-                result.append(line)
-                placed = True
-            continue
-        result.append(existing)
-    if not placed:
-        result.append(line)
-    return _join(result)
+    ours = [i for i, existing in enumerate(lines) if is_project_line(existing, project)]
+    kept = [existing for i, existing in enumerate(lines) if i not in ours]
+    kept.insert(ours[0] if ours else len(kept), line)
+    return _join(kept)
 
 
 def without_lines(text: str, unwanted: Callable[[str], bool]) -> str:

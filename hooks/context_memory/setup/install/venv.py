@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from context_memory.core.command_table import HOOKS, HookSpec
@@ -46,22 +46,20 @@ def default_venv(environ: Mapping[str, str]) -> str:
     return os.path.join(data_home, "context-memory", "venv")
 
 
-def running_venv(
-    executable: str | None = None, prefix: str | None = None, base_prefix: str | None = None
-) -> Path | None:
+def running_venv() -> Path | None:
     """The virtualenv of the running interpreter, or None. ``sys.prefix`` says it only when
     the ``site`` module ran; our launchers run ``-S`` (then ``sys.prefix`` is the base
     Python's), so the virtualenv is also found as ``site`` finds it: the ``pyvenv.cfg``
     next to the interpreter's folder (``<venv>/bin/python`` -> ``<venv>``)."""
     import sys
 
-    executable = sys.executable if executable is None else executable
-    prefix = sys.prefix if prefix is None else prefix
-    base_prefix = getattr(sys, "base_prefix", prefix) if base_prefix is None else base_prefix
-    if prefix != base_prefix and os.path.isfile(os.path.join(prefix, "pyvenv.cfg")):
+    prefix = sys.prefix
+    if prefix != getattr(sys, "base_prefix", prefix) and os.path.isfile(
+        os.path.join(prefix, "pyvenv.cfg")
+    ):
         return Path(os.path.abspath(prefix))
-    if executable:
-        folder = os.path.dirname(os.path.abspath(executable))  # not resolved: a link's folder
+    if sys.executable:
+        folder = os.path.dirname(os.path.abspath(sys.executable))  # a link's folder: unresolved
         for candidate in (folder, os.path.dirname(folder)):
             if os.path.isfile(os.path.join(candidate, "pyvenv.cfg")):
                 return Path(candidate)
@@ -149,11 +147,12 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
     return PLAN_CURRENT
 
 
+def missing_programs(bin_dir: Path, names: Iterable[str]) -> list[Path]:
+    """The programs of ``names`` that ``bin_dir`` lacks (or cannot execute)."""
+    paths = [bin_dir / name for name in dict.fromkeys(names)]
+    return [path for path in paths if not (path.is_file() and os.access(path, os.X_OK))]
+
+
 def missing_entry_points(bin_dir: Path, specs: Sequence[HookSpec] = HOOKS) -> list[Path]:
-    """The registry's programs that ``bin_dir`` lacks (or cannot execute)."""
-    wanted = dict.fromkeys(spec.command for spec in specs)
-    return [
-        bin_dir / name
-        for name in wanted
-        if not ((bin_dir / name).is_file() and os.access(bin_dir / name, os.X_OK))
-    ]
+    """The registry's hook programs that ``bin_dir`` lacks (or cannot execute)."""
+    return missing_programs(bin_dir, (spec.command for spec in specs))
