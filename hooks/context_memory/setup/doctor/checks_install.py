@@ -16,7 +16,11 @@ from typing import Any, NamedTuple
 from context_memory.core.command_table import HOOKS, SCRIPTS, HookSpec
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.install import command_links
-from context_memory.setup.install.settings_edit import command_word, hook_entries
+from context_memory.setup.install.settings_edit import (
+    command_word,
+    hook_entries,
+    in_double_quotes,
+)
 from context_memory.setup.install.settings_file import SettingsError, read_settings
 from context_memory.setup.install.venv import (
     OWN_LAUNCHERS_DIRNAME,
@@ -347,6 +351,6 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
         fixes.append("run ./install")
     if not found:
         problems.append(f"{links} is not on PATH")
-        quoted = "".join("\\" + ch if ch in '\\"$`' else ch for ch in str(links))
+        quoted = in_double_quotes(str(links))
         fixes.append(f'add {links} to PATH (export PATH="{quoted}:$PATH" in ~/.profile)')
     return Check(name, WARN, "; ".join(problems), ", then ".join(fixes))

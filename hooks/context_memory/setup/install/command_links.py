@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.command_table import SCRIPTS
+from context_memory.setup.install.settings_edit import in_double_quotes
 from context_memory.setup.install.venv import PREFIX
 from context_memory.setup.platforms import home
 
@@ -176,11 +177,6 @@ def path_note(links: Path, environ: Mapping[str, str]) -> str:
         )
     return (
         f"{links} is not on your PATH; add it (for example "
-        f'export PATH="{_in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
+        f'export PATH="{in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
         "ctx-usage and ctx-decide by name"
     )
-
-
-def _in_double_quotes(text: str) -> str:
-    """``text`` escaped for the inside of a POSIX shell double-quoted string."""
-    return "".join("\\" + ch if ch in '\\"$`' else ch for ch in text)

@@ -34,15 +34,16 @@ Replacer = Callable[[str, "str | None", Entry], "Entry | None"]
 # --------------------------------------------------------------------------- pure edits
 
 
-def command_for(bin_dir: Path | str, command: str) -> str:
-    """The settings ``command`` string for entry point ``command`` in ``bin_dir``.
+def in_double_quotes(text: str) -> str:
+    """``text`` for the inside of a POSIX shell double-quoted string: the characters that
+    stay special there (``\\ " $ `````) escaped."""
+    return "".join("\\" + ch if ch in '\\"$`' else ch for ch in text)
 
-    An absolute path in double quotes, so folders with spaces work; the characters that
-    stay special inside POSIX double quotes (``\\ " $ `````) are escaped.
-    """
-    path = os.path.join(os.path.abspath(os.fspath(bin_dir)), command)
-    escaped = "".join("\\" + ch if ch in '\\"$`' else ch for ch in path)
-    return f'"{escaped}"'
+
+def command_for(bin_dir: Path | str, command: str) -> str:
+    """The settings ``command`` string for entry point ``command`` in ``bin_dir``: its
+    absolute path in double quotes, so folders with spaces work."""
+    return f'"{in_double_quotes(os.path.join(os.path.abspath(os.fspath(bin_dir)), command))}"'
 
 
 def hook_entry(spec: HookSpec, bin_dir: Path | str) -> dict[str, Any]:
