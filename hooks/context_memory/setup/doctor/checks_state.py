@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from context_memory.core.hookio import BREAKER_LIMIT, LOG_NAME
+from context_memory.core.hookio import BREAKER_LIMIT, LOG_NAME, breaker_failures
 from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.doctor.checks_install import program_of, program_problem
@@ -188,8 +188,9 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
 
 
 def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
-    """(session, hook, failures) of every breaker at or past the limit."""
-    from context_memory.core.fsutil import list_dir, read_bytes
+    """(session, hook, failures) of every breaker at or past the limit (read as the hooks
+    read their own: core/hookio.breaker_failures)."""
+    from context_memory.core.fsutil import list_dir
 
     sessions = os.path.join(state_dir, "sessions")
     found: list[tuple[str, str, int]] = []
@@ -198,20 +199,17 @@ def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
     except OSError:
         return found
     for session in names:
-        folder = os.path.join(sessions, session)
         try:
-            files = sorted(list_dir(folder, root=state_dir))
+            files = sorted(list_dir(os.path.join(sessions, session), root=state_dir))
         except OSError:
             continue
-        for file_name in files:
-            if not (file_name.startswith(".") and file_name.endswith(".failures")):
-                continue
-            try:
-                count = int(read_bytes(os.path.join(folder, file_name), 64).strip() or b"0")
-            except (OSError, ValueError):
-                continue
+        hooks = [
+            n[1 : -len(".failures")] for n in files if n[:1] == "." and n.endswith(".failures")
+        ]
+        for hook in hooks:
+            count = breaker_failures(state_dir, hook, session)
             if count >= BREAKER_LIMIT:
-                found.append((session, file_name[1 : -len(".failures")], count))
+                found.append((session, hook, count))
     return found
 
 
