@@ -130,7 +130,7 @@ def load_settings_file(label: str, path: Path) -> SettingsFile:
     try:
         text, settings = read_settings(path)
     except SettingsError as exc:
-        return SettingsFile(label, path, path.exists(), {}, str(exc))
+        return SettingsFile(label, path, path.exists(), {}, exc.found)
     return SettingsFile(label, path, text is not None, settings, None)
 
 
@@ -150,11 +150,10 @@ def check_settings_file(item: SettingsFile) -> Check:
     name = f"settings ({item.label})"
     if item.error is not None:
         # Claude Code ignores a settings file it cannot parse: every hook in it is off.
-        message = item.error.replace("then run ./install again. The file was not changed.", "")
         return Check(
             name,
             FAIL,
-            message.strip().rstrip(","),
+            item.error,
             f"repair {item.path} (its backups are next to it: {item.path.name}.bak-*)",
         )
     if not item.exists:

@@ -22,7 +22,12 @@ Settings = dict[str, Any]
 
 class SettingsError(Exception):
     """The settings file cannot be used as it is. ``str()`` is a complete message for people:
-    what is wrong, where, how to fix it, and that nothing was changed."""
+    what is wrong, where, how to fix it, and that nothing was changed (the installer's);
+    ``found`` the same without the installer's last words (ctx-doctor's)."""
+
+    def __init__(self, found: str, rerun: bool = True) -> None:
+        super().__init__(f"{found}, {_RERUN}" if rerun else found)
+        self.found = found
 
 
 class InvalidJSONError(SettingsError):
@@ -33,8 +38,8 @@ class SettingsShapeError(SettingsError):
     """The settings file is JSON, but not the shape Claude Code reads (e.g. ``hooks`` is a list)."""
 
 
-_FIX_HINT = "then run ./install again. The file was not changed."
-_BY_HAND = f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+_RERUN = "then run ./install again. The file was not changed."
+_BY_HAND = "Fix the file by hand (or move it aside to start from an empty one)"
 # --------------------------------------------------------------------------- reading
 
 
@@ -45,7 +50,7 @@ def read_settings_text(path: Path) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}", rerun=False) from exc
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -200,8 +205,7 @@ def check_hooks_shape(settings: Settings, path: Path | str) -> None:
     def refuse(where: str, expected: str, found: object) -> SettingsShapeError:
         return SettingsShapeError(
             f"{path}: {where} must be {expected}, but it is {_kind(found)}. Fix that part "
-            f"of the file by hand (settings.example.json shows the expected shape), "
-            f"{_FIX_HINT}"
+            "of the file by hand (settings.example.json shows the expected shape)"
         )
 
     hooks = settings["hooks"]
