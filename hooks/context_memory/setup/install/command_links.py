@@ -42,21 +42,22 @@ def link_dir(environ: Mapping[str, str]) -> Path:
     return Path(home(environ)) / ".local" / "bin"
 
 
-def _points_into(link: Path, venv_bin: Path) -> bool:
+def _target(link: Path) -> Path | None:
     try:
-        target = os.readlink(link)
+        return Path(os.readlink(link))
     except OSError:
-        return False
-    return Path(target).parent == venv_bin
+        return None
+
+
+def _points_into(link: Path, venv_bin: Path) -> bool:
+    target = _target(link)
+    return target is not None and target.parent == venv_bin
 
 
 def _is_ours(link: Path) -> bool:
     """A symlink into some context-memory virtualenv (a moved CTX_VENV, an older install)."""
-    try:
-        target = Path(os.readlink(link))
-    except OSError:
-        return False
-    return target.parent.name == "bin" and "context-memory" in target.parts
+    target = _target(link)
+    return target is not None and target.parent.name == "bin" and "context-memory" in target.parts
 
 
 def plan_links(
@@ -100,11 +101,6 @@ def apply_links(venv_bin: Path, links: Path, plan: list[tuple[str, str]]) -> Non
         os.replace(tmp, link)  # atomic: the command is never missing mid-update
 
 
-def remove_links(links: Path, commands: list[str]) -> None:
-    for command in commands:
-        (links / command).unlink()
-
-
 def on_path(folder: Path, environ: Mapping[str, str]) -> bool:
     entries = environ.get("PATH", "").split(os.pathsep)
     return any(entry and os.path.abspath(entry) == str(folder) for entry in entries)
@@ -132,7 +128,8 @@ class LinkCommands:
     def apply(self) -> None:
         if self.remove:
             gone = plan_unlinks(self.bin_dir, self.links)
-            remove_links(self.links, gone)
+            for command in gone:
+                (self.links / command).unlink()
             self._say_removed(gone, "removed")
             return
         plan = plan_links(self.bin_dir, self.links)

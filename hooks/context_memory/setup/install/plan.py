@@ -91,19 +91,23 @@ def check_purge(options: InstallOptions) -> None:
 def check_programs(options: InstallOptions) -> None:
     """An install (not a dry run) needs the virtualenv's programs it will register (pip's
     console scripts: our launchers are made from the same entry points)."""
-    venv, bin_dir = options.venv, options.package_bin
-    missing = missing_entry_points(bin_dir)
+    missing = missing_entry_points(options.package_bin)
     if missing:
         raise InstallError(
-            f"{missing[0]} does not exist: the virtualenv {venv} is missing or "
-            "incomplete. Run ./install, which creates it and installs the package "
-            "into it."
+            f"{missing[0]} does not exist: the virtualenv {options.venv} is missing or "
+            "incomplete. Run ./install, which creates it and installs the package into it."
         )
-    statusline_program = bin_dir / STATUSLINE_PROGRAM
-    if options.statusline and not os.access(statusline_program, os.X_OK):
+    if options.statusline:
+        require_newer(options, STATUSLINE_PROGRAM, "--statusline")
+
+
+def require_newer(options: InstallOptions, program: str, option: str) -> None:
+    """Refuse an option whose program a virtualenv of an older context-memory lacks."""
+    path = options.package_bin / program
+    if not os.access(path, os.X_OK):
         raise InstallError(
-            f"{statusline_program} does not exist: the virtualenv {venv} holds an older "
-            "context-memory. Run ./install --statusline, which updates it."
+            f"{path} does not exist: the virtualenv {options.venv} holds an older "
+            f"context-memory. Run ./install {option}, which updates it."
         )
 
 
@@ -112,12 +116,8 @@ def crontab_before(options: InstallOptions) -> str | None:
     refuses (no crontab command, not allowed to use it) before anything is written."""
     if not options.cron or options.uninstall:
         return None
-    merge_program = options.package_bin / crontab.MERGE_PROGRAM
-    if not options.dry_run and not os.access(merge_program, os.X_OK):
-        raise InstallError(
-            f"{merge_program} does not exist: the virtualenv {options.venv} holds an older "
-            "context-memory. Run ./install --cron, which updates it."
-        )
+    if not options.dry_run:
+        require_newer(options, crontab.MERGE_PROGRAM, "--cron")
     if options.dry_run and crontab.crontab_missing():
         return None  # the dry run shows the line instead (see crontab.CronLine.show)
     return crontab.read_crontab(crontab.crontab_user(os.environ))
