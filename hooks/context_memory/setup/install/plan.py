@@ -29,7 +29,6 @@ from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
     StatuslineNote,
-    WarnLookalikes,
     desired_settings,
     registered_programs,
     runs_our_hooks,
@@ -196,7 +195,6 @@ def make_plan(options: InstallOptions) -> list[Step]:
         steps.append(LinkCommands(options.bin_dir, links, remove=options.uninstall))
     steps.append(CronLine(options.bin_dir, project, options.cron, options.uninstall, options.purge))
     steps.append(PinLine(project, claude_md, remove=options.uninstall))
-    steps.append(WarnLookalikes(path, options.bin_dir))
     if options.uninstall:
         steps.append(AutoMemory(recorded_projects(kept, project)))
         steps.extend(recorded_steps(options, kept, path, project, links, user_path))
@@ -291,7 +289,6 @@ def recorded_steps(
         # user settings, the current folder's) crontab line and CLAUDE.md line.
         uncron(project or os.getcwd())
         unpin(project or os.getcwd())
-        steps.append(WarnLookalikes(path, options.bin_dir))
     for project in kept["cron"]:
         uncron(project)
     for project in kept["pinned"]:

@@ -293,6 +293,14 @@ class EditSettings:
                 command = command_for(bin_dir, spec.command)
                 print(f"  {label}: {command} (timeout {spec.timeout} s)")
             print(f"{PREFIX} done; restart running Claude Code sessions to load the hooks")
+        # Entries that run programs of our names from elsewhere: a warning, left alone.
+        for event, program in lookalike_entries(new, bin_dir, HOOK_NAMES):
+            print(
+                f"{PREFIX} warning: {path} also runs {program} for {event}; that entry is "
+                "not this install's, so it was left alone (delete it by hand if it is left over "
+                "from an older install)",
+                file=sys.stderr,
+            )
 
     def _say_elsewhere(self) -> None:
         print(
@@ -310,30 +318,6 @@ class StatuslineNote:
 
     def apply(self) -> None:
         print(f"{PREFIX} {self.text}")
-
-
-@dataclass(frozen=True)
-class WarnLookalikes:
-    """Entries that run programs of our names from elsewhere: a warning, left alone."""
-
-    path: Path
-    bin_dir: Path
-
-    def show(self) -> None:
-        pass
-
-    def apply(self) -> None:
-        try:
-            _, settings = read_settings(self.path)
-        except (SettingsError, OSError):
-            return
-        for event, program in lookalike_entries(settings, self.bin_dir, HOOK_NAMES):
-            print(
-                f"{PREFIX} warning: {self.path} also runs {program} for {event}; that entry is "
-                "not this install's, so it was left alone (delete it by hand if it is left over "
-                "from an older install)",
-                file=sys.stderr,
-            )
 
 
 @dataclass(frozen=True)
