@@ -28,11 +28,9 @@ from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
-    StatuslineNote,
     desired_settings,
     registered_programs,
     runs_our_hooks,
-    statusline_note,
 )
 from context_memory.setup.install.venv import (
     STAMP_NAME,
@@ -146,14 +144,6 @@ def edit_settings(
     return EditSettings(path, text, old, new, options, hooks_here, user_path, first)
 
 
-def settings_steps(edit: EditSettings) -> list[Step]:
-    options = edit.options
-    note = statusline_note(
-        edit.old, options.bin_dir, uninstall=options.uninstall, statusline=options.statusline
-    )
-    return [edit, *([StatuslineNote(note)] if note else [])]
-
-
 def settings_path(options: InstallOptions) -> Path:
     """The settings file of this run, refused (InstallError) when its project folder is
     missing or it or the virtualenv has a path settings.json cannot hold."""
@@ -189,7 +179,6 @@ def make_plan(options: InstallOptions) -> list[Step]:
         steps.append(PurgeVenv(options.venv))
     elif options.uninstall and options.links:
         steps.append(KeepVenv(options.venv))
-    steps.extend(settings_steps(edit)[1:])
     links = command_links.link_dir(os.environ)
     if options.links:
         steps.append(LinkCommands(options.bin_dir, links, remove=options.uninstall))
@@ -284,7 +273,7 @@ def recorded_steps(
         project = None if path == user_path else str(path.parent.parent)
         if path == done_path or (project is not None and not os.path.isdir(project)):
             continue  # done already, or the project is gone and its settings with it
-        steps.extend(settings_steps(edit_settings(again, path, user_path, first=False)))
+        steps.append(edit_settings(again, path, user_path, first=False))
         # What an uninstall run for that settings file does: its project's (or, for the
         # user settings, the current folder's) crontab line and CLAUDE.md line.
         uncron(project or os.getcwd())

@@ -220,6 +220,10 @@ class EditSettings:
     first: bool
 
     def show(self) -> None:
+        self._show_change()
+        self._say_note()
+
+    def _show_change(self) -> None:
         options, path, changed = self.options, self.path, self.new != self.old
         shown = dumps_settings(self.new, detect_indent(self.text)) if changed else self.text or ""
         restore: str | None = None
@@ -293,6 +297,7 @@ class EditSettings:
                 command = command_for(bin_dir, spec.command)
                 print(f"  {label}: {command} (timeout {spec.timeout} s)")
             print(f"{PREFIX} done; restart running Claude Code sessions to load the hooks")
+        self._say_note()
         # Entries that run programs of our names from elsewhere: a warning, left alone.
         for event, program in lookalike_entries(new, bin_dir, HOOK_NAMES):
             print(
@@ -302,22 +307,20 @@ class EditSettings:
                 file=sys.stderr,
             )
 
+    def _say_note(self) -> None:
+        """What the run does to the status line (from the settings as they were read)."""
+        options = self.options
+        note = statusline_note(
+            self.old, options.bin_dir, uninstall=options.uninstall, statusline=options.statusline
+        )
+        if note:
+            print(f"{PREFIX} {note}")
+
     def _say_elsewhere(self) -> None:
         print(
             f"{PREFIX} hooks already registered in {self.user_path}, which runs them in every "
             f"project; not registering them again in {self.path}"
         )
-
-
-@dataclass(frozen=True)
-class StatuslineNote:
-    text: str
-
-    def show(self) -> None:
-        print(f"{PREFIX} {self.text}")
-
-    def apply(self) -> None:
-        print(f"{PREFIX} {self.text}")
 
 
 @dataclass(frozen=True)
