@@ -192,11 +192,8 @@ def registrations(files: list[SettingsFile], program_name: str) -> list[Registra
             program = program_of(entry.get("command"))
             if program and os.path.basename(program) == program_name:
                 matcher = group.get("matcher")
-                found.append(
-                    Registration(
-                        item, event, matcher if isinstance(matcher, str) else None, program
-                    )
-                )
+                matcher = matcher if isinstance(matcher, str) else None
+                found.append(Registration(item, event, matcher, program))
     return found
 
 

@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -168,32 +167,27 @@ def loads_keeping_literals(text: str) -> Any:
     def parse_constant(name: str) -> None:
         raise json.JSONDecodeError(f"{name} is not JSON", text, text.find(name))
 
+    def make_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        # Keys are scanned without parse_string: their lone surrogates are refused here.
+        for key, _ in pairs:
+            if any("\ud800" <= ch <= "\udfff" for ch in key):
+                raise json.JSONDecodeError("a lone surrogate escape in a key", text, 0)
+        return dict(pairs)
+
     decoder = json.JSONDecoder(
-        parse_float=RawNumber, parse_int=RawNumber, parse_constant=parse_constant
+        parse_float=RawNumber,
+        parse_int=RawNumber,
+        parse_constant=parse_constant,
+        object_pairs_hook=make_object,
     )
     decoder.parse_string = parse_string  # type: ignore[attr-defined]
     decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(min(limit, MAX_NESTING * 4))  # deep input: a clean RecursionError
     try:
-        data = decoder.decode(text)
+        return decoder.decode(text)
     finally:
         sys.setrecursionlimit(limit)
-    for key in _keys(data):
-        if any("\ud800" <= ch <= "\udfff" for ch in key):
-            raise json.JSONDecodeError("a lone surrogate escape in a key", text, 0)
-    return data
-
-
-def _keys(value: Any) -> Iterator[str]:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            yield from item
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
 
 
 def check_hooks_shape(settings: Settings, path: Path | str) -> None:
