@@ -5,7 +5,6 @@ hourly ctx-merge crontab line, the errors in ``.working-state/logs/`` over the l
 
 from __future__ import annotations
 
-import calendar
 import os
 import shutil
 import tempfile
@@ -15,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from context_memory.core.hookio import BREAKER_LIMIT, LOG_NAME, breaker_failures
+from context_memory.core.isotime import parse_time
 from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.doctor.checks_install import program_of, program_problem
@@ -132,13 +132,6 @@ def _read_tail(path: str, limit: int = LOG_TAIL_BYTES) -> list[str]:
     return lines[1:] if size > limit else lines  # the first line may be cut
 
 
-def _parse_stamp(text: str) -> float | None:
-    try:
-        return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
-    except (ValueError, OverflowError):
-        return None
-
-
 def log_files(state_dir: str) -> list[str]:
     """Every ``*.log`` in ``<state>/logs`` (hooks.log first)."""
     folder = os.path.join(state_dir, "logs")
@@ -169,7 +162,7 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
             parts = line.split("\t", 3)
             if len(parts) != 4:
                 continue
-            stamp = _parse_stamp(parts[0])
+            stamp = parse_time(parts[0])
             if stamp is None or now - stamp > ERROR_WINDOW_SECONDS:
                 continue
             per_hook[parts[1]] += 1
