@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from context_memory.core.command_table import HOOKS
 from context_memory.setup.doctor import plugin as plugin_doctor
@@ -28,7 +29,7 @@ from context_memory.setup.doctor.checks_state import (
     check_logs,
     check_state_dir,
 )
-from context_memory.setup.install.venv import STAMP_NAME
+from context_memory.setup.install.venv import owned_by_installer
 
 # --------------------------------------------------------------------------- all checks
 
@@ -75,6 +76,6 @@ def run_checks(
 def installer_command(venv: str) -> str:
     """The command that set this virtualenv up, for the fixes: the ./install script stamps
     its virtualenv; one without the stamp is pipx's or uv's, where ctx-install does it."""
-    if os.path.isdir(venv) and not os.path.isfile(os.path.join(venv, STAMP_NAME)):
-        return "ctx-install"
-    return "./install"
+    return (
+        "ctx-install" if os.path.isdir(venv) and not owned_by_installer(Path(venv)) else "./install"
+    )

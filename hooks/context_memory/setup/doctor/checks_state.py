@@ -6,7 +6,6 @@ hourly ctx-merge crontab line, the errors in ``.working-state/logs/`` over the l
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 import time
 from collections import Counter
@@ -85,7 +84,7 @@ def check_cron(
     from context_memory.setup.install import crontab
 
     if read_crontab is None:
-        if shutil.which("crontab") is None:
+        if crontab.crontab_missing():
             return none_found("no crontab command here", "needs cron")
         user = crontab.crontab_user(os.environ)
         reader: Callable[[], str] = lambda: crontab.read_crontab(user)  # noqa: E731
