@@ -26,7 +26,7 @@ from context_memory import __version__
 from context_memory.core import exit_codes
 from context_memory.setup import platforms
 from context_memory.setup.install import crontab
-from context_memory.setup.install.options import InstallOptions
+from context_memory.setup.install.options import STATUSLINE_ADD, STATUSLINE_CHAIN, InstallOptions
 from context_memory.setup.install.pin import claude_md_change
 from context_memory.setup.install.plan import carry_out, make_plan, settings_path
 from context_memory.setup.install.settings_file import SettingsError, read_settings
@@ -91,8 +91,8 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
     parser.add_argument(
         "--statusline",
         nargs="?",
-        const="add",
-        choices=("add", "chain"),
+        const=STATUSLINE_ADD,
+        choices=(STATUSLINE_ADD, STATUSLINE_CHAIN),
         help="also set ctx-statusline as Claude Code's status line (it makes the hooks' "
         "window exact). An existing status line of yours is kept; --statusline=chain "
         "runs yours first, then ctx-statusline (--uninstall restores yours)",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.command_table import SCRIPTS
-from context_memory.setup.install.settings_edit import in_double_quotes
+from context_memory.setup.install.settings_edit import OWN_FOLDER_NAME, in_double_quotes
 from context_memory.setup.install.venv import PREFIX
 from context_memory.setup.platforms import home
 
@@ -57,7 +57,7 @@ def _points_into(link: Path, venv_bin: Path) -> bool:
 def _is_ours(link: Path) -> bool:
     """A symlink into some context-memory virtualenv (a moved CTX_VENV, an older install)."""
     target = _target(link)
-    return target is not None and target.parent.name == "bin" and "context-memory" in target.parts
+    return target is not None and target.parent.name == "bin" and OWN_FOLDER_NAME in target.parts
 
 
 def plan_links(
