@@ -301,16 +301,11 @@ def _encode(value: Any, unit: str, level: int, out: list[str]) -> None:
         raise TypeError(f"cannot write {type(value).__name__} into settings")
 
 
-def utc_timestamp(now: datetime | None = None) -> str:
-    """``20250131T235959Z``: the suffix of backup names."""
-    now = now or datetime.now(timezone.utc)
-    return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-
-
 def backup_file(path: Path, now: datetime | None = None) -> Path:
-    """Copy ``path`` to ``<path>.bak-<UTC timestamp>`` (``-1``, ``-2``... if taken), keeping
-    its mode and times, and return the backup's path."""
-    base = f"{path.name}{BACKUP_INFIX}{utc_timestamp(now)}"
+    """Copy ``path`` to ``<path>.bak-<UTC time, 20250131T235959Z>`` (``-1``, ``-2``... if
+    taken), keeping its mode and times, and return the backup's path."""
+    stamp = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    base = f"{path.name}{BACKUP_INFIX}{stamp.strftime('%Y%m%dT%H%M%SZ')}"
     backup = path.with_name(base)
     n = 0
     while backup.exists():
