@@ -21,7 +21,7 @@ from context_memory.setup.install.launchers import PreparePrograms
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import PinLine
 from context_memory.setup.install.plan import make_plan
-from context_memory.setup.install.purge import KeepVenv
+from context_memory.setup.install.purge import UninstallVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
 from context_memory.setup.install.settings_write import (
     EditSettings,
@@ -117,7 +117,7 @@ def test_the_uninstall_is_planned_from_the_record(
     assert [(e.path, e.first) for e in edits] == [(user, True), (project_settings, False)]
     assert kinds(steps) == [
         "EditSettings",  # the user settings: no hooks there
-        "KeepVenv",
+        "UninstallVenv",  # kept
         "LinkCommands",
         "CronLine",  # the current folder's
         "PinLine",
@@ -131,7 +131,7 @@ def test_the_uninstall_is_planned_from_the_record(
     assert [p.project for p in pins] == [str(elsewhere), str(project)]
     assert pins[1].change is not None and pins[1].change.new == ""
     assert isinstance(steps[-1], RestoreRecorded) and steps[-1].tool == "./install"
-    assert not any(isinstance(step, KeepVenv) for step in steps[2:])
+    assert not any(isinstance(step, UninstallVenv) for step in steps[2:])
     assert [e.path for e in edits].count(user) == 1  # each file's edit (and warnings) once
     memory = [step for step in steps if isinstance(step, AutoMemory)]
     assert [m.projects for m in memory] == [(str(elsewhere), str(project))]

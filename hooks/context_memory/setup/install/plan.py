@@ -21,7 +21,7 @@ from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import PinLine, claude_md_change
-from context_memory.setup.install.purge import KeepVenv, PurgeLeftovers, PurgeVenv
+from context_memory.setup.install.purge import PurgeLeftovers, UninstallVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
 from context_memory.setup.install.settings_edit import STATUSLINE_PROGRAM
 from context_memory.setup.install.settings_file import read_settings
@@ -175,10 +175,8 @@ def make_plan(options: InstallOptions) -> list[Step]:
         )
         steps.append(PreparePrograms(options.venv, tuple(programs), options.launcher_dir))
     steps.append(edit)
-    if options.uninstall and options.purge:
-        steps.append(PurgeVenv(options.venv))
-    elif options.uninstall and options.links:
-        steps.append(KeepVenv(options.venv))
+    if options.uninstall and (options.purge or options.links):
+        steps.append(UninstallVenv(options.venv, options.purge))
     links = command_links.link_dir(os.environ)
     if options.links:
         steps.append(LinkCommands(options.bin_dir, links, remove=options.uninstall))

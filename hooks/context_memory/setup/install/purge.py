@@ -1,9 +1,8 @@
-"""``--uninstall``'s end: the virtualenv deleted (``PurgeVenv``, --purge) or kept
-(``KeepVenv``), and --purge's leftovers (``PurgeLeftovers``): the toolkit's folders in its
-cache folder (``$CTX_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/context-memory``) and
-that folder when nothing else is in it, and the folders the install script created for the
-virtualenv (``mkdir -p``, from the record) that are empty, deepest first. Standard library
-only.
+"""``--uninstall``'s end: the virtualenv deleted (--purge) or kept (``UninstallVenv``),
+and --purge's leftovers (``PurgeLeftovers``): the toolkit's folders in its cache folder
+(``$CTX_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/context-memory``) and that folder
+when nothing else is in it, and the folders the install script created for the virtualenv
+(``mkdir -p``, from the record) that are empty, deepest first. Standard library only.
 """
 
 from __future__ import annotations
@@ -21,17 +20,24 @@ CACHE_FOLDERS = ("sessions", "compactions")
 
 
 @dataclass(frozen=True)
-class PurgeVenv:
+class UninstallVenv:
+    """The virtualenv at the end of an uninstall: deleted with ``purge``, else kept (and
+    said so: ./install's own; ctx-install's belongs to pipx or uv)."""
+
     venv: Path
+    purge: bool
 
     def show(self) -> None:
-        if self.venv.exists():
+        if self.purge and self.venv.exists():
             print(f"{PREFIX} would delete the virtualenv {self.venv}")
-        else:
+        elif self.purge:
             print(f"{PREFIX} the virtualenv {self.venv} does not exist; nothing to delete")
 
     def apply(self) -> None:
         venv = self.venv
+        if not self.purge:
+            print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
+            return
         if not venv.exists():
             print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
             return
@@ -46,19 +52,6 @@ class PurgeVenv:
             except OSError:
                 return  # not empty: something else of the user's is in it
             print(f"{PREFIX} deleted the folder {parent}, now empty")
-
-
-@dataclass(frozen=True)
-class KeepVenv:
-    venv: Path
-
-    def show(self) -> None:
-        pass
-
-    def apply(self) -> None:
-        print(
-            f"{PREFIX} kept the virtualenv {self.venv} (./install --uninstall --purge deletes it)"
-        )
 
 
 @dataclass(frozen=True)
