@@ -18,12 +18,12 @@ from context_memory.setup.install.command_links import (
     LINK_MISSING_TARGET,
     LINK_UPDATE,
     LINKED_COMMANDS,
+    LinkCommands,
     apply_links,
     link_dir,
     on_path,
     plan_links,
     plan_unlinks,
-    remove_links,
 )
 
 
@@ -262,7 +262,7 @@ def test_uninstall_removes_only_links_into_this_venv(
     (links / "ctx-doctor").symlink_to("/usr/bin/true")
     (links / "unrelated").symlink_to(venv_bin / "ctx-usage")  # not one of our names
     assert plan_unlinks(venv_bin, links) == ["ctx-usage", "ctx-decide"]
-    remove_links(links, plan_unlinks(venv_bin, links))
+    LinkCommands(venv_bin, links, remove=True).apply()  # the uninstall's step
     assert readlinks(links) == {
         "ctx-doctor": "/usr/bin/true",
         "ctx-merge": "<file> mine\n",
@@ -277,7 +277,7 @@ def test_uninstall_after_purge_removes_the_dangling_links(venv_bin: Path, links:
     for name in LINKED_COMMANDS:
         (venv_bin / name).unlink()
     assert plan_unlinks(venv_bin, links) == list(LINKED_COMMANDS)
-    remove_links(links, plan_unlinks(venv_bin, links))
+    LinkCommands(venv_bin, links, remove=True).apply()  # the uninstall's step
     assert os.listdir(links) == []
 
 

@@ -31,16 +31,17 @@ from context_memory.setup.install.crontab import (
     UNCHANGED,
     UPDATED,
     CrontabError,
-    add_merge_line,
     cron_line,
     cron_minute,
     is_project_line,
     merge_command,
+    planned_addition,
+    planned_removal,
     read_crontab,
-    remove_merge_lines,
     runs_merge_from,
     with_line,
     without_lines,
+    write_crontab,
 )
 from helpers.cli_run import captured
 from helpers.handoff_files import write_handoff
@@ -56,6 +57,21 @@ FOREIGN = (
     "\n"
     "0 3 * * 0 /usr/bin/find /tmp -mtime +7 -delete # weekly\n"
 )
+
+
+def add_merge_line(bin_dir: str, project: str, *, user: str) -> crontab.CronChange:
+    """What CronLine.apply does for --cron: the planned change, written."""
+    change = planned_addition(bin_dir, project, user)
+    if change.action != UNCHANGED:
+        write_crontab(change.new_text, user)
+    return change
+
+
+def remove_merge_lines(project: str, *, user: str) -> crontab.CronChange:
+    change = planned_removal(project, user=user)
+    if change.action == REMOVED:
+        write_crontab(change.new_text, user)
+    return change
 
 
 def minute(project: str) -> int:
@@ -232,16 +248,16 @@ def test_remove_takes_exactly_the_projects_line(user_crontab: str) -> None:
     assert installed(user_crontab) == f"{FOREIGN}{neighbour}\n"
 
 
-def test_dry_runs_write_nothing(user_crontab: str) -> None:
+def test_planned_changes_write_nothing(user_crontab: str) -> None:
     install_text(user_crontab, FOREIGN)
-    change = add_merge_line("/v/bin", "/srv/app", dry_run=True, user=user_crontab)
+    change = planned_addition("/v/bin", "/srv/app", user_crontab)
     assert (change.action, change.new_text) == (
         ADDED,
         FOREIGN + cron_line("/v/bin", "/srv/app") + "\n",
     )
     assert installed(user_crontab) == FOREIGN
     install_text(user_crontab, FOREIGN + cron_line("/v/bin", "/srv/app") + "\n")
-    assert remove_merge_lines("/srv/app", dry_run=True, user=user_crontab).action == REMOVED
+    assert planned_removal("/srv/app", user=user_crontab).action == REMOVED
     assert installed(user_crontab) == FOREIGN + cron_line("/v/bin", "/srv/app") + "\n"
 
 

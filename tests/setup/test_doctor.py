@@ -20,6 +20,7 @@ from context_memory.setup.doctor.checks_install import (
     check_settings_file,
     check_statusline,
     check_venv,
+    load_settings_file,
 )
 from context_memory.setup.doctor.checks_state import (
     check_breakers,
@@ -54,7 +55,7 @@ RESTORE = HookSpec("SessionStart", "startup|resume|clear", "ctx-restore", 10)
 
 
 def loaded(label: str, path: Path) -> SettingsFile:
-    return SettingsFile(label, path).load()
+    return load_settings_file(label, path)
 
 
 # --------------------------------------------------------------------------- single checks

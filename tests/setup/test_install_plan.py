@@ -17,16 +17,14 @@ from context_memory.setup.install import plan as install_plan
 from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
+from context_memory.setup.install.launchers import PreparePrograms
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import PinLine
 from context_memory.setup.install.plan import make_plan
-from context_memory.setup.install.purge import KeepVenv
+from context_memory.setup.install.purge import UninstallVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
 from context_memory.setup.install.settings_write import (
     EditSettings,
-    PreparePrograms,
-    StatuslineNote,
-    WarnLookalikes,
 )
 from helpers.install_env import run
 
@@ -73,7 +71,6 @@ def test_the_plan_of_a_fresh_install(
         "LinkCommands",
         "CronLine",
         "PinLine",
-        "WarnLookalikes",
         "NoteInstall",
     ]
     prepare, edit = steps[0], steps[1]
@@ -87,8 +84,9 @@ def test_the_plan_of_a_fresh_install(
     assert steps[2] == LinkCommands(venv / "bin", links, remove=False)
     assert steps[3] == CronLine(venv / "bin", str(tmp_path), False, False, False)
     assert steps[4] == PinLine(str(tmp_path), None, remove=False)
-    note = steps[6]
-    assert isinstance(note, NoteInstall) and note.settings_before is None
+    note = steps[5]
+    assert isinstance(note, NoteInstall)
+    assert note.added["settings"][str(edit.path)]["before"] is None
     # The dry run's plan: the same places, nothing to prepare.
     dry = make_plan(InstallOptions(venv=venv, dry_run=True))
     assert kinds(dry) == kinds(steps)[1:]
@@ -119,24 +117,22 @@ def test_the_uninstall_is_planned_from_the_record(
     assert [(e.path, e.first) for e in edits] == [(user, True), (project_settings, False)]
     assert kinds(steps) == [
         "EditSettings",  # the user settings: no hooks there
-        "KeepVenv",
+        "UninstallVenv",  # kept
         "LinkCommands",
         "CronLine",  # the current folder's
         "PinLine",
-        "WarnLookalikes",
         "AutoMemory",  # the toolkit's lines in Claude Code's auto memory, everywhere
         "EditSettings",  # the recorded project's
         "CronLine",
         "PinLine",
-        "WarnLookalikes",
         "RestoreRecorded",
     ]
     pins = [step for step in steps if isinstance(step, PinLine)]
     assert [p.project for p in pins] == [str(elsewhere), str(project)]
     assert pins[1].change is not None and pins[1].change.new == ""
     assert isinstance(steps[-1], RestoreRecorded) and steps[-1].tool == "./install"
-    assert not any(isinstance(step, (StatuslineNote, KeepVenv)) for step in steps[2:])
-    assert not any(isinstance(step, WarnLookalikes) and step.path == user for step in steps[6:])
+    assert not any(isinstance(step, UninstallVenv) for step in steps[2:])
+    assert [e.path for e in edits].count(user) == 1  # each file's edit (and warnings) once
     memory = [step for step in steps if isinstance(step, AutoMemory)]
     assert [m.projects for m in memory] == [(str(elsewhere), str(project))]
     # Applied: every recorded place is back as before, from the one plan.

@@ -6,7 +6,6 @@ sessions start together, started in the background by the SessionStart hook."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -110,18 +109,12 @@ def test_two_sessions_starting_together_build_once(tmp_path: Path) -> None:
 
 
 def test_background_build_is_skipped_while_another_builds(tmp_path: Path) -> None:
-    import fcntl
-
     data = tmp_path / "data"
-    fd = plugin_venv._open_lock(str(data))
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with plugin_venv.build_lock(str(data)):
         assert plugin_venv.building(str(data)) is True
         assert plugin_venv.start_background_build(str(data), str(REPO)) is False
         with pytest.raises(plugin_venv.BuildError, match="another process has been building"):
             plugin_venv.build(str(data), str(REPO), wait=0.3)
-    finally:
-        os.close(fd)
     assert plugin_venv.building(str(data)) is False
     assert builds(data) == 0
 

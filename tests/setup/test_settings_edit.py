@@ -32,9 +32,9 @@ from context_memory.setup.install.settings_file import (
     backup_file,
     detect_indent,
     dumps_settings,
+    read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.settings_write import read_settings
 
 REPO = Path(__file__).resolve().parents[2]
 

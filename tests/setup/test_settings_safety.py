@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from context_memory.core.command_table import HOOKS
-from context_memory.setup.install import settings_write
+from context_memory.setup.install import launchers
 from context_memory.setup.install.settings_edit import register_hooks, unregister_hooks
 from context_memory.setup.install.settings_file import (
     InvalidJSONError,
@@ -153,8 +153,8 @@ def test_a_concurrent_writer_loses_nothing(
     installer installs and uninstalls: every one of its edits is still there at the end.
     Before: the installer's rename of a file based on a stale read dropped some."""
     # The commands were checked by the other tests; here only the settings file matters.
-    monkeypatch.setattr(settings_write, "verify_commands", lambda *a: None)
-    monkeypatch.setattr(settings_write.launchers, "write_launchers", lambda venv, bin_dir=None: [])
+    monkeypatch.setattr(launchers, "verify_commands", lambda *a: None)
+    monkeypatch.setattr(launchers, "write_launchers", lambda venv, bin_dir=None: [])
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text('{"model": "opus"}\n')

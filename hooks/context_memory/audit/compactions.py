@@ -10,6 +10,7 @@ import os
 import re
 
 from context_memory.audit.config import RECENT_COMPACTION_BYTES
+from context_memory.core import bulkjson
 from context_memory.core.tables import (
     COMMAND_ECHO_PREFIXES,
     SUMMARY_END_MARKERS,
@@ -27,7 +28,7 @@ from context_memory.transcript.rows import (
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping
+    from collections.abc import Callable, Iterable, Iterator, Mapping
     from typing import Any
 
 _ROW_OF_INTEREST = re.compile(
@@ -195,12 +196,15 @@ class _Message:
         self.text = kept_text(row)
 
 
-def _rows_of_interest(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
-    """The boundaries and the message rows among ``lines`` (unparsable lines skipped)."""
+def _rows_of_interest(
+    lines: Iterable[bytes], loads: Callable[[bytes], Any] | None = None
+) -> Iterator[dict[str, Any]]:
+    """The boundaries and the message rows among ``lines`` (unparsable lines skipped),
+    parsed with ``loads`` (core/bulkjson's when by hand; lightjson's by default)."""
     for line in lines:
         if not _ROW_OF_INTEREST.search(line):
             continue
-        row = parse_row(line)
+        row = parse_row(line, loads)
         if row is not None and (is_compact_boundary(row) or _is_message_row(row)):
             yield row
 
@@ -285,8 +289,9 @@ def all_compactions(path: str) -> list[Compaction]:
     boundary: dict[str, Any] | None = None
     before: list[_Message] = []  # the message rows between the previous boundary and this one
     since: list[_Message] = []  # the message rows since the last boundary read
+    loads = bulkjson.bulk_loads()  # by hand only (ctx-audit --all): every row is parsed
     with open_transcript(path) as handle:
-        for row in _rows_of_interest(handle):
+        for row in _rows_of_interest(handle, loads):
             if not is_compact_boundary(row):
                 since.append(_Message(row))
                 continue

@@ -166,7 +166,9 @@ def reply_names(reply: str) -> list[str]:
     return names[:MAX_REPLY_NAMES]
 
 
-MAX_GIST_WORDS = 6  # words a thinking or an English reply adds to a held item (records keep 12 anchors)
+MAX_GIST_WORDS = (
+    6  # words a thinking or an English reply adds to a held item (records keep 12 anchors)
+)
 GIST_SCAN = 1500  # characters of a thinking block read
 # A sentence of the agent's thinking about what the user said, wants or turned down.
 _ABOUT_USER = re.compile(r"\b(?:the user|user's|user is|they want|they'd like)\b", re.IGNORECASE)

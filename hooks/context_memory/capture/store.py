@@ -182,10 +182,14 @@ def _start_of(fd: int, size: int, transcript: str, position: dict[str, Any] | No
 
 
 def read_new_rows(
-    transcript: str, position: dict[str, Any] | None, result: CaptureResult
+    transcript: str,
+    position: dict[str, Any] | None,
+    result: CaptureResult,
+    loads: Callable[[bytes], Any] = json.loads,
 ) -> tuple[list[dict[str, Any]], dict[str, Any], bool]:
     """The whole rows after the position, the new position (engine state not yet set), and
-    whether the engine state of ``position`` still applies (False: restart it)."""
+    whether the engine state of ``position`` still applies (False: restart it). ``loads``:
+    json's for a hook's few new rows, core/bulkjson's for a catch-up by hand."""
     with open_transcript(transcript, buffering=0) as handle:
         fd = handle.fileno()
         info = os.fstat(fd)
@@ -219,7 +223,7 @@ def read_new_rows(
             if states_nothing(line):
                 continue
             try:
-                row = json.loads(line)
+                row = loads(line)
             except (UnicodeDecodeError, ValueError, RecursionError):
                 result.damaged_rows += 1
                 continue
@@ -388,6 +392,7 @@ def capture_session(
     dry_run: bool = False,
     flush: bool = False,
     make: Callable[[dict[str, Any] | None], CapturerLike] = _engine,
+    loads: Callable[[bytes], Any] = json.loads,
 ) -> CaptureResult:
     """Capture the rows of ``transcript`` after the session's position into the log.
 
@@ -397,9 +402,10 @@ def capture_session(
     appends take the lock. ``flush``
     emits what the engine still holds pending (by hand: the end of the data); hooks leave
     it pending, as the user's next prompt may carry an interrupted call's reason.
+    ``loads``: the rows' parser (read_new_rows).
     """
     result = CaptureResult()
-    _run(state_dir, session, transcript, author, dry_run, flush, make, result)
+    _run(state_dir, session, transcript, author, dry_run, flush, make, result, loads)
     return result
 
 
@@ -412,9 +418,10 @@ def _run(
     flush: bool,
     make: Callable[[dict[str, Any] | None], CapturerLike],
     result: CaptureResult,
+    loads: Callable[[bytes], Any],
 ) -> None:
     position = load_position(state_dir, session)
-    rows, new_position, continued = read_new_rows(transcript, position, result)
+    rows, new_position, continued = read_new_rows(transcript, position, result, loads)
     saved_state = position.get("state") if continued and position else None
     state = saved_state if isinstance(saved_state, dict) else None
     if rows or flush:

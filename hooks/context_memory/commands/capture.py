@@ -26,6 +26,7 @@ from context_memory.commands.common import (
     shown_path,
     transcript_by_hand,
 )
+from context_memory.core.bulkjson import bulk_loads
 from context_memory.core.decisions_log import decisions_path
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import UnsafeNameError
@@ -84,6 +85,7 @@ def cli(transcript: str | None, as_json: bool, dry_run: bool) -> None:
             author=lambda: record_author(project, state_dir),
             dry_run=dry_run,
             flush=True,
+            loads=bulk_loads(),  # a catch-up reads the whole transcript
         )
     except OSError as exc:
         where = exc.filename or path

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from context_memory.core import bulkjson
 from context_memory.core.exit_codes import FAILURE, OK, USAGE
 from context_memory.core.safe_text import clip
 from context_memory.guard.entries import entries_of
@@ -50,10 +51,11 @@ def read_rows(path: str) -> Iterator[dict[str, Any]]:
     """The transcript's JSON object rows in file order, plain or gzip-compressed, read
     through the by-hand commands' one bounded reader (transcript/by_hand); a line that is
     not a JSON object is skipped, as the client skips it."""
+    loads = bulkjson.bulk_loads()
     try:
         for raw in transcript_lines(path):
             try:
-                row = json.loads(raw)
+                row = loads(raw)
             except (ValueError, RecursionError):
                 continue
             if isinstance(row, dict):

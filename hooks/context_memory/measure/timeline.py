@@ -14,11 +14,11 @@ as ctx-usage counts them (transcript/rows.usage_tokens).
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
+from context_memory.core import bulkjson
 from context_memory.core.safe_text import clip
 from context_memory.transcript.rows import (
     eligible_assistant_usage,
@@ -133,14 +133,6 @@ class Timeline:
         self.bytes_read = 0
 
 
-def _loader() -> Callable[[bytes], Any]:
-    try:
-        import orjson
-    except ImportError:  # the package depends on orjson; plain json still works
-        return json.loads
-    return orjson.loads
-
-
 def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -239,7 +231,7 @@ def _tools_of(message: dict[str, Any]) -> list[str]:
 
 def build_timeline(path: str | os.PathLike[str]) -> Timeline:
     """Read ``path`` once and return its replies and compactions (raises OSError)."""
-    loads = _loader()
+    loads = bulkjson.bulk_loads()
     timeline = Timeline()
     by_id: dict[str, Point] = {}
     last_usage: dict[Point, dict[str, Any]] = {}

@@ -1,7 +1,8 @@
 """Where the toolkit runs: Linux and other POSIX systems. Native Windows cannot run it (the
 hooks lock files with ``fcntl`` and the launchers are POSIX ``#!`` and ``sh`` scripts), so
 the installers (``./install``, ``ctx-install``) and the plugin's dispatcher and virtualenv
-build refuse it in one line, before they change anything. WSL is Linux here.
+build refuse it in one line, before they change anything. WSL is Linux here. And the
+user's folders every part of setup/ starts from: the home folder, the client's config folder.
 
 Standard library only, and cheap: the plugin's hooks ask before every prompt.
 """
@@ -10,6 +11,10 @@ from __future__ import annotations
 
 import os
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 NATIVE_WINDOWS = (
     "native Windows is not supported (the hooks need POSIX file locks, fcntl, and POSIX "
@@ -26,3 +31,12 @@ def unsupported(platform: str | None = None, os_name: str | None = None) -> str 
     if platform == "win32" or os_name == "nt":
         return NATIVE_WINDOWS
     return None
+
+
+def home(environ: Mapping[str, str]) -> str:
+    return environ.get("HOME") or os.path.expanduser("~")
+
+
+def claude_config_dir(environ: Mapping[str, str]) -> str:
+    """Claude Code's config folder: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
+    return environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home(environ), ".claude")

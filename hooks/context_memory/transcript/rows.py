@@ -13,7 +13,7 @@ from context_memory.core.prompt_tables import INTERRUPTION_TEXTS
 
 TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from os import PathLike
     from typing import Any, BinaryIO
 
@@ -128,15 +128,16 @@ def iter_lines_backwards(
             yield pending_len, line
 
 
-def parse_row(line: bytes) -> dict[str, Any] | None:
-    """Parse one JSONL row; None for corrupt, half-written or non-object lines."""
+def parse_row(line: bytes, loads: Callable[[bytes], Any] | None = None) -> dict[str, Any] | None:
+    """Parse one JSONL row; None for corrupt, half-written or non-object lines. ``loads``:
+    the by-hand reads' parser (core/bulkjson), else core/lightjson's."""
     stripped = line.strip()
     if stripped[:1] != b"{" or stripped[-1:] != b"}":
         # Not an object, or cut mid-write (the client's last row while it streams): skipped
         # unparsed, as a parse error costs the import of json.decoder on CPython 3.10/3.11.
         return None
     try:
-        row = lightjson.loads(line.decode("utf-8"))
+        row = lightjson.loads(line.decode("utf-8")) if loads is None else loads(line)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return row if isinstance(row, dict) else None

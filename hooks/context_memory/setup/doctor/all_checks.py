@@ -1,19 +1,12 @@
-"""The checks of ctx-doctor (commands/doctor.py prints them): does context-memory work here?
-
-Checks: the Python version; the virtualenv and its entry points; each hook of the
-registry (core/command_table.HOOKS): in which settings files it is registered, that the
-program exists and is executable, that it is not registered twice; that every settings
-file is valid JSON; the status line; the command links (ctx-usage, ctx-decide, ... by name
-on PATH); that the state folder is writable; the hourly
-ctx-merge crontab line; the errors in ``.working-state/logs/`` over the last day, per
-hook; the circuit breakers that are open; Claude Code's auto-memory folder, the toolkit's
-block in its MEMORY.md and the block's budget.
+"""The checks of ctx-doctor, in report order (commands/doctor.py prints them; the list:
+docs/install.md), each told which kind of install it looks at.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from context_memory.core.command_table import HOOKS
 from context_memory.setup.doctor import plugin as plugin_doctor
@@ -26,7 +19,7 @@ from context_memory.setup.doctor.checks_install import (
     check_statusline,
     check_venv,
     expected_programs,
-    registrations,
+    hook_registrations,
     settings_files,
 )
 from context_memory.setup.doctor.checks_memory import check_auto_memory
@@ -36,7 +29,7 @@ from context_memory.setup.doctor.checks_state import (
     check_logs,
     check_state_dir,
 )
-from context_memory.setup.install.venv import STAMP_NAME
+from context_memory.setup.install.venv import owned_by_installer
 
 # --------------------------------------------------------------------------- all checks
 
@@ -66,11 +59,7 @@ def run_checks(
         if plugin is None:
             checks.append(check_hook(spec, files))
         else:
-            where = [
-                f"{reg.file.label} settings"
-                for reg in registrations(files, spec.command)
-                if reg.event == spec.event
-            ]
+            where = [f"{reg.file.label} settings" for reg in hook_registrations(files, spec)]
             checks.append(plugin_doctor.hook_check(spec, where, plugin.plugin_id))
     checks.append(check_statusline(files))
     checks.append(check_command_links(venv, environ, plugin=plugin is not None))
@@ -87,6 +76,6 @@ def run_checks(
 def installer_command(venv: str) -> str:
     """The command that set this virtualenv up, for the fixes: the ./install script stamps
     its virtualenv; one without the stamp is pipx's or uv's, where ctx-install does it."""
-    if os.path.isdir(venv) and not os.path.isfile(os.path.join(venv, STAMP_NAME)):
-        return "ctx-install"
-    return "./install"
+    return (
+        "ctx-install" if os.path.isdir(venv) and not owned_by_installer(Path(venv)) else "./install"
+    )

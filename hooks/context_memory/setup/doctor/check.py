@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from context_memory.core.safe_text import visible
 
@@ -13,16 +13,13 @@ SHOWN_ITEMS = 3
 NAME_WIDTH = 24
 
 
-class Check:
+class Check(NamedTuple):
     """One line of the report."""
 
-    __slots__ = ("fix", "message", "name", "status")
-
-    def __init__(self, name: str, status: str, message: str, fix: str | None = None) -> None:
-        self.name = name
-        self.status = status
-        self.message = message
-        self.fix = fix
+    name: str
+    status: str
+    message: str
+    fix: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"check": self.name, "status": self.status, "message": self.message, "fix": self.fix}

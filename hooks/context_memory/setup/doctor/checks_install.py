@@ -11,18 +11,22 @@ import shutil
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from context_memory.core.command_table import HOOKS, SCRIPTS, HookSpec
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.install import command_links
-from context_memory.setup.install.settings_edit import command_word
-from context_memory.setup.install.settings_file import (
-    SettingsError,
-    parse_settings,
-    read_settings_text,
+from context_memory.setup.install.settings_edit import (
+    command_word,
+    hook_entries,
+    in_double_quotes,
 )
-from context_memory.setup.install.venv import OWN_LAUNCHERS_DIRNAME, settings_path_for
+from context_memory.setup.install.settings_file import SettingsError, read_settings
+from context_memory.setup.install.venv import (
+    OWN_LAUNCHERS_DIRNAME,
+    missing_programs,
+    settings_path_for,
+)
 from context_memory.setup.install.venv import running_venv as find_running_venv
 
 MIN_PYTHON = (3, 10)
@@ -48,19 +52,13 @@ def check_python(version: tuple[int, ...] | None = None, executable: str | None 
 def expected_programs() -> list[str]:
     """The entry points an install provides: the installed distribution's, else the
     registry's console scripts."""
-    names: list[str] = []
-    try:
-        from importlib.metadata import PackageNotFoundError, distribution
+    from importlib.metadata import PackageNotFoundError, distribution
 
-        try:
-            names = [ep.name for ep in distribution(DISTRIBUTION).entry_points]
-        except PackageNotFoundError:
-            names = []
-    except ImportError:  # pragma: no cover - importlib.metadata is in 3.8+
+    try:
+        names = [ep.name for ep in distribution(DISTRIBUTION).entry_points]
+    except PackageNotFoundError:
         names = []
-    if not names:
-        names = list(SCRIPTS)
-    return sorted(set(names))
+    return sorted(set(names or SCRIPTS))
 
 
 def running_venv() -> str | None:
@@ -103,13 +101,8 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
             f"{venv} is not a virtualenv (no pyvenv.cfg)",
             "remove it or set CTX_VENV to another folder, then run ./install",
         )
-    bin_dir = os.path.join(venv, "bin")
-    missing = [
-        program
-        for program in programs
-        if not os.access(os.path.join(bin_dir, program), os.X_OK)
-        or not os.path.isfile(os.path.join(bin_dir, program))
-    ]
+    wanted = list(programs)
+    missing = [path.name for path in missing_programs(Path(venv) / "bin", wanted)]
     if missing:
         return Check(
             name,
@@ -117,57 +110,50 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
             f"{venv}: missing or not executable: {shortlist(missing)}",
             "run ./install (it reinstalls the package)",
         )
-    wanted = list(programs)
     return Check(name, OK, f"{venv} has all {plural(len(wanted), 'entry point')}")
 
 
 # --------------------------------------------------------------------------- settings, hooks
 
 
-class SettingsFile:
+class SettingsFile(NamedTuple):
     """One settings file Claude Code reads: its label, path, and parsed content or error."""
 
-    __slots__ = ("error", "exists", "label", "path", "settings")
+    label: str
+    path: Path
+    exists: bool
+    settings: dict[str, Any]
+    error: str | None
 
-    def __init__(self, label: str, path: Path) -> None:
-        self.label = label
-        self.path = path
-        self.exists = False
-        self.settings: dict[str, Any] = {}
-        self.error: str | None = None
 
-    def load(self) -> SettingsFile:
-        try:
-            text = read_settings_text(self.path)
-            self.exists = text is not None
-            self.settings = parse_settings(text, self.path)
-        except SettingsError as exc:
-            self.exists = self.path.exists()
-            self.error = str(exc)
-        return self
+def load_settings_file(label: str, path: Path) -> SettingsFile:
+    try:
+        text, settings = read_settings(path)
+    except SettingsError as exc:
+        return SettingsFile(label, path, path.exists(), {}, exc.found)
+    return SettingsFile(label, path, text is not None, settings, None)
 
 
 def settings_files(project: str, environ: Mapping[str, str]) -> list[SettingsFile]:
     """The user, project and local settings files, loaded."""
     claude = Path(project) / ".claude"
     user = settings_path_for(None, environ)
-    files = [SettingsFile("user", user)]
+    files = [("user", user)]
     # In the home folder the project's settings file IS the user's: count it once.
     if os.path.realpath(claude / "settings.json") != os.path.realpath(user):
-        files.append(SettingsFile("project", claude / "settings.json"))
-    files.append(SettingsFile("local", claude / "settings.local.json"))
-    return [item.load() for item in files]
+        files.append(("project", claude / "settings.json"))
+    files.append(("local", claude / "settings.local.json"))
+    return [load_settings_file(label, path) for label, path in files]
 
 
 def check_settings_file(item: SettingsFile) -> Check:
     name = f"settings ({item.label})"
     if item.error is not None:
         # Claude Code ignores a settings file it cannot parse: every hook in it is off.
-        message = item.error.replace("then run ./install again. The file was not changed.", "")
         return Check(
             name,
             FAIL,
-            message.strip().rstrip(","),
+            item.error,
             f"repair {item.path} (its backups are next to it: {item.path.name}.bak-*)",
         )
     if not item.exists:
@@ -189,45 +175,31 @@ def program_of(command: object) -> str | None:
     return words[0] if words else None
 
 
-class Registration:
-    __slots__ = ("command", "event", "file", "matcher", "program")
-
-    def __init__(
-        self, file: SettingsFile, event: str, matcher: str | None, program: str, command: str
-    ) -> None:
-        self.file = file
-        self.event = event
-        self.matcher = matcher
-        self.program = program
-        self.command = command
+class Registration(NamedTuple):
+    file: SettingsFile
+    event: str
+    matcher: str | None
+    program: str
 
 
 def registrations(files: list[SettingsFile], program_name: str) -> list[Registration]:
     """Every command hook, in every readable settings file, whose program is ``program_name``."""
     found: list[Registration] = []
     for item in files:
-        hooks = item.settings.get("hooks") if item.error is None else None
-        if not isinstance(hooks, dict):
-            continue
-        for event, groups in hooks.items():
-            for group in groups if isinstance(groups, list) else ():
-                entries = group.get("hooks") if isinstance(group, dict) else None
-                for entry in entries if isinstance(entries, list) else ():
-                    if not isinstance(entry, dict) or entry.get("type") != "command":
-                        continue
-                    program = program_of(entry.get("command"))
-                    if program and os.path.basename(program) == program_name:
-                        matcher = group.get("matcher")
-                        found.append(
-                            Registration(
-                                item,
-                                event,
-                                matcher if isinstance(matcher, str) else None,
-                                program,
-                                str(entry.get("command")),
-                            )
-                        )
+        for event, group, entry in hook_entries(item.settings):
+            if not isinstance(entry, dict) or entry.get("type") != "command":
+                continue
+            program = program_of(entry.get("command"))
+            if program and os.path.basename(program) == program_name:
+                matcher = group.get("matcher")
+                matcher = matcher if isinstance(matcher, str) else None
+                found.append(Registration(item, event, matcher, program))
     return found
+
+
+def hook_registrations(files: list[SettingsFile], spec: HookSpec) -> list[Registration]:
+    """The registrations of ``spec``'s program for its event."""
+    return [reg for reg in registrations(files, spec.command) if reg.event == spec.event]
 
 
 def program_problem(program: str) -> str | None:
@@ -244,7 +216,7 @@ def program_problem(program: str) -> str | None:
 def check_hook(spec: HookSpec, files: list[SettingsFile]) -> Check:
     label = spec.event if spec.matcher is None else f"{spec.event}[{spec.matcher}]"
     name = f"hook {spec.command}"
-    found = [reg for reg in registrations(files, spec.command) if reg.event == spec.event]
+    found = hook_registrations(files, spec)
     if not found:
         unreadable = [item.label for item in files if item.error is not None]
         note = f" (unreadable: {', '.join(unreadable)} settings)" if unreadable else ""
@@ -375,6 +347,6 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
         fixes.append("run ./install")
     if not found:
         problems.append(f"{links} is not on PATH")
-        quoted = "".join("\\" + ch if ch in '\\"$`' else ch for ch in str(links))
+        quoted = in_double_quotes(str(links))
         fixes.append(f'add {links} to PATH (export PATH="{quoted}:$PATH" in ~/.profile)')
     return Check(name, WARN, "; ".join(problems), ", then ".join(fixes))

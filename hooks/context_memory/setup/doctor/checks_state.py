@@ -5,16 +5,15 @@ hourly ctx-merge crontab line, the errors in ``.working-state/logs/`` over the l
 
 from __future__ import annotations
 
-import calendar
 import os
-import shutil
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from context_memory.core.hookio import BREAKER_LIMIT
+from context_memory.core.hookio import BREAKER_LIMIT, breaker_failures
+from context_memory.core.isotime import parse_time
 from context_memory.core.state import (
     BREAKER_SUFFIX,
     HOOKS_LOG,
@@ -93,7 +92,7 @@ def check_cron(
     from context_memory.setup.install import crontab
 
     if read_crontab is None:
-        if shutil.which("crontab") is None:
+        if crontab.crontab_missing():
             return none_found("no crontab command here", "needs cron")
         user = crontab.crontab_user(os.environ)
         reader: Callable[[], str] = lambda: crontab.read_crontab(user)  # noqa: E731
@@ -140,13 +139,6 @@ def _read_tail(path: str, limit: int = LOG_TAIL_BYTES) -> list[str]:
     return lines[1:] if size > limit else lines  # the first line may be cut
 
 
-def _parse_stamp(text: str) -> float | None:
-    try:
-        return float(calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")))
-    except (ValueError, OverflowError):
-        return None
-
-
 def log_files(state_dir: str) -> list[str]:
     """Every ``*.log`` in ``<state>/logs`` (hooks.log first)."""
     folder = os.path.join(state_dir, LOGS_DIR)
@@ -177,7 +169,7 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
             parts = line.split("\t", 3)
             if len(parts) != 4:
                 continue
-            stamp = _parse_stamp(parts[0])
+            stamp = parse_time(parts[0])
             if stamp is None or now - stamp > ERROR_WINDOW_SECONDS:
                 continue
             per_hook[parts[1]] += 1
@@ -196,8 +188,9 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
 
 
 def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
-    """(session, hook, failures) of every breaker at or past the limit."""
-    from context_memory.core.fsutil import list_dir, read_bytes
+    """(session, hook, failures) of every breaker at or past the limit (read as the hooks
+    read their own: core/hookio.breaker_failures)."""
+    from context_memory.core.fsutil import list_dir
 
     sessions = os.path.join(state_dir, SESSIONS_DIR)
     found: list[tuple[str, str, int]] = []
@@ -206,20 +199,19 @@ def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
     except OSError:
         return found
     for session in names:
-        folder = os.path.join(sessions, session)
         try:
-            files = sorted(list_dir(folder, root=state_dir))
+            files = sorted(list_dir(os.path.join(sessions, session), root=state_dir))
         except OSError:
             continue
-        for file_name in files:
-            if not (file_name.startswith(".") and file_name.endswith(BREAKER_SUFFIX)):
-                continue
-            try:
-                count = int(read_bytes(os.path.join(folder, file_name), 64).strip() or b"0")
-            except (OSError, ValueError):
-                continue
+        hooks = [
+            n[1 : -len(BREAKER_SUFFIX)]
+            for n in files
+            if n[:1] == "." and n.endswith(BREAKER_SUFFIX)
+        ]
+        for hook in hooks:
+            count = breaker_failures(state_dir, hook, session)
             if count >= BREAKER_LIMIT:
-                found.append((session, file_name[1 : -len(BREAKER_SUFFIX)], count))
+                found.append((session, hook, count))
     return found
 
 

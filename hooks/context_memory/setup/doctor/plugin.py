@@ -1,18 +1,9 @@
-"""ctx-doctor and the plugin install: what the client recorded about the context-memory
-plugin, and the checks that stand in for the others when a plugin install is active
-(all_checks.run_checks tells each check which kind of install it looks at).
-
-- A plugin install registers the hooks in the plugin's hooks/hooks.json, not in settings:
-  a hook missing from settings is OK then, and a hook in settings too (./install as well)
-  runs twice: a WARN naming both ways out.
-- A plugin-only install has no ./install virtualenv or command links: those checks give
-  way to the plugin's own virtualenv (built on first use under the plugin's data folder).
-- A folder marketplace (``claude plugin install ... --marketplace <checkout>``) runs the
-  hooks from that folder, not from the client's copy: when it moved or was deleted the
-  hooks stop silently (protocol section 8). That is a FAIL with the fix.
-
-The client's files (``~/.claude/plugins/installed_plugins.json``, ``known_marketplaces.json``,
-settings ``enabledPlugins``) are read bounded, and anything odd in them is skipped.
+"""ctx-doctor and the plugin install (docs/plugin.md): what the client recorded about the
+context-memory plugin, and the checks that stand in for the others when a plugin install is
+active (all_checks.run_checks passes it): its hooks come from hooks/hooks.json, not settings
+(a hook in settings too runs twice: a WARN); it has no ./install virtualenv or links but its
+own virtualenv; a folder marketplace runs the hooks from that folder, so a moved or deleted
+one is a FAIL. The client's files are read bounded, and anything odd in them is skipped.
 """
 
 from __future__ import annotations
@@ -24,6 +15,7 @@ from typing import Any, NamedTuple
 
 from context_memory.core.command_table import HookSpec
 from context_memory.setup.doctor.check import Check
+from context_memory.setup.platforms import claude_config_dir
 from context_memory.setup.plugin import venv as plugin_venv
 
 PLUGIN_NAME = plugin_venv.PLUGIN_NAME
@@ -40,13 +32,6 @@ class PluginInstall(NamedTuple):
     install_path: str
     source_dir: str | None  # a folder marketplace's folder: the hooks run from it
     enabled: bool
-
-
-def config_dir(environ: Mapping[str, str]) -> str:
-    given = environ.get("CLAUDE_CONFIG_DIR")
-    if given:
-        return given
-    return os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".claude")
 
 
 def _read_json(path: str) -> Any:
@@ -83,7 +68,7 @@ def plugin_installs(
     environ: Mapping[str, str], settings: Sequence[Mapping[str, Any]] = ()
 ) -> list[PluginInstall]:
     """Every context-memory plugin the client has installed, from its own records."""
-    plugins = os.path.join(config_dir(environ), "plugins")
+    plugins = os.path.join(claude_config_dir(environ), "plugins")
     installed = _dict(_dict(_read_json(os.path.join(plugins, "installed_plugins.json"))).get(
         "plugins"
     ))  # fmt: skip

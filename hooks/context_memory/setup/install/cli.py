@@ -27,11 +27,10 @@ from context_memory.core import exit_codes
 from context_memory.core.state import PINNED_FILE, STATE_DIRNAME
 from context_memory.setup import platforms
 from context_memory.setup.install import crontab
-from context_memory.setup.install.options import InstallOptions
+from context_memory.setup.install.options import STATUSLINE_ADD, STATUSLINE_CHAIN, InstallOptions
 from context_memory.setup.install.pin import claude_md_change
-from context_memory.setup.install.plan import carry_out, check_utf8_paths, make_plan
-from context_memory.setup.install.settings_file import SettingsError
-from context_memory.setup.install.settings_write import read_settings
+from context_memory.setup.install.plan import carry_out, make_plan, settings_path
+from context_memory.setup.install.settings_file import SettingsError, read_settings
 from context_memory.setup.install.venv import (
     PLAN_CREATE,
     PLAN_RECREATE,
@@ -41,7 +40,6 @@ from context_memory.setup.install.venv import (
     REPO_ROOT,
     InstallError,
     default_venv,
-    settings_path_for,
     source_hash,
     venv_plan,
 )
@@ -94,8 +92,8 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
     parser.add_argument(
         "--statusline",
         nargs="?",
-        const="add",
-        choices=("add", "chain"),
+        const=STATUSLINE_ADD,
+        choices=(STATUSLINE_ADD, STATUSLINE_CHAIN),
         help="also set ctx-statusline as Claude Code's status line (it makes the hooks' "
         "window exact). An existing status line of yours is kept; --statusline=chain "
         "runs yours first, then ctx-statusline (--uninstall restores yours)",
@@ -175,11 +173,7 @@ def print_venv_plan(options: InstallOptions) -> int:
     """For the install script: "<plan> <source hash>" (see venv_plan), after refusing an
     unusable settings file or CLAUDE.md before the script spends a minute on pip."""
     venv = options.venv
-    if options.project is not None and not os.path.isdir(options.project):
-        raise InstallError(f"--project {options.project}: no such directory")
-    path = settings_path_for(options.project, os.environ)
-    check_utf8_paths(venv, path)
-    read_settings(path)
+    read_settings(settings_path(options))
     if options.pin_decisions and not options.uninstall:
         claude_md_change(options.project or os.getcwd(), add=True, remove=False)
     plan = PLAN_SKIP if options.dry_run or options.uninstall else venv_plan(venv, REPO_ROOT)

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.command_table import SCRIPTS
+from context_memory.setup.install.settings_edit import OWN_FOLDER_NAME, in_double_quotes
 from context_memory.setup.install.venv import PREFIX
+from context_memory.setup.platforms import home
 
 # Every console script (core/command_table.SCRIPTS): people and agents type the by-hand
 # commands, and the docs and --help texts show the hooks run by hand too (``ctx-guard
@@ -37,25 +39,25 @@ def link_dir(environ: Mapping[str, str]) -> Path:
         value = environ.get(name)
         if value:
             return Path(os.path.abspath(os.path.expanduser(value)))
-    home = environ.get("HOME") or os.path.expanduser("~")
-    return Path(home) / ".local" / "bin"
+    return Path(home(environ)) / ".local" / "bin"
+
+
+def _target(link: Path) -> Path | None:
+    try:
+        return Path(os.readlink(link))
+    except OSError:
+        return None
 
 
 def _points_into(link: Path, venv_bin: Path) -> bool:
-    try:
-        target = os.readlink(link)
-    except OSError:
-        return False
-    return Path(target).parent == venv_bin
+    target = _target(link)
+    return target is not None and target.parent == venv_bin
 
 
 def _is_ours(link: Path) -> bool:
     """A symlink into some context-memory virtualenv (a moved CTX_VENV, an older install)."""
-    try:
-        target = Path(os.readlink(link))
-    except OSError:
-        return False
-    return target.parent.name == "bin" and "context-memory" in target.parts
+    target = _target(link)
+    return target is not None and target.parent.name == "bin" and OWN_FOLDER_NAME in target.parts
 
 
 def plan_links(
@@ -99,11 +101,6 @@ def apply_links(venv_bin: Path, links: Path, plan: list[tuple[str, str]]) -> Non
         os.replace(tmp, link)  # atomic: the command is never missing mid-update
 
 
-def remove_links(links: Path, commands: list[str]) -> None:
-    for command in commands:
-        (links / command).unlink()
-
-
 def on_path(folder: Path, environ: Mapping[str, str]) -> bool:
     entries = environ.get("PATH", "").split(os.pathsep)
     return any(entry and os.path.abspath(entry) == str(folder) for entry in entries)
@@ -131,7 +128,8 @@ class LinkCommands:
     def apply(self) -> None:
         if self.remove:
             gone = plan_unlinks(self.bin_dir, self.links)
-            remove_links(self.links, gone)
+            for command in gone:
+                (self.links / command).unlink()
             self._say_removed(gone, "removed")
             return
         plan = plan_links(self.bin_dir, self.links)
@@ -162,14 +160,13 @@ def path_note(links: Path, environ: Mapping[str, str]) -> str:
     """What to do when ``links`` is not on PATH. Debian's and Ubuntu's ~/.profile already
     put ~/.local/bin on PATH when that folder exists at login, so there a new login is all
     it takes."""
-    home = environ.get("HOME") or os.path.expanduser("~")
-    profile = os.path.join(home, ".profile")
+    profile = os.path.join(home(environ), ".profile")
     try:
         with open(profile, encoding="utf-8", errors="replace") as handle:
             profile_text = handle.read(1 << 16)
     except OSError:
         profile_text = ""
-    if links == Path(home, ".local", "bin") and "$HOME/.local/bin" in profile_text:
+    if links == Path(home(environ), ".local", "bin") and "$HOME/.local/bin" in profile_text:
         return (
             f"{links} is not on your PATH yet; your ~/.profile adds it when the folder exists "
             "at login, so log out and in again (or run: . ~/.profile) to run ctx-usage and "
@@ -177,11 +174,6 @@ def path_note(links: Path, environ: Mapping[str, str]) -> str:
         )
     return (
         f"{links} is not on your PATH; add it (for example "
-        f'export PATH="{_in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
+        f'export PATH="{in_double_quotes(str(links))}:$PATH" in ~/.profile) to run '
         "ctx-usage and ctx-decide by name"
     )
-
-
-def _in_double_quotes(text: str) -> str:
-    """``text`` escaped for the inside of a POSIX shell double-quoted string."""
-    return "".join("\\" + ch if ch in '\\"$`' else ch for ch in text)

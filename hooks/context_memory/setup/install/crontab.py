@@ -1,19 +1,12 @@
-"""The crontab line that runs ``ctx-merge --quiet`` hourly for one project.
-
-The line ends with a tag naming the project, ``# context-memory:<absolute project path>``
-(a shell comment, so cron passes it to sh, which ignores it):
+"""The crontab line that runs ``ctx-merge --quiet`` hourly for one project, tagged with it
+(a shell comment, which sh ignores)::
 
     17 * * * * /opt/cm/bin/ctx-merge --quiet --project /home/me/app # context-memory:/home/me/app
 
-Adding is idempotent (the tagged line is replaced in place, never duplicated), removing
-takes exactly the tagged line, and everything else in the crontab is kept byte for byte.
-The user's crontab is read and written with the real ``crontab -l`` / ``crontab -``
-commands (as root, ``CTX_CRONTAB_USER`` selects another user's crontab: ``crontab -u``).
-
-``CronLine`` is the installer's step (see install/plan.py): it says what it would do
-(``show``) or does it (``apply``).
-
-Standard library only: the installer imports this module with the system python.
+Adding replaces the tagged line in place, removing takes exactly it, and the rest of the
+crontab is kept byte for byte, through the real ``crontab -l`` / ``crontab -`` (as root,
+``CTX_CRONTAB_USER`` selects another user's: ``crontab -u``). ``CronLine`` is the
+installer's step. Standard library only: the installer runs with the system python.
 """
 
 from __future__ import annotations
@@ -25,6 +18,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from context_memory.setup.install.venv import PREFIX, REPO_ROOT
 
@@ -109,18 +103,10 @@ def with_line(text: str, line: str, project: str) -> str:
     """``text`` with the project's tagged line set to ``line``: replaced where it is, or
     appended; extra copies (edited in by hand) are dropped. The rest is unchanged."""
     lines = text.splitlines()
-    result: list[str] = []
-    placed = False
-    for existing in lines:
-        if is_project_line(existing, project):
-            if not placed:
-                result.append(line)
-                placed = True
-            continue
-        result.append(existing)
-    if not placed:
-        result.append(line)
-    return _join(result)
+    ours = [i for i, existing in enumerate(lines) if is_project_line(existing, project)]
+    kept = [existing for i, existing in enumerate(lines) if i not in ours]
+    kept.insert(ours[0] if ours else len(kept), line)
+    return _join(kept)
 
 
 def without_lines(text: str, unwanted: Callable[[str], bool]) -> str:
@@ -192,46 +178,32 @@ def crontab_user(environ: Mapping[str, str]) -> str | None:
     return environ.get(USER_VAR) or None
 
 
-class CronChange:
-    """What an add or remove did (or, for a dry run, would do) to the crontab."""
+class CronChange(NamedTuple):
+    """What an add or remove would do to the crontab (planned only: ``CronLine.apply``
+    writes ``new_text``)."""
 
-    __slots__ = ("action", "lines", "new_text", "old_text")
-
-    def __init__(self, action: str, lines: list[str], old_text: str, new_text: str) -> None:
-        self.action = action  # ADDED, UPDATED, UNCHANGED, REMOVED or ABSENT
-        self.lines = lines  # the line added, or the lines removed
-        self.old_text = old_text
-        self.new_text = new_text
+    action: str  # ADDED, UPDATED, UNCHANGED, REMOVED or ABSENT
+    lines: list[str]  # the line added, or the lines removed
+    old_text: str
+    new_text: str
 
 
-def add_merge_line(
-    bin_dir: str, project: str, *, dry_run: bool = False, user: str | None = None
-) -> CronChange:
-    """Make sure the crontab runs ctx-merge hourly for ``project`` (one line, idempotent)."""
+def planned_addition(bin_dir: str, project: str, user: str | None = None) -> CronChange:
+    """The crontab running ctx-merge hourly for ``project`` (one line, idempotent)."""
     line = cron_line(bin_dir, project)
     old = read_crontab(user)
     new = with_line(old, line, project)
-    present = [existing for existing in old.splitlines() if is_project_line(existing, project)]
     if new == old:
-        action = UNCHANGED
-    elif present:
-        action = UPDATED
-    else:
-        action = ADDED
-    if action != UNCHANGED and not dry_run:
-        write_crontab(new, user)
-    return CronChange(action, [line], old, new)
+        return CronChange(UNCHANGED, [line], old, new)
+    present = any(is_project_line(existing, project) for existing in old.splitlines())
+    return CronChange(UPDATED if present else ADDED, [line], old, new)
 
 
-def remove_merge_lines(
-    project: str,
-    *,
-    bin_dir: str | None = None,
-    dry_run: bool = False,
-    user: str | None = None,
+def planned_removal(
+    project: str, *, bin_dir: str | None = None, user: str | None = None
 ) -> CronChange:
-    """Remove the project's tagged line; with ``bin_dir``, also every context-memory line
-    that runs that virtualenv's ctx-merge (it is about to be deleted)."""
+    """The crontab without the project's tagged line; with ``bin_dir``, also without every
+    context-memory line that runs that virtualenv's ctx-merge (it is about to be deleted)."""
 
     def unwanted(line: str) -> bool:
         return is_project_line(line, project) or (
@@ -248,10 +220,7 @@ def remove_merge_lines(
     removed = [line for line in old.splitlines() if unwanted(line)]
     if not removed:
         return CronChange(ABSENT, [], old, old)
-    new = without_lines(old, unwanted)
-    if not dry_run:
-        write_crontab(new, user)
-    return CronChange(REMOVED, removed, old, new)
+    return CronChange(REMOVED, removed, old, without_lines(old, unwanted))
 
 
 def crontab_missing() -> bool:
@@ -270,27 +239,6 @@ def delete_if_empty(user: str | None = None) -> None:
     except CrontabError:
         return
     _run(_crontab_argv(user, "-r"))
-
-
-def report_lines(change: CronChange, project: str, *, dry_run: bool, asked: bool) -> list[str]:
-    """What to tell people about ``change`` (without the installer's prefix). ``asked``:
-    the user gave --cron; an uninstall that found no line then says so, else stays quiet."""
-    indented = [f"  {line}" for line in change.lines]
-    if change.action == ADDED:
-        verb = "would add" if dry_run else "added"
-        return [f"crontab: {verb} a line that runs ctx-merge hourly for {project}:", *indented]
-    if change.action == UPDATED:
-        verb = "would update" if dry_run else "updated"
-        return [f"crontab: {verb} the ctx-merge line for {project}:", *indented]
-    if change.action == UNCHANGED:
-        return [f"crontab: already runs ctx-merge hourly for {project}; nothing to change"]
-    if change.action == REMOVED:
-        verb = "would remove" if dry_run else "removed"
-        noun = "line" if len(change.lines) == 1 else f"{len(change.lines)} lines"
-        return [f"crontab: {verb} the ctx-merge {noun}:", *indented]
-    if asked:
-        return [f"crontab: no ctx-merge line for {project}; nothing to remove"]
-    return []
 
 
 @dataclass(frozen=True)
@@ -314,37 +262,52 @@ class CronLine:
             )
             print(f"  {cron_line(str(self.bin_dir), self.project)}")
             return
-        self._change(dry_run=True)
+        self._say(self._planned(), would=True)
 
     def apply(self) -> None:
-        self._change(dry_run=False)
+        change = self._planned()
+        if change is not None and change.action in (ADDED, UPDATED, REMOVED):
+            write_crontab(change.new_text, crontab_user(os.environ))
+        self._say(change, would=False)
 
-    def _change(self, *, dry_run: bool) -> None:
+    def _planned(self) -> CronChange | None:
         user = crontab_user(os.environ)
-        if self.remove:
-            try:
-                change = remove_merge_lines(
-                    self.project,
-                    bin_dir=str(self.bin_dir) if self.purge else None,
-                    dry_run=dry_run,
-                    user=user,
-                )
-            except CrontabError as exc:
-                if self.asked:
-                    raise
-                print(
-                    f"{PREFIX} warning: could not look for a ctx-merge line: {exc}",
-                    file=sys.stderr,
-                )
-                return
-        elif self.asked:
-            change = add_merge_line(str(self.bin_dir), self.project, dry_run=dry_run, user=user)
-        else:
+        if not self.remove:
+            return planned_addition(str(self.bin_dir), self.project, user) if self.asked else None
+        try:
+            purged = str(self.bin_dir) if self.purge else None
+            return planned_removal(self.project, bin_dir=purged, user=user)
+        except CrontabError as exc:
+            if self.asked:
+                raise
+            print(f"{PREFIX} warning: could not look for a ctx-merge line: {exc}", file=sys.stderr)
+            return None
+
+    def _say(self, change: CronChange | None, would: bool) -> None:
+        """What ``change`` does (or ``would`` do). An uninstall that finds no line says so
+        only when --cron was asked."""
+        if change is None:
             return
-        for line in report_lines(change, self.project, dry_run=dry_run, asked=self.asked):
-            print(line if line.startswith(" ") else f"{PREFIX} {line}")
-        if self.asked and not self.remove and os.path.realpath(self.project) == str(REPO_ROOT):
+        project, action = self.project, change.action
+        verb = {ADDED: "add", UPDATED: "update", REMOVED: "remove"}.get(action, "")
+        verb = f"would {verb}" if would else f"{verb.rstrip('e')}ed"
+        if action == ADDED:
+            said = [f"crontab: {verb} a line that runs ctx-merge hourly for {project}:"]
+        elif action == UPDATED:
+            said = [f"crontab: {verb} the ctx-merge line for {project}:"]
+        elif action == REMOVED:
+            noun = "line" if len(change.lines) == 1 else f"{len(change.lines)} lines"
+            said = [f"crontab: {verb} the ctx-merge {noun}:"]
+        elif action == UNCHANGED:
+            said = [f"crontab: already runs ctx-merge hourly for {project}; nothing to change"]
+        else:
+            said = [f"crontab: no ctx-merge line for {project}; nothing to remove"] * self.asked
+        for line in said:
+            print(f"{PREFIX} {line}")
+        for line in change.lines if action in (ADDED, UPDATED, REMOVED) else ():
+            print(f"  {line}")
+        if self.asked and not self.remove and os.path.realpath(project) == str(REPO_ROOT):
             print(
-                f"{PREFIX} note: {self.project} is this context-memory checkout; for your own "
+                f"{PREFIX} note: {project} is this context-memory checkout; for your own "
                 "project run ./install --cron --project DIR (or from that folder)"
             )

@@ -1,11 +1,6 @@
-"""The programs ``./install`` registers: our own minimal launchers, not pip's wrappers.
-
-pip writes a console-script wrapper per entry point, and its text depends on pip's version:
-the pip bundled with Python 3.10 to 3.12 (23.x) writes ``import re`` into every one, which
-costs a hook about half its start-up time before every prompt. Paths with spaces get a
-``#!/bin/sh`` trampoline whose quoting breaks on ``$``, backticks and quotes. So after pip
-has installed the package, the installer replaces each wrapper in ``<venv>/bin`` with a
-launcher of its own (same name, same place, so PATH links and settings stay the same)::
+"""The programs ``./install`` registers: our own minimal launchers, not pip's wrappers
+(why, and what ``-IS`` keeps out: docs/install.md). After pip has installed the package,
+each wrapper in ``<venv>/bin`` is replaced by a launcher of the same name::
 
     #!/home/me/.local/share/context-memory/venv/bin/python -IS
     import sys
@@ -14,21 +9,11 @@ launcher of its own (same name, same place, so PATH links and settings stay the 
     ...
     sys.exit(main())
 
-The interpreter runs isolated from the user's Python environment: ``-I`` ignores every
-PYTHON* variable (PYTHONPATH, PYTHONVERBOSE, PYTHONINSPECT...), the user's site-packages
-and the current folder; ``-S`` skips the ``site`` module, so no ``sitecustomize`` or
-``usercustomize`` runs (a printing one would put its line before a hook's JSON) and no
-``.pth`` file is executed. The launcher appends the virtualenv's site-packages itself (and
-the folders its plain ``.pth`` lines name: an editable install), after the standard
-library, as ``site`` would. Skipping ``site`` also makes each start cheaper.
-
-When the interpreter's path cannot go on a ``#!`` line (whitespace, control characters, or
-longer than the kernel reads), the launcher is a POSIX ``sh`` script that execs the
-interpreter with the same code in ``-c`` (the path in single quotes: nothing in it is
-special there). Every launcher answers ``--version`` without running the command, which
-is how the installer checks that each registered command really runs.
-
-Standard library only: the installer runs this module with the system python.
+Without ``site`` the launcher appends the virtualenv's site-packages itself (and the folders
+its plain ``.pth`` lines name: an editable install). When the interpreter's path cannot go
+on a ``#!`` line, the launcher is a POSIX ``sh`` script that execs it with the same code in
+``-c``. Every launcher answers ``--version`` without running the command: the installer's
+check that each registered command runs. Standard library only (the system python runs it).
 """
 
 from __future__ import annotations
@@ -36,10 +21,14 @@ from __future__ import annotations
 import configparser
 import glob
 import os
+import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.fsutil import atomic_write
+from context_memory.setup.install.settings_edit import command_for
+from context_memory.setup.install.venv import PREFIX, InstallError
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
@@ -47,6 +36,7 @@ MAX_SHEBANG_BYTES = 127
 # #! line (Linux passes what follows the interpreter as one argument).
 ISOLATION_FLAGS = "-IS"
 VERSION_OPTION = "--version"
+VERIFY_TIMEOUT_SECONDS = 60
 MARK = "# context-memory launcher"
 
 
@@ -190,6 +180,65 @@ def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list
     return changed
 
 
+def prepare_programs(venv: Path, programs: Sequence[str], bin_dir: Path | None = None) -> None:
+    """Our launchers in ``bin_dir`` (default ``<venv>/bin``), not pip's wrappers; then each
+    command that the settings will name must run through sh, as the client runs it, before
+    anything of the user's is changed."""
+    try:
+        write_launchers(venv, bin_dir)
+    except LauncherError as exc:
+        raise InstallError(str(exc)) from None
+    verify_commands(bin_dir or venv / "bin", programs)
+
+
+def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
+    """Run each program once as Claude Code will, ``sh -c '<command as registered>'``, with
+    ``--version`` (which our launchers answer without doing anything); raise InstallError
+    naming the first that does not run."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for name in programs:
+        command = command_for(bin_dir, name)
+        try:
+            done = subprocess.run(
+                ["/bin/sh", "-c", f"{command} {VERSION_OPTION}"],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                env=environment,
+                timeout=VERIFY_TIMEOUT_SECONDS,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            problem = f"it did not finish in {VERIFY_TIMEOUT_SECONDS} s"
+        else:
+            out = done.stdout.decode("utf-8", "replace")
+            if done.returncode == 0 and out.startswith(f"{name} "):
+                continue
+            err = " ".join(done.stderr.decode("utf-8", "replace").split())[-300:]
+            problem = f"exit status {done.returncode}" + (f": {err}" if err else "")
+        raise InstallError(
+            f"the command {command} does not run through sh as Claude Code will run it "
+            f"({problem}), so the settings were not changed. Run ./install again (it "
+            "reinstalls the virtualenv); if that does not help, set CTX_VENV to a folder "
+            "whose path has only plain characters."
+        )
+
+
+@dataclass(frozen=True)
+class PreparePrograms:
+    """The installer's first step (not planned for a dry run): write our launchers into
+    ``bin_dir`` and run each program the settings will name once."""
+
+    venv: Path
+    programs: tuple[str, ...]
+    bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
+
+    def show(self) -> None:
+        pass
+
+    def apply(self) -> None:
+        prepare_programs(self.venv, self.programs, self.bin_dir)
+
+
 def is_launcher(path: str) -> bool:
     """Whether the file ``path`` is one of our launchers (its second line is the mark)."""
     try:
@@ -200,49 +249,37 @@ def is_launcher(path: str) -> bool:
     return len(head) > 1 and head[1].startswith(MARK.encode())
 
 
-def remove_launchers(bin_dir: Path | str, *, dry_run: bool = False) -> list[str]:
-    """Delete our launchers in ``bin_dir`` (a folder of their own: see write_launchers)
-    and the folder when it is empty then; anything else in it stays. Returns the names
-    (sorted) of the launchers deleted, or that would be (``dry_run``)."""
-    folder = os.fspath(bin_dir)
+def our_launchers(bin_dir: Path) -> list[str]:
+    """The names (sorted) of our launchers in ``bin_dir``; links and other files are not."""
     try:
-        names = sorted(os.listdir(folder))
+        names = sorted(os.listdir(bin_dir))
     except OSError:
         return []
-    ours = [name for name in names if not os.path.islink(os.path.join(folder, name))
-            and is_launcher(os.path.join(folder, name))]  # fmt: skip
-    if dry_run:
-        return ours
-    for name in ours:
-        os.unlink(os.path.join(folder, name))
-    try:
-        os.rmdir(folder)
-    except OSError:
-        pass  # not empty: something else is in it
-    return ours
+    return [n for n in names if not (bin_dir / n).is_symlink() and is_launcher(str(bin_dir / n))]
 
 
 @dataclass(frozen=True)
 class RemoveLaunchers:
     """The installer's step for --uninstall of ctx-install: our launchers' own folder
-    (``<venv>/context-memory/bin``) in a virtualenv that pipx or uv owns, and its parent
-    when that is empty then."""
+    (``<venv>/context-memory/bin``, see write_launchers) in a virtualenv that pipx or uv
+    owns, and its parent when that is empty then; anything else in them stays."""
 
     bin_dir: Path
 
     def show(self) -> None:
-        self._say(remove_launchers(self.bin_dir, dry_run=True), "would remove")
+        self._say(our_launchers(self.bin_dir), "would remove")
 
     def apply(self) -> None:
-        gone = remove_launchers(self.bin_dir)
-        try:
-            self.bin_dir.parent.rmdir()  # <venv>/context-memory, ours; only when empty
-        except OSError:
-            pass
+        gone = our_launchers(self.bin_dir)
+        for name in gone:
+            (self.bin_dir / name).unlink()
+        for folder in (self.bin_dir, self.bin_dir.parent):  # <venv>/context-memory is ours
+            try:
+                folder.rmdir()
+            except OSError:
+                break  # not empty: something else is in it
         self._say(gone, "removed")
 
     def _say(self, gone: list[str], verb: str) -> None:
-        from context_memory.setup.install.venv import PREFIX
-
         if gone:
             print(f"{PREFIX} {verb} {len(gone)} launchers from {self.bin_dir}")

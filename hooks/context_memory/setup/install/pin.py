@@ -10,6 +10,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from context_memory.pinned import claude_md
 from context_memory.pinned import digest as pinned_digest
@@ -17,17 +18,14 @@ from context_memory.pinned import store as pinned
 from context_memory.setup.install.venv import PREFIX, InstallError
 
 
-class ClaudeMdChange:
+class ClaudeMdChange(NamedTuple):
     """The project's CLAUDE.md: where it is written (a symlink's target), its text
     (None: no such file) and its text after this run (None: unchanged)."""
 
-    __slots__ = ("new", "old", "shown", "target")
-
-    def __init__(self, shown: Path, target: Path, old: str | None, new: str | None) -> None:
-        self.shown = shown
-        self.target = target
-        self.old = old
-        self.new = new
+    shown: Path
+    target: Path
+    old: str | None
+    new: str | None
 
 
 def claude_md_change(project: str, *, add: bool, remove: bool) -> ClaudeMdChange | None:

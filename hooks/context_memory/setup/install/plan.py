@@ -11,30 +11,26 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
 from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
-from context_memory.setup.install.launchers import RemoveLaunchers
+from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
 from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.pin import PinLine, claude_md_change
-from context_memory.setup.install.purge import KeepVenv, PurgeLeftovers, PurgeVenv
+from context_memory.setup.install.purge import PurgeLeftovers, UninstallVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
 from context_memory.setup.install.settings_edit import STATUSLINE_PROGRAM
+from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
-    PreparePrograms,
-    StatuslineNote,
-    WarnLookalikes,
     desired_settings,
-    read_settings,
     registered_programs,
     runs_our_hooks,
-    statusline_note,
 )
 from context_memory.setup.install.venv import (
     STAMP_NAME,
@@ -92,19 +88,23 @@ def check_purge(options: InstallOptions) -> None:
 def check_programs(options: InstallOptions) -> None:
     """An install (not a dry run) needs the virtualenv's programs it will register (pip's
     console scripts: our launchers are made from the same entry points)."""
-    venv, bin_dir = options.venv, options.package_bin
-    missing = missing_entry_points(bin_dir)
+    missing = missing_entry_points(options.package_bin)
     if missing:
         raise InstallError(
-            f"{missing[0]} does not exist: the virtualenv {venv} is missing or "
-            "incomplete. Run ./install, which creates it and installs the package "
-            "into it."
+            f"{missing[0]} does not exist: the virtualenv {options.venv} is missing or "
+            "incomplete. Run ./install, which creates it and installs the package into it."
         )
-    statusline_program = bin_dir / STATUSLINE_PROGRAM
-    if options.statusline and not os.access(statusline_program, os.X_OK):
+    if options.statusline:
+        require_newer(options, STATUSLINE_PROGRAM, "--statusline")
+
+
+def require_newer(options: InstallOptions, program: str, option: str) -> None:
+    """Refuse an option whose program a virtualenv of an older context-memory lacks."""
+    path = options.package_bin / program
+    if not os.access(path, os.X_OK):
         raise InstallError(
-            f"{statusline_program} does not exist: the virtualenv {venv} holds an older "
-            "context-memory. Run ./install --statusline, which updates it."
+            f"{path} does not exist: the virtualenv {options.venv} holds an older "
+            f"context-memory. Run ./install {option}, which updates it."
         )
 
 
@@ -113,12 +113,8 @@ def crontab_before(options: InstallOptions) -> str | None:
     refuses (no crontab command, not allowed to use it) before anything is written."""
     if not options.cron or options.uninstall:
         return None
-    merge_program = options.package_bin / crontab.MERGE_PROGRAM
-    if not options.dry_run and not os.access(merge_program, os.X_OK):
-        raise InstallError(
-            f"{merge_program} does not exist: the virtualenv {options.venv} holds an older "
-            "context-memory. Run ./install --cron, which updates it."
-        )
+    if not options.dry_run:
+        require_newer(options, crontab.MERGE_PROGRAM, "--cron")
     if options.dry_run and crontab.crontab_missing():
         return None  # the dry run shows the line instead (see crontab.CronLine.show)
     return crontab.read_crontab(crontab.crontab_user(os.environ))
@@ -138,41 +134,31 @@ def edit_settings(
     text, old = read_settings(path)
     uninstall = options.uninstall
     hooks_here = uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
-    statusline = None if uninstall else options.statusline
     new = desired_settings(
-        old, options.bin_dir, uninstall=uninstall, statusline=statusline, hooks_here=hooks_here
-    )
-    return EditSettings(
-        path,
-        text,
         old,
-        new,
         options.bin_dir,
-        uninstall,
-        statusline,
-        hooks_here,
-        user_path,
-        first,
-        options.venv,
-        options.tool,
+        uninstall=uninstall,
+        statusline=options.statusline,
+        hooks_here=hooks_here,
     )
+    return EditSettings(path, text, old, new, options, hooks_here, user_path, first)
 
 
-def settings_steps(edit: EditSettings) -> list[Step]:
-    note = statusline_note(
-        edit.old, edit.bin_dir, uninstall=edit.uninstall, statusline=edit.statusline
-    )
-    return [edit, *([StatuslineNote(note)] if note else [])]
+def settings_path(options: InstallOptions) -> Path:
+    """The settings file of this run, refused (InstallError) when its project folder is
+    missing or it or the virtualenv has a path settings.json cannot hold."""
+    if options.project is not None and not os.path.isdir(options.project):
+        raise InstallError(f"--project {options.project}: no such directory")
+    path = settings_path_for(options.project, os.environ)
+    check_utf8_paths(options.venv, path)
+    return path
 
 
 def make_plan(options: InstallOptions) -> list[Step]:
     """Every step of this run, in order; raises InstallError, SettingsError or
     CrontabError for what cannot be done, before anything is written."""
-    if options.project is not None and not os.path.isdir(options.project):
-        raise InstallError(f"--project {options.project}: no such directory")
-    path = settings_path_for(options.project, os.environ)
-    user_path = settings_path_for(None, os.environ)
-    check_utf8_paths(options.venv, path)
+    path, user_path = settings_path(options), settings_path_for(None, os.environ)
+    kept = record.load(options.venv)
     # Read and check the settings file first: an unusable file is refused before anything.
     edit = edit_settings(options, path, user_path, first=True)
     check_purge(options)
@@ -189,59 +175,54 @@ def make_plan(options: InstallOptions) -> list[Step]:
         )
         steps.append(PreparePrograms(options.venv, tuple(programs), options.launcher_dir))
     steps.append(edit)
-    if options.uninstall and options.purge:
-        steps.append(PurgeVenv(options.venv))
-    elif options.uninstall and options.links:
-        steps.append(KeepVenv(options.venv))
-    steps.extend(settings_steps(edit)[1:])
+    if options.uninstall and (options.purge or options.links):
+        steps.append(UninstallVenv(options.venv, options.purge))
     links = command_links.link_dir(os.environ)
     if options.links:
         steps.append(LinkCommands(options.bin_dir, links, remove=options.uninstall))
     steps.append(CronLine(options.bin_dir, project, options.cron, options.uninstall, options.purge))
     steps.append(PinLine(project, claude_md, remove=options.uninstall))
-    steps.append(WarnLookalikes(path, options.bin_dir))
     if options.uninstall:
-        steps.append(AutoMemory(recorded_projects(options, project)))
-        steps.extend(recorded_steps(options, path, project, links, user_path))
+        steps.append(AutoMemory(recorded_projects(kept, project)))
+        steps.extend(recorded_steps(options, kept, path, project, links, user_path))
         if options.launcher_dir is not None:
             steps.append(RemoveLaunchers(options.launcher_dir))
         if options.purge:
-            made = tuple(Path(p) for p in record.load(options.venv)["made_folders"])
+            made = tuple(Path(p) for p in kept["made_folders"])
             steps.append(PurgeLeftovers(Path(cache_dir()), made))
     else:
         if path == user_path:
-            steps.extend(project_duplicates(options, user_path))
+            steps.extend(project_duplicates(options, kept, user_path))
         steps.append(note_install(options, edit, project, links, before_cron))
     return steps
 
 
 def note_install(
-    options: InstallOptions,
-    edit: EditSettings,
-    project: str,
-    links: Path,
-    before_cron: str | None,
+    options: InstallOptions, edit: EditSettings, project: str, links: Path, before_cron: str | None
 ) -> NoteInstall:
-    return NoteInstall(
-        options.venv,
-        settings_path=edit.path,
-        settings_before=edit.text,
-        backups_before=tuple(record.backup_names(edit.path)),
-        folder_existed=edit.path.parent.is_dir(),
-        links_dir=links,
-        links_dir_existed=links.is_dir(),
-        cron_project=project if options.cron else None,
-        crontab_was_empty=options.cron and before_cron == "",
-        pin_project=project if options.pin_decisions else None,
-        made_folders=options.made_folders,
-    )
+    """What this install adds to the record, as found before anything is written."""
+    settings = {
+        "before": edit.text,
+        "backups_before": record.backup_names(edit.path),
+        "folder_existed": edit.path.parent.is_dir(),
+    }
+    added = {
+        "settings": {str(edit.path): settings},
+        "links": {str(links): {"created_folder": not links.is_dir()}},
+        "cron": {project: {"crontab_was_empty": before_cron == ""}} if options.cron else {},
+        "pinned": [project] if options.pin_decisions else [],
+        "made_folders": [str(folder) for folder in options.made_folders],
+    }
+    return NoteInstall(options.venv, added)
 
 
-def project_duplicates(options: InstallOptions, user_path: Path) -> list[Step]:
+def project_duplicates(
+    options: InstallOptions, kept: dict[str, Any], user_path: Path
+) -> list[Step]:
     """A user-level install after --project ones: the project settings files the record
     lists that still register our hooks would run each of them twice."""
     found: list[Step] = []
-    for where in record.load(options.venv)["settings"]:
+    for where in kept["settings"]:
         path = Path(where)
         if path == user_path or not path.parent.parent.is_dir():
             continue
@@ -250,60 +231,60 @@ def project_duplicates(options: InstallOptions, user_path: Path) -> list[Step]:
     return found
 
 
-def recorded_projects(options: InstallOptions, project: str) -> tuple[str, ...]:
+def recorded_projects(kept: dict[str, Any], project: str) -> tuple[str, ...]:
     """This run's project and every project the install record names (their auto-memory
     folders may be set apart with autoMemoryDirectory)."""
-    kept = record.load(options.venv)
     found = [project, *kept["cron"], *kept["pinned"]]
     found.extend(str(Path(where).parent.parent) for where in kept["settings"])
     return tuple(p for p in dict.fromkeys(found) if os.path.isdir(p))
 
 
 def recorded_steps(
-    options: InstallOptions, done_path: Path, done_project: str, links: Path, user_path: Path
+    options: InstallOptions,
+    kept: dict[str, Any],
+    done_path: Path,
+    done_project: str,
+    links: Path,
+    user_path: Path,
 ) -> list[Step]:
     """--uninstall: the same removal for every other place the install record lists, then
     the restore of what it kept (no second run of the installer)."""
-    kept = record.load(options.venv)
     again = InstallOptions(
-        venv=options.venv,
-        uninstall=True,
-        tool=options.tool,
-        launcher_dir=options.launcher_dir,
+        venv=options.venv, uninstall=True, tool=options.tool, launcher_dir=options.launcher_dir
     )
     steps: list[Step] = []
     cron_done, pin_done = {done_project}, {done_project}  # each place once
 
-    def cron_and_pin(project: str, pin_too: bool) -> None:
+    def uncron(project: str) -> None:
         if project not in cron_done:
             cron_done.add(project)
             steps.append(CronLine(options.bin_dir, project, False, True, False))
-        if pin_too and project not in pin_done and os.path.isdir(project):
+
+    def unpin(project: str) -> None:
+        if project not in pin_done and os.path.isdir(project):
             pin_done.add(project)
             change = claude_md_change(project, add=False, remove=True)
             steps.append(PinLine(project, change, remove=True))
 
     for where in kept["settings"]:
         path = Path(where)
-        if path == done_path:
-            continue
         project = None if path == user_path else str(path.parent.parent)
-        if project is not None and not os.path.isdir(project):
-            continue  # the project is gone, and its settings with it
-        steps.extend(settings_steps(edit_settings(again, path, user_path, first=False)))
+        if path == done_path or (project is not None and not os.path.isdir(project)):
+            continue  # done already, or the project is gone and its settings with it
+        steps.append(edit_settings(again, path, user_path, first=False))
         # What an uninstall run for that settings file does: its project's (or, for the
         # user settings, the current folder's) crontab line and CLAUDE.md line.
-        cron_and_pin(project if project is not None else os.getcwd(), True)
-        steps.append(WarnLookalikes(path, options.bin_dir))
+        uncron(project or os.getcwd())
+        unpin(project or os.getcwd())
     for project in kept["cron"]:
-        cron_and_pin(project, False)
+        uncron(project)
     for project in kept["pinned"]:
-        if project not in pin_done and os.path.isdir(project):
-            pin_done.add(project)
-            steps.append(PinLine(project, claude_md_change(project, add=False, remove=True), True))
+        unpin(project)
     if options.links:
-        for folder in kept["links"]:
-            if Path(folder) != links:
-                steps.append(LinkCommands(options.bin_dir, Path(folder), remove=True))
+        steps.extend(
+            LinkCommands(options.bin_dir, Path(folder), remove=True)
+            for folder in kept["links"]
+            if Path(folder) != links
+        )
     steps.append(RestoreRecorded(options.venv, kept, options.tool))
     return steps

@@ -1,15 +1,7 @@
-"""What ``./install`` added, so that ``./install --uninstall`` removes exactly that.
-
-Every install that changes something notes it in ``<venv>/context-memory-install.json``:
-the settings files it registered hooks in (with each file's text from before the first
-install, so an uninstall can put back the very bytes), the folder it linked commands into
-(and whether it created that folder), the projects it added a crontab line for (and whether
-the crontab was empty before), and the projects whose CLAUDE.md got the pinned-digest line.
-``./install --uninstall`` run from anywhere plans the removal for every recorded place
-(install/plan.py), applies it, then restores what can be restored byte for byte and deletes
-the record (``RestoreRecorded``).
-
-Standard library only: the installer runs with the system python.
+"""What the installs added, so that ``--uninstall`` removes exactly that (what the record
+holds and what the uninstall does with it: docs/install.md, Uninstalling): one record per
+account in ``<venv>/context-memory-install.json``, NoteInstall adding to it, RestoreRecorded
+putting back what it kept. Standard library only: the installer runs with the system python.
 """
 
 from __future__ import annotations
@@ -19,12 +11,19 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from context_memory.core.fsutil import atomic_write
-
-if TYPE_CHECKING:
-    from context_memory.setup.install.settings_file import Settings
+from context_memory.setup.install import crontab
+from context_memory.setup.install.settings_file import (
+    BACKUP_INFIX,
+    Settings,
+    SettingsError,
+    parse_settings,
+    read_settings_text,
+    replace_if_unchanged,
+)
+from context_memory.setup.install.venv import PREFIX
 
 RECORD_NAME = "context-memory-install.json"
 RECORD_VERSION = 1
@@ -99,21 +98,12 @@ def save(
 
 @dataclass(frozen=True)
 class NoteInstall:
-    """The installer's last step: this install's places added to the record. The first
-    install of a place wins: a re-run must not replace the settings text from before the
-    first install."""
+    """The installer's last step: this install's places (``added``, in the record's shape:
+    see empty_record) added to the record. The first install of a place wins: a re-run
+    must not replace the settings text from before the first install."""
 
     venv: Path
-    settings_path: Path
-    settings_before: str | None
-    backups_before: tuple[str, ...]
-    folder_existed: bool
-    links_dir: Path
-    links_dir_existed: bool
-    cron_project: str | None
-    crontab_was_empty: bool
-    pin_project: str | None
-    made_folders: tuple[Path, ...] = ()
+    added: dict[str, Any]
 
     def show(self) -> None:
         pass  # a dry run records nothing
@@ -122,24 +112,12 @@ class NoteInstall:
         if not self.venv.is_dir():
             return
         record = load(self.venv)
-        record["settings"].setdefault(
-            str(self.settings_path),
-            {
-                "before": self.settings_before,
-                "backups_before": list(self.backups_before),
-                "folder_existed": self.folder_existed,
-            },
-        )
-        created = not self.links_dir_existed
-        record["links"].setdefault(str(self.links_dir), {"created_folder": created})
-        if self.cron_project is not None:
-            was_empty = {"crontab_was_empty": self.crontab_was_empty}
-            record["cron"].setdefault(self.cron_project, was_empty)
-        if self.pin_project is not None and self.pin_project not in record["pinned"]:
-            record["pinned"].append(self.pin_project)
-        for folder in self.made_folders:
-            if str(folder) not in record["made_folders"]:
-                record["made_folders"].append(str(folder))
+        for key, value in self.added.items():
+            if isinstance(value, dict):
+                for place, entry in value.items():
+                    record[key].setdefault(place, entry)
+            else:
+                record[key].extend(item for item in value if item not in record[key])
         save(self.venv, record)
 
 
@@ -162,12 +140,10 @@ class RestoreRecorded:
         pass  # the settings steps' dry runs already show the restored text
 
     def apply(self) -> None:
-        from context_memory.setup.install import crontab
-
         record, tool = self.record, self.tool
         for where, entry in record["settings"].items():
             entry = entry if isinstance(entry, dict) else {}
-            if _restore_settings(Path(where), entry.get("before", ""), tool):
+            if _restore_settings(Path(where), entry, tool):
                 _remove_our_backups(Path(where), entry.get("backups_before"), tool)
                 if entry.get("folder_existed") is False:
                     try:
@@ -198,8 +174,6 @@ def planned_restore(entry: object, new: Settings, path: Path) -> tuple[str | Non
     taken our entries out (``new``), so that a dry run shows that and not a rewrite:
     (RESTORE_DELETE, None), (RESTORE_TEXT, the text from before the first install), or
     (None, None) when the file stays as the edit leaves it. ``entry``: its record entry."""
-    from context_memory.setup.install.settings_file import SettingsError, parse_settings
-
     if not isinstance(entry, dict) or "before" not in entry:
         return None, None
     before = entry["before"]
@@ -214,56 +188,40 @@ def planned_restore(entry: object, new: Settings, path: Path) -> tuple[str | Non
     return (RESTORE_TEXT, before) if same else (None, None)
 
 
-def _restore_settings(path: Path, before: object, tool: str = "./install") -> bool:
+def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
     """Put back the settings file's text from before the first install when what is there
     now means the same (only our entries were removed since): the user gets their exact
-    bytes (layout, key order, trailing newline). A file the install created is deleted when
-    it holds nothing any more. True when the file is now as it was before the first install
-    (its text put back, or the file the install created gone)."""
-    from context_memory.setup.install.settings_file import (
-        SettingsError,
-        parse_settings,
-        read_settings_text,
-    )
-    from context_memory.setup.install.venv import PREFIX
-
+    bytes. A file the install created is deleted when it holds nothing any more. True when
+    the file is now as it was before the first install. Only if no other program (a
+    running Claude Code) changed it since it was read."""
     try:
         now_text = read_settings_text(path)
-        if now_text is None:
-            return before is None
-        now = parse_settings(now_text, path)
-        if before is None:
-            if now == {} and read_settings_text(path) == now_text:
-                path.unlink()
-                print(f"{PREFIX} deleted {path}, which {tool} had created")
-                return True
-            return False
-        if not isinstance(before, str):
-            return False
-        if before == now_text:
+        if now_text is None or now_text == entry.get("before"):
+            return now_text is not None or entry.get("before") is None
+        restore, before = planned_restore(entry, parse_settings(now_text, path), path)
+        if restore == RESTORE_DELETE and read_settings_text(path) == now_text:
+            path.unlink()
+            print(f"{PREFIX} deleted {path}, which {tool} had created")
             return True
-        if parse_settings(before, path) != now:
-            return False  # changed since the install: keep it as it is
     except (OSError, SettingsError):
         return False
-    from context_memory.setup.install.settings_file import replace_if_unchanged
-
-    # Only if no other program (a running Claude Code) changed it since it was read.
-    if replace_if_unchanged(path, now_text, before):
+    if (
+        restore == RESTORE_TEXT
+        and before is not None
+        and replace_if_unchanged(path, now_text, before)
+    ):
         print(f"{PREFIX} restored {path} to its text from before {tool}")
         return True
     return False
 
 
-def _remove_our_backups(path: Path, before: object, tool: str = "./install") -> None:
+def _remove_our_backups(path: Path, before: object, tool: str) -> None:
     """Once the settings file is as it was before the first install, the backups that the
     install (and this uninstall) made of it have nothing left to save: remove those, and
     only those (a backup that was there before the first install stays). Without the list
     (a record of an older version) nothing is removed."""
     if not isinstance(before, list):
         return
-    from context_memory.setup.install.venv import PREFIX
-
     kept = {name for name in before if isinstance(name, str)}
     ours = [name for name in backup_names(path) if name not in kept]
     for name in ours:
@@ -284,8 +242,6 @@ def _remove_our_backups(path: Path, before: object, tool: str = "./install") -> 
 def backup_names(path: Path) -> list[str]:
     """The ``<name>.bak-*`` copies of ``path`` in its folder, sorted (an empty list when the
     folder cannot be read)."""
-    from context_memory.setup.install.settings_file import BACKUP_INFIX
-
     prefix = path.name + BACKUP_INFIX
     try:
         return sorted(n for n in os.listdir(path.parent) if n.startswith(prefix))
@@ -299,8 +255,6 @@ def prune_backups(
     """Delete all but the newest ``keep`` ``<name>.bak-<UTC time>[-N]`` copies of ``path``
     (their names sort by time, then number); ``just_made`` is always one of those kept (in
     the same second it may have taken a freed, lower number). Returns the deleted ones."""
-    from context_memory.setup.install.settings_file import BACKUP_INFIX
-
     prefix = path.name + BACKUP_INFIX
     names = backup_names(path)
 

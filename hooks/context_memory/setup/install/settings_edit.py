@@ -1,37 +1,14 @@
 """Editing Claude Code's settings.json: pure functions on dicts (settings_file.py loads and
-writes the file).
-
-``register_hooks`` and ``unregister_hooks`` never touch the disk and never mutate their
-argument: they take the parsed settings and return the settings to write. The installer
-compares the result with the input and writes nothing when they are equal, which is what
-makes a second ``./install`` a no-op. Later settings (``statusLine``, ...) get their own
-pure function of the same kind.
+writes the file). ``register_hooks`` and ``unregister_hooks`` never touch the disk nor
+mutate their argument; the installer writes nothing when the result equals the input,
+which is what makes a second ``./install`` a no-op. Which entries are ours, and where new
+ones go: docs/install.md ("Which entries of settings.json are the installer's"); the rule
+is ``is_own_entry``. The status line gets pure functions of the same kind.
 
 Settings format (Claude Code 2.1.x)::
 
     {"hooks": {"EventName": [{"matcher": "...", "hooks": [
         {"type": "command", "command": "...", "timeout": SECONDS}]}]}}
-
-A HookSpec whose matcher is None is registered in a group WITHOUT a ``matcher`` key.
-
-Which entries are ours (the rule ``register_hooks`` replaces and ``unregister_hooks``
-removes): an entry of a matcher group that is an object with ``"type": "command"`` and a
-``command`` string that the shell reads as exactly ONE word (no arguments), that word being
-an absolute path ``P`` whose parent folder is named ``bin``, and either
-
-1. ``P``'s folder is this install's ``bin_dir`` (any program there: the virtualenv is
-   private to context-memory), or
-2. ``P``'s file name is one of the registry's commands (``ctx-budget``, ...) and one of
-   ``P``'s folders is named ``context-memory`` (another context-memory virtualenv, for
-   example the default ``~/.local/share/context-memory/venv`` after switching to
-   ``CTX_VENV``, or the other way round).
-
-Quoting does not matter (``"/v/bin/ctx-budget"`` and ``/v/bin/ctx-budget`` are the same
-entry); the timeout and other keys do not matter either. Everything else is foreign and
-kept as it is, in place, including foreign entries in the same matcher group as ours.
-A ``ctx-budget`` installed elsewhere by hand (pipx, ``~/.local/bin``), or in a virtualenv
-outside any ``context-memory`` folder that is not this install's (an older ``CTX_VENV``), is
-foreign: never edited, but ``lookalike_entries`` finds it so the installer can say so.
 """
 
 from __future__ import annotations
@@ -57,15 +34,16 @@ Replacer = Callable[[str, "str | None", Entry], "Entry | None"]
 # --------------------------------------------------------------------------- pure edits
 
 
-def command_for(bin_dir: Path | str, command: str) -> str:
-    """The settings ``command`` string for entry point ``command`` in ``bin_dir``.
+def in_double_quotes(text: str) -> str:
+    """``text`` for the inside of a POSIX shell double-quoted string: the characters that
+    stay special there (``\\ " $ `````) escaped."""
+    return "".join("\\" + ch if ch in '\\"$`' else ch for ch in text)
 
-    An absolute path in double quotes, so folders with spaces work; the characters that
-    stay special inside POSIX double quotes (``\\ " $ `````) are escaped.
-    """
-    path = os.path.join(os.path.abspath(os.fspath(bin_dir)), command)
-    escaped = "".join("\\" + ch if ch in '\\"$`' else ch for ch in path)
-    return f'"{escaped}"'
+
+def command_for(bin_dir: Path | str, command: str) -> str:
+    """The settings ``command`` string for entry point ``command`` in ``bin_dir``: its
+    absolute path in double quotes, so folders with spaces work."""
+    return f'"{in_double_quotes(os.path.join(os.path.abspath(os.fspath(bin_dir)), command))}"'
 
 
 def hook_entry(spec: HookSpec, bin_dir: Path | str) -> dict[str, Any]:
@@ -78,7 +56,7 @@ def hook_entry(spec: HookSpec, bin_dir: Path | str) -> dict[str, Any]:
 
 
 def is_own_entry(entry: object, bin_dir: Path | str, commands: Iterable[str]) -> bool:
-    """True when ``entry`` was written by an install (see the module docstring for the rule)."""
+    """True when ``entry`` was written by an install (the rule: docs/install.md)."""
     if not isinstance(entry, dict) or entry.get("type") != "command":
         return False
     command = entry.get("command")
@@ -174,7 +152,7 @@ def unregister_hooks(
     bin_dir: Path | str,
     commands: Iterable[str] | None = None,
 ) -> Settings:
-    """Return a copy of ``settings`` without our entries (rule in the module docstring).
+    """Return a copy of ``settings`` without our entries (is_own_entry).
 
     ``commands`` defaults to the registry's command names. A matcher group, an event, or
     the ``hooks`` object that becomes empty because our entries left it is removed too

@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,12 @@ Settings = dict[str, Any]
 
 class SettingsError(Exception):
     """The settings file cannot be used as it is. ``str()`` is a complete message for people:
-    what is wrong, where, how to fix it, and that nothing was changed."""
+    what is wrong, where, how to fix it, and that nothing was changed (the installer's);
+    ``found`` the same without the installer's last words (ctx-doctor's)."""
+
+    def __init__(self, found: str, rerun: bool = True) -> None:
+        super().__init__(f"{found}, {_RERUN}" if rerun else found)
+        self.found = found
 
 
 class InvalidJSONError(SettingsError):
@@ -33,7 +37,8 @@ class SettingsShapeError(SettingsError):
     """The settings file is JSON, but not the shape Claude Code reads (e.g. ``hooks`` is a list)."""
 
 
-_FIX_HINT = "then run ./install again. The file was not changed."
+_RERUN = "then run ./install again. The file was not changed."
+_BY_HAND = "Fix the file by hand (or move it aside to start from an empty one)"
 # --------------------------------------------------------------------------- reading
 
 
@@ -44,14 +49,19 @@ def read_settings_text(path: Path) -> str | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise SettingsError(f"cannot read {path}: {exc.strerror or exc}", rerun=False) from exc
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InvalidJSONError(
-            f"{path} is not valid JSON: it is not UTF-8 text (byte {exc.start}). "
-            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+            f"{path} is not valid JSON: it is not UTF-8 text (byte {exc.start}). " + _BY_HAND
         ) from exc
+
+
+def read_settings(path: Path) -> tuple[str | None, Settings]:
+    """(the file's text or None, its parsed settings); SettingsError for an unusable file."""
+    text = read_settings_text(path)
+    return text, parse_settings(text, path)
 
 
 def parse_settings(text: str | None, path: Path) -> Settings:
@@ -63,18 +73,16 @@ def parse_settings(text: str | None, path: Path) -> Settings:
     except json.JSONDecodeError as exc:
         raise InvalidJSONError(
             f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}). "
-            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+            + _BY_HAND
         ) from exc
     except RecursionError:
         raise InvalidJSONError(
             f"{path} is nested too deeply to be a settings file (more than about "
-            f"{MAX_NESTING} levels of [ or {{). Fix the file by hand (or move it aside to "
-            f"start from an empty one), {_FIX_HINT}"
+            f"{MAX_NESTING} levels of [ or {{). " + _BY_HAND
         ) from None
     if not isinstance(data, dict):
         raise SettingsShapeError(
-            f"{path} must hold a JSON object ({{...}}), but it holds {_kind(data)}. "
-            f"Fix the file by hand (or move it aside to start from an empty one), {_FIX_HINT}"
+            f"{path} must hold a JSON object ({{...}}), but it holds {_kind(data)}. " + _BY_HAND
         )
     check_hooks_shape(data, path)
     return data
@@ -159,32 +167,27 @@ def loads_keeping_literals(text: str) -> Any:
     def parse_constant(name: str) -> None:
         raise json.JSONDecodeError(f"{name} is not JSON", text, text.find(name))
 
+    def make_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        # Keys are scanned without parse_string: their lone surrogates are refused here.
+        for key, _ in pairs:
+            if any("\ud800" <= ch <= "\udfff" for ch in key):
+                raise json.JSONDecodeError("a lone surrogate escape in a key", text, 0)
+        return dict(pairs)
+
     decoder = json.JSONDecoder(
-        parse_float=RawNumber, parse_int=RawNumber, parse_constant=parse_constant
+        parse_float=RawNumber,
+        parse_int=RawNumber,
+        parse_constant=parse_constant,
+        object_pairs_hook=make_object,
     )
     decoder.parse_string = parse_string  # type: ignore[attr-defined]
     decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(min(limit, MAX_NESTING * 4))  # deep input: a clean RecursionError
     try:
-        data = decoder.decode(text)
+        return decoder.decode(text)
     finally:
         sys.setrecursionlimit(limit)
-    for key in _keys(data):
-        if any("\ud800" <= ch <= "\udfff" for ch in key):
-            raise json.JSONDecodeError("a lone surrogate escape in a key", text, 0)
-    return data
-
-
-def _keys(value: Any) -> Iterator[str]:
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            yield from item
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
 
 
 def check_hooks_shape(settings: Settings, path: Path | str) -> None:
@@ -196,8 +199,7 @@ def check_hooks_shape(settings: Settings, path: Path | str) -> None:
     def refuse(where: str, expected: str, found: object) -> SettingsShapeError:
         return SettingsShapeError(
             f"{path}: {where} must be {expected}, but it is {_kind(found)}. Fix that part "
-            f"of the file by hand (settings.example.json shows the expected shape), "
-            f"{_FIX_HINT}"
+            "of the file by hand (settings.example.json shows the expected shape)"
         )
 
     hooks = settings["hooks"]
@@ -226,20 +228,19 @@ def check_hooks_shape(settings: Settings, path: Path | str) -> None:
                     )
 
 
+_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (bool, "a boolean"),
+    ((int, float, RawNumber), "a number"),
+    (str, "a string"),
+    (list, "a list"),
+    (dict, "an object"),
+)
+
+
 def _kind(value: object) -> str:
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float, RawNumber)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    return next((name for kind, name in _KINDS if isinstance(value, kind)), type(value).__name__)
 
 
 # --------------------------------------------------------------------------- writing
@@ -300,16 +301,11 @@ def _encode(value: Any, unit: str, level: int, out: list[str]) -> None:
         raise TypeError(f"cannot write {type(value).__name__} into settings")
 
 
-def utc_timestamp(now: datetime | None = None) -> str:
-    """``20250131T235959Z``: the suffix of backup names."""
-    now = now or datetime.now(timezone.utc)
-    return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-
-
 def backup_file(path: Path, now: datetime | None = None) -> Path:
-    """Copy ``path`` to ``<path>.bak-<UTC timestamp>`` (``-1``, ``-2``... if taken), keeping
-    its mode and times, and return the backup's path."""
-    base = f"{path.name}{BACKUP_INFIX}{utc_timestamp(now)}"
+    """Copy ``path`` to ``<path>.bak-<UTC time, 20250131T235959Z>`` (``-1``, ``-2``... if
+    taken), keeping its mode and times, and return the backup's path."""
+    stamp = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    base = f"{path.name}{BACKUP_INFIX}{stamp.strftime('%Y%m%dT%H%M%SZ')}"
     backup = path.with_name(base)
     n = 0
     while backup.exists():

@@ -1,32 +1,23 @@
 """The installer's edit of one settings file: the settings wanted after the run (a pure
 function of the parsed file and the options), what it does to the status line, the write
-(backed up, redone when another program changed the file meanwhile), and the check that
-every command the settings will name runs through ``sh`` as Claude Code runs it. The
-installer's steps on settings files (see install/plan.py) are here too, each saying what it
-would do (``show``) or doing it (``apply``). Standard library only.
+(backed up, redone when another program changed the file meanwhile), and the installer's
+steps on settings files (see install/plan.py), each saying what it would do (``show``:
+the diff) or doing it and saying what it did (``apply``). Standard library only.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
+import difflib
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from context_memory.core.command_table import HOOKS
-from context_memory.setup.install import launchers, record
-from context_memory.setup.install.options import STATUSLINE_CHAIN
-from context_memory.setup.install.report import (
-    report_dry_run,
-    report_hooks_elsewhere,
-    report_install,
-    report_uninstall,
-    show_settings_change,
-    warn_lookalikes,
-)
+from context_memory.setup.install import record
+from context_memory.setup.install.options import STATUSLINE_CHAIN, InstallOptions
 from context_memory.setup.install.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
@@ -35,6 +26,7 @@ from context_memory.setup.install.settings_edit import (
     STATUSLINE_PROGRAM,
     STATUSLINE_UPDATED,
     command_for,
+    lookalike_entries,
     own_entries,
     parse_own_statusline,
     refresh_statusline,
@@ -49,16 +41,23 @@ from context_memory.setup.install.settings_file import (
     backup_file,
     detect_indent,
     dumps_settings,
-    parse_settings,
-    read_settings_text,
+    read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import PREFIX, InstallError
+from context_memory.setup.install.venv import (
+    PLAN_CREATE,
+    PLAN_CURRENT,
+    PLAN_RECREATE,
+    PLAN_UPDATE,
+    PREFIX,
+    REPO_ROOT,
+    InstallError,
+    venv_plan,
+)
 
 HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 MAX_WRITE_ATTEMPTS = 1000
 MAX_WRITE_SECONDS = 20
-VERIFY_TIMEOUT_SECONDS = 60
 
 
 def desired_settings(
@@ -113,18 +112,11 @@ def statusline_note(
     }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
 
 
-def read_settings(path: Path) -> tuple[str | None, Settings]:
-    """(the file's text or None, its parsed settings); SettingsError for an unusable file."""
-    text = read_settings_text(path)
-    return text, parse_settings(text, path)
-
-
 def runs_our_hooks(path: Path, bin_dir: Path) -> bool:
     """Whether the settings file ``path`` registers any of our hooks (an unreadable or
     damaged file counts as not: the hooks then go where they were asked to go)."""
     try:
-        text = read_settings_text(path)
-        settings = parse_settings(text, path) if text is not None else {}
+        _, settings = read_settings(path)
     except (SettingsError, OSError):
         return False
     return bool(own_entries(settings, bin_dir, {spec.command for spec in HOOKS}))
@@ -173,49 +165,6 @@ def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
     return list(names)
 
 
-def prepare_programs(venv: Path, programs: Sequence[str], bin_dir: Path | None = None) -> None:
-    """Our launchers in ``bin_dir`` (default ``<venv>/bin``), not pip's wrappers (see
-    launchers.py); then each command that the settings will name must run through sh, as
-    the client runs it, before anything of the user's is changed."""
-    try:
-        launchers.write_launchers(venv, bin_dir)
-    except launchers.LauncherError as exc:
-        raise InstallError(str(exc)) from None
-    verify_commands(bin_dir or venv / "bin", programs)
-
-
-def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
-    """Run each program once as Claude Code will, ``sh -c '<command as registered>'``, with
-    ``--version`` (which our launchers answer without doing anything); raise InstallError
-    naming the first that does not run."""
-    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    for name in programs:
-        command = command_for(bin_dir, name)
-        try:
-            done = subprocess.run(
-                ["/bin/sh", "-c", f"{command} {launchers.VERSION_OPTION}"],
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                env=environment,
-                timeout=VERIFY_TIMEOUT_SECONDS,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            problem = f"it did not finish in {VERIFY_TIMEOUT_SECONDS} s"
-        else:
-            out = done.stdout.decode("utf-8", "replace")
-            if done.returncode == 0 and out.startswith(f"{name} "):
-                continue
-            err = " ".join(done.stderr.decode("utf-8", "replace").split())[-300:]
-            problem = f"exit status {done.returncode}" + (f": {err}" if err else "")
-        raise InstallError(
-            f"the command {command} does not run through sh as Claude Code will run it "
-            f"({problem}), so the settings were not changed. Run ./install again (it "
-            "reinstalls the virtualenv); if that does not help, set CTX_VENV to a folder "
-            "whose path has only plain characters."
-        )
-
-
 def _now() -> datetime | None:
     """The backup timestamp (None = the clock); tests replace this."""
     return None
@@ -224,127 +173,154 @@ def _now() -> datetime | None:
 # --------------------------------------------------------------------------- the steps
 
 
-@dataclass(frozen=True)
-class PreparePrograms:
-    """Write our launchers into ``bin_dir`` and run each registered program once."""
+def _own_count(settings: Settings, bin_dir: Path) -> int:
+    return len(own_entries(settings, bin_dir, HOOK_NAMES))
 
-    venv: Path
-    programs: tuple[str, ...]
-    bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
 
-    def show(self) -> None:
-        pass  # not planned for a dry run
+def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
+    """A unified diff of the settings file (``/dev/null`` when it does not exist yet)."""
 
-    def apply(self) -> None:
-        prepare_programs(self.venv, self.programs, self.bin_dir)
+    def lines(text: str) -> list[str]:
+        return [line if line.endswith("\n") else line + "\n" for line in text.splitlines(True)]
+
+    old_lines, new_lines = lines(old_text or ""), lines(new_text)
+    old_name = "/dev/null" if old_text is None else str(path)
+    return "".join(difflib.unified_diff(old_lines, new_lines, old_name, str(path)))
+
+
+def show_venv_plan(venv: Path) -> None:
+    """A dry run of ./install: what the install script would do to the virtualenv (not
+    for ctx-install, which has no checkout)."""
+    if not (REPO_ROOT / "pyproject.toml").is_file():
+        return
+    said = {
+        PLAN_CURRENT: f"the virtualenv {venv} is up to date; pip would be skipped",
+        PLAN_CREATE: f"would create the virtualenv {venv} and pip-install context-memory into it",
+        PLAN_RECREATE: f"would recreate the broken virtualenv {venv} and pip-install "
+        "context-memory into it",
+        PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
+    }
+    print(f"{PREFIX} {said[venv_plan(venv, REPO_ROOT)]}")
 
 
 @dataclass(frozen=True)
 class EditSettings:
-    """One settings file: its text and settings now, and after this run."""
+    """One settings file: its text and settings now, and after this run. ``hooks_here``
+    False: the user settings run the hooks already. ``first``: the place this run was
+    asked for (its dry run shows the full report); the others are an uninstall's recorded
+    places."""
 
     path: Path
     text: str | None
     old: Settings
     new: Settings
-    bin_dir: Path
-    uninstall: bool
-    statusline: str | None
-    hooks_here: bool  # False: the user settings run the hooks already
+    options: InstallOptions
+    hooks_here: bool
     user_path: Path
-    first: bool  # the place this run was asked for (its dry run shows the full report)
-    venv: Path
-    tool: str  # ./install or ctx-install, for the messages
+    first: bool
 
     def show(self) -> None:
-        changed = self.new != self.old
-        new_text = dumps_settings(self.new, detect_indent(self.text)) if changed else None
+        self._show_change()
+        self._say_note()
+
+    def _show_change(self) -> None:
+        options, path, changed = self.options, self.path, self.new != self.old
+        shown = dumps_settings(self.new, detect_indent(self.text)) if changed else self.text or ""
         restore: str | None = None
-        if self.uninstall and changed:
+        if options.uninstall and changed:
             # What the run ends with: the file deleted, or its text from before put back.
-            entry = record.load(self.venv)["settings"].get(str(self.path))
-            restore, before = record.planned_restore(entry, self.new, self.path)
+            entry = record.load(options.venv)["settings"].get(str(path))
+            restore, before = record.planned_restore(entry, self.new, path)
             if restore == record.RESTORE_DELETE:
                 if self.first:
                     print(f"{PREFIX} dry run: nothing will be written")
-                removed = len(own_entries(self.old, self.bin_dir, HOOK_NAMES))
                 print(
-                    f"{PREFIX} would remove {removed} hooks from {self.path}, then delete it: "
-                    f"{self.tool} had created it, and nothing else is in it"
+                    f"{PREFIX} would remove {_own_count(self.old, options.bin_dir)} hooks from "
+                    f"{path}, then delete it: {options.tool} had created it, and nothing else "
+                    "is in it"
                 )
                 return
             if restore == record.RESTORE_TEXT and before is not None:
-                new_text = before
-        shown = new_text if new_text is not None else self.text or ""
-        restore_of = restore and self.tool
-        if not self.first:
-            show_settings_change(
-                self.path, self.text, shown, changed, uninstall=True, restore_of=restore_of
-            )
-            return
-        report_dry_run(
-            uninstall=self.uninstall,
-            venv=self.venv,
-            path=self.path,
-            text=self.text,
-            new_text=shown,
-            changed=changed,
-            hooks_here=self.hooks_here,
-            user_path=self.user_path,
-            restore_of=restore_of,
-        )
+                shown = before
+        if self.first:
+            print(f"{PREFIX} dry run: nothing will be written")
+            if not options.uninstall:
+                show_venv_plan(options.venv)
+            if not self.hooks_here:
+                self._say_elsewhere()
+        if changed:
+            if restore:
+                print(f"{PREFIX} would restore {path} to its text from before {options.tool}:")
+            elif self.text is None:
+                print(f"{PREFIX} would create {path}:")
+            else:
+                print(f"{PREFIX} would change {path} (after backing it up):")
+            sys.stdout.write(unified_diff(self.text, shown, path))
+        elif options.uninstall:
+            print(f"{PREFIX} no context-memory hooks in {path}; nothing would change")
+        elif self.hooks_here:
+            print(f"{PREFIX} hooks already registered in {path}; nothing would change")
 
     def apply(self) -> None:
+        options, path, bin_dir = self.options, self.path, self.options.bin_dir
+
         def wanted(settings: Settings) -> Settings:
             return desired_settings(
                 settings,
-                self.bin_dir,
-                uninstall=self.uninstall,
-                statusline=self.statusline,
+                bin_dir,
+                uninstall=options.uninstall,
+                statusline=options.statusline,
                 hooks_here=self.hooks_here,
             )
 
         old, new, changed = self.old, self.new, False
         if new != old:
-            old, new, changed = write_settings(self.path, wanted, self.text, old)
-        if self.uninstall:
-            report_uninstall(old, new, self.path, self.bin_dir, changed)
+            old, new, changed = write_settings(path, wanted, self.text, old)
+        removed = _own_count(old, bin_dir) - _own_count(new, bin_dir)
+        if options.uninstall and not changed:
+            print(f"{PREFIX} no context-memory hooks in {path}; nothing to change")
+        elif options.uninstall:
+            print(f"{PREFIX} removed {removed} hook{'' if removed == 1 else 's'} from {path}")
         elif not self.hooks_here:
-            report_hooks_elsewhere(old, new, self.path, self.bin_dir, self.user_path)
-        elif changed and register_hooks(old, HOOKS, self.bin_dir) == old:
-            print(f"{PREFIX} hooks already registered in {self.path}; only the status line "
-                  "changed")  # fmt: skip
+            self._say_elsewhere()
+            if removed:
+                print(f"{PREFIX} removed {removed} hooks from {path} that ran twice")
+        elif not changed:
+            print(f"{PREFIX} hooks already registered in {path}; nothing to change")
+        elif register_hooks(old, HOOKS, bin_dir) == old:
+            print(f"{PREFIX} hooks already registered in {path}; only the status line changed")
         else:
-            report_install(self.path, self.bin_dir, changed)
+            print(f"{PREFIX} registered {len(HOOKS)} hook{'' if len(HOOKS) == 1 else 's'} in "
+                  f"{path}:")  # fmt: skip
+            for spec in HOOKS:
+                label = spec.event if spec.matcher is None else f"{spec.event} [{spec.matcher}]"
+                command = command_for(bin_dir, spec.command)
+                print(f"  {label}: {command} (timeout {spec.timeout} s)")
+            print(f"{PREFIX} done; restart running Claude Code sessions to load the hooks")
+        self._say_note()
+        # Entries that run programs of our names from elsewhere: a warning, left alone.
+        for event, program in lookalike_entries(new, bin_dir, HOOK_NAMES):
+            print(
+                f"{PREFIX} warning: {path} also runs {program} for {event}; that entry is "
+                "not this install's, so it was left alone (delete it by hand if it is left over "
+                "from an older install)",
+                file=sys.stderr,
+            )
 
+    def _say_note(self) -> None:
+        """What the run does to the status line (from the settings as they were read)."""
+        options = self.options
+        note = statusline_note(
+            self.old, options.bin_dir, uninstall=options.uninstall, statusline=options.statusline
+        )
+        if note:
+            print(f"{PREFIX} {note}")
 
-@dataclass(frozen=True)
-class StatuslineNote:
-    text: str
-
-    def show(self) -> None:
-        print(f"{PREFIX} {self.text}")
-
-    def apply(self) -> None:
-        print(f"{PREFIX} {self.text}")
-
-
-@dataclass(frozen=True)
-class WarnLookalikes:
-    """Entries that run programs of our names from elsewhere: a warning, left alone."""
-
-    path: Path
-    bin_dir: Path
-
-    def show(self) -> None:
-        pass
-
-    def apply(self) -> None:
-        try:
-            _, settings = read_settings(self.path)
-        except (SettingsError, OSError):
-            return
-        warn_lookalikes(settings, self.path, self.bin_dir)
+    def _say_elsewhere(self) -> None:
+        print(
+            f"{PREFIX} hooks already registered in {self.user_path}, which runs them in every "
+            f"project; not registering them again in {self.path}"
+        )
 
 
 @dataclass(frozen=True)
@@ -375,8 +351,8 @@ class DropProjectHooks:
             self._say(old, "removed")
 
     def _say(self, old: Settings, verb: str) -> None:
-        removed = len(own_entries(old, self.bin_dir, HOOK_NAMES))
         print(
-            f"{PREFIX} {verb} {removed} hooks from {self.path}: {self.user_path} runs them in "
-            "every project now, and both would run each hook twice"
+            f"{PREFIX} {verb} {_own_count(old, self.bin_dir)} hooks from {self.path}: "
+            f"{self.user_path} runs them in every project now, and both would run each hook "
+            "twice"
         )

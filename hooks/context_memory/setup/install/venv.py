@@ -9,10 +9,11 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from context_memory.core.command_table import HOOKS, HookSpec
+from context_memory.setup.platforms import claude_config_dir, home
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
@@ -41,28 +42,24 @@ def default_venv(environ: Mapping[str, str]) -> str:
     """``$CTX_VENV``, else ``${XDG_DATA_HOME:-$HOME/.local/share}/context-memory/venv``."""
     if environ.get("CTX_VENV"):
         return environ["CTX_VENV"]
-    data_home = environ.get("XDG_DATA_HOME") or os.path.join(
-        environ.get("HOME") or os.path.expanduser("~"), ".local", "share"
-    )
+    data_home = environ.get("XDG_DATA_HOME") or os.path.join(home(environ), ".local", "share")
     return os.path.join(data_home, "context-memory", "venv")
 
 
-def running_venv(
-    executable: str | None = None, prefix: str | None = None, base_prefix: str | None = None
-) -> Path | None:
+def running_venv() -> Path | None:
     """The virtualenv of the running interpreter, or None. ``sys.prefix`` says it only when
     the ``site`` module ran; our launchers run ``-S`` (then ``sys.prefix`` is the base
     Python's), so the virtualenv is also found as ``site`` finds it: the ``pyvenv.cfg``
     next to the interpreter's folder (``<venv>/bin/python`` -> ``<venv>``)."""
     import sys
 
-    executable = sys.executable if executable is None else executable
-    prefix = sys.prefix if prefix is None else prefix
-    base_prefix = getattr(sys, "base_prefix", prefix) if base_prefix is None else base_prefix
-    if prefix != base_prefix and os.path.isfile(os.path.join(prefix, "pyvenv.cfg")):
+    prefix = sys.prefix
+    if prefix != getattr(sys, "base_prefix", prefix) and os.path.isfile(
+        os.path.join(prefix, "pyvenv.cfg")
+    ):
         return Path(os.path.abspath(prefix))
-    if executable:
-        folder = os.path.dirname(os.path.abspath(executable))  # not resolved: a link's folder
+    if sys.executable:
+        folder = os.path.dirname(os.path.abspath(sys.executable))  # a link's folder: unresolved
         for candidate in (folder, os.path.dirname(folder)):
             if os.path.isfile(os.path.join(candidate, "pyvenv.cfg")):
                 return Path(candidate)
@@ -86,10 +83,8 @@ def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
     ``$CLAUDE_CONFIG_DIR/settings.json`` or ``~/.claude/settings.json``."""
     if project is not None:
         return Path(os.path.abspath(project)) / ".claude" / "settings.json"
-    config_dir = environ.get("CLAUDE_CONFIG_DIR")
-    if not config_dir:
-        config_dir = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".claude")
-    return Path(os.path.abspath(os.path.expanduser(config_dir))) / "settings.json"
+    config_dir = os.path.expanduser(claude_config_dir(environ))
+    return Path(os.path.abspath(config_dir)) / "settings.json"
 
 
 # --------------------------------------------------------------------------- virtualenv
@@ -152,11 +147,12 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
     return PLAN_CURRENT
 
 
+def missing_programs(bin_dir: Path, names: Iterable[str]) -> list[Path]:
+    """The programs of ``names`` that ``bin_dir`` lacks (or cannot execute)."""
+    paths = [bin_dir / name for name in dict.fromkeys(names)]
+    return [path for path in paths if not (path.is_file() and os.access(path, os.X_OK))]
+
+
 def missing_entry_points(bin_dir: Path, specs: Sequence[HookSpec] = HOOKS) -> list[Path]:
-    """The registry's programs that ``bin_dir`` lacks (or cannot execute)."""
-    wanted = dict.fromkeys(spec.command for spec in specs)
-    return [
-        bin_dir / name
-        for name in wanted
-        if not ((bin_dir / name).is_file() and os.access(bin_dir / name, os.X_OK))
-    ]
+    """The registry's hook programs that ``bin_dir`` lacks (or cannot execute)."""
+    return missing_programs(bin_dir, (spec.command for spec in specs))

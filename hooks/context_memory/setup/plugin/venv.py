@@ -1,19 +1,13 @@
-"""The plugin's private virtualenv (click, orjson, filelock) under ``$CLAUDE_PLUGIN_DATA``.
-
-A plugin install has no ./install step: the hooks run at once from the plugin folder with
-the system's Python (standard library only), and this module builds the virtualenv the
-by-hand commands need on first use:
+"""The plugin's private virtualenv (click, orjson, filelock) under ``$CLAUDE_PLUGIN_DATA``
+(docs/plugin.md). The hooks run at once on the standard library; this builds the
+virtualenv the by-hand commands need on first use:
 
 - ``ready()``: the venv's site-packages when its stamp matches this plugin (the bytes of
   ``.claude-plugin/plugin.json`` and the interpreter's X.Y), else None. Two small reads,
   no imports: hooks call it.
-- ``start_background_build()``: from a hook (SessionStart): spawns the build detached and
-  returns at once; a session is never blocked. Nothing happens when it is ready or being
-  built (the lock is held).
-- ``build()``: under an exclusive lock on ``venv.lock`` (two sessions never build at once;
-  the second waits, then finds it ready), ``python -m venv`` + ``pip install``; the stamp
-  is written last, so a half-built venv is never used. A new plugin version (another
-  plugin.json) or another Python makes the stamp stale: the next start rebuilds.
+- ``start_background_build()``: from SessionStart, a detached build; never waits.
+- ``build()``: under the lock on ``venv.lock``, ``python -m venv`` + ``pip install``; the
+  stamp is written last, so a half-built venv is never used.
 
 Standard library only.
 """
@@ -26,6 +20,8 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+
+    from context_memory.core.filelocks import FileLock
 
 # The [project] dependencies of pyproject.toml (a test keeps them equal).
 DEPENDENCIES = ("click>=8.1", "orjson>=3.8", "filelock>=3.12")
@@ -63,10 +59,10 @@ def data_dir(environ: Mapping[str, str] | None = None) -> str:
     given = environ.get("CLAUDE_PLUGIN_DATA", "")
     if given:
         return os.path.abspath(given)
-    config = environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
-        environ.get("HOME") or os.path.expanduser("~"), ".claude"
-    )
-    return os.path.join(config, "plugins", "data", f"{PLUGIN_NAME}-{MARKETPLACE_NAME}")
+    from context_memory.setup.platforms import claude_config_dir
+
+    folder = f"{PLUGIN_NAME}-{MARKETPLACE_NAME}"
+    return os.path.join(claude_config_dir(environ), "plugins", "data", folder)
 
 
 def venv_dir(data: str) -> str:
@@ -114,31 +110,25 @@ def use_venv(data: str, root: str | None = None) -> bool:
     return True
 
 
-def _try_lock(fd: int, blocking: bool) -> bool:
-    import fcntl
+def build_lock(data: str, timeout: float = -1) -> FileLock:
+    """The lock on ``venv.lock`` (not taken yet): two sessions never build at once. Hooks
+    and the build have no filelock (it is what the build installs): core/filelocks then
+    locks with the standard library's flock, the same lock."""
+    from context_memory.core.filelocks import file_lock
 
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
-    except BlockingIOError:
-        return False
-    return True
-
-
-def _open_lock(data: str) -> int:
     os.makedirs(data, mode=0o700, exist_ok=True)
-    return os.open(os.path.join(data, LOCK_FILE), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    return file_lock(os.path.join(data, LOCK_FILE), timeout=timeout)
 
 
 def building(data: str) -> bool:
     """Another process holds the build lock now."""
     try:
-        fd = _open_lock(data)
+        with build_lock(data, timeout=0):
+            return False
+    except TimeoutError:
+        return True
     except OSError:
         return False
-    try:
-        return not _try_lock(fd, blocking=False)
-    finally:
-        os.close(fd)  # closing drops a lock we took
 
 
 def _build_locked(data: str, root: str, python: str, log: int) -> None:
@@ -182,8 +172,6 @@ def build(
 ) -> str:
     """Build the venv unless it is ready; returns its site-packages. Waits up to ``wait``
     seconds for another builder (then uses what it built). Raises BuildError."""
-    import time
-
     from context_memory.setup.platforms import unsupported
 
     refusal = unsupported()
@@ -193,16 +181,14 @@ def build(
     found = ready(data, root)
     if found is not None:
         return found
-    fd = _open_lock(data)
+    lock = build_lock(data, timeout=wait)
     try:
-        deadline = time.monotonic() + wait
-        while not _try_lock(fd, blocking=False):
-            if time.monotonic() > deadline:
-                raise BuildError(
-                    f"another process has been building {venv_dir(data)} for {wait:.0f} s; "
-                    "try again later"
-                )
-            time.sleep(0.2)
+        lock.acquire(poll_interval=0.2)
+    except TimeoutError:
+        raise BuildError(
+            f"another process has been building {venv_dir(data)} for {wait:.0f} s; try again later"
+        ) from None
+    try:
         found = ready(data, root)  # the other builder may have finished it
         if found is not None:
             return found
@@ -216,7 +202,7 @@ def build(
         finally:
             os.close(log)
     finally:
-        os.close(fd)
+        lock.release()
     found = ready(data, root)
     if found is None:
         raise BuildError(f"{venv_dir(data)} was built but is not usable; see {BUILD_LOG}")
