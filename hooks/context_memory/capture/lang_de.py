@@ -37,8 +37,6 @@ DIRECTIVES = (
     ),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (r"\b(?:statt|anstatt|anstelle von|um (?:\S+ ){1,4}zu vermeiden)\b",)
 AGENT_ACTS = (
     r"\bich (?:werde|verwende|nutze|habe (?:\S+ ){0,3}(?:ersetzt|verwendet|umgestellt))\b",
@@ -46,8 +44,6 @@ AGENT_ACTS = (
 
 PROPOSALS = (r"\b(?:könnten wir|sollten wir|wie wäre es|warum nicht|wäre es nicht besser)\b",)
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # weiß nicht, kommt drauf an, später, besprechen, erklär, ein Beispiel
     r"\b(?:weiß nicht|weiss nicht|nicht sicher|kommt drauf an|später|besprechen|erklär\w*|"
@@ -67,15 +63,9 @@ PICKS = (
     r"(?P<rest>[^?]{0,40})$",
 )
 ORDINALS = {
-    "erste": 1,
-    "ersten": 1,
-    "zweite": 2,
-    "zweiten": 2,
-    "dritte": 3,
-    "dritten": 3,
-    "letzte": -1,
+    "erste": 1, "ersten": 1, "zweite": 2, "zweiten": 2, "dritte": 3, "dritten": 3, "letzte": -1,
     "letzten": -1,
-}
+}  # fmt: skip
 
 AFFIRMS = (
     r"^(?:(?:ja|ok|okay|gut|super|perfekt|passt|genau)[,!. ]*)*(?:mach das|mach es|"
@@ -84,30 +74,14 @@ AFFIRMS = (
 )
 
 STANCES = (
-    ("kein", "out"),
-    ("keine", "out"),
-    ("keinen", "out"),
-    ("niemals", "out"),
-    ("verwende", "pref"),
-    ("benutze", "pref"),
-    ("nutze", "pref"),
-    ("wechsle zu", "pref"),
-    ("statt", "pref-out"),
-    ("anstatt", "pref-out"),
-    ("anstelle von", "pref-out"),
-)
+    ("kein", "out"), ("keine", "out"), ("keinen", "out"), ("niemals", "out"),
+    ("verwende", "pref"), ("benutze", "pref"), ("nutze", "pref"), ("wechsle zu", "pref"),
+    ("statt", "pref-out"), ("anstatt", "pref-out"), ("anstelle von", "pref-out"),
+)  # fmt: skip
 SPACED = True
 
-# The language's words for languages ("answer in Korean"), with their English name:
-# a directive naming one also carries the English name, the word a handoff uses.
-NAMES = {
-    "deutsch": "german",
-    "englisch": "english",
-}
+NAMES = {"deutsch": "german", "englisch": "english"}
 
-# What shows a text may be in this language (capture/cues.languages_in): its script's
-# character ranges, letters of its alphabet, or its common words; its patterns are compiled
-# only for such a text.
 RANGES: tuple[tuple[str, str], ...] = ()
 LETTERS = "äöüß"
 WORDS: frozenset[str] = frozenset(

@@ -44,8 +44,6 @@ DIRECTIVES = (
     ),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (r"\b(?:en lugar de|en vez de|para evitar|mejor que|cambiando a)\b",)
 AGENT_ACTS = (
     r"^(?:voy a|usaré|utilizaré|cambiaré|reemplazaré)\b|\b(?:he (?:cambiado|reemplazado|usado)|"
@@ -57,8 +55,6 @@ PROPOSALS = (
     r"\bno (?:sería|es) mejor\b",
 )
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # no sé, depende, luego, hay que discutirlo, explícame, un ejemplo: nothing settled yet
     r"\b(?:no sé|no se|no estoy segur[oa]|depende|luego|después|más tarde|discutir|hablemos|"
@@ -78,15 +74,9 @@ PICKS = (
     r"(?P<rest>[^?¿]{0,40})$",
 )
 ORDINALS = {
-    "primera": 1,
-    "primero": 1,
-    "segunda": 2,
-    "segundo": 2,
-    "tercera": 3,
-    "tercero": 3,
-    "última": -1,
-    "último": -1,
-}
+    "primera": 1, "primero": 1, "segunda": 2, "segundo": 2, "tercera": 3, "tercero": 3,
+    "última": -1, "último": -1,
+}  # fmt: skip
 
 AFFIRMS = (
     r"^(?:(?:sí|si|vale|ok|perfecto|genial|de acuerdo|dale)[,!. ]*)*(?:hazlo|adelante|haz eso|"
@@ -94,29 +84,15 @@ AFFIRMS = (
 )
 
 STANCES = (
-    ("no uses", "out"),
-    ("no utilices", "out"),
-    ("nunca uses", "out"),
-    ("usa", "pref"),
-    ("utiliza", "pref"),
-    ("usemos", "pref"),
-    ("prefiero", "pref"),
+    ("no uses", "out"), ("no utilices", "out"), ("nunca uses", "out"),
+    ("usa", "pref"), ("utiliza", "pref"), ("usemos", "pref"), ("prefiero", "pref"),
     ("cambia a", "pref"),
-    ("en lugar de", "pref-out"),
-    ("en vez de", "pref-out"),
-)
+    ("en lugar de", "pref-out"), ("en vez de", "pref-out"),
+)  # fmt: skip
 SPACED = True
 
-# The language's words for languages ("answer in Korean"), with their English name:
-# a directive naming one also carries the English name, the word a handoff uses.
-NAMES = {
-    "español": "spanish",
-    "inglés": "english",
-}
+NAMES = {"español": "spanish", "inglés": "english"}
 
-# What shows a text may be in this language (capture/cues.languages_in): its script's
-# character ranges, letters of its alphabet, or its common words; its patterns are compiled
-# only for such a text.
 RANGES: tuple[tuple[str, str], ...] = ()
 LETTERS = "ñ¿¡áéíóú"
 WORDS: frozenset[str] = frozenset(

@@ -33,8 +33,6 @@ DIRECTIVES = (
     (r"\b(?:je préfère|passe à|passons à|allons-y avec|choisissons)\b", "decided"),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (r"\b(?:au lieu de|plutôt que|pour éviter|à la place de)\b",)
 AGENT_ACTS = (r"\b(?:je vais|j'utilise|j'ai (?:remplacé|utilisé|choisi))\b",)
 
@@ -43,8 +41,6 @@ PROPOSALS = (
     r"\b(?:pourquoi ne pas|ne serait-il pas mieux)\b",
 )
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # je ne sais pas, ça dépend, plus tard, à discuter, explique, un exemple
     r"\b(?:je ne sais pas|pas sûr|ça dépend|plus tard|discuter|explique\w*|exemple)\b",
@@ -63,15 +59,9 @@ PICKS = (
     r"dernier)\b(?P<rest>[^?]{0,40})$",
 )
 ORDINALS = {
-    "première": 1,
-    "premier": 1,
-    "deuxième": 2,
-    "seconde": 2,
-    "second": 2,
-    "troisième": 3,
-    "dernière": -1,
-    "dernier": -1,
-}
+    "première": 1, "premier": 1, "deuxième": 2, "seconde": 2, "second": 2, "troisième": 3,
+    "dernière": -1, "dernier": -1,
+}  # fmt: skip
 
 AFFIRMS = (
     r"^(?:(?:oui|ok|d'accord|parfait|super|ça marche)[,!. ]*)*(?:fais[- ]le|fais ça|vas-y|"
@@ -79,27 +69,14 @@ AFFIRMS = (
 )
 
 STANCES = (
-    ("n'utilise pas", "out"),
-    ("n'utilise jamais", "out"),
-    ("utilise", "pref"),
-    ("utilisons", "pref"),
-    ("je préfère", "pref"),
-    ("passe à", "pref"),
-    ("au lieu de", "pref-out"),
-    ("plutôt que", "pref-out"),
-)
+    ("n'utilise pas", "out"), ("n'utilise jamais", "out"),
+    ("utilise", "pref"), ("utilisons", "pref"), ("je préfère", "pref"), ("passe à", "pref"),
+    ("au lieu de", "pref-out"), ("plutôt que", "pref-out"),
+)  # fmt: skip
 SPACED = True
 
-# The language's words for languages ("answer in Korean"), with their English name:
-# a directive naming one also carries the English name, the word a handoff uses.
-NAMES = {
-    "français": "french",
-    "anglais": "english",
-}
+NAMES = {"français": "french", "anglais": "english"}
 
-# What shows a text may be in this language (capture/cues.languages_in): its script's
-# character ranges, letters of its alphabet, or its common words; its patterns are compiled
-# only for such a text.
 RANGES: tuple[tuple[str, str], ...] = ()
 LETTERS = "àâçèéêëîïôûùœ"
 WORDS: frozenset[str] = frozenset(

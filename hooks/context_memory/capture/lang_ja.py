@@ -40,8 +40,6 @@ DIRECTIVES = (
     ),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (r"の代わりに|ではなく|を避ける(?:ため)?|に(?:変更|切り替え)",)
 AGENT_ACTS = (
     r"(?:を)?使(?:います|う|用します)|にします|に(?:変更|切り替え)(?:します|しました)|採用します",
@@ -51,8 +49,6 @@ PROPOSALS = (
     r"ませんか|のはどう|はどう(?:です|でしょう)?か|べきでは|方がいい(?:のでは|かな|んじゃ)",
 )
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # 検討中, 後で, まだ, 未定, 説明して, 例を見せて, どう思う: nothing settled yet
     r"検討|相談|後で|あとで|まだ決|未定|考え中|わからない|分からない|説明して|例を|どう思",
@@ -68,20 +64,9 @@ PICKS = (
     r"(?:で|に|を)?\s*(?:お願いします|お願い|します|しよう|ください)?[。！!.]*$",
 )
 ORDINALS = {
-    "最初": 1,
-    "一つ目": 1,
-    "二つ目": 2,
-    "三つ目": 3,
-    "①": 1,
-    "②": 2,
-    "③": 3,
-    "④": 4,
-    "⑤": 5,
-    "⑥": 6,
-    "⑦": 7,
-    "⑧": 8,
-    "⑨": 9,
-}
+    "最初": 1, "一つ目": 1, "二つ目": 2, "三つ目": 3, "①": 1, "②": 2, "③": 3, "④": 4, "⑤": 5,
+    "⑥": 6, "⑦": 7, "⑧": 8, "⑨": 9,
+}  # fmt: skip
 
 AFFIRMS = (
     r"^(?:はい|うん|ええ)?[、。！!\s]*(?:それで|そうして|おすすめ(?:の方)?で|推奨(?:の方)?で)"
@@ -93,18 +78,8 @@ AFFIRMS = (
 STANCES: tuple[tuple[str, str], ...] = ()
 SPACED = False
 
-# The language's words for languages ("answer in Korean"), with their English name:
-# a directive naming one also carries the English name, the word a handoff uses.
-NAMES = {
-    "日本語": "japanese",
-    "英語": "english",
-    "中国語": "chinese",
-    "韓国語": "korean",
-}
+NAMES = {"日本語": "japanese", "英語": "english", "中国語": "chinese", "韓国語": "korean"}
 
-# What shows a text may be in this language (capture/cues.languages_in): its script's
-# character ranges, letters of its alphabet, or its common words; its patterns are compiled
-# only for such a text.
 RANGES: tuple[tuple[str, str], ...] = (
     ("\u3040", "\u30ff"),
     ("\u4e00", "\u9fff"),

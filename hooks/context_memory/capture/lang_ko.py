@@ -26,8 +26,6 @@ DIRECTIVES = (
     ),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (r"대신(?:에)?|말고|피하기 위해|(?:으로|로) (?:변경|교체)",)
 AGENT_ACTS = (
     r"사용하겠|사용합니다|사용할게|(?:으로|로) (?:변경|교체)(?:하겠|했|합니다)|바꾸겠|바꿨",
@@ -35,8 +33,6 @@ AGENT_ACTS = (
 
 PROPOSALS = (r"어때|(?:할까|쓸까|바꿀까)요?\s*[?？]|좋지\s?않을까|낫지\s?않",)
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # 모르겠어, 나중에, 논의, 설명해 줘, 예시: nothing settled yet
     r"모르겠|나중에|논의|상의|고민 중|설명해|예시",
@@ -55,16 +51,9 @@ PICKS = (
     r"(?:것|거|옵션|방안|안|방법)?\s*(?:으로|로|을|를|이|가)?[^?？]{0,14}$",
 )
 ORDINALS = {
-    "첫번째": 1,
-    "첫 번째": 1,
-    "두번째": 2,
-    "두 번째": 2,
-    "세번째": 3,
-    "세 번째": 3,
-    "네번째": 4,
-    "네 번째": 4,
-    "마지막": -1,
-}
+    "첫번째": 1, "첫 번째": 1, "두번째": 2, "두 번째": 2, "세번째": 3, "세 번째": 3, "네번째": 4,
+    "네 번째": 4, "마지막": -1,
+}  # fmt: skip
 
 AFFIRMS = (
     r"^(?:네|응|좋아요?|좋습니다|그래요?)?[,.!\s]*(?:그렇게|추천(?:하신|한|해준)?\s?(?:대로|걸로|것으로))"
@@ -75,19 +64,11 @@ AFFIRMS = (
 STANCES: tuple[tuple[str, str], ...] = ()
 SPACED = False
 
-# The language's words for languages ("answer in Korean"), with their English name:
-# a directive naming one also carries the English name, the word a handoff uses.
 NAMES = {
-    "한글": "korean",
-    "한국어": "korean",
-    "영어": "english",
-    "중국어": "chinese",
+    "한글": "korean", "한국어": "korean", "영어": "english", "중국어": "chinese",
     "일본어": "japanese",
-}
+}  # fmt: skip
 
-# What shows a text may be in this language (capture/cues.languages_in): its script's
-# character ranges, letters of its alphabet, or its common words; its patterns are compiled
-# only for such a text.
 RANGES: tuple[tuple[str, str], ...] = (
     ("\uac00", "\ud7a3"),
     ("\u1100", "\u11ff"),

@@ -42,8 +42,6 @@ DIRECTIVES = (
     ),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (r"\b(?:em vez de|ao invés de|para evitar|no lugar de|trocando para)\b",)
 AGENT_ACTS = (r"^vou\b|\b(?:usarei|vou usar|substituí|troquei|mudei para)\b",)
 
@@ -52,8 +50,6 @@ PROPOSALS = (
     r"\b(?:não|nao) (?:seria|é) melhor\b",
 )
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # não sei, depende, depois, vamos discutir, explique, um exemplo: nothing settled yet
     r"\b(?:não sei|nao sei|não tenho certeza|depende|depois|mais tarde|discutir|conversar|"
@@ -73,15 +69,9 @@ PICKS = (
     r"(?P<rest>[^?]{0,40})$",
 )
 ORDINALS = {
-    "primeira": 1,
-    "primeiro": 1,
-    "segunda": 2,
-    "segundo": 2,
-    "terceira": 3,
-    "terceiro": 3,
-    "última": -1,
-    "último": -1,
-}
+    "primeira": 1, "primeiro": 1, "segunda": 2, "segundo": 2, "terceira": 3, "terceiro": 3,
+    "última": -1, "último": -1,
+}  # fmt: skip
 
 AFFIRMS = (
     r"^(?:(?:sim|ok|beleza|perfeito|ótimo|isso|fechado|combinado)[,!. ]*)*(?:faça isso|faz isso|"
@@ -89,30 +79,17 @@ AFFIRMS = (
 )
 
 STANCES = (
-    ("não use", "out"),
-    ("nao use", "out"),
-    ("nunca use", "out"),
-    ("usa", "pref"),
-    ("usemos", "pref"),
-    ("prefiro", "pref"),
-    ("troque para", "pref"),
+    ("não use", "out"), ("nao use", "out"), ("nunca use", "out"),
+    ("usa", "pref"), ("usemos", "pref"), ("prefiro", "pref"), ("troque para", "pref"),
     ("mude para", "pref"),
-    ("em vez de", "pref-out"),
-    ("ao invés de", "pref-out"),
-)
+    ("em vez de", "pref-out"), ("ao invés de", "pref-out"),
+)  # fmt: skip
 SPACED = True
 
-# The language's words for languages ("answer in Korean"), with their English name:
-# a directive naming one also carries the English name, the word a handoff uses.
-NAMES = {
-    "português": "portuguese",
-    "inglês": "english",
-}
+NAMES = {"português": "portuguese", "inglês": "english"}
 
 # What shows a text may be in this language (words that are English too, "as", "do",
 # "use", are left out) (capture/cues.languages_in): its script's
-# character ranges, letters of its alphabet, or its common words; its patterns are compiled
-# only for such a text.
 RANGES: tuple[tuple[str, str], ...] = ()
 LETTERS = "ãõçáéíóúâêô"
 WORDS: frozenset[str] = frozenset(

@@ -26,15 +26,11 @@ DIRECTIVES = (
     (r"\b(?:переходим на|перейди на|используем)\b", "decided"),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (r"(?:вместо|чтобы избежать)",)
 AGENT_ACTS = (r"(?:я (?:буду|использую|заменил|переключил)|использую|заменю)",)
 
 PROPOSALS = (r"\b(?:может(?:,)? (?:лучше|стоит)|стоит ли|почему бы не|не лучше ли|а если)\b",)
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # не знаю, зависит, позже, обсудим, объясни, пример
     r"(?:не знаю|не уверен|зависит|позже|потом|обсуд|объясни|пример)",
@@ -49,18 +45,9 @@ PICKS = (
     r"последнюю)\b(?P<rest>[^?]{0,40})$",
 )
 ORDINALS = {
-    "первый": 1,
-    "первая": 1,
-    "первую": 1,
-    "второй": 2,
-    "вторая": 2,
-    "вторую": 2,
-    "третий": 3,
-    "третья": 3,
-    "третью": 3,
-    "последний": -1,
-    "последнюю": -1,
-}
+    "первый": 1, "первая": 1, "первую": 1, "второй": 2, "вторая": 2, "вторую": 2, "третий": 3,
+    "третья": 3, "третью": 3, "последний": -1, "последнюю": -1,
+}  # fmt: skip
 
 AFFIRMS = (
     r"^(?:(?:да|ок|окей|хорошо|отлично|давай|согласен|согласна|супер)[,!. ]*)*(?:делай|"
@@ -68,26 +55,14 @@ AFFIRMS = (
 )
 
 STANCES = (
-    ("не используй", "out"),
-    ("никогда не используй", "out"),
-    ("используй", "pref"),
-    ("используем", "pref"),
-    ("перейди на", "pref"),
+    ("не используй", "out"), ("никогда не используй", "out"),
+    ("используй", "pref"), ("используем", "pref"), ("перейди на", "pref"),
     ("вместо", "pref-out"),
-)
+)  # fmt: skip
 SPACED = True
 
-# The language's words for languages ("answer in Korean"), with their English name:
-# a directive naming one also carries the English name, the word a handoff uses.
-NAMES = {
-    "русском": "russian",
-    "по-русски": "russian",
-    "английском": "english",
-}
+NAMES = {"русском": "russian", "по-русски": "russian", "английском": "english"}
 
-# What shows a text may be in this language (capture/cues.languages_in): its script's
-# character ranges, letters of its alphabet, or its common words; its patterns are compiled
-# only for such a text.
 RANGES: tuple[tuple[str, str], ...] = (("\u0400", "\u04ff"),)
 LETTERS = ""
 WORDS: frozenset[str] = frozenset()

@@ -20,8 +20,6 @@ DIRECTIVES = (
     ),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (r"\b(?:thay vì|thay bằng|để tránh|chuyển sang|đổi sang|tốt hơn)\b",)
 AGENT_ACTS = (
     r"\b(?:tôi sẽ|mình sẽ|em sẽ|sẽ dùng|sẽ sử dụng|đã thay|đã chuyển|đã đổi|đã dùng|"
@@ -30,8 +28,6 @@ AGENT_ACTS = (
 
 PROPOSALS = (r"\b(?:hay là|sao không|có nên|thử dùng|có thể dùng .{1,30} không)\b",)
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # không biết, chưa chắc, để sau, cần thảo luận, giải thích, ví dụ
     r"\b(?:không biết|chưa chắc|để sau|tính sau|thảo luận|bàn thêm|giải thích|ví dụ)\b",
@@ -53,21 +49,14 @@ AFFIRMS = (
 )
 
 STANCES = (
-    ("đừng dùng", "out"),
-    ("không dùng", "out"),
-    ("không được dùng", "out"),
-    ("hãy dùng", "pref"),
-    ("dùng", "pref"),
-    ("chuyển sang", "pref"),
+    ("đừng dùng", "out"), ("không dùng", "out"), ("không được dùng", "out"),
+    ("hãy dùng", "pref"), ("dùng", "pref"), ("chuyển sang", "pref"),
     ("thay vì", "pref-out"),
-)
+)  # fmt: skip
 SPACED = True
 
 # The language's words for languages ("answer in Korean"), with their English name.
-NAMES = {
-    "tiếng việt": "vietnamese",
-    "tiếng anh": "english",
-}
+NAMES = {"tiếng việt": "vietnamese", "tiếng anh": "english"}
 
 # What shows a text may be in this language (capture/cues.languages_in): letters of its
 # alphabet (the tone-marked vowels and đ, which no other table's language uses), or its

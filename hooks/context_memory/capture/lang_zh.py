@@ -74,8 +74,6 @@ DIRECTIVES = (
     ),
 )
 
-# The agent's own settled choice (capture/agent_text.py): a sentence of its text that names
-# one option over another (AGENT_CHOICES) and says the agent acts on it (AGENT_ACTS).
 AGENT_CHOICES = (
     # "用 X 来代替 Y", "而不是", "改用", "换成", "比 X 更可靠"
     r"(?:来|來)?代替|而不是|改用|换成|換成|改为|改為|比.{1,20}更(?:可靠|简单|簡單|稳定|穩定|安全)",
@@ -89,8 +87,6 @@ PROPOSALS = (
     r"(?:可以|能|能否|可否)把.{1,40}(?:做成|改成|换成|換成|改为|改為|放在|放到|合并|合併|拆)",
 )
 
-# An answer typed as free text that settles nothing (question.py): unsure, deferred, to
-# be discussed, or asking to be shown or told more first.
 DEFERS = (
     # 不确定, 以后再说, 需要讨论, 先看看, 给我一个示例, 你觉得呢: nothing settled yet
     r"讨论|討論|再说|再說|再定|不确定|不確定|不知道|不清楚|疑问|疑問|没了解|沒了解|不明白|不懂|"
@@ -110,17 +106,8 @@ PICKS = (
     r"就好|就行|即可|可以)?[。！!.]*$",
 )
 ORDINALS = {
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
+    "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+}  # fmt: skip
 
 AFFIRMS = (
     r"^(?:好的?|行|可以|没问题|沒問題|嗯|对|對)?[，,！!。 ]*(?:就)?(?:这样|這樣|照这样|照這樣)"
@@ -132,53 +119,22 @@ AFFIRMS = (
 # Stance cues for calls.acts.stance_split (see core/call_tables.STANCE_CUES): "out" before
 # what is ruled out, "pref" before what is preferred, "pref-out" between the two.
 STANCES = (
-    ("不要用", "out"),
-    ("别用", "out"),
-    ("別用", "out"),
-    ("不要", "out"),
-    ("别再", "out"),
-    ("別再", "out"),
-    ("不用", "out"),
-    ("禁止", "out"),
-    ("改成", "pref"),
-    ("改用", "pref"),
-    ("改为", "pref"),
-    ("改為", "pref"),
-    ("换成", "pref"),
-    ("換成", "pref"),
-    ("就用", "pref"),
-    ("采用", "pref"),
-    ("採用", "pref"),
-    ("而不是", "pref-out"),
-    ("代替", "pref-out"),
-    ("替代", "pref-out"),
-    ("取代", "pref-out"),
-)
+    ("不要用", "out"), ("别用", "out"), ("別用", "out"), ("不要", "out"), ("别再", "out"),
+    ("別再", "out"), ("不用", "out"), ("禁止", "out"),
+    ("改成", "pref"), ("改用", "pref"), ("改为", "pref"), ("改為", "pref"), ("换成", "pref"),
+    ("換成", "pref"), ("就用", "pref"), ("采用", "pref"), ("採用", "pref"),
+    ("而不是", "pref-out"), ("代替", "pref-out"), ("替代", "pref-out"), ("取代", "pref-out"),
+)  # fmt: skip
 # Written without spaces between words: cues are spaced out before stance_split reads them.
 SPACED = False
 
-# The language's words for languages ("answer in Korean"), with their English name:
-# a directive naming one also carries the English name, the word a handoff uses.
 NAMES = {
-    "中文": "chinese",
-    "汉语": "chinese",
-    "漢語": "chinese",
-    "英文": "english",
-    "英语": "english",
-    "英語": "english",
-    "繁体": "traditional chinese",
-    "繁體": "traditional chinese",
-    "简体": "simplified chinese",
-    "簡體": "simplified chinese",
-    "日文": "japanese",
-    "日语": "japanese",
-    "韩文": "korean",
-    "韓文": "korean",
-}
+    "中文": "chinese", "汉语": "chinese", "漢語": "chinese", "英文": "english", "英语": "english",
+    "英語": "english", "繁体": "traditional chinese", "繁體": "traditional chinese",
+    "简体": "simplified chinese", "簡體": "simplified chinese", "日文": "japanese",
+    "日语": "japanese", "韩文": "korean", "韓文": "korean",
+}  # fmt: skip
 
-# What shows a text may be in this language (capture/cues.languages_in): its script's
-# character ranges, letters of its alphabet, or its common words; its patterns are compiled
-# only for such a text.
 RANGES: tuple[tuple[str, str], ...] = (("\u4e00", "\u9fff"), ("\u3400", "\u4dbf"))
 LETTERS = "，。；：！？、"
 WORDS: frozenset[str] = frozenset()
