@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,6 @@ from context_memory.guard.entries import entries_of as guard_entries_of
 from context_memory.guard.entries import entry_of
 from context_memory.guard.index import INDEX_FILE as GUARD_INDEX_FILE
 from context_memory.guard.index import INDEX_MAX_BYTES as GUARD_INDEX_MAX_BYTES
-from context_memory.guard.index import load_entries
 from context_memory.guard.match import ALLOW, ASK, REMIND, judge
 from context_memory.guard.pieces import CallPieces
 from context_memory.handlers import guard as guard_hook
@@ -383,6 +383,17 @@ def test_texts_are_bounded_and_on_one_line() -> None:
 
 
 # -- the index -----------------------------------------------------------------------------
+
+
+def load_entries(
+    state_dir: str, log: Callable[[str], None] | None = None
+) -> list[dict[str, Any]]:
+    """Every entry of the index as the hook reads it (built when the log changed)."""
+    index = guard_index.current_index(state_dir, log)
+    if index is None:
+        return []
+    entries: list[dict[str, Any]] = json.loads(b"[" + index.body + b"]")
+    return entries
 
 
 def write_log(state: Path, *records: dict[str, Any]) -> None:

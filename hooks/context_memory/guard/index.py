@@ -4,9 +4,9 @@ The fast path of the hook, so it costs almost nothing: one ``lstat`` of the deci
 one bounded read of the index, and set lookups. The file is one JSON document written one
 part per line, so that a part can be used without parsing the rest::
 
-    {"version":4,"log":[SIZE,MTIME_NS,INODE],"memory":"HEX","memsig":[...6 numbers],
+    {"version":5,"log":[SIZE,MTIME_NS,INODE],"memory":"HEX","memsig":[...6 numbers],
     "keys":"moment npm ...",
-    "triggers":"0 moment|0 moment install npm|1 pnpm|...",
+    "triggers":"|moment 0:61|moment 0:61 install npm|pnpm 63:120|...|",
     "entries":[
     {"id":"...","ruled_out":[{"kind":"package","value":"moment"}],...},
     ...
@@ -18,12 +18,16 @@ the (size, mtime_ns, inode) of the folder and of its MEMORY.md: two more ``lstat
 or a memory folder that differs, or a missing, damaged, oversized or linked index, makes
 the call rebuild it from the live records and the model's own feedback and project
 memories (memory/native_read.py: the agent's records, which only remind), and save it
-when the state folder takes it. The triggers line lists, per entry, groups of pieces
-(lowercase runs of letters and digits) that must all be in a call for the entry to match it at all
-(entries.triggers_of); the keys line, the first piece of every group. The call's own
-pieces are a set: most calls share no key with the index and end there, after one set
-intersection. Only the entries a call triggers are parsed (lightjson), and only then are
-the matcher and the shell reader imported. Standard library only, no ``re``, no ``json``.
+when the state folder takes it. The triggers line lists groups of pieces (lowercase runs
+of letters and digits) that must all be in a call for an entry to match it at all
+(entries.triggers_of), each ``|KEY FIRST:LAST PIECE...``: its first piece (the key), where
+its entry's line is (bytes FIRST to LAST of the entries, so no other line is touched), the
+other pieces; the keys line, every key. The call's own pieces are a set: most calls share
+no key with the index and end there, after one set intersection. For the keys a call
+holds, only their groups are read (one ``find`` of ``|KEY `` each: the triggers of a
+10,000-record log's 400 entries are never split whole, nor are the entry lines); only the
+entries a call triggers are parsed (lightjson), and only then is the matcher imported.
+Standard library only, no ``re``, no ``json``.
 """
 
 from __future__ import annotations
@@ -40,14 +44,14 @@ if TYPE_CHECKING:
 # costs more to import than everything this module does.
 INDEX_FILE = "guard-index.json"
 INDEX_MAX_BYTES = 2 * 1024 * 1024
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 MEMORY_INDEX = "MEMORY.md"  # memory/native.py's name (not imported: it loads json and os)
 DECISIONS_FILE = "decisions.jsonl"  # memory/decisions.py's name (not imported: json)
 _KEYS_START = b'"keys":"'
 _TRIGGERS_START = b'"triggers":"'
 _ENTRIES_LINE = b'"entries":['
 _END_LINE = b"]}"
-_GROUP_SEPARATOR = "|"
+_GROUP_START = b"|"
 
 
 def index_path(state_dir: str) -> str:
@@ -120,61 +124,72 @@ def _read_index_bytes(state_dir: str) -> bytes | None:
 
 class IndexFile:
     """A whole index, built from the log as it is now. Parsed as far as a call needs:
-    the keys (the first piece of every trigger group) always, the groups when a key is in
-    the call, the entries the call triggers."""
+    the keys (the first piece of every trigger group) always, the groups of the keys in
+    the call, the entries the call triggers (``body``: the entry lines, ``,\n`` between
+    them, so ``[`` + body + ``]`` is the JSON list of every entry)."""
 
-    __slots__ = ("_body", "_lines", "_triggers", "keys")
+    __slots__ = ("_triggers", "body", "keys")
 
     def __init__(self, keys: set[str], triggers: bytes, body: bytes) -> None:
         self.keys = keys
         self._triggers = triggers
-        self._body = body
-        self._lines: list[bytes] | None = None
+        self.body = body
 
-    def _groups(self) -> list[tuple[int, list[str]]] | None:
-        """The trigger groups (entry number, pieces); None when the line is damaged."""
-        groups: list[tuple[int, list[str]]] = []
-        try:
-            text = self._triggers.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-        for group in text.split(_GROUP_SEPARATOR) if text else ():
-            number, _, rest = group.partition(" ")
-            if not number.isdigit():
+    def _groups(self, key: str) -> list[tuple[tuple[int, int], list[str]]] | None:
+        """The trigger groups of ``key``: (where its entry's line is in the body, the
+        pieces after the key); None when the line is damaged."""
+        groups: list[tuple[tuple[int, int], list[str]]] = []
+        line = self._triggers
+        needle = _GROUP_START + key.encode("utf-8") + b" "
+        at = line.find(needle)
+        while at >= 0:
+            end = line.find(_GROUP_START, at + 1)
+            if end < 0:
                 return None
-            groups.append((int(number), rest.split()))
+            try:
+                span, _, rest = line[at + len(needle) : end].decode("utf-8").partition(" ")
+            except UnicodeDecodeError:
+                return None
+            first, _, last = span.partition(":")
+            if not (first.isdigit() and last.isdigit()):
+                return None
+            groups.append(((int(first), int(last)), rest.split()))
+            at = line.find(needle, end)
         return groups
 
-    def lines(self) -> list[bytes]:
-        """The entry lines (a trailing comma each but the last)."""
-        if self._lines is None:
-            self._lines = self._body.split(b"\n") if self._body else []
-        return self._lines
-
-    def triggered(self, call: CallPieces) -> list[int] | None:
-        """The numbers of the entries the call triggers, in order (None: damaged)."""
-        if not call.may_have(self.keys):
+    def triggered(self, call: CallPieces) -> list[tuple[int, int]] | None:
+        """Where the entries the call triggers are (their lines in the body, in log
+        order); None when the index is damaged."""
+        keys = call.keys_in(self.keys)
+        if not keys:
             return []  # most calls: no first piece of any group is in them
-        groups = self._groups()
-        if groups is None:
-            return None
-        count = len(self.lines())
-        hit: set[int] = set()
-        for number, group in groups:
-            if number not in hit and number < count and call.has(group):
-                hit.add(number)
+        hit: set[tuple[int, int]] = set()
+        for key in keys:
+            groups = self._groups(key)
+            if groups is None:
+                return None
+            for span, rest in groups:
+                group = rest if key == ANY_CALL else [key, *rest]
+                if span not in hit and call.has(group):
+                    hit.add(span)
         return sorted(hit)
 
-    def entries(self, numbers: list[int] | None = None) -> list[dict[str, Any]] | None:
-        """Entries ``numbers`` (all by default), None when one is damaged."""
+    def entries(self, spans: list[tuple[int, int]]) -> list[dict[str, Any]] | None:
+        """The entries whose lines are at ``spans``, None when one is damaged (a span
+        that is not one whole line, a line that is no JSON object)."""
         from context_memory.core import lightjson
 
-        lines = self.lines()
+        body = self.body
         found: list[dict[str, Any]] = []
-        for number in range(len(lines)) if numbers is None else numbers:
+        for first, last in spans:
+            whole = (first == 0 or body[first - 1 : first] == b"\n") and (
+                last == len(body) or body[last : last + 2] == b",\n"
+            )
+            if not whole or first >= last:
+                return None
             try:
-                entry = lightjson.loads(lines[number].rstrip(b",").decode("utf-8"))
-            except (ValueError, UnicodeDecodeError, RecursionError, IndexError):
+                entry = lightjson.loads(body[first:last].decode("utf-8"))
+            except (ValueError, UnicodeDecodeError, RecursionError):
                 return None
             if not isinstance(entry, dict):
                 return None
@@ -258,23 +273,26 @@ def index_text(
     from context_memory.core import lightjson
     from context_memory.guard.entries import triggers_of
 
+    body = [lightjson.dumps(entry).encode("utf-8") for entry in entries]
     groups = []
     keys: dict[str, None] = {}
-    for number, entry in enumerate(entries):
+    first = 0
+    for entry, line in zip(entries, body):
+        span = f"{first}:{first + len(line)}"
+        first += len(line) + 2  # the line, its comma and its newline
         for group in triggers_of(entry):
             # Pieces hold letters and digits only: nothing to escape in a JSON string.
-            groups.append(" ".join([str(number), *group]))
-            keys[group[0] if group else ANY_CALL] = None
+            key, rest = (group[0], group[1:]) if group else (ANY_CALL, [])
+            groups.append(" ".join([key, span, *rest]))
+            keys[key] = None
     lines = [
         header_line(signature, memory_hex),
         _KEYS_START + " ".join(keys).encode("utf-8") + b'",',
-        _TRIGGERS_START + _GROUP_SEPARATOR.join(groups).encode("utf-8") + b'",',
+        _TRIGGERS_START + "".join(f"|{group}" for group in groups).encode("utf-8") + b'|",',
         _ENTRIES_LINE,
+        *([b",\n".join(body)] if body else []),
+        _END_LINE,
     ]
-    body = [lightjson.dumps(entry).encode("utf-8") for entry in entries]
-    lines.extend(line + b"," for line in body[:-1])
-    lines.extend(body[-1:])
-    lines.append(_END_LINE)
     return b"\n".join(lines) + b"\n"
 
 
@@ -315,20 +333,6 @@ def current_index(
     return read_index(state_dir, signature) or rebuild(state_dir, signature, log, project_dir)
 
 
-def load_entries(
-    state_dir: str, log: Callable[[str], None] | None = None, project_dir: str = ""
-) -> list[dict[str, Any]]:
-    """Every entry of the index (oldest first)."""
-    index = current_index(state_dir, log, project_dir)
-    if index is None:
-        return []
-    entries = index.entries()
-    if entries is None:  # a damaged entry line: rebuild once
-        signature = log_signature(state_dir)
-        entries = rebuild(state_dir, signature, log, project_dir).entries() if signature else []
-    return entries or []
-
-
 def entries_for_call(
     state_dir: str,
     tool_input: dict[str, Any],
@@ -341,10 +345,10 @@ def entries_for_call(
     if index is None:
         return []
     call = CallPieces(tool_input)
-    numbers = index.triggered(call)
-    if numbers == []:
+    spans = index.triggered(call)
+    if spans == []:
         return []
-    entries = None if numbers is None else index.entries(numbers)
+    entries = None if spans is None else index.entries(spans)
     if entries is None:  # a damaged line: rebuild once
         signature = log_signature(state_dir)
         if signature is None:
