@@ -39,11 +39,11 @@ from context_memory.calls.bash import (
 from context_memory.core.call_tables import (
     COPYING_PROGRAMS,
     DELETING_PROGRAMS,
+    GUARD_READ_ONLY_PROGRAMS,
     IN_PLACE_OPTIONS,
     MOVING_PROGRAMS,
     WRITING_PROGRAMS,
 )
-from context_memory.core.prompt_tables import GUARD_READ_ONLY_PROGRAMS
 from context_memory.memory.constraint import same_subject
 
 TYPE_CHECKING = False

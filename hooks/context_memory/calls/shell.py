@@ -13,7 +13,7 @@ subject.
 
 from __future__ import annotations
 
-from context_memory.core.prompt_tables import GUARD_WRAPPERS
+from context_memory.core.call_tables import GUARD_WRAPPERS
 
 # What separates two simple commands, and what a redirection starts with.
 _OPERATOR_CHARS = frozenset(";&|\n()")

@@ -1,9 +1,10 @@
-"""The tables of what a tool call acts on (calls/): package managers and how they add a
-package, the flag families of commands, the programs that write, delete or move files, the
-wrappers that run another command, the manifests, and the English stance cue words of a
-directive. Apart from core/tables.py (the audit's and the install's texts) and
-core/prompt_tables.py (the prompt path's), so that the guard's matcher, which loads only
-when a call names a record's subject, builds only these.
+"""The tables of what a tool call acts on (calls/) and of the guard that judges it (guard/):
+package managers and how they add a package, the flag families of commands, the programs
+that write, delete or move files or only look, the wrappers that run another command, the
+manifests, the English stance cue words of a directive, the guard index's bounds. Apart
+from core/tables.py (the audit's and the install's texts) and core/prompt_tables.py (the
+prompt path's), so that the guard's matcher, which loads only when a call names a record's
+subject, builds only these.
 """
 
 from __future__ import annotations
@@ -159,8 +160,8 @@ SUBCOMMAND_ALIASES: dict[tuple[str, str], str] = {
     ("git", "co"): "checkout",
 }
 # Words before a program that run it (stripped before the program is read): ``npx tsc``,
-# ``pnpm dlx create-x``, ``uvx ruff``. (core/prompt_tables.GUARD_WRAPPERS holds the words
-# with no arguments: sudo, env, time...)
+# ``pnpm dlx create-x``, ``uvx ruff``. (GUARD_WRAPPERS holds the words with no arguments:
+# sudo, env, time...)
 RUNNER_PROGRAMS = frozenset(("npx", "pnpx", "bunx", "uvx", "xargs", "watch", "timeout"))
 RUNNER_SUBCOMMANDS = frozenset((("pnpm", "dlx"), ("yarn", "dlx"), ("pnpm", "exec")))
 # Shells whose ``-c`` argument is a command line of its own.
@@ -312,3 +313,30 @@ FILE_EXTENSIONS = frozenset(
 PROSE_AMBIGUOUS_PROGRAMS = frozenset(
     "go make just fly swift turbo mix bundle gem watch timeout ant task rails nx".split()
 )
+
+# -- the guard (guard/): what it reads past, its index's bounds ------------------------------
+
+# Programs that only look: a ruled-out name in their arguments is a search or a listing,
+# not a use of it (a rejected ``cat x`` is about x, not about cat).
+GUARD_READ_ONLY_PROGRAMS = frozenset(
+    "cat less more head tail ls ll tree grep egrep fgrep rg ag ack which whereis type file "
+    "stat wc diff cmp echo printf pwd true false test [ sort uniq cut tr jq yq du df env "
+    "man help history date basename dirname realpath readlink".split()
+)
+# Words that only wrap the command that follows them.
+GUARD_WRAPPERS = frozenset(
+    "sudo env time nohup exec command nice then do else if while until ! { (".split()
+)
+# Programs too common to be "the thing the user ruled out" by themselves: a rejected call
+# of theirs is matched as the whole call (the same words again), never as the program alone.
+GUARD_GENERIC_PROGRAMS = frozenset(
+    "git cd ls cat echo bash sh zsh python python3 node make mkdir cp mv touch sed awk "
+    "find xargs source . export set sleep chmod chown tar gh".split()
+)
+# The index (guard/index.py): at most this many records (the newest), each text clipped.
+GUARD_INDEX_MAX_ENTRIES = 400
+GUARD_TEXT_CHARS = 160
+GUARD_REASON_MAX_CHARS = 600
+# An Edit/Write re-attempt: the new text starts with the rejected text's gist (this long at
+# least: a reminder only).
+GUARD_GIST_MIN_CHARS = 40

@@ -18,8 +18,11 @@ hook's fast path: the index is built here when the log changed (guard/index.py r
 from __future__ import annotations
 
 from context_memory.calls.acts import acts_of, stance_split, subjects_of_call
-from context_memory.core.call_tables import PACKAGE_MANAGERS
-from context_memory.core.prompt_tables import GUARD_INDEX_MAX_ENTRIES, GUARD_TEXT_CHARS
+from context_memory.core.call_tables import (
+    GUARD_INDEX_MAX_ENTRIES,
+    GUARD_TEXT_CHARS,
+    PACKAGE_MANAGERS,
+)
 from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
 from context_memory.memory.constraint import (

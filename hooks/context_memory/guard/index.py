@@ -277,7 +277,7 @@ def index_text(
     groups = []
     keys: dict[str, None] = {}
     first = 0
-    for entry, line in zip(entries, body):
+    for entry, line in zip(entries, body, strict=True):
         span = f"{first}:{first + len(line)}"
         first += len(line) + 2  # the line, its comma and its newline
         for group in triggers_of(entry):

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from context_memory.calls.acts import acts_of, edit_texts
 from context_memory.calls.shell import commands_of
-from context_memory.core.prompt_tables import (
+from context_memory.core.call_tables import (
     GUARD_GENERIC_PROGRAMS,
     GUARD_GIST_MIN_CHARS,
     GUARD_REASON_MAX_CHARS,
