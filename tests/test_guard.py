@@ -17,6 +17,7 @@ import pytest
 
 from context_memory.calls.shell import commands_of, package_name
 from context_memory.core.command_table import HOOKS, HookSpec
+from context_memory.core.hookio import GUARDED_TOOLS
 from context_memory.guard import index as guard_index
 from context_memory.guard.entries import entries_of as guard_entries_of
 from context_memory.guard.entries import entry_of
@@ -385,9 +386,7 @@ def test_texts_are_bounded_and_on_one_line() -> None:
 # -- the index -----------------------------------------------------------------------------
 
 
-def load_entries(
-    state_dir: str, log: Callable[[str], None] | None = None
-) -> list[dict[str, Any]]:
+def load_entries(state_dir: str, log: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """Every entry of the index as the hook reads it (built when the log changed)."""
     index = guard_index.current_index(state_dir, log)
     if index is None:
@@ -605,6 +604,8 @@ def test_a_broken_index_folder_fails_open(
 
 
 def test_registered_for_the_tools_that_change_things() -> None:
+    # core/command_table has no imports (bin/ctx-run reads it): its matcher is hookio's list.
+    assert "|".join(GUARDED_TOOLS) == "Bash|Write|Edit|MultiEdit|NotebookEdit"
     assert (
         HookSpec("PreToolUse", "Bash|Write|Edit|MultiEdit|NotebookEdit", "ctx-guard", 10) in HOOKS
     )

@@ -44,6 +44,7 @@ from context_memory.core.call_tables import (
     MOVING_PROGRAMS,
     WRITING_PROGRAMS,
 )
+from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.memory.constraint import same_subject
 
 TYPE_CHECKING = False
@@ -53,7 +54,6 @@ if TYPE_CHECKING:
     from context_memory.calls.bash import Act as Act
     from context_memory.memory.constraint import Subject
 
-EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 MAX_ACTS = 64
 MAX_RENAMED = 3  # an edit that swaps at most this many identifiers for as many is a rename
 

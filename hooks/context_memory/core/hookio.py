@@ -35,6 +35,11 @@ HOOK_EXIT_STATUS = 0
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 BREAKER_LIMIT = 3
 LOG_NAME = "hooks.log"
+# The client's tools that write a file (a tool_use name) and those ctx-guard judges: the one
+# list. Here, in a module every hook loads, not in core/call_tables: ctx-guard's fast path
+# checks every call against it and pays no import for it.
+EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+GUARDED_TOOLS = ("Bash", *EDIT_TOOLS)
 
 
 class HookInputError(ValueError):

@@ -23,6 +23,7 @@ from context_memory.core.call_tables import (
     GUARD_TEXT_CHARS,
     PACKAGE_MANAGERS,
 )
+from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
 from context_memory.memory.constraint import (
@@ -73,7 +74,7 @@ def _call_input(call: Mapping[str, object]) -> tuple[str, dict[str, object]]:
         command, cut = clipped(str(call.get("command") or ""))
         # A clipped command's last word may be cut short: leave it out.
         return tool, {"command": command.rsplit(" ", 1)[0] if cut else command}
-    if tool in ("Write", "Edit", "MultiEdit", "NotebookEdit"):
+    if tool in EDIT_TOOLS:
         return tool, {"file_path": str(call.get("file") or "")}
     return tool, {}
 

@@ -38,6 +38,7 @@ from context_memory.core.call_tables import (
     GUARD_GIST_MIN_CHARS,
     GUARD_REASON_MAX_CHARS,
 )
+from context_memory.core.hookio import EDIT_TOOLS, GUARDED_TOOLS
 from context_memory.core.safe_text import one_line
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
 from context_memory.memory.constraint import ACTIONABLE_KINDS, path_covers, same_subject
@@ -52,8 +53,6 @@ if TYPE_CHECKING:
 ASK = "ask"
 REMIND = "remind"
 ALLOW = "allow"
-EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
-GUARDED_TOOLS = ("Bash", *EDIT_TOOLS)
 _RANK = {ALLOW: 0, REMIND: 1, ASK: 2}
 # The client's own words when the user rejects a call: the user's words are the reason.
 CLIENT_REJECTION_START = "The user doesn't want to"

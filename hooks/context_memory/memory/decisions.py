@@ -59,7 +59,6 @@ PIN_KINDS = ("pin", "unpin")
 MARK_KINDS = ("supersede", "drop")
 BY_VALUES = ("user", "agent")
 CAPTURE_SOURCES = ("tool-rejection", "plan", "question", "prompt", "agent-text")
-CALL_TOOLS_WITH_FILE = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 # Bounds of a captured record's fields (capture spec): one line of text, a verbatim quote,
 # a dozen anchors; what a transcript row says never makes a record big.
 MAX_CAPTURED_TEXT = 300
