@@ -244,7 +244,6 @@ GUARD_SLOW_PATH = (
     "context_memory.guard.match",
     "context_memory.calls.shell",
     "context_memory.calls.acts",
-    "context_memory.calls.bash",
     "context_memory.calls.manifests",
     "context_memory.core.call_tables",
     "context_memory.memory.constraint",

@@ -15,7 +15,7 @@ only reminds of). Standard library only, no ``re``.
 
 from __future__ import annotations
 
-from context_memory.calls.bash import bash_acts, family_of
+from context_memory.calls.acts import bash_acts, family_of
 from context_memory.calls.shell import commands_of
 from context_memory.core.call_tables import (
     COMMAND_PHRASES,

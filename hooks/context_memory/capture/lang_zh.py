@@ -73,7 +73,7 @@ AFFIRMS = (
     r"(?:来|來|做|办|辦)?吧?[。！!]*$",
 )
 
-# Stance cues for calls.acts.stance_split (see core/call_tables.STANCE_CUES): "out" before
+# Stance cues for calls.directives.stance_split (see core/call_tables.STANCE_CUES): "out" before
 # what is ruled out, "pref" before what is preferred, "pref-out" between the two.
 STANCES = (
     ("不要用", "out"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from context_memory.calls.acts import stance_split
+from context_memory.calls.directives import stance_split
 from context_memory.capture.cues import (
     LANGUAGE_NAMES,
     ORDINALS,
@@ -247,7 +247,7 @@ def _spaced(text: str) -> str:
 
 def stated_subjects(kind: str, text: str) -> tuple[list[Subject], list[Subject]]:
     """(ruled_out, preferred) of a directive typed in a prompt: the things it names, typed
-    (calls.acts.stance_split, with every language's stance cues); a directive that names
+    (calls.directives.stance_split, with every language's stance cues); a directive that names
     nothing a call can act on gets one approach subject (it reminds, never makes the
     guard ask): ruled out for a rejection, preferred otherwise."""
     ruled_out, preferred = stance_split(_spaced(text), {"en": STANCE_CUES["en"], **STANCES})

@@ -90,7 +90,7 @@ MANIFESTS: dict[str, str] = {
     "environment.yaml": "yaml-list",
     "deno.json": "json",
 }
-# What a manifest's base name ends with, or is (calls/bash.may_be_manifest: the cheap look
+# What a manifest's base name ends with, or is (calls/acts.may_be_manifest: the cheap look
 # before calls/manifests loads).
 MANIFEST_ENDINGS = (".json", ".toml", ".txt", ".in", ".mod", ".yml", ".yaml")
 MANIFEST_NAMES = frozenset(("gemfile", "pipfile"))

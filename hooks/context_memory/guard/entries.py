@@ -6,7 +6,7 @@ Records that carry typed subjects (``ruled_out``/``preferred``) are taken as the
 Records written before the typed model are read the way the guard can act on them: a
 rejected call's subjects are what calls.acts.subjects_of_call says that call would have
 acted on (the package it adds, not the package manager), its reason's stance
-(calls.acts.stance_split) adds what the user preferred; other records get the stance of
+(calls.directives.stance_split) adds what the user preferred; other records get the stance of
 their words (a ctx-decide ``--rejected "Codis; use Redis Cluster"``: Codis ruled out). What
 is left of their old avoid words are approach subjects, which only remind.
 
@@ -17,7 +17,8 @@ hook's fast path: the index is built here when the log changed (guard/index.py r
 
 from __future__ import annotations
 
-from context_memory.calls.acts import acts_of, stance_split, subjects_of_call
+from context_memory.calls.acts import acts_of, subjects_of_call
+from context_memory.calls.directives import stance_split
 from context_memory.core.call_tables import (
     GUARD_INDEX_MAX_ENTRIES,
     GUARD_TEXT_CHARS,
