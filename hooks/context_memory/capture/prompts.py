@@ -25,7 +25,7 @@ from context_memory.capture.cues import (
     cues_for,
 )
 from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
-from context_memory.core.call_tables import STANCE_CUES
+from context_memory.core.directive_tables import STANCE_CUES
 from context_memory.memory.constraint import subject
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
