@@ -28,23 +28,20 @@ from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
 from context_memory.memory.constraint import (
-    ACTIONABLE_KINDS,
     can_ask,
     constraint_of,
     live_newest,
-    same_subject,
-    subject,
     subject_fields,
-    subjects_from,
     users_own,
 )
+from context_memory.memory.subject import ACTIONABLE_KINDS, same_subject, subject, subjects_from
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from context_memory.memory.constraint import Subject
+    from context_memory.memory.subject import Subject
 
 # Where the verb of a ctx-decide text turns to what was chosen ("Codis; use Redis").
 _CHOICE_MARKS = ("; ", " -> ", " => ", ": use ", ", use ", " use ", " instead use ")

@@ -13,12 +13,8 @@ import json
 
 from context_memory.core.safe_text import one_line
 from context_memory.core.tables import NATIVE_FILE_MARK, NATIVE_FILE_PREFIX, NATIVE_POINTER_CHARS
-from context_memory.memory.constraint import (
-    ACTIONABLE_KINDS,
-    constraint_of,
-    describe,
-    live_by_subject,
-)
+from context_memory.memory.constraint import constraint_of, live_by_subject
+from context_memory.memory.subject import ACTIONABLE_KINDS, describe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
