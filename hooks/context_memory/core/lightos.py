@@ -40,6 +40,7 @@ O_DIRECTORY: int = getattr(_os, "O_DIRECTORY", 0)
 open = _os.open
 close = _os.close
 read = _os.read
+pread = _os.pread
 write = _os.write
 fstat = _os.fstat
 lstat = _os.lstat

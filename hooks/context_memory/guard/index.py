@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 # costs more to import than everything this module does.
 INDEX_FILE = "guard-index.json"
 INDEX_MAX_BYTES = 2 * 1024 * 1024
+# Read first: the header, keys and triggers lines of an index (the 400 entries of a
+# 10,000-record log: about 20 KB of them, then 170 KB of entry lines no call needs whole).
+INDEX_HEAD_BYTES = 64 * 1024
 INDEX_VERSION = 5
 MEMORY_INDEX = "MEMORY.md"  # memory/native.py's name (not imported: it loads json and os)
 DECISIONS_FILE = "decisions.jsonl"  # memory/decisions.py's name (not imported: json)
@@ -51,6 +54,7 @@ _KEYS_START = b'"keys":"'
 _TRIGGERS_START = b'"triggers":"'
 _ENTRIES_LINE = b'"entries":['
 _END_LINE = b"]}"
+_TAIL = b"\n" + _END_LINE + b"\n"
 _GROUP_START = b"|"
 
 
@@ -117,23 +121,53 @@ def _memory_hex(header: bytes) -> bytes:
 # -- reading ---------------------------------------------------------------------------------
 
 
-def _read_index_bytes(state_dir: str) -> bytes | None:
-    """The index file's bytes: a regular file (no link followed) of at most INDEX_MAX_BYTES."""
-    return lightos.read_regular(index_path(state_dir), INDEX_MAX_BYTES)
-
-
 class IndexFile:
     """A whole index, built from the log as it is now. Parsed as far as a call needs:
     the keys (the first piece of every trigger group) always, the groups of the keys in
-    the call, the entries the call triggers (``body``: the entry lines, ``,\n`` between
-    them, so ``[`` + body + ``]`` is the JSON list of every entry)."""
+    the call, the entries the call triggers. The entry lines are in memory (``body``), or
+    read where they are in the open index file (``fd``, from ``start``, ``size`` bytes):
+    then ``close()`` when done."""
 
-    __slots__ = ("_triggers", "body", "keys")
+    __slots__ = ("_body", "_fd", "_size", "_start", "_triggers", "keys")
 
-    def __init__(self, keys: set[str], triggers: bytes, body: bytes) -> None:
+    def __init__(
+        self,
+        keys: set[str],
+        triggers: bytes,
+        body: bytes = b"",
+        fd: int = -1,
+        start: int = 0,
+        size: int = 0,
+    ) -> None:
         self.keys = keys
         self._triggers = triggers
-        self.body = body
+        self._body = body
+        self._fd = fd
+        self._start = start
+        self._size = len(body) if fd < 0 else max(size, 0)
+
+    def _span(self, first: int, last: int) -> bytes:
+        """Bytes ``first`` to ``last`` of the entry lines (cut to them; b"" on an error)."""
+        first, last = max(first, 0), min(last, self._size)
+        if first >= last:
+            return b""
+        if self._fd < 0:
+            return self._body[first:last]
+        try:
+            return lightos.pread(self._fd, last - first, self._start + first)
+        except OSError:
+            return b""
+
+    @property
+    def body(self) -> bytes:
+        """The entry lines, ``,\n`` between them: ``[`` + body + ``]`` is the JSON list of
+        every entry."""
+        return self._span(0, self._size)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            lightos.close(self._fd)
+            self._fd = -1
 
     def _groups(self, key: str) -> list[tuple[tuple[int, int], list[str]]] | None:
         """The trigger groups of ``key``: (where its entry's line is in the body, the
@@ -179,16 +213,22 @@ class IndexFile:
         that is not one whole line, a line that is no JSON object)."""
         from context_memory.core import lightjson
 
-        body = self.body
         found: list[dict[str, Any]] = []
         for first, last in spans:
-            whole = (first == 0 or body[first - 1 : first] == b"\n") and (
-                last == len(body) or body[last : last + 2] == b",\n"
+            before = 1 if first > 0 else 0  # the newline that ends the line before
+            chunk = self._span(first - before, last + 2)
+            line = chunk[before : before + last - first]
+            after = chunk[before + last - first :]
+            whole = (
+                first < last
+                and len(line) == last - first
+                and chunk[:before] == b"\n"[:before]
+                and after == (b"" if last == self._size else b",\n")
             )
-            if not whole or first >= last:
+            if not whole:
                 return None
             try:
-                entry = lightjson.loads(body[first:last].decode("utf-8"))
+                entry = lightjson.loads(line.decode("utf-8"))
             except (ValueError, UnicodeDecodeError, RecursionError):
                 return None
             if not isinstance(entry, dict):
@@ -210,13 +250,14 @@ def _string_line(line: bytes, start: bytes) -> bytes | None:
     return None
 
 
-def parse_index(data: bytes, signature: list[int]) -> IndexFile | None:
+def parse_index(data: bytes, signature: list[int], fd: int = -1, size: int = 0) -> IndexFile | None:
     """The index when it is whole and its header names the log as it is now (the groups
-    and entries are checked when a call needs them)."""
+    and entries are checked when a call needs them). ``data``: the whole file; or, with
+    ``fd``, the open file of ``size`` bytes (its end checked already), its first bytes."""
     header, at = _line_at(data, 0)
     if at < 0 or header != header_line(signature, _memory_hex(header)):
         return None
-    if not data.endswith(b"\n" + _END_LINE + b"\n"):
+    if fd < 0 and not data.endswith(_TAIL):
         return None
     keys_line, at = _line_at(data, at)
     triggers_line, at = _line_at(data, at) if at >= 0 else (b"", -1)
@@ -229,13 +270,43 @@ def parse_index(data: bytes, signature: list[int]) -> IndexFile | None:
         key_set = set(keys.decode("utf-8").split())
     except UnicodeDecodeError:
         return None
-    body = data[at : len(data) - len(_END_LINE) - 2]
-    return IndexFile(key_set, triggers, body)
+    if fd >= 0:
+        return IndexFile(key_set, triggers, fd=fd, start=at, size=size - len(_TAIL) - at)
+    return IndexFile(key_set, triggers, data[at : len(data) - len(_TAIL)])
 
 
 def read_index(state_dir: str, signature: list[int]) -> IndexFile | None:
-    data = _read_index_bytes(state_dir)
-    return None if data is None else parse_index(data, signature)
+    """The index file when it is whole and names the log as it is now: a regular file (no
+    link followed) of at most INDEX_MAX_BYTES, of which only the first INDEX_HEAD_BYTES and
+    the last bytes are read, the entry lines when a call needs them (the file stays open
+    in the IndexFile: close it)."""
+    try:
+        fd = lightos.open(
+            index_path(state_dir),
+            lightos.O_RDONLY | lightos.O_NOFOLLOW | lightos.O_NONBLOCK | lightos.O_CLOEXEC,
+        )
+    except OSError:
+        return None
+    index = None
+    try:
+        info = lightos.fstat(fd)
+        size = info.st_size
+        if not lightos.S_ISREG(info.st_mode) or size > INDEX_MAX_BYTES:
+            return None
+        head = lightos.read(fd, INDEX_HEAD_BYTES)
+        if len(head) < INDEX_HEAD_BYTES:  # the whole file
+            return parse_index(head, signature)
+        if lightos.pread(fd, len(_TAIL), size - len(_TAIL)) == _TAIL:
+            index = parse_index(head, signature, fd, size)
+        if index is None:  # triggers longer than the head read (or a damaged file)
+            data = head + lightos.read(fd, INDEX_MAX_BYTES + 1 - len(head))
+            return parse_index(data, signature) if len(data) <= INDEX_MAX_BYTES else None
+        return index
+    except OSError:
+        return None
+    finally:
+        if index is None:
+            lightos.close(fd)
 
 
 # -- building --------------------------------------------------------------------------------
@@ -344,11 +415,14 @@ def entries_for_call(
     index = current_index(state_dir, log, project_dir)
     if index is None:
         return []
-    call = CallPieces(tool_input)
-    spans = index.triggered(call)
-    if spans == []:
-        return []
-    entries = None if spans is None else index.entries(spans)
+    try:
+        call = CallPieces(tool_input)
+        spans = index.triggered(call)
+        if spans == []:
+            return []
+        entries = None if spans is None else index.entries(spans)
+    finally:
+        index.close()
     if entries is None:  # a damaged line: rebuild once
         signature = log_signature(state_dir)
         if signature is None:
