@@ -1,12 +1,12 @@
-"""The typed constraint model: subjects (memory/subject.py), the typed view of old and new
+"""The typed constraint model: subjects (core/subject.py), the typed view of old and new
 records, the supersede rule, who may make the guard ask (memory/constraint.py)."""
 
 from __future__ import annotations
 
 import pytest
 
+from context_memory.core import subject as s
 from context_memory.memory import constraint as c
-from context_memory.memory import subject as s
 from context_memory.memory.decisions import make_captured_record, make_record
 
 

@@ -249,7 +249,7 @@ GUARD_SLOW_PATH = (
     "context_memory.core.call_tables",
     "context_memory.core.directive_tables",
     "context_memory.core.prompt_tables",
-    "context_memory.memory.subject",
+    "context_memory.core.subject",
     "context_memory.memory.constraint",
     "context_memory.guard.entries",
     "context_memory.core.tables",
@@ -266,8 +266,7 @@ GUARD_JUDGED_MODULES = {
     "context_memory.core.call_tables",
     "context_memory.core.safe_text",
     "context_memory.guard.match",
-    "context_memory.memory",
-    "context_memory.memory.subject",
+    "context_memory.core.subject",
 }
 
 

@@ -61,7 +61,7 @@ from context_memory.core.call_tables import (
     WRITING_PROGRAMS,
 )
 from context_memory.core.hookio import EDIT_TOOLS
-from context_memory.memory.subject import same_subject, subject
+from context_memory.core.subject import same_subject, subject
 
 SOURCE_QUOTES = "'\"`"  # the string literals of Python, JavaScript and Ruby
 
@@ -70,7 +70,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import TypedDict
 
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
     class Act(TypedDict):
         verb: str  # add-package | run | write | delete | move | rename

@@ -28,13 +28,13 @@ from context_memory.core.directive_tables import (
     PROSE_AMBIGUOUS_PROGRAMS,
     STANCE_CUES,
 )
-from context_memory.memory.subject import same_subject, subject
+from context_memory.core.subject import same_subject, subject
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
 MAX_TEXT_CHARS = 4000
 _CLAUSE_ENDS = (". ", "; ", "! ", "? ", "\n", ".\t")

@@ -20,7 +20,7 @@ TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still rea
 if TYPE_CHECKING:
     from typing import Any
 
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
     Item = dict[str, Any]
 PLAN_TOOLS = ("ExitPlanMode", "exit_plan_mode")  # the older clients' name too

@@ -26,12 +26,12 @@ from context_memory.capture.cues import (
 )
 from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
 from context_memory.core.directive_tables import STANCE_CUES
-from context_memory.memory.subject import subject
+from context_memory.core.subject import subject
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from context_memory.capture.cues import Cues
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
 # A list item's marker ("- ", "* ", "2. ", "• "): the sentence is what follows it.
 _LIST_MARK = re.compile(r"^(?:[-*•+]|\d{1,2}[.)、])\s+")

@@ -16,8 +16,8 @@ from context_memory.capture.anchors import anchors_of
 from context_memory.capture.items import call_texts
 from context_memory.capture.subjects import of_call
 from context_memory.capture.text import clip
+from context_memory.core.subject import subjects_from
 from context_memory.memory.decisions import MAX_ANCHOR_CHARS, MAX_ANCHORS
-from context_memory.memory.subject import subjects_from
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:

@@ -20,11 +20,11 @@ package date-fns.
 
 from __future__ import annotations
 
-from context_memory.memory.subject import MAX_SUBJECTS, same_subject, subject
+from context_memory.core.subject import MAX_SUBJECTS, same_subject, subject
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
 MAX_TEXT = 4000  # characters of a reason or directive read for its stances
 # Kinds a bare word of a reason may take from the rejected call's subjects.

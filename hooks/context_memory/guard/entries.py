@@ -25,6 +25,7 @@ from context_memory.core.call_tables import (
     PACKAGE_MANAGERS,
 )
 from context_memory.core.hookio import EDIT_TOOLS
+from context_memory.core.subject import ACTIONABLE_KINDS, same_subject, subject, subjects_from
 from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
 from context_memory.memory.constraint import (
@@ -34,14 +35,13 @@ from context_memory.memory.constraint import (
     subject_fields,
     users_own,
 )
-from context_memory.memory.subject import ACTIONABLE_KINDS, same_subject, subject, subjects_from
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
 # Where the verb of a ctx-decide text turns to what was chosen ("Codis; use Redis").
 _CHOICE_MARKS = ("; ", " -> ", " => ", ": use ", ", use ", " use ", " instead use ")

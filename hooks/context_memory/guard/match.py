@@ -40,15 +40,15 @@ from context_memory.core.call_tables import (
 )
 from context_memory.core.hookio import EDIT_TOOLS, GUARDED_TOOLS
 from context_memory.core.safe_text import one_line
+from context_memory.core.subject import ACTIONABLE_KINDS, path_covers, same_subject
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
-from context_memory.memory.subject import ACTIONABLE_KINDS, path_covers, same_subject
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from context_memory.calls.acts import Act
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
 ASK = "ask"
 REMIND = "remind"

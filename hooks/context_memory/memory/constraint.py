@@ -1,7 +1,7 @@
 """The typed constraint model: a record of the decisions log as every reader sees it.
 
 A record says what it rules out and what it prefers as **subjects of a kind**
-(memory/subject.py: the kinds, how a value is normalised, when two are one).
+(core/subject.py: the kinds, how a value is normalised, when two are one).
 
 On disk (decisions.jsonl) a record carries ``ruled_out`` and ``preferred``, each a list of
 ``{"kind": ..., "value": ...}``, and ``tier``: ``structural`` (a rejected call with the
@@ -22,7 +22,7 @@ this module; the TypedDicts exist for mypy only.
 
 from __future__ import annotations
 
-from context_memory.memory.subject import (
+from context_memory.core.subject import (
     ACTIONABLE_KINDS,
     MAX_SUBJECTS,
     same_subject,
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import TypedDict
 
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
     class Constraint(TypedDict):
         id: str

@@ -39,15 +39,15 @@ import time
 
 from context_memory.core.fsutil import append_line_locked, open_file
 from context_memory.core.redact import REDACTED, redact, typed_password
+from context_memory.core.subject import subjects_from
 from context_memory.memory.constraint import TIERS, subject_fields, superseded_ids
 from context_memory.memory.identity import git_dir, new_record_id
-from context_memory.memory.subject import subjects_from
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from context_memory.memory.subject import Subject
+    from context_memory.core.subject import Subject
 
 DECISIONS_FILE = "decisions.jsonl"
 KINDS = ("decided", "rejected", "risk", "constraint")
