@@ -1,8 +1,9 @@
 """The guard's index, ``<state>/guard-index.json``: read before every guarded tool call.
 
 The fast path of the hook, so it costs almost nothing: one ``lstat`` of the decisions log,
-one bounded read of the index, and set lookups. The file is one JSON document written one
-part per line, so that a part can be used without parsing the rest::
+one read of the index's head (INDEX_HEAD_BYTES) and of its last bytes, and set lookups.
+The file is one JSON document written one part per line, so that a part can be used
+without reading or parsing the rest::
 
     {"version":5,"log":[SIZE,MTIME_NS,INODE],"memory":"HEX","memsig":[...6 numbers],
     "keys":"moment npm ...",
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 INDEX_FILE = "guard-index.json"
 INDEX_MAX_BYTES = 2 * 1024 * 1024
 # Read first: the header, keys and triggers lines of an index (the 400 entries of a
-# 10,000-record log: about 20 KB of them, then 170 KB of entry lines no call needs whole).
+# 10,000-record log: 11 KB of them, then 177 KB of entry lines no call needs whole).
 INDEX_HEAD_BYTES = 64 * 1024
 INDEX_VERSION = 5
 MEMORY_INDEX = "MEMORY.md"  # memory/native.py's name (not imported: it loads json and os)
