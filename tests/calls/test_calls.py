@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from context_memory.calls import acts as calls
+from context_memory.calls import directives
 from context_memory.calls.manifests import added_packages, manifest_form
 from context_memory.calls.shell import commands_of, plain_words
 
@@ -280,19 +281,19 @@ def test_subjects_of_a_rejected_call(
 def test_stance_split(
     text: str, ruled_out: list[tuple[str, str]], preferred: list[tuple[str, str]]
 ) -> None:
-    out, pref = calls.stance_split(text)
+    out, pref = directives.stance_split(text)
     assert [(s["kind"], s["value"]) for s in out] == ruled_out
     assert [(s["kind"], s["value"]) for s in pref] == preferred
 
 
 def test_stance_cues_are_a_table_capture_can_extend() -> None:
     cues = {"es": (("en lugar de", "pref-out"), ("usa", "pref"))}
-    out, pref = calls.stance_split("usa pnpm en lugar de npm", cues)
+    out, pref = directives.stance_split("usa pnpm en lugar de npm", cues)
     assert (out, pref) == (
         [{"kind": "command", "value": "npm"}],
         [{"kind": "command", "value": "pnpm"}],
     )
-    assert calls.stance_split("usa pnpm en lugar de npm") == ([], [])
+    assert directives.stance_split("usa pnpm en lugar de npm") == ([], [])
 
 
 @pytest.mark.parametrize(
@@ -309,7 +310,7 @@ def test_stance_cues_are_a_table_capture_can_extend() -> None:
     ],
 )
 def test_subjects_in_text(text: str, subjects: list[tuple[str, str]]) -> None:
-    assert [(s["kind"], s["value"]) for s in calls.subjects_in_text(text)] == subjects
+    assert [(s["kind"], s["value"]) for s in directives.subjects_in_text(text)] == subjects
 
 
 def test_the_shell_reader_keeps_redirections_and_heredocs_with_their_command() -> None:

@@ -80,6 +80,14 @@ def test_one_clip_rule_marks_every_cut_alike() -> None:
     assert CLIP_MARKS == (CLIP_MARK, "\u2026")  # older captured records end with U+2026
 
 
+def test_printable_text_is_already_safe() -> None:
+    """safe_text leaves a printable text as it is (no table is built): that is right only
+    because str.isprintable refuses every unsafe code point and every lone surrogate."""
+    assert [hex(code) for code in UNSAFE if chr(code).isprintable()] == []
+    assert not "\ud800".isprintable() and not "\udfff".isprintable()
+    assert one_line("a \u202e b") == "a \\u202e b" and one_line("a b") == "a b"
+
+
 @pytest.mark.parametrize("render", [one_line, safe_block, visible])
 def test_no_unsafe_code_point_survives(render: Callable[[object], str]) -> None:
     text = "".join(chr(code) for code in UNSAFE) + "\ud800\udfff"

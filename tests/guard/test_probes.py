@@ -9,7 +9,7 @@ hook does; the guard then reads that log through its index (guard/index.entries_
 the triggers, then the matcher). The records today's capture writes carry no typed subjects
 yet (capture's typing is another change, which uses calls.acts): the guard types them as
 it types every older record (guard/entries.derived_subjects: a rejected call's subjects are
-calls.acts.subjects_of_call's, its reason's and a prompt's stance calls.acts.stance_split's),
+calls.acts.subjects_of_call's, its reason's and a prompt's stance calls.directives.stance_split's),
 so no record here is made by hand.
 
 Targets: 0 asks on the compliant probes, at least 90% of the violating probes asked (here:

@@ -1,10 +1,11 @@
-"""The typed constraint model (memory/constraint.py): subjects, the typed view of old and
-new records, the supersede rule, who may make the guard ask."""
+"""The typed constraint model: subjects (core/subject.py), the typed view of old and new
+records, the supersede rule, who may make the guard ask (memory/constraint.py)."""
 
 from __future__ import annotations
 
 import pytest
 
+from context_memory.core import subject as s
 from context_memory.memory import constraint as c
 from context_memory.memory.decisions import make_captured_record, make_record
 
@@ -23,14 +24,14 @@ from context_memory.memory.decisions import make_captured_record, make_record
     ],
 )
 def test_package_names_lose_versions_and_extras(raw: str, name: str) -> None:
-    assert c.subject("package", raw) == {"kind": "package", "value": name}
+    assert s.subject("package", raw) == {"kind": "package", "value": name}
 
 
 def test_packages_are_one_across_spellings() -> None:
-    assert c.same_subject(
-        c.subject("package", "typing_extensions"), c.subject("package", "Typing-Extensions")
+    assert s.same_subject(
+        s.subject("package", "typing_extensions"), s.subject("package", "Typing-Extensions")
     )  # type: ignore[arg-type]
-    assert not c.same_subject(
+    assert not s.same_subject(
         {"kind": "package", "value": "moment"}, {"kind": "name", "value": "moment"}
     )
 
@@ -45,17 +46,17 @@ def test_packages_are_one_across_spellings() -> None:
     ],
 )
 def test_path_values(raw: str, value: str) -> None:
-    assert c.subject("path", raw) == {"kind": "path", "value": value}
+    assert s.subject("path", raw) == {"kind": "path", "value": value}
 
 
 def test_unknown_kind_or_empty_value_is_no_subject() -> None:
-    assert c.subject("thing", "x") is None
-    assert c.subject("package", "  ") is None
-    assert c.subject("package", "@scope") is None
+    assert s.subject("thing", "x") is None
+    assert s.subject("package", "  ") is None
+    assert s.subject("package", "@scope") is None
 
 
 def test_command_program_is_lowercase_words_one_space() -> None:
-    assert c.subject("command", "Git   push  --force") == {
+    assert s.subject("command", "Git   push  --force") == {
         "kind": "command",
         "value": "git push --force",
     }
@@ -63,13 +64,13 @@ def test_command_program_is_lowercase_words_one_space() -> None:
 
 def test_long_approach_is_clipped_other_kinds_refused() -> None:
     long = "x" * 300
-    made = c.subject("approach", long)
+    made = s.subject("approach", long)
     assert (
         made is not None
-        and len(made["value"]) == c.MAX_SUBJECT_CHARS
+        and len(made["value"]) == s.MAX_SUBJECT_CHARS
         and made["value"].endswith("...")
     )
-    assert c.subject("name", long) is None
+    assert s.subject("name", long) is None
 
 
 @pytest.mark.parametrize(
@@ -85,7 +86,7 @@ def test_long_approach_is_clipped_other_kinds_refused() -> None:
     ],
 )
 def test_path_covers_whole_components(folder: str, path: str, covered: bool) -> None:
-    assert c.path_covers(folder, path) is covered
+    assert s.path_covers(folder, path) is covered
 
 
 def _rec(
@@ -93,7 +94,7 @@ def _rec(
 ) -> dict[str, object]:  # type: ignore[assignment]
     record: dict[str, object] = {"id": ident, "kind": "rejected", "decision": ident}
     record.update(
-        c.subject_fields([c.subject(k, v) for k, v in out], [c.subject(k, v) for k, v in pref])
+        c.subject_fields([s.subject(k, v) for k, v in out], [s.subject(k, v) for k, v in pref])
     )
     record.update(extra)
     return record
@@ -186,8 +187,8 @@ def test_make_record_writes_typed_fields_and_by() -> None:
         "npm install",
         session="s",
         by="user",
-        ruled_out=[c.subject("command", "npm install")],
-        preferred=[c.subject("command", "pnpm install")],
+        ruled_out=[s.subject("command", "npm install")],
+        preferred=[s.subject("command", "pnpm install")],
     )
     assert record["by"] == "user"
     assert record["ruled_out"] == [{"kind": "command", "value": "npm install"}]

@@ -547,4 +547,4 @@ def test_the_guard_reminds_on_the_models_own_memories_and_follows_their_folder(
     assert sorted(said) == ["additionalContext", "hookEventName"]  # a reminder, no question
     assert "moment" in said["additionalContext"]
     assert call("npm install date-fns") is None
-    assert (state / "guard-index.json").read_bytes().startswith(b'{"version":4,')
+    assert (state / "guard-index.json").read_bytes().startswith(b'{"version":5,')

@@ -268,7 +268,8 @@ def _naive_live(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def test_live_by_subject_is_the_rule_checked_pairwise() -> None:
     import random
 
-    from context_memory.memory.constraint import live_by_subject, subject
+    from context_memory.core.subject import subject
+    from context_memory.memory.constraint import live_by_subject
 
     chooser = random.Random(26)  # a fixed seed: the same log on every run
     values = {

@@ -244,9 +244,12 @@ GUARD_SLOW_PATH = (
     "context_memory.guard.match",
     "context_memory.calls.shell",
     "context_memory.calls.acts",
-    "context_memory.calls.bash",
     "context_memory.calls.manifests",
+    "context_memory.calls.directives",
     "context_memory.core.call_tables",
+    "context_memory.core.directive_tables",
+    "context_memory.core.prompt_tables",
+    "context_memory.core.subject",
     "context_memory.memory.constraint",
     "context_memory.guard.entries",
     "context_memory.core.tables",
@@ -254,6 +257,18 @@ GUARD_SLOW_PATH = (
     "context_memory.core.decisions_log",
     "context_memory.memory.decisions",
 )
+# Everything a judged Bash call loads past the fast path (issue 27's ask, 1.3x python -c
+# pass at most): the matcher, what a call acts on with its tables, the subject model
+# without the record model, the one text rule. One module more is about 0.1 ms.
+GUARD_JUDGED_MODULES = {
+    "context_memory.calls",
+    "context_memory.calls.acts",
+    "context_memory.calls.shell",
+    "context_memory.core.call_tables",
+    "context_memory.core.safe_text",
+    "context_memory.guard.match",
+    "context_memory.core.subject",
+}
 
 
 def guard_run(sandbox: Sandbox, command: str) -> tuple[set[str], Path]:
@@ -282,3 +297,14 @@ def test_a_guarded_call_that_is_judged_loads_no_json_or_re(sandbox: Sandbox) -> 
     assert "context_memory.guard.match" in loaded  # it was judged (a reminder: ctx-decide)
     heavy = {*THIRD_PARTY, *SLOW_STANDARD, *WRITE_ONLY, "re", "json", "enum"}
     assert sorted(loaded & {*heavy, "context_memory.memory.decisions"}) == []
+
+
+def test_a_judged_call_loads_only_the_matcher_past_the_fast_path(sandbox: Sandbox) -> None:
+    """The budget of the guard's ask path, module by module: a judged call loads exactly
+    GUARD_JUDGED_MODULES more than a call no record names (no record model, no directive
+    tables, no prompt tables, not one module of the standard library)."""
+    guard_run(sandbox, "pip install codis")  # builds the index
+    fast, _ = guard_run(sandbox, "pip install redis-py-cluster")
+    judged, _ = guard_run(sandbox, "pip install codis")
+    assert sorted(judged - fast) == sorted(GUARD_JUDGED_MODULES)
+    assert fast - judged == set()

@@ -4,7 +4,7 @@ command pnpm; ``"don't touch migrations/"`` -> ruled out path migrations/; ``"ne
 force-push"`` -> ruled out command git push --force; ```npm install moment``` -> package
 moment; a backticked identifier -> name).
 
-The stance cue words are data (core/call_tables.STANCE_CUES, one tuple per language):
+The stance cue words are data (core/directive_tables.STANCE_CUES, one tuple per language):
 capture passes its own table for other languages. A phrase a cue names ends at the next
 cue, at the clause's end or at a word like "because"; it holds items ("npm, yarn or bun").
 An item is a command when it is a known program or a command phrase, a path when it has
@@ -15,9 +15,9 @@ only reminds of). Standard library only, no ``re``.
 
 from __future__ import annotations
 
-from context_memory.calls.bash import bash_acts, family_of
+from context_memory.calls.acts import bash_acts, family_of
 from context_memory.calls.shell import commands_of
-from context_memory.core.call_tables import (
+from context_memory.core.directive_tables import (
     COMMAND_PHRASES,
     FILE_EXTENSIONS,
     KNOWN_PROGRAMS,
@@ -28,13 +28,13 @@ from context_memory.core.call_tables import (
     PROSE_AMBIGUOUS_PROGRAMS,
     STANCE_CUES,
 )
-from context_memory.memory.constraint import same_subject, subject
+from context_memory.core.subject import same_subject, subject
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from context_memory.memory.constraint import Subject
+    from context_memory.core.subject import Subject
 
 MAX_TEXT_CHARS = 4000
 _CLAUSE_ENDS = (". ", "; ", "! ", "? ", "\n", ".\t")
@@ -226,7 +226,7 @@ def stance_split(
     text: str, cues: Mapping[str, tuple[tuple[str, str], ...]] | None = None
 ) -> tuple[list[Subject], list[Subject]]:
     """(ruled_out, preferred) of a directive: "X instead of Y", "use X, not Y", "don't /
-    never / no X", "X over Y", "avoid X" (English cues of core/call_tables.STANCE_CUES, or
+    never / no X", "X over Y", "avoid X" (English cues of core/directive_tables.STANCE_CUES, or
     ``cues``: {language: ((cue, form), ...)}); a subject in both lists stays ruled out."""
     table = tuple(pair for pairs in (cues or STANCE_CUES).values() for pair in pairs)
     ruled_out: list[Subject] = []

@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from context_memory.calls.shell import quoted_strings
 from context_memory.core.call_tables import MANIFESTS, REQUIREMENTS_PREFIXES
-from context_memory.memory.constraint import package_key, package_name
+from context_memory.core.subject import package_key, package_name
 
 # Keys of a manifest that are no dependency even when their value looks like a version.
 _METADATA_KEYS = frozenset(

@@ -1,5 +1,6 @@
-"""The shell reader: the simple commands of a Bash command line (program, subcommand,
-arguments, redirections, here-documents), and the words of a text written or replaced.
+"""The shell reader: the simple commands of a Bash command line (program, its words,
+redirections, here-documents), ctx-allow's plain-command test, and the quoted strings of a
+script or a manifest line.
 
 Not a shell: a tolerant reading that never raises. Quoted text that holds spaces (a commit
 message, a ``python -c`` script) is prose, kept apart from the arguments: a name inside it
@@ -13,7 +14,7 @@ subject.
 
 from __future__ import annotations
 
-from context_memory.core.prompt_tables import (
+from context_memory.core.call_tables import (
     GUARD_SHELL_CLOSERS,
     GUARD_SHELL_HEADERS,
     GUARD_WRAPPERS,
@@ -25,9 +26,6 @@ _REDIRECT_CHARS = frozenset("<>")
 _BLANKS = frozenset(" \t\r")
 # Characters a shell expands outside quotes (ctx-allow refuses them).
 _GLOB_CHARS = frozenset("*?[]{}")
-# Characters that end a word of text (for Write/Edit texts and record texts).
-_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-.@/+")
-_VERSION_MARKS = ("==", ">=", "<=", "~=", "!=", ">", "<", "^", "~", "=")
 _SEP = "\0;"
 _REDIRECT = "\0>"
 _HEREDOC = "\0<"
@@ -56,20 +54,6 @@ class Command:
         self.raw = words if raw is None else raw
         self.redirects = redirects or []
         self.heredocs = heredocs or []
-
-    @property
-    def subcommand(self) -> str:
-        """The first word that is not an option ('' when there is none)."""
-        for word in self.words:
-            if not word.startswith("-"):
-                return word
-        return ""
-
-    @property
-    def arguments(self) -> list[str]:
-        """The words that are not options, after the subcommand."""
-        plain = [w for w in self.words if not w.startswith("-")]
-        return plain[1:]
 
     def key(self) -> tuple[str, ...]:
         """What makes two calls the same call: program, every word and every prose text."""
@@ -377,56 +361,6 @@ def _command(tokens: list[tuple[str, bool]]) -> Command | None:
     raw = [text for text, prose in rest if not prose and text]
     prose_texts = [text for text, prose in rest if prose]
     return Command(program, [w.lower() for w in raw], prose_texts, raw, redirects, heredocs)
-
-
-def package_name(word: str) -> str:
-    """``moment`` for ``moment@2.29.4``, ``requests`` for ``requests>=2``, ``@scope/x`` for
-    ``@scope/x@1``; a path's last part for a path."""
-    word = word.strip().strip("'\"").lower()
-    if word.startswith("@"):
-        cut = word.find("@", 1)
-        return word if cut < 0 else word[:cut]
-    if "/" in word:
-        return word.rstrip("/").rsplit("/", 1)[-1]
-    for mark in ("@", *_VERSION_MARKS):
-        cut = word.find(mark)
-        if cut > 0:
-            word = word[:cut]
-    return word.split("[", 1)[0]
-
-
-def text_words(text: str, limit: int) -> list[str]:
-    """The lowercase words of ``text`` (letters, digits and ``_-.@/+``), up to ``limit``
-    characters read; dots and slashes at a word's ends are dropped."""
-    found: list[str] = []
-    current: list[str] = []
-    for char in text[:limit].lower():
-        if char in _WORD_CHARS or char.isalnum():
-            current.append(char)
-            continue
-        if current:
-            word = "".join(current).strip("./-+@")
-            if word:
-                found.append(word)
-            current = []
-    if current:
-        word = "".join(current).strip("./-+@")
-        if word:
-            found.append(word)
-    return found
-
-
-def name_parts(word: str) -> list[str]:
-    """``word`` and the parts a path or file name is made of: ``src/moment.js`` ->
-    ``src/moment.js``, ``moment.js``, ``src``, ``moment``."""
-    parts = [word]
-    for piece in word.split("/"):
-        if piece and piece not in parts:
-            parts.append(piece)
-        stem = piece.split(".", 1)[0]
-        if stem and stem not in parts:
-            parts.append(stem)
-    return parts
 
 
 def quoted_strings(text: str, quotes: str = "'\"", first_only: bool = False) -> list[str]:

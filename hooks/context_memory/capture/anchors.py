@@ -14,9 +14,8 @@ from __future__ import annotations
 import re
 
 from context_memory.capture.text import MAX_SCAN
+from context_memory.memory.decisions import MAX_ANCHOR_CHARS, MAX_ANCHORS
 
-MAX_ANCHORS = 12
-MAX_ANCHOR_LENGTH = 64
 MAX_WHOLE = 24000  # characters of one text read for anchors (a whole plan, edit or reason)
 MAX_HEAD = 300  # its opening: what the record's one-line text shows
 
@@ -55,7 +54,7 @@ STOP_WORDS = frozenset(
 def _clean(token: str) -> str:
     token = token.strip(".,:;!?'\"()[]{}<>`").lower()
     token = token.removeprefix("@")
-    return token[:MAX_ANCHOR_LENGTH]
+    return token[:MAX_ANCHOR_CHARS]
 
 
 def _distinctive(token: str) -> bool:

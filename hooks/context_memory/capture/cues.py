@@ -51,7 +51,7 @@ from context_memory.capture import (
 # - ``ORDINALS``: words of the language for the first, second, ... option (-> 1, 2, ...);
 # - ``AFFIRMS``: a short reply that accepts the one option the agent recommended or
 #   proposed ("yes, do that", "that would be perfect");
-# - ``STANCES``: ``(cue, form)`` for calls.acts.stance_split, which types a directive's
+# - ``STANCES``: ``(cue, form)`` for calls.directives.stance_split, which types a directive's
 #   subjects (what it rules out, what it prefers); ``SPACED`` is False for languages written
 #   without spaces between words, whose cues are spaced out before the split reads them;
 # - ``NAMES``: the language's words for languages, with their English names.

@@ -50,7 +50,7 @@ from context_memory.capture.subjects import named_in, of_rejection
 from context_memory.capture.summary import restated_messages
 from context_memory.capture.text import block_text, clip, strip_wrappers
 from context_memory.core.redact import passwords_given
-from context_memory.memory.constraint import subjects_from
+from context_memory.core.subject import subjects_from
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
 
     from context_memory.capture.items import Item
     from context_memory.capture.prompts import PromptItem
-    from context_memory.memory.constraint import Subject
+    from context_memory.core.subject import Subject
 
 STATE_VERSION = 2
 READ_VERSIONS = (1, 2)  # version 1 states (no facts) still read

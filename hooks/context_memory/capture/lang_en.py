@@ -266,7 +266,7 @@ AFFIRMS = (
     r"(?:please|thanks|thank you)?[.! ]*$",
 )
 
-# English stance cues live with the calls package (core/call_tables.STANCE_CUES["en"]).
+# English stance cues live with the calls package (core/directive_tables.STANCE_CUES["en"]).
 STANCES: tuple[tuple[str, str], ...] = ()
 SPACED = True
 

@@ -116,8 +116,9 @@ AFFIRMS = (
     r"(?:来|來|做|办|辦)?吧?[。！!]*$",
 )
 
-# Stance cues for calls.acts.stance_split (see core/call_tables.STANCE_CUES): "out" before
-# what is ruled out, "pref" before what is preferred, "pref-out" between the two.
+# Stance cues for calls.directives.stance_split (see core/directive_tables.STANCE_CUES):
+# "out" before what is ruled out, "pref" before what is preferred, "pref-out" between the
+# two.
 STANCES = (
     ("不要用", "out"), ("别用", "out"), ("別用", "out"), ("不要", "out"), ("别再", "out"),
     ("別再", "out"), ("不用", "out"), ("禁止", "out"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from context_memory.calls.acts import stance_split
+from context_memory.calls.directives import stance_split
 from context_memory.capture.cues import (
     LANGUAGE_NAMES,
     ORDINALS,
@@ -25,13 +25,13 @@ from context_memory.capture.cues import (
     cues_for,
 )
 from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
-from context_memory.core.call_tables import STANCE_CUES
-from context_memory.memory.constraint import subject
+from context_memory.core.directive_tables import STANCE_CUES
+from context_memory.core.subject import subject
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from context_memory.capture.cues import Cues
-    from context_memory.memory.constraint import Subject
+    from context_memory.core.subject import Subject
 
 # A list item's marker ("- ", "* ", "2. ", "• "): the sentence is what follows it.
 _LIST_MARK = re.compile(r"^(?:[-*•+]|\d{1,2}[.)、])\s+")
@@ -257,7 +257,7 @@ def _spaced(text: str) -> str:
 
 def stated_subjects(kind: str, text: str) -> tuple[list[Subject], list[Subject]]:
     """(ruled_out, preferred) of a directive typed in a prompt: the things it names, typed
-    (calls.acts.stance_split, with every language's stance cues); a directive that names
+    (calls.directives.stance_split, with every language's stance cues); a directive that names
     nothing a call can act on gets one approach subject (it reminds, never makes the
     guard ask): ruled out for a rejection, preferred otherwise."""
     ruled_out, preferred = stance_split(_spaced(text), {"en": STANCE_CUES["en"], **STANCES})

@@ -18,13 +18,14 @@ import re
 from context_memory.capture.cues import cues_for
 from context_memory.capture.items import make_item
 from context_memory.capture.text import MAX_SCAN, clip
-from context_memory.memory.constraint import subject, subject_fields
+from context_memory.core.subject import subject
+from context_memory.memory.constraint import subject_fields
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 
-    from context_memory.memory.constraint import Subject
+    from context_memory.core.subject import Subject
 
 ANSWER_START = "User has answered your question"
 # Words of a question that asks which library (package, dependency, framework) to use: its

@@ -17,7 +17,8 @@ from context_memory.capture.items import call_texts
 from context_memory.capture.subjects import of_call
 from context_memory.capture.text import clip
 from context_memory.core.redact import redact
-from context_memory.memory.constraint import subjects_from
+from context_memory.core.subject import subjects_from
+from context_memory.memory.decisions import MAX_ANCHOR_CHARS, MAX_ANCHORS
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -169,6 +170,6 @@ def _bounded_input(value: object) -> dict[str, Any]:
 def _facts_of(value: dict[str, Any]) -> Facts:
     """A call's facts from a saved state, validated and bounded."""
     anchors = value.get("anchors")
-    listed = anchors[:12] if isinstance(anchors, list) else []
-    words = [clip(a, 64) for a in listed if isinstance(a, str)]
+    listed = anchors[:MAX_ANCHORS] if isinstance(anchors, list) else []
+    words = [clip(a, MAX_ANCHOR_CHARS) for a in listed if isinstance(a, str)]
     return {"subjects": list(subjects_from(value.get("subjects"))), "anchors": words}

@@ -11,7 +11,7 @@ it prefers, each a subject of a kind.
 - an answered question: the chosen option is preferred and the options not chosen are
   ruled out, as packages where the question is about a library and the label is one word
   (question.py), else as approaches, which only remind;
-- a prompt's directive: the stances of the text (calls.acts.stance_split).
+- a prompt's directive: the stances of the text (calls.directives.stance_split).
 
 The alternative a reason prefers takes the kind of what the call acted on where the reason
 names it only by a word: "too heavy, use date-fns" on ``npm install moment`` prefers the
@@ -20,11 +20,11 @@ package date-fns.
 
 from __future__ import annotations
 
-from context_memory.memory.constraint import MAX_SUBJECTS, same_subject, subject
+from context_memory.core.subject import MAX_SUBJECTS, same_subject, subject
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
-    from context_memory.memory.constraint import Subject
+    from context_memory.core.subject import Subject
 
 MAX_TEXT = 4000  # characters of a reason or directive read for its stances
 # Kinds a bare word of a reason may take from the rejected call's subjects.
@@ -99,7 +99,7 @@ def of_text(text: str) -> tuple[list[Subject], list[Subject]]:
     """(ruled_out, preferred) that a directive names."""
     if not text.strip():
         return [], []
-    from context_memory.calls.acts import stance_split
+    from context_memory.calls.directives import stance_split
 
     try:
         ruled_out, preferred = stance_split(text[:MAX_TEXT])

@@ -1,9 +1,10 @@
-"""The tables of what a tool call acts on (calls/): package managers and how they add a
-package, the flag families of commands, the programs that write, delete or move files, the
-wrappers that run another command, the manifests, and the English stance cue words of a
-directive. Apart from core/tables.py (the audit's and the install's texts) and
-core/prompt_tables.py (the prompt path's), so that the guard's matcher, which loads only
-when a call names a record's subject, builds only these.
+"""The tables of what a tool call acts on (calls/) and of the guard that judges it (guard/):
+package managers and how they add a package, the flag families of commands, the programs
+that write, delete or move files or only look, the wrappers that run another command, the
+manifests, the guard index's bounds. Apart from core/tables.py (the audit's and the
+install's texts), core/prompt_tables.py (the prompt path's) and core/directive_tables.py
+(the words of a directive, which capture reads), so that the guard's matcher, which loads
+only when a call names a record's subject, builds only these.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ MANIFESTS: dict[str, str] = {
     "environment.yaml": "yaml-list",
     "deno.json": "json",
 }
-# What a manifest's base name ends with, or is (calls/bash.may_be_manifest: the cheap look
+# What a manifest's base name ends with, or is (calls/acts.may_be_manifest: the cheap look
 # before calls/manifests loads).
 MANIFEST_ENDINGS = (".json", ".toml", ".txt", ".in", ".mod", ".yml", ".yaml")
 MANIFEST_NAMES = frozenset(("gemfile", "pipfile"))
@@ -159,8 +160,8 @@ SUBCOMMAND_ALIASES: dict[tuple[str, str], str] = {
     ("git", "co"): "checkout",
 }
 # Words before a program that run it (stripped before the program is read): ``npx tsc``,
-# ``pnpm dlx create-x``, ``uvx ruff``. (core/prompt_tables.GUARD_WRAPPERS holds the words
-# with no arguments: sudo, env, time...)
+# ``pnpm dlx create-x``, ``uvx ruff``. (GUARD_WRAPPERS holds the words with no arguments:
+# sudo, env, time...)
 RUNNER_PROGRAMS = frozenset(("npx", "pnpx", "bunx", "uvx", "xargs", "watch", "timeout"))
 RUNNER_SUBCOMMANDS = frozenset((("pnpm", "dlx"), ("yarn", "dlx"), ("pnpm", "exec")))
 # Shells whose ``-c`` argument is a command line of its own.
@@ -199,116 +200,34 @@ NO_FILE_TARGETS = frozenset(("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tt
 # Editors in place: ``sed -i``, ``perl -pi``: the file arguments are written.
 IN_PLACE_OPTIONS = {"sed": ("-i", "--in-place"), "perl": ("-i", "-pi")}
 
-# -- directives: the words that name things and the stance cues --------------------------------
+# -- the guard (guard/): what it reads past, its index's bounds ------------------------------
 
-# Ways of saying a command family in prose ("never force-push").
-COMMAND_PHRASES: dict[str, str] = {
-    "force-push": "git push --force",
-    "force push": "git push --force",
-    "force-pushing": "git push --force",
-    "force pushing": "git push --force",
-    "force-pushes": "git push --force",
-    "push --force": "git push --force",
-    "push -f": "git push --force",
-    "hard reset": "git reset --hard",
-    "reset --hard": "git reset --hard",
-    "rm -rf": "rm -rf",
-    "amend": "git commit --amend",
-    "--no-verify": "git commit --no-verify",
-    "skip hooks": "git commit --no-verify",
-}
-# Programs named bare in prose that are commands (a tool the user runs), not packages.
-KNOWN_PROGRAMS = SUBCOMMAND_PROGRAMS | frozenset(
-    "python python3 node pytest jest vitest mocha eslint prettier black ruff mypy tsc "
-    "webpack vite rollup esbuild parcel babel sudo curl wget rm mv cp rsync ssh scp sed awk "
-    "docker-compose tox nox make cmake gradle gradlew mvn ant sbt".split()
+# Programs that only look: a ruled-out name in their arguments is a search or a listing,
+# not a use of it (a rejected ``cat x`` is about x, not about cat).
+GUARD_READ_ONLY_PROGRAMS = frozenset(
+    "cat less more head tail ls ll tree grep egrep fgrep rg ag ack which whereis type file "
+    "stat wc diff cmp echo printf pwd true false test [ sort uniq cut tr jq yq du df env "
+    "man help history date basename dirname realpath readlink".split()
 )
-# Stance cues, per language: (cue, form). Forms: "out" (the cue comes before what is ruled
-# out: "don't use X"), "pref" (before what is preferred: "use X"), "pref-out" (between the
-# preferred and the ruled out: "X instead of Y", "X over Y", "X, not Y"), "out-pref"
-# (between the ruled out and the preferred: "Y -> X", "replace Y with X" is two cues),
-# "out-named" (a bare negation, "don't X", "never X", "no X": what follows is ruled out
-# only when it names a command, a path, a name or something backticked; "don't want to..."
-# names no package).
-# Longer cues first within a form is not needed: the longest cue at a place wins.
-STANCE_CUES: dict[str, tuple[tuple[str, str], ...]] = {
-    "en": (
-        ("instead of", "pref-out"),
-        ("rather than", "pref-out"),
-        ("in place of", "pref-out"),
-        (", not", "pref-out"),
-        ("and not", "pref-out"),
-        ("over", "pref-out"),
-        ("not", "out-named"),
-        ("don't use", "out"),
-        ("dont use", "out"),
-        ("do not use", "out"),
-        ("don't touch", "out"),
-        ("dont touch", "out"),
-        ("do not touch", "out"),
-        ("don't edit", "out"),
-        ("do not edit", "out"),
-        ("don't modify", "out"),
-        ("do not modify", "out"),
-        ("don't change", "out"),
-        ("do not change", "out"),
-        ("don't add", "out"),
-        ("do not add", "out"),
-        ("don't install", "out"),
-        ("do not install", "out"),
-        ("don't run", "out"),
-        ("do not run", "out"),
-        ("don't rename", "out"),
-        ("do not rename", "out"),
-        ("don't", "out-named"),
-        ("dont", "out-named"),
-        ("do not", "out-named"),
-        ("never use", "out"),
-        ("never touch", "out"),
-        ("never run", "out"),
-        ("never", "out-named"),
-        ("no more", "out-named"),
-        ("no", "out-named"),
-        ("avoid", "out"),
-        ("stop using", "out"),
-        ("get rid of", "out"),
-        ("without", "out"),
-        ("keep", "pref"),
-        ("use", "pref"),
-        ("prefer", "pref"),
-        ("switch to", "pref"),
-        ("go with", "pref"),
-        ("stick with", "pref"),
-        ("stick to", "pref"),
-    ),
-}
-# Words dropped at the start of a phrase a cue names ("use the X" -> X).
-PHRASE_LEAD_WORDS = frozenset(
-    "the a an our my your this that to use using touch edit modify change add install run "
-    "rename ever any anything with".split()
+# Words that only wrap the command that follows them.
+GUARD_WRAPPERS = frozenset(
+    "sudo env time nohup exec command nice then do else if while until ! { (".split()
 )
-# Plain English words never taken for a package name when a directive names them bare.
-NOT_PACKAGES = frozenset(
-    "it this that them these those things thing anything something everything code file "
-    "files folder folders test tests it's one ones way ways here there now again more less "
-    "please yet too also just only then else other others all any some else mocks mock "
-    "comments comment docs spaces tabs semicolons classes functions types want wants need "
-    "needs know think mean have".split()
+# Shell words that close a compound command (``done``, ``fi``): no program, skipped; and
+# that open a loop or a case over words (``for f in a b``): its header runs no program (the
+# commands of its body follow their own separators).
+GUARD_SHELL_CLOSERS = frozenset(("done", "fi", "esac", "}", ")"))
+GUARD_SHELL_HEADERS = frozenset(("for", "select", "case", "function"))
+# Programs too common to be "the thing the user ruled out" by themselves: a rejected call
+# of theirs is matched as the whole call (the same words again), never as the program alone.
+GUARD_GENERIC_PROGRAMS = frozenset(
+    "git cd ls cat echo bash sh zsh python python3 node make mkdir cp mv touch sed awk "
+    "find xargs source . export set sleep chmod chown tar gh".split()
 )
-# Words that end the phrase a cue names ("don't use moment because..." -> moment).
-PHRASE_END_WORDS = frozenset(
-    "because since as for when unless until so but here there anymore again please it "
-    "it's its is are was this that which who if in on at to from unless though although "
-    "yet now today ever instead".split()
-)
-# What separates two items of one phrase ("npm, yarn or bun").
-PHRASE_ITEM_SEPARATORS = (", ", " and ", " or ", " nor ", " / ")
-# Extensions that make a bare word a file name ("don't touch settings.py").
-FILE_EXTENSIONS = frozenset(
-    "py js ts tsx jsx mjs cjs json toml yaml yml md txt sql sh rb go rs java kt c h cpp hpp "
-    "cs php html css scss lock cfg ini env xml gradle swift vue svelte ipynb".split()
-)
-# Program names that are English words too: a command in prose only when backticked.
-PROSE_AMBIGUOUS_PROGRAMS = frozenset(
-    "go make just fly swift turbo mix bundle gem watch timeout ant task rails nx".split()
-)
+# The index (guard/index.py): at most this many records (the newest), each text clipped.
+GUARD_INDEX_MAX_ENTRIES = 400
+GUARD_TEXT_CHARS = 160
+GUARD_REASON_MAX_CHARS = 600
+# An Edit/Write re-attempt: the new text starts with the rejected text's gist (this long at
+# least: a reminder only).
+GUARD_GIST_MIN_CHARS = 40

@@ -2,9 +2,8 @@
 
 A hook runs inside someone else's session. Whatever goes wrong, it exits 0 with nothing
 on stdout, one line on stderr and one line in ``.working-state/logs/hooks.log`` (if that
-folder exists: a failing hook never creates one); it never
-exits 2 (that erases the user's prompt or blocks a compaction). Standard library only:
-this module is on the prompt path.
+folder exists: a failing hook never creates one); it never exits 2 (that erases the
+user's prompt or blocks a compaction). Standard library only: the prompt path loads it.
 """
 
 from __future__ import annotations
@@ -38,6 +37,10 @@ HOOK_EXIT_STATUS = 0
 # Hook JSON is small; anything past this is not a hook payload and is not worth reading.
 MAX_STDIN_BYTES = 16 * 1024 * 1024
 BREAKER_LIMIT = 3
+# The client's tools that write a file and those ctx-guard judges, the one list: here, in a
+# module every hook loads, so ctx-guard's fast path pays no import for it.
+EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+GUARDED_TOOLS = ("Bash", *EDIT_TOOLS)
 
 
 class HookInputError(ValueError):

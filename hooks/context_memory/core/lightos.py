@@ -53,6 +53,15 @@ listdir = _os.listdir
 sep = "/"
 devnull = "/dev/null"
 
+if hasattr(_os, "pread"):
+    pread = _os.pread
+else:  # pragma: no cover - not POSIX: the same read, through the file offset
+
+    def pread(fd: int, length: int, offset: int, /) -> bytes:
+        _os.lseek(fd, offset, 0)
+        return _os.read(fd, length)
+
+
 # File types (stat.S_IFMT and friends; ``stat`` is one more import).
 _S_IFMT = 0o170000
 _S_IFDIR = 0o040000

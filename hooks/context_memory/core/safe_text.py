@@ -58,10 +58,19 @@ def _escape(code: int) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-# visible: everything escaped. one_line and safe_block: tabs are spaces (line breaks are
-# taken out before the table applies).
-_ESCAPED = {code: _escape(code) for code in UNSAFE}
-_IN_LINE = {**_ESCAPED, 0x09: " "}
+# The translate tables, built the first time a text holds a character that is not
+# printable (most texts hold none: every UNSAFE character and every lone surrogate is one
+# that str.isprintable refuses, so a printable text is already safe). "escaped", for
+# visible: everything escaped; "in_line", for one_line and safe_block: tabs are spaces
+# (line breaks are taken out before the table applies).
+_TABLES: dict[str, dict[int, str]] = {}
+
+
+def _table(name: str) -> dict[int, str]:
+    if not _TABLES:
+        escaped = {code: _escape(code) for code in UNSAFE}
+        _TABLES.update(escaped=escaped, in_line={**escaped, 0x09: " "})
+    return _TABLES[name]
 
 
 def _no_surrogates(text: str) -> str:
@@ -71,6 +80,13 @@ def _no_surrogates(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
+
+
+def _safe(text: str, table: str) -> str:
+    """``text`` with the unsafe characters escaped by ``table`` (printable text: as it is)."""
+    if text.isprintable():
+        return text
+    return _no_surrogates(text.translate(_table(table)))
 
 
 def clip(text: str, limit: int | None) -> str:
@@ -85,24 +101,23 @@ def clip(text: str, limit: int | None) -> str:
 def one_line(text: object, limit: int | None = None) -> str:
     """``text`` as one safe line: whitespace runs (line breaks included) collapsed to one
     space, unsafe characters escaped, then clipped to ``limit`` characters."""
-    line = _no_surrogates(" ".join(str(text).split()).translate(_IN_LINE))
-    return clip(line, limit)
+    return clip(_safe(" ".join(str(text).split()), "in_line"), limit)
 
 
 def safe_block(text: object, limit: int | None = None) -> str:
     """``text`` with its lines kept (every line break becomes ``\\n``; a final one stays),
     spaces kept, tabs as spaces, unsafe characters escaped; clipped to ``limit``."""
     raw = str(text)
-    block = "\n".join(line.translate(_IN_LINE) for line in raw.splitlines())
+    block = "\n".join(_safe(line, "in_line") for line in raw.splitlines())
     if raw and ord(raw[-1]) in LINE_BREAKS:
         block += "\n"
-    return clip(_no_surrogates(block), limit)
+    return clip(block, limit)
 
 
 def visible(text: object) -> str:
     """``text`` on one terminal line with its spacing kept: every unsafe character, line
     breaks and tabs included, shown as an escape (a newline in a path reads ``\\n``)."""
-    return _no_surrogates(str(text).translate(_ESCAPED))
+    return _safe(str(text), "escaped")
 
 
 def estimate_tokens(text: str) -> int:

@@ -1,16 +1,12 @@
 """Data tables, kept in one place, but for the prompt path's (model windows, output limits,
-budget bands and their texts, the guard's word lists: core/prompt_tables.py, importable
-from there only).
+budget bands and their texts, the marks ctx-budget looks for: core/prompt_tables.py; what a
+tool call acts on and the guard's word lists: core/call_tables.py). Each name is importable
+from one module.
 """
 
 from __future__ import annotations
 
-from context_memory.core import prompt_tables as _prompt
 from context_memory.core.state import DECISIONS_FILE, STATE_DIRNAME
-
-# Importable from here only until audit/config.py imports it from prompt_tables (the
-# audit package was another change's when the other re-exports went, issue 28).
-AUDIT_PENDING_MARK = _prompt.AUDIT_PENDING_MARK
 
 # --- Compaction audit (ctx-audit): term extraction and the texts it injects -----------------
 
@@ -223,7 +219,6 @@ CHARS_PER_TOKEN = 4
 # many tokens (estimate_tokens), newest first, then says how many more and where.
 POINTER_REJECTION_TOKENS = 600
 
-# -- ctx-guard (guard/): in prompt_tables, it runs before every tool call ---------------
 # --- Claude Code's auto memory (memory/native.py): the toolkit's block in MEMORY.md ---------
 # The block's marker lines: what lies between them is the toolkit's, everything else the
 # model's or the user's (never changed). The texts say how to retract a line.

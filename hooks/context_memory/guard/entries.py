@@ -6,7 +6,7 @@ Records that carry typed subjects (``ruled_out``/``preferred``) are taken as the
 Records written before the typed model are read the way the guard can act on them: a
 rejected call's subjects are what calls.acts.subjects_of_call says that call would have
 acted on (the package it adds, not the package manager), its reason's stance
-(calls.acts.stance_split) adds what the user preferred; other records get the stance of
+(calls.directives.stance_split) adds what the user preferred; other records get the stance of
 their words (a ctx-decide ``--rejected "Codis; use Redis Cluster"``: Codis ruled out). What
 is left of their old avoid words are approach subjects, which only remind.
 
@@ -17,21 +17,23 @@ hook's fast path: the index is built here when the log changed (guard/index.py r
 
 from __future__ import annotations
 
-from context_memory.calls.acts import acts_of, stance_split, subjects_of_call
-from context_memory.core.call_tables import PACKAGE_MANAGERS
-from context_memory.core.prompt_tables import GUARD_INDEX_MAX_ENTRIES, GUARD_TEXT_CHARS
+from context_memory.calls.acts import acts_of, subjects_of_call
+from context_memory.calls.directives import stance_split
+from context_memory.core.call_tables import (
+    GUARD_INDEX_MAX_ENTRIES,
+    GUARD_TEXT_CHARS,
+    PACKAGE_MANAGERS,
+)
+from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.core.safe_text import clip
+from context_memory.core.subject import ACTIONABLE_KINDS, same_subject, subject, subjects_from
 from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
 from context_memory.memory.constraint import (
-    ACTIONABLE_KINDS,
     can_ask,
     constraint_of,
     live_newest,
-    same_subject,
-    subject,
     subject_fields,
-    subjects_from,
     users_own,
 )
 
@@ -40,8 +42,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+    from context_memory.core.subject import Subject
     from context_memory.guard.match import GuardEntry
-    from context_memory.memory.constraint import Subject
 
 # Where the verb of a ctx-decide text turns to what was chosen ("Codis; use Redis").
 _CHOICE_MARKS = ("; ", " -> ", " => ", ": use ", ", use ", " use ", " instead use ")
@@ -71,7 +73,7 @@ def _call_input(call: Mapping[str, object]) -> tuple[str, dict[str, object]]:
         command, cut = clipped(str(call.get("command") or ""))
         # A clipped command's last word may be cut short: leave it out.
         return tool, {"command": command.rsplit(" ", 1)[0] if cut else command}
-    if tool in ("Write", "Edit", "MultiEdit", "NotebookEdit"):
+    if tool in EDIT_TOOLS:
         return tool, {"file_path": str(call.get("file") or "")}
     return tool, {}
 

@@ -1,12 +1,13 @@
 """The guard's index, ``<state>/guard-index.json``: read before every guarded tool call.
 
 The fast path of the hook, so it costs almost nothing: one ``lstat`` of the decisions log,
-one bounded read of the index, and set lookups. The file is one JSON document written one
-part per line, so that a part can be used without parsing the rest::
+one read of the index's head (INDEX_HEAD_BYTES) and of its last bytes, and set lookups.
+The file is one JSON document written one part per line, so that a part can be used
+without reading or parsing the rest::
 
-    {"version":4,"log":[SIZE,MTIME_NS,INODE],"memory":"HEX","memsig":[...6 numbers],
+    {"version":5,"log":[SIZE,MTIME_NS,INODE],"memory":"HEX","memsig":[...6 numbers],
     "keys":"moment npm ...",
-    "triggers":"0 moment|0 moment install npm|1 pnpm|...",
+    "triggers":"|moment 0:61|moment 0:61 install npm|pnpm 63:120|...|",
     "entries":[
     {"id":"...","ruled_out":[{"kind":"package","value":"moment"}],...},
     ...
@@ -18,12 +19,16 @@ the (size, mtime_ns, inode) of the folder and of its MEMORY.md: two more ``lstat
 or a memory folder that differs, or a missing, damaged, oversized or linked index, makes
 the call rebuild it from the live records and the model's own feedback and project
 memories (memory/native_read.py: the agent's records, which only remind), and save it
-when the state folder takes it. The triggers line lists, per entry, groups of pieces
-(lowercase runs of letters and digits) that must all be in a call for the entry to match it at all
-(entries.triggers_of); the keys line, the first piece of every group. The call's own
-pieces are a set: most calls share no key with the index and end there, after one set
-intersection. Only the entries a call triggers are parsed (lightjson), and only then are
-the matcher and the shell reader imported. Standard library only, no ``re``, no ``json``.
+when the state folder takes it. The triggers line lists groups of pieces (lowercase runs
+of letters and digits) that must all be in a call for an entry to match it at all
+(entries.triggers_of), each ``|KEY FIRST:LAST PIECE...``: its first piece (the key), where
+its entry's line is (bytes FIRST to LAST of the entries, so no other line is touched), the
+other pieces; the keys line, every key. The call's own pieces are a set: most calls share
+no key with the index and end there, after one set intersection. For the keys a call
+holds, only their groups are read (one ``find`` of ``|KEY `` each: the triggers of a
+10,000-record log's 400 entries are never split whole, nor are the entry lines); only the
+entries a call triggers are parsed (lightjson), and only then is the matcher imported.
+Standard library only, no ``re``, no ``json``.
 """
 
 from __future__ import annotations
@@ -42,13 +47,17 @@ if TYPE_CHECKING:
 # Here, not in core/tables.py: this module is the hook's fast path, and the tables module
 # costs more to import than everything this module does.
 INDEX_MAX_BYTES = 2 * 1024 * 1024
-INDEX_VERSION = 4
+# Read first: the header, keys and triggers lines of an index (the 400 entries of a
+# 10,000-record log: 11 KB of them, then 177 KB of entry lines no call needs whole).
+INDEX_HEAD_BYTES = 64 * 1024
+INDEX_VERSION = 5
 MEMORY_INDEX = "MEMORY.md"  # memory/native.py's name (not imported: it loads json and os)
 _KEYS_START = b'"keys":"'
 _TRIGGERS_START = b'"triggers":"'
 _ENTRIES_LINE = b'"entries":['
 _END_LINE = b"]}"
-_GROUP_SEPARATOR = "|"
+_TAIL = b"\n" + _END_LINE + b"\n"
+_GROUP_START = b"|"
 
 
 def index_path(state_dir: str) -> str:
@@ -114,74 +123,121 @@ def _memory_hex(header: bytes) -> bytes:
 # -- reading ---------------------------------------------------------------------------------
 
 
-def _read_index_bytes(state_dir: str) -> bytes | None:
-    """The index file's bytes: a regular file (no link followed) of at most INDEX_MAX_BYTES."""
-    return lightos.read_regular(index_path(state_dir), INDEX_MAX_BYTES)
-
-
 class IndexFile:
     """A whole index, built from the log as it is now. Parsed as far as a call needs:
-    the keys (the first piece of every trigger group) always, the groups when a key is in
-    the call, the entries the call triggers."""
+    the keys (the first piece of every trigger group) always, the groups of the keys in
+    the call, the entries the call triggers. The entry lines are in memory (``body``), or
+    read where they are in the open index file (``fd``, from ``start``, ``size`` bytes):
+    then ``close()`` when done."""
 
-    __slots__ = ("_body", "_lines", "_triggers", "keys")
+    __slots__ = ("_body", "_fd", "_size", "_start", "_triggers", "keys")
 
-    def __init__(self, keys: set[str], triggers: bytes, body: bytes) -> None:
+    def __init__(
+        self,
+        keys: set[str],
+        triggers: bytes,
+        body: bytes = b"",
+        fd: int = -1,
+        start: int = 0,
+        size: int = 0,
+    ) -> None:
         self.keys = keys
         self._triggers = triggers
         self._body = body
-        self._lines: list[bytes] | None = None
+        self._fd = fd
+        self._start = start
+        self._size = len(body) if fd < 0 else max(size, 0)
 
-    def _groups(self) -> list[tuple[int, list[str]]] | None:
-        """The trigger groups (entry number, pieces); None when the line is damaged."""
-        groups: list[tuple[int, list[str]]] = []
+    def _span(self, first: int, last: int) -> bytes:
+        """Bytes ``first`` to ``last`` of the entry lines (cut to them; b"" on an error)."""
+        first, last = max(first, 0), min(last, self._size)
+        if first >= last:
+            return b""
+        if self._fd < 0:
+            return self._body[first:last]
         try:
-            text = self._triggers.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-        for group in text.split(_GROUP_SEPARATOR) if text else ():
-            number, _, rest = group.partition(" ")
-            if not number.isdigit():
+            return lightos.pread(self._fd, last - first, self._start + first)
+        except OSError:
+            return b""
+
+    @property
+    def body(self) -> bytes:
+        """The entry lines, ``,\n`` between them: ``[`` + body + ``]`` is the JSON list of
+        every entry."""
+        return self._span(0, self._size)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            lightos.close(self._fd)
+            self._fd = -1
+
+    def _groups(self, key: str) -> list[tuple[tuple[int, int], list[str]]] | None:
+        """The trigger groups of ``key``: (where its entry's line is in the body, the
+        pieces after the key); None when the line is damaged."""
+        groups: list[tuple[tuple[int, int], list[str]]] = []
+        line = self._triggers
+        needle = _GROUP_START + key.encode("utf-8") + b" "
+        at = line.find(needle)
+        while at >= 0:
+            end = line.find(_GROUP_START, at + 1)
+            if end < 0:
                 return None
-            groups.append((int(number), rest.split()))
+            try:
+                span, _, rest = line[at + len(needle) : end].decode("utf-8").partition(" ")
+            except UnicodeDecodeError:
+                return None
+            first, _, last = span.partition(":")
+            if not (first.isdigit() and last.isdigit()):
+                return None
+            groups.append(((int(first), int(last)), rest.split()))
+            at = line.find(needle, end)
         return groups
 
-    def lines(self) -> list[bytes]:
-        """The entry lines (a trailing comma each but the last)."""
-        if self._lines is None:
-            self._lines = self._body.split(b"\n") if self._body else []
-        return self._lines
-
-    def triggered(self, call: CallPieces) -> list[int] | None:
-        """The numbers of the entries the call triggers, in order (None: damaged)."""
-        if not call.may_have(self.keys):
+    def triggered(self, call: CallPieces) -> list[tuple[int, int]] | None:
+        """Where the entries the call triggers are (their lines in the body, in log
+        order); None when the index is damaged."""
+        keys = call.keys_in(self.keys)
+        if not keys:
             return []  # most calls: no first piece of any group is in them
-        groups = self._groups()
-        if groups is None:
-            return None
-        count = len(self.lines())
-        hit: set[int] = set()
-        for number, group in groups:
-            if number not in hit and number < count and call.has(group):
-                hit.add(number)
+        hit: set[tuple[int, int]] = set()
+        for key in keys:
+            groups = self._groups(key)
+            if groups is None:
+                return None
+            for span, rest in groups:
+                group = rest if key == ANY_CALL else [key, *rest]
+                if span not in hit and call.has(group):
+                    hit.add(span)
         return sorted(hit)
 
-    def entries(self, numbers: list[int] | None = None) -> list[GuardEntry] | None:
-        """Entries ``numbers`` (all by default), None when one is damaged."""
+    def entries(self, spans: list[tuple[int, int]]) -> list[GuardEntry] | None:
+        """The entries whose lines are at ``spans``, None when one is damaged (a span
+        that is not one whole line, a line that is no JSON object)."""
         from context_memory.core import lightjson
 
-        lines = self.lines()
         found: list[GuardEntry] = []
-        for number in range(len(lines)) if numbers is None else numbers:
+        for first, last in spans:
+            before = 1 if first > 0 else 0  # the newline that ends the line before
+            chunk = self._span(first - before, last + 2)
+            line = chunk[before : before + last - first]
+            after = chunk[before + last - first :]
+            whole = (
+                first < last
+                and len(line) == last - first
+                and chunk[:before] == b"\n"[:before]
+                and after == (b"" if last == self._size else b",\n")
+            )
+            if not whole:
+                return None
             try:
-                # A line index_text wrote from entries.entry_of; only checked for being an
-                # object here: the matcher reads its keys with .get.
-                entry: GuardEntry = lightjson.loads(lines[number].rstrip(b",").decode("utf-8"))
-            except (ValueError, UnicodeDecodeError, RecursionError, IndexError):
+                entry = lightjson.loads(line.decode("utf-8"))
+            except (ValueError, UnicodeDecodeError, RecursionError):
                 return None
             if not isinstance(entry, dict):
                 return None
-            found.append(entry)
+            # A line index_text wrote from entries.entry_of; only checked for being an
+            # object here: the matcher reads its keys with .get.
+            found.append(entry)  # type: ignore[arg-type]
         return found
 
 
@@ -198,13 +254,14 @@ def _string_line(line: bytes, start: bytes) -> bytes | None:
     return None
 
 
-def parse_index(data: bytes, signature: list[int]) -> IndexFile | None:
+def parse_index(data: bytes, signature: list[int], fd: int = -1, size: int = 0) -> IndexFile | None:
     """The index when it is whole and its header names the log as it is now (the groups
-    and entries are checked when a call needs them)."""
+    and entries are checked when a call needs them). ``data``: the whole file; or, with
+    ``fd``, the open file of ``size`` bytes (its end checked already), its first bytes."""
     header, at = _line_at(data, 0)
     if at < 0 or header != header_line(signature, _memory_hex(header)):
         return None
-    if not data.endswith(b"\n" + _END_LINE + b"\n"):
+    if fd < 0 and not data.endswith(_TAIL):
         return None
     keys_line, at = _line_at(data, at)
     triggers_line, at = _line_at(data, at) if at >= 0 else (b"", -1)
@@ -217,13 +274,43 @@ def parse_index(data: bytes, signature: list[int]) -> IndexFile | None:
         key_set = set(keys.decode("utf-8").split())
     except UnicodeDecodeError:
         return None
-    body = data[at : len(data) - len(_END_LINE) - 2]
-    return IndexFile(key_set, triggers, body)
+    if fd >= 0:
+        return IndexFile(key_set, triggers, fd=fd, start=at, size=size - len(_TAIL) - at)
+    return IndexFile(key_set, triggers, data[at : len(data) - len(_TAIL)])
 
 
 def read_index(state_dir: str, signature: list[int]) -> IndexFile | None:
-    data = _read_index_bytes(state_dir)
-    return None if data is None else parse_index(data, signature)
+    """The index file when it is whole and names the log as it is now: a regular file (no
+    link followed) of at most INDEX_MAX_BYTES, of which only the first INDEX_HEAD_BYTES and
+    the last bytes are read, the entry lines when a call needs them (the file stays open
+    in the IndexFile: close it)."""
+    try:
+        fd = lightos.open(
+            index_path(state_dir),
+            lightos.O_RDONLY | lightos.O_NOFOLLOW | lightos.O_NONBLOCK | lightos.O_CLOEXEC,
+        )
+    except OSError:
+        return None
+    index = None
+    try:
+        info = lightos.fstat(fd)
+        size = info.st_size
+        if not lightos.S_ISREG(info.st_mode) or size > INDEX_MAX_BYTES:
+            return None
+        head = lightos.read(fd, INDEX_HEAD_BYTES)
+        if len(head) < INDEX_HEAD_BYTES:  # the whole file
+            return parse_index(head, signature)
+        if lightos.pread(fd, len(_TAIL), size - len(_TAIL)) == _TAIL:
+            index = parse_index(head, signature, fd, size)
+        if index is None:  # triggers longer than the head read (or a damaged file)
+            data = head + lightos.read(fd, INDEX_MAX_BYTES + 1 - len(head))
+            return parse_index(data, signature) if len(data) <= INDEX_MAX_BYTES else None
+        return index
+    except OSError:
+        return None
+    finally:
+        if index is None:
+            lightos.close(fd)
 
 
 # -- building --------------------------------------------------------------------------------
@@ -259,23 +346,26 @@ def index_text(signature: list[int], entries: list[GuardEntry], memory_hex: byte
     from context_memory.core import lightjson
     from context_memory.guard.entries import triggers_of
 
+    body = [lightjson.dumps(entry).encode("utf-8") for entry in entries]
     groups = []
     keys: dict[str, None] = {}
-    for number, entry in enumerate(entries):
+    first = 0
+    for entry, line in zip(entries, body, strict=True):
+        span = f"{first}:{first + len(line)}"
+        first += len(line) + 2  # the line, its comma and its newline
         for group in triggers_of(entry):
             # Pieces hold letters and digits only: nothing to escape in a JSON string.
-            groups.append(" ".join([str(number), *group]))
-            keys[group[0] if group else ANY_CALL] = None
+            key, rest = (group[0], group[1:]) if group else (ANY_CALL, [])
+            groups.append(" ".join([key, span, *rest]))
+            keys[key] = None
     lines = [
         header_line(signature, memory_hex),
         _KEYS_START + " ".join(keys).encode("utf-8") + b'",',
-        _TRIGGERS_START + _GROUP_SEPARATOR.join(groups).encode("utf-8") + b'",',
+        _TRIGGERS_START + "".join(f"|{group}" for group in groups).encode("utf-8") + b'|",',
         _ENTRIES_LINE,
+        *([b",\n".join(body)] if body else []),
+        _END_LINE,
     ]
-    body = [lightjson.dumps(entry).encode("utf-8") for entry in entries]
-    lines.extend(line + b"," for line in body[:-1])
-    lines.extend(body[-1:])
-    lines.append(_END_LINE)
     return b"\n".join(lines) + b"\n"
 
 
@@ -316,20 +406,6 @@ def current_index(
     return read_index(state_dir, signature) or rebuild(state_dir, signature, log, project_dir)
 
 
-def load_entries(
-    state_dir: str, log: Callable[[str], None] | None = None, project_dir: str = ""
-) -> list[GuardEntry]:
-    """Every entry of the index (oldest first)."""
-    index = current_index(state_dir, log, project_dir)
-    if index is None:
-        return []
-    entries = index.entries()
-    if entries is None:  # a damaged entry line: rebuild once
-        signature = log_signature(state_dir)
-        entries = rebuild(state_dir, signature, log, project_dir).entries() if signature else []
-    return entries or []
-
-
 def entries_for_call(
     state_dir: str,
     tool_input: dict[str, Any],
@@ -341,11 +417,14 @@ def entries_for_call(
     index = current_index(state_dir, log, project_dir)
     if index is None:
         return []
-    call = CallPieces(tool_input)
-    numbers = index.triggered(call)
-    if numbers == []:
-        return []
-    entries = None if numbers is None else index.entries(numbers)
+    try:
+        call = CallPieces(tool_input)
+        spans = index.triggered(call)
+        if spans == []:
+            return []
+        entries = None if spans is None else index.entries(spans)
+    finally:
+        index.close()
     if entries is None:  # a damaged line: rebuild once
         signature = log_signature(state_dir)
         if signature is None:

@@ -33,14 +33,15 @@ from __future__ import annotations
 
 from context_memory.calls.acts import acts_of, edit_texts
 from context_memory.calls.shell import commands_of
-from context_memory.core.prompt_tables import (
+from context_memory.core.call_tables import (
     GUARD_GENERIC_PROGRAMS,
     GUARD_GIST_MIN_CHARS,
     GUARD_REASON_MAX_CHARS,
 )
+from context_memory.core.hookio import EDIT_TOOLS, GUARDED_TOOLS
 from context_memory.core.safe_text import CLIP_MARKS, one_line
+from context_memory.core.subject import ACTIONABLE_KINDS, path_covers, same_subject
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
-from context_memory.memory.constraint import ACTIONABLE_KINDS, path_covers, same_subject
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from typing import Any, TypedDict
 
     from context_memory.calls.acts import Act
-    from context_memory.memory.constraint import Subject
+    from context_memory.core.subject import Subject
 
     class GuardEntry(TypedDict):
         """One entry of the guard's index: what the guard needs of a live record
@@ -75,8 +76,6 @@ if TYPE_CHECKING:
 ASK = "ask"
 REMIND = "remind"
 ALLOW = "allow"
-EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
-GUARDED_TOOLS = ("Bash", *EDIT_TOOLS)
 _RANK = {ALLOW: 0, REMIND: 1, ASK: 2}
 # The client's own words when the user rejects a call: the user's words are the reason.
 CLIENT_REJECTION_START = "The user doesn't want to"

@@ -62,11 +62,15 @@ class CallPieces:
         self.found = found
         self.texts = [text for text in texts if not text.isascii()]
 
-    def may_have(self, keys: set[str]) -> bool:
-        """Whether one of ``keys`` is among the call's pieces (the quick first look)."""
-        if not self.found.isdisjoint(keys) or ANY_CALL in keys:
-            return True
-        return any(key in text for text in self.texts for key in keys)
+    def keys_in(self, keys: set[str]) -> set[str]:
+        """The ``keys`` among the call's pieces (the quick first look: most calls, none);
+        ANY_CALL when it is one of them."""
+        hit = self.found & keys
+        if ANY_CALL in keys:
+            hit.add(ANY_CALL)
+        if self.texts:
+            hit.update(key for key in keys if any(key in text for text in self.texts))
+        return hit
 
     def has(self, group: list[str]) -> bool:
         found = self.found

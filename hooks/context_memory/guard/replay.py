@@ -25,9 +25,10 @@ from typing import Any
 
 from context_memory.core import bulkjson
 from context_memory.core.exit_codes import FAILURE, OK, USAGE
+from context_memory.core.hookio import GUARDED_TOOLS
 from context_memory.core.safe_text import clip
 from context_memory.guard.entries import entries_of
-from context_memory.guard.match import ALLOW, ASK, GUARDED_TOOLS, ask_text, judge, remind_text
+from context_memory.guard.match import ALLOW, ASK, ask_text, judge, remind_text
 from context_memory.memory.decisions import RecordError, make_captured_record, superseded_by
 from context_memory.transcript.by_hand import (
     NotATranscript,

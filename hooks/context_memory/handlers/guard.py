@@ -19,6 +19,7 @@ import sys
 
 from context_memory.core import lightos
 from context_memory.core.hookio import (
+    GUARDED_TOOLS,
     HELP_OPTIONS,
     HookInput,
     as_hook_input,
@@ -38,8 +39,6 @@ HOOK_NAME = "ctx-guard"
 # Here, not in core/tables.py: the hook's fast path does not import the tables.
 GUARD_ENV = "CTX_GUARD"
 GUARD_MODES = ("ask", "remind", "off")
-# What the matcher judges (match.GUARDED_TOOLS; not imported: most calls never need it).
-GUARDED_TOOLS = frozenset(("Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"))
 EVENT = "PreToolUse"
 REPLAY_OPTION = "--replay"
 REPLAY_HELP = (

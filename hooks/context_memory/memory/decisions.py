@@ -48,23 +48,18 @@ from context_memory.core.decisions_log import (
 from context_memory.core.fsutil import append_line_locked
 from context_memory.core.redact import REDACTED, redact, typed_password
 from context_memory.core.safe_text import clip
-from context_memory.memory.constraint import (
-    TIERS,
-    subject_fields,
-    subjects_from,
-    superseded_ids,
-)
+from context_memory.core.subject import subjects_from
+from context_memory.memory.constraint import TIERS, subject_fields, superseded_ids
 from context_memory.memory.identity import git_dir, new_record_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-    from context_memory.memory.constraint import Subject
+    from context_memory.core.subject import Subject
 
 BY_VALUES = ("user", "agent")
 CAPTURE_SOURCES = ("tool-rejection", "plan", "question", "prompt", "agent-text")
-CALL_TOOLS_WITH_FILE = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 # Bounds of a captured record's fields (capture spec): one line of text, a verbatim quote,
 # a dozen anchors; what a transcript row says never makes a record big.
 MAX_CAPTURED_TEXT = 300

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 
+from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.transcript.rows import (
     iter_lines_backwards,
     max_scan_bytes,
@@ -26,7 +27,6 @@ TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still rea
 if TYPE_CHECKING:
     from typing import Any
 
-EDIT_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 TODO_TOOL = "TodoWrite"
 # NotebookEdit names its file ``notebook_path``; the others ``file_path``.
 PATH_KEYS = ("file_path", "notebook_path")
@@ -44,7 +44,7 @@ AGENT_HEAD_BYTES = 64 * 1024
 SUBAGENT_MARK = " (subagent)"
 
 _INTERESTING = re.compile(
-    rb'"name"\s*:\s*"(?:Write|Edit|MultiEdit|NotebookEdit|TodoWrite)"'
+    rb'"name"\s*:\s*"(?:' + "|".join((*EDIT_TOOLS, TODO_TOOL)).encode("ascii") + rb')"'
     rb'|"is_error"\s*:\s*true'
 )
 
