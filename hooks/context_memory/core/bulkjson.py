@@ -6,7 +6,7 @@ raise a ValueError for what is not JSON; orjson also for NaN, integers past 64 b
 nesting past 1024, which no client row holds and the callers skip like any bad row).
 
 Hooks parse with core/lightjson and never call this: orjson's import is one more module
-before a prompt or tool call (tests/test_import_cost.py), and the few rows a hook reads
+before a prompt or tool call (tests/repo/test_import_cost.py), and the few rows a hook reads
 gain nothing from it. Standard library only (orjson is optional here).
 """
 
