@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from context_memory.capture.engine import MAX_STATE_BYTES, Capturer
+from helpers import transcript_rows as tr
 from helpers.real_fixture import real_lines
 
 JSSOUND = "7acd37a8"  # client 2.0.42: npm install rejected with "use pnpm"
@@ -264,6 +265,66 @@ def test_d_prompts_that_state_something(
 )
 def test_d_prompts_that_capture_nothing(text: str) -> None:
     assert Capturer().feed(prompt_row(text)) == []
+
+
+def _agent_row(uuid: str) -> dict[str, Any]:
+    message = {"role": "assistant", "content": [{"type": "text", "text": "On it."}]}
+    return {"type": "assistant", "uuid": uuid, "message": message}
+
+
+_RESTATED = (
+    '6. All user messages:\n   - "Refactor the billing tests"\n'
+    '   - "Never touch the old migrations"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("rows", "uuid", "reason"),
+    [
+        # a compaction summary that starts the file (a session continued from another)
+        ([{**tr.compact_summary(_RESTATED), "uuid": "s1"}], "s1",
+         "restated in the compaction summary the file starts with"),
+        # a message typed while the agent worked, handed to it inside its turn: read at the
+        # agent's next row, also when the next hook run reads it
+        ([tr.queue_operation("enqueue", "Never touch the old migrations"),
+          tr.queue_operation("remove"), "next run", _agent_row("a7")], "a7",
+         "typed while the agent worked"),
+    ],
+)  # fmt: skip
+def test_d_a_directive_read_outside_a_prompt_row_is_the_users(
+    rows: list[Any], uuid: str, reason: str
+) -> None:
+    capturer = Capturer()
+    items: list[dict[str, Any]] = []
+    for row in rows:
+        if row == "next run":
+            capturer = Capturer(capturer.to_state())
+            continue
+        items.extend(capturer.feed(row))
+    assert [(i["kind"], i["by"], i["source"], i["uuid"], i["decision"], i["reason"])
+            for i in items] == [
+        ("constraint", "user", "prompt", uuid, "Never touch the old migrations", reason)
+    ]  # fmt: skip
+    assert capturer.feed(_agent_row("a8")) == []  # once
+
+
+@pytest.mark.parametrize(
+    ("rows", "at"),
+    [
+        # a summary later in the file restates what was read already: the prompt's item
+        ([tr.user("Never touch the old migrations"), tr.compact_summary(_RESTATED)], 0),
+        # a queued message sent as the next prompt is read as that prompt only
+        ([tr.queue_operation("enqueue", "Never touch the old migrations"),
+          tr.queue_operation("dequeue"), tr.user("Never touch the old migrations")], 2),
+    ],
+)  # fmt: skip
+def test_d_a_directive_restated_or_queued_is_read_once(rows: list[dict[str, Any]], at: int) -> None:
+    capturer = Capturer()
+    items = [item for row in rows for item in capturer.feed(row)]
+    items += capturer.feed(_agent_row("a9")) + capturer.end_run()
+    assert [(i["uuid"], i["decision"]) for i in items] == [
+        (rows[at]["uuid"], "Never touch the old migrations")
+    ]
 
 
 def test_d_meta_sidechain_and_summary_rows_capture_nothing() -> None:

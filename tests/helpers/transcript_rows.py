@@ -202,6 +202,20 @@ def compact_summary(summary: str) -> dict[str, Any]:
     )
 
 
+def queue_operation(operation: str, content: str | None = None) -> dict[str, Any]:
+    """A ``queue-operation`` row (a message typed while the agent works: enqueue, dequeue,
+    remove, popAll), as clients 2.1.4x and later write it: no uuid of its own."""
+    row: dict[str, Any] = {
+        "type": "queue-operation",
+        "operation": operation,
+        "timestamp": "2026-11-30T09:10:52.000Z",
+        "sessionId": SESSION,
+    }
+    if content is not None:
+        row["content"] = content
+    return row
+
+
 def write_transcript(path: Path, rows: list[dict[str, Any]], tail: bytes = b"") -> Path:
     """Write ``rows`` as JSONL, then ``tail`` raw (e.g. a half-written last line)."""
     data = "".join(_dump(row) + "\n" for row in rows).encode("utf-8") + tail
