@@ -347,6 +347,26 @@ def test_english_and_chinese_decisions():
     assert results[1]["missing"] == ["codis"]
 
 
+def test_the_audit_looks_for_a_records_first_twelve_anchors_only():
+    # A captured record keeps up to 32 anchors; the audit reads the 12 best, which lead.
+    lead = [f"term{n:02d}" for n in range(12)]
+    rest = [f"extra{n:02d}" for n in range(20)]
+    record = {
+        "id": "c1",
+        "kind": "decided",
+        "decision": "the build uses these names",
+        "by": "user",
+        "source": "plan",
+        "uuid": "u1",
+        "anchors": lead + rest,
+    }
+    (result,) = audit_decisions([record], " ".join(lead))
+    assert result["status"] == "survived"
+    assert result["keywords"] == lead
+    (lost,) = audit_decisions([record], " ".join(rest))
+    assert lost["status"] == "lost"
+
+
 def test_full_width_summary_keeps_half_width_decisions():
     decisions = [{"id": "1", "kind": "rejected", "decision": "Codis", "reason": ""}]
     assert audit_decisions(decisions, "Ｃｏｄｉｓ は却下（停更）")[0]["status"] == "survived"

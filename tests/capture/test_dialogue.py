@@ -358,7 +358,7 @@ def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> 
     (item,) = capturer.end_run()
     anchors = item["anchors"]
     # The sentence about the user gives its words; the one before it gives none.
-    # (at most MAX_GIST_WORDS of them: a record keeps 12 anchors)
+    # (at most MAX_GIST_WORDS of them)
     assert anchors[:6] == ["script", "wrapped", "command-line", "tool", "own", "entry"]
     assert "layout" not in anchors
     assert "repo/bin/report_cli.py" in anchors  # the file the agent wrote in answer
@@ -431,4 +431,4 @@ def test_an_english_reply_to_a_directive_in_another_language_gives_its_words() -
     assert {"run", "tests", "before", "commit"} <= set(item["anchors"])
     # A reply in the message's own language gives its names only, not its words.
     assert reply_gist("好的，以后先跑 tests 再提交。") == []
-    assert reply_gist(reply) == ["run", "tests", "before", "each", "commit", "starting"]
+    assert reply_gist(reply) == ["run", "tests", "before", "each", "commit", "starting", "pytest"]

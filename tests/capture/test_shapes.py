@@ -367,6 +367,40 @@ def test_an_option_that_defers_is_no_decision_and_free_text_is_one() -> None:
     assert typed["decision"] == "Which store? → Postgres, we run it already"
 
 
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "I would first like you to walk me through what each of these costs us",
+        "我需要你先跟我深入沟通，完全理解我的需求以后再考虑如何实现这个功能",
+    ],
+)
+def test_a_long_free_text_answer_that_only_talks_is_no_decision(typed: str) -> None:
+    assert capture(_answered({"Which store?": typed})) == []
+
+
+@pytest.mark.parametrize(
+    ("typed", "kind"),
+    [
+        # a long answer that states a choice in its own words
+        ("Postgres instead of SQLite, we already run it for the billing service", "decided"),
+        # a long answer that names one of the options
+        ("SQLite, because the whole thing has to run on a laptop with no server", "decided"),
+    ],
+)
+def test_a_long_free_text_answer_that_chooses_is_a_decision(typed: str, kind: str) -> None:
+    (item,) = capture(_answered({"Which store?": typed}))
+    assert item["kind"] == kind and item["decision"].startswith("Which store? → ")
+
+
+def test_a_long_answer_in_the_text_form_alone_is_still_read() -> None:
+    # Without the structured result the options are unknown: a long answer is not judged.
+    typed = "I would first like you to walk me through what each of these costs us"
+    call, result = _answered({"Which store?": typed})
+    result = {k: v for k, v in result.items() if k != "toolUseResult"}
+    (item,) = capture([call, result])
+    assert item["decision"] == f"Which store? → {typed}"
+
+
 # --- interrupts: the correction takes the interrupted action as its subject -------------------
 
 
@@ -540,6 +574,20 @@ def test_anchors_come_from_the_whole_plan_and_the_whole_edit_and_stored_fields_s
     (rejection, *_) = capture([edit, rejected])
     assert "groupvisibility" in rejection["anchors"]
     assert len(rejection["call"]["gist"]) <= 200
+
+
+def test_the_audit_terms_lead_the_anchors_and_the_rest_follow_in_reading_order() -> None:
+    from context_memory.capture.anchors import anchors_of
+    from context_memory.memory.constraint import MAX_ANCHORS, MAX_AUDIT_TERMS
+
+    # 40 names: name_00..name_11 named three times (the best), the others once.
+    often = " ".join(f"`name_{n:02d}`" for n in range(12))
+    once = " ".join(f"`name_{n:02d}`" for n in range(12, 40))
+    text = "x" * 400 + f" {once} {often} {often} {often}"
+    anchors = anchors_of(text)
+    assert len(anchors) == MAX_ANCHORS == 32
+    assert anchors[:MAX_AUDIT_TERMS] == [f"name_{n:02d}" for n in range(12)]
+    assert anchors[MAX_AUDIT_TERMS:] == [f"name_{n:02d}" for n in range(12, 32)]
 
 
 def test_the_calls_of_one_reply_the_user_stopped_are_one_rejection() -> None:

@@ -24,8 +24,8 @@ from context_memory.capture.store import (
     position_path,
 )
 from context_memory.core.decisions_log import live_records, read_records
+from context_memory.memory.constraint import MAX_ANCHORS, MAX_AUDIT_TERMS
 from context_memory.memory.decisions import (
-    MAX_ANCHORS,
     MAX_QUOTE_CHARS,
     RecordError,
     clip_record,
@@ -155,6 +155,8 @@ def test_make_captured_record_bounds_and_refuses() -> None:
     assert len(record["decision"]) == 300 and record["decision"].endswith("...")
     assert len(record["quote"]) == MAX_QUOTE_CHARS and "\n" not in record["quote"]
     assert record["anchors"] == [f"word{n}" for n in range(MAX_ANCHORS)]
+    # The audit looks for the first MAX_AUDIT_TERMS, as for a typed record's keywords.
+    assert record["keywords"] == [f"word{n}" for n in range(MAX_AUDIT_TERMS)]
     assert record["avoid"] == ["word1"]  # only anchors
     command = " ".join(("npm install " * 100).split())[:297] + "..."
     assert record["call"] == {"tool": "Bash", "command": command}

@@ -31,7 +31,12 @@ from context_memory.core.tables import (
     AUDIT_PREFIX,
     AUDIT_TEXTS,
 )
-from context_memory.memory.constraint import constraint_of, constraints_of, live_by_subject
+from context_memory.memory.constraint import (
+    MAX_AUDIT_TERMS,
+    constraint_of,
+    constraints_of,
+    live_by_subject,
+)
 from context_memory.memory.decisions import stated_at
 
 TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
@@ -100,7 +105,12 @@ def select_decisions(
 
 
 def _presence(constraint: Constraint, index: ContextIndex) -> Presence:
-    return check_decision(constraint["text"], constraint["anchors"], index)
+    return check_decision(constraint["text"], audit_terms(constraint), index)
+
+
+def audit_terms(constraint: Constraint) -> list[str]:
+    """The words the audit looks for: a record's first MAX_AUDIT_TERMS anchors."""
+    return constraint["anchors"][:MAX_AUDIT_TERMS]
 
 
 def audit_decisions(
@@ -132,7 +142,7 @@ def audit_decisions(
                 # before the rule may hold a credential), looked up unredacted above.
                 "decision": redact(constraint["text"]),
                 "reason": redact(constraint["reason"]),
-                "keywords": constraint["anchors"],
+                "keywords": audit_terms(constraint),
                 "session": constraint["session"],
                 "by": constraint["by"],
                 "status": "survived" if best.present else "lost",

@@ -6,7 +6,7 @@ and paths, package and command names (``date-fns``, ``pnpm``, ``uv``), identifie
 only right after a verb of choice ("use pnpm", "switch to vite", "don't use moment").
 
 ``avoid`` is what the user ruled out, ``prefer`` what they chose instead; both are subsets
-of the anchors. All lowercase, at most ``MAX_ANCHORS``.
+of the anchors. All lowercase, at most ``MAX_ANCHORS`` (memory/constraint.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from context_memory.capture.text import MAX_SCAN
-from context_memory.memory.decisions import MAX_ANCHOR_CHARS, MAX_ANCHORS
+from context_memory.memory.constraint import MAX_ANCHORS, MAX_AUDIT_TERMS
+from context_memory.memory.decisions import MAX_ANCHOR_CHARS
 
 MAX_WHOLE = 24000  # characters of one text read for anchors (a whole plan, edit or reason)
 MAX_HEAD = 300  # its opening: what the record's one-line text shows
@@ -97,12 +98,14 @@ def choice_words(text: str) -> tuple[list[str], list[str]]:
 
 
 def anchors_of(*texts: str, first: tuple[str, ...] = (), known: tuple[str, ...] = ()) -> list[str]:
-    """The distinctive words of ``texts`` (``first`` lead the list), at most 12; ``known``
-    are anchors found before (a call's, from its whole input), each counted twice.
+    """The distinctive words of ``texts`` (``first`` lead the list), at most MAX_ANCHORS;
+    ``known`` are anchors found before (a call's, from its whole input), each counted twice.
 
     Read whole (up to MAX_WHOLE characters each: a plan, an edit, a reason), not their first
     lines: when more than fit, those named most often win (a name in the opening
-    MAX_HEAD characters counts as named twice more), listed in the order they first appear.
+    MAX_HEAD characters counts as named twice more). The MAX_AUDIT_TERMS best come first,
+    in the order they first appear (the words the audit looks for), then the others, in
+    that order too.
     """
     found: list[str] = []
     for word in first:
@@ -135,7 +138,9 @@ def anchors_of(*texts: str, first: tuple[str, ...] = (), known: tuple[str, ...] 
     room = MAX_ANCHORS - len(found)
     if room > 0:
         best = sorted(seen.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[:room]
-        found.extend(word for word, _ in sorted(best, key=lambda kv: kv[1][1]))
+        lead = max(0, MAX_AUDIT_TERMS - len(found))
+        for part in (best[:lead], best[lead:]):
+            found.extend(word for word, _ in sorted(part, key=lambda kv: kv[1][1]))
     return found
 
 

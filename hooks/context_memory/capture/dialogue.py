@@ -31,6 +31,7 @@ from context_memory.capture.items import make_item
 from context_memory.capture.plan import MAX_PLAN, plan_summary
 from context_memory.capture.prompts import language_names, stated_subjects
 from context_memory.capture.text import clip
+from context_memory.memory.constraint import MAX_ANCHORS
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
 
 MAX_HELD = 4  # prompt items waiting for the agent's reply
 MAX_CALL_NAMES = 4  # anchors of one of the agent's calls that a held item takes
-MAX_HELD_ANCHORS = 24  # a held item's anchors, its own and those its reply adds
+MAX_HELD_ANCHORS = MAX_ANCHORS  # a held item's anchors, its own and those its reply adds
 MAX_REPLY_NAMES = 4  # names a reply adds to a held item's anchors
 REPLY_SCAN = 2000  # characters of the reply read for names
 _TOKEN_TRIM = " \t\n.,;:!?()[]{}<>\"'*，。；：！？、（）「」《》"
@@ -166,9 +167,7 @@ def reply_names(reply: str) -> list[str]:
     return names[:MAX_REPLY_NAMES]
 
 
-MAX_GIST_WORDS = (
-    6  # words a thinking or an English reply adds to a held item (records keep 12 anchors)
-)
+MAX_GIST_WORDS = 12  # words a thinking or an English reply adds to a held item
 GIST_SCAN = 1500  # characters of a thinking block read
 # A sentence of the agent's thinking about what the user said, wants or turned down.
 _ABOUT_USER = re.compile(r"\b(?:the user|user's|user is|they want|they'd like)\b", re.IGNORECASE)

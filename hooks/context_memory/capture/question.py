@@ -17,6 +17,7 @@ import re
 
 from context_memory.capture.cues import cues_for
 from context_memory.capture.items import make_item
+from context_memory.capture.prompts import classify
 from context_memory.capture.text import MAX_SCAN, clip
 from context_memory.core.subject import subject
 from context_memory.memory.constraint import subject_fields
@@ -39,6 +40,10 @@ _PAIR = re.compile(r'"([^"\n]{1,400})"="([^"\n]{0,400})"')
 MAX_QUESTIONS = 8
 MAX_DECISION = 300  # the record's one line (decisions' MAX_CAPTURED_TEXT)
 MAX_DESCRIPTION = 1000  # characters of a chosen option's description read
+# A free-text answer longer than this (one that names none of the options) is read as a
+# message: it settles a choice only where it states one. Latin characters; a letter of
+# another script counts as three (a Han character says what three or four Latin ones do).
+MAX_PLAIN_ANSWER = 40
 
 
 def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], list[str], list[str]]:
@@ -47,6 +52,7 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
     pairs: list[tuple[str, str]] = []
     others: list[str] = []
     described: list[str] = []
+    labels: list[str] = []
     if isinstance(result, dict) and isinstance(result.get("answers"), dict):
         answers = result["answers"]
         for question, answer in list(answers.items())[:MAX_QUESTIONS]:
@@ -63,6 +69,7 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                 label = option.get("label") if isinstance(option, dict) else None
                 if not isinstance(label, str) or not label:
                     continue
+                labels.append(label)
                 if label not in chosen:
                     others.append(label)
                 elif not _settles_nothing(chosen):
@@ -71,7 +78,8 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                         described.append(about[:MAX_DESCRIPTION])
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
-    return [(q, a) for q, a in pairs if not _settles_nothing(a)], others, described
+    settled = [(q, a) for q, a in pairs if not _settles_nothing(a) and not _talk(a, labels)]
+    return settled, others, described
 
 
 _ASKS = re.compile(r"[?？]|[吗嗎呢][。！!]*$|ですか[。]*$|か[？?。]*$")
@@ -85,6 +93,21 @@ def _settles_nothing(answer: str) -> bool:
     if _ASKS.search(answer.strip()):
         return True
     return any(pattern.search(answer) for pattern in cues_for(answer).defers)
+
+
+def _talk(answer: str, labels: list[str]) -> bool:
+    """A free-text answer that goes on talking instead of choosing: longer than
+    MAX_PLAIN_ANSWER, naming none of the options, stating no directive in its language
+    ("I need you to talk it through with me first", "all three of the above are what I
+    need"): the labelling rules count an answer where it settles a distinct choice, and
+    not the facts or thoughts it states."""
+    if not labels:  # the options are not known (the text form): nothing to tell it from
+        return False
+    text = answer.strip()
+    size = len(text) + 2 * sum(1 for c in text if c.isalpha() and not c.isascii())
+    if size <= MAX_PLAIN_ANSWER or any(label in answer for label in labels):
+        return False
+    return classify(answer) is None
 
 
 QUESTION_TOOLS = ("AskUserQuestion",)

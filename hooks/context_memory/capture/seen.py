@@ -18,7 +18,8 @@ from context_memory.capture.subjects import of_call
 from context_memory.capture.text import clip
 from context_memory.core.redact import redact
 from context_memory.core.subject import subjects_from
-from context_memory.memory.decisions import MAX_ANCHOR_CHARS, MAX_ANCHORS
+from context_memory.memory.constraint import MAX_ANCHORS
+from context_memory.memory.decisions import MAX_ANCHOR_CHARS
 
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:

@@ -54,9 +54,16 @@ if TYPE_CHECKING:
         session: str
         author: str
         call: dict[str, str] | None  # the rejected tool call (tool, command | file, gist)
-        anchors: list[str]  # words the audit looks for in a summary
+        anchors: list[str]  # its distinctive words, best first (the audit: MAX_AUDIT_TERMS)
 
 
+# A record's anchors: the distinctive words of the whole text it was captured from (a
+# plan, an edit, a reason, and for a message in another language the English words the
+# agent answered it with), best first; the audit looks for the first MAX_AUDIT_TERMS in a
+# summary (more would make a kept decision read as lost), the rest let a later reader (and
+# the capture benchmark) find the record by what it is about.
+MAX_ANCHORS = 32
+MAX_AUDIT_TERMS = 12
 TIERS = ("structural", "stated")
 # Where a record came from: capture's sources, a typed ctx-decide, the client's auto memory,
 # a teammate's record through ctx-merge.
@@ -78,10 +85,10 @@ def _str(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _words(value: object) -> list[str]:
+def _words(value: object, limit: int = MAX_SUBJECTS * 2) -> list[str]:
     if not isinstance(value, list):
         return []
-    return [w for w in value if isinstance(w, str) and w][: MAX_SUBJECTS * 2]
+    return [w for w in value if isinstance(w, str) and w][:limit]
 
 
 def _legacy(words: list[str]) -> list[Subject]:
@@ -130,7 +137,7 @@ def constraint_of(record: Mapping[str, object]) -> Constraint | None:
         "call": {k: v for k, v in call.items() if isinstance(v, str)}
         if isinstance(call, dict)
         else None,
-        "anchors": _words(record.get("anchors") or record.get("keywords")),
+        "anchors": _words(record.get("anchors") or record.get("keywords"), MAX_ANCHORS),
     }
 
 

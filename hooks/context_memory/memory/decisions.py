@@ -49,7 +49,13 @@ from context_memory.core.fsutil import append_line_locked
 from context_memory.core.redact import REDACTED, redact, typed_password
 from context_memory.core.safe_text import clip
 from context_memory.core.subject import subjects_from
-from context_memory.memory.constraint import TIERS, subject_fields, superseded_ids
+from context_memory.memory.constraint import (
+    MAX_ANCHORS,
+    MAX_AUDIT_TERMS,
+    TIERS,
+    subject_fields,
+    superseded_ids,
+)
 from context_memory.memory.identity import git_dir, new_record_id
 
 TYPE_CHECKING = False
@@ -61,10 +67,9 @@ if TYPE_CHECKING:
 BY_VALUES = ("user", "agent")
 CAPTURE_SOURCES = ("tool-rejection", "plan", "question", "prompt", "agent-text")
 # Bounds of a captured record's fields (capture spec): one line of text, a verbatim quote,
-# a dozen anchors; what a transcript row says never makes a record big.
+# at most MAX_ANCHORS anchors; what a transcript row says never makes a record big.
 MAX_CAPTURED_TEXT = 300
 MAX_QUOTE_CHARS = 300
-MAX_ANCHORS = 12
 MAX_ANCHOR_CHARS = 64
 MAX_GIST_CHARS = 200
 MAX_CALL_CHARS = 300
@@ -321,7 +326,7 @@ def make_captured_record(
     engine's dict: kind, by, source, uuid, row_ts, decision, reason, quote, alternatives,
     anchors, avoid, prefer, call). Texts are cut to one line of MAX_CAPTURED_TEXT; anchors
     are lowercase and at most MAX_ANCHORS; avoid and prefer keep only anchors; ``keywords``
-    are the anchors, so the audit looks for them as for ctx-decide's keywords."""
+    are the first MAX_AUDIT_TERMS anchors, what the audit looks for as for ctx-decide's."""
     kind = item.get("kind")
     if kind not in ("decided", "rejected", "constraint"):
         raise RecordError(f"a captured kind must be decided, rejected or constraint, not {kind!r}")
@@ -346,7 +351,7 @@ def make_captured_record(
         alternatives=[_line(a, MAX_CAPTURED_TEXT) for a in str_list(item.get("alternatives"))][
             :MAX_LIST_ITEMS
         ],
-        keywords=anchors,
+        keywords=anchors[:MAX_AUDIT_TERMS],
         ts=ts,
         author=author,
     )
