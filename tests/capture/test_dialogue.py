@@ -159,6 +159,38 @@ def test_offered_options_are_read_from_the_agents_shapes() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("reply", "picked"),
+    [
+        ("postgres", "chose option 2: Postgres - needs a server, scales further"),
+        ("ok, let's go with sqlite", "chose option 1: SQLite - one file, no server"),
+    ],
+)
+def test_a_reply_naming_an_offered_option_is_its_choice(reply: str, picked: str) -> None:
+    (item,) = reply_to(OFFER, reply)
+    assert (item["kind"], item["by"], item["decision"]) == ("decided", "user", picked)
+    assert reply_to(OFFER, "postgres has been slow for us") == []  # a statement, no choice
+
+
+def test_a_summary_whose_only_question_mark_is_in_code_offers_nothing() -> None:
+    # A report of numbered changes, a "?" only in code: it asks the user nothing, so a
+    # next prompt that happens to name a heading's word is no pick.
+    report = (
+        'Done. Here\'s what changed:\n\n1. **Auto-detect**: `pr_input` is optional (`nargs="?"`)\n'
+        "2. **Cleaner reinstall**: use\n```bash\nuv tool upgrade --reinstall tool  # why?\n```\n"
+        "Everything works now!"
+    )
+    assert offer_in(report) == {}
+    capturer = Capturer()
+    capturer.feed(agent_row(report))
+    assert capturer.feed(prompt_row("Let's update the readme with the working reinstall")) == []
+    # The same list with a question in prose is an offer.
+    assert offer_in(report + " Which one should I document first?")["options"] == [
+        ["1", 'Auto-detect: `pr_input` is optional (`nargs="?"`)'],
+        ["2", "Cleaner reinstall: use"],
+    ]
+
+
 def test_implement_the_following_plan_is_an_approved_plan() -> None:
     text = "Implement the following plan:\n\n# Plan: Move the cache to SQLite\n\n1. Add a table"
     items = Capturer().feed(prompt_row(text))

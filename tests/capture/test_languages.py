@@ -291,6 +291,125 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
     "ru": [("выбираю вариант 2", OPTIONS, "2"), ("первый", OPTIONS, "1")],
     "vi": [("tôi chọn phương án 2", OPTIONS, "2"), ("cách đầu tiên", OPTIONS, "1")],
 }
+
+
+def _named(first: str, second: str) -> dict[str, object]:
+    return {"options": [["1", first], ["2", second]]}
+
+
+# (reply, offer) per language: a short reply that names the second option by its own words
+# and approves or chooses (every CHOOSES entry has an example).
+NAMED_EXAMPLES: dict[str, list[tuple[str, dict[str, object]]]] = {
+    "en": [
+        (
+            "go with the flat layout",
+            _named("Nested layout: one package per concern", "Flat layout: all modules at the top"),
+        ),
+        (
+            "flat is good, let's start with that",
+            _named("Nested layout: packages under src/", "Flat layout: modules at the top"),
+        ),
+    ],
+    "zh": [("云端同步吧", _named("本地存储：存在浏览器里", "云端同步：存到服务器"))],
+    "ja": [
+        (
+            "クラウド同期でお願いします",
+            _named("ローカル保存：ブラウザに保存", "クラウド同期：サーバーに保存"),
+        )
+    ],
+    "ko": [
+        (
+            "클라우드 동기화로 진행해줘",
+            _named("로컬 저장: 브라우저에 저장", "클라우드 동기화: 서버에 저장"),
+        )
+    ],
+    "es": [
+        (
+            "vamos con el plano",
+            _named("Diseño anidado: paquetes bajo src/", "Diseño plano: todo arriba"),
+        )
+    ],
+    "de": [
+        (
+            "lass uns Polyrepo nehmen",
+            _named("Monorepo: alles in einem Repository", "Polyrepo: ein Repository pro Dienst"),
+        ),
+        (
+            "Polyrepo passt",
+            _named("Monorepo: alles in einem Repository", "Polyrepo: ein Repository pro Dienst"),
+        ),
+    ],
+    "fr": [
+        (
+            "oui, va pour la structure plate",
+            _named("Structure imbriquée : paquets sous src/", "Structure plate : tout en haut"),
+        )
+    ],
+    "pt": [
+        (
+            "pode ser a plana",
+            _named("Estrutura aninhada: pacotes em src/", "Estrutura plana: tudo no topo"),
+        )
+    ],
+    "ru": [
+        (
+            "давай плоская",
+            _named("Вложенная структура: пакеты в src/", "Плоская структура: всё наверху"),
+        )
+    ],
+    "vi": [
+        (
+            "chọn phẳng",
+            _named("Cấu trúc lồng nhau: gói trong src/", "Cấu trúc phẳng: tất cả ở trên"),
+        )
+    ],
+}
+
+
+@pytest.mark.parametrize("code", sorted(NAMED_EXAMPLES))
+def test_every_chooses_entry_has_an_example(code: str) -> None:
+    assert code in TABLES
+    for pattern in TABLES[code].CHOOSES:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        assert any(compiled.search(reply) for reply, _ in NAMED_EXAMPLES[code]), pattern
+
+
+@pytest.mark.parametrize(
+    ("reply", "offer"), [case for code in NAMED_EXAMPLES for case in NAMED_EXAMPLES[code]]
+)
+def test_a_short_reply_that_names_an_option_picks_it(reply: str, offer: dict[str, object]) -> None:
+    second = offer["options"][1][1]  # type: ignore[index]
+    assert picked_option(reply, offer) == ("2", second)
+
+
+FLAT = _named("Nested layout: packages under src/", "Flat layout: modules at the top")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "the flat one",  # the name and nothing else: a pick
+        "Flat layout",
+    ],
+)
+def test_a_reply_that_is_only_the_options_name_picks_it(reply: str) -> None:
+    assert picked_option(reply, FLAT) == ("2", "Flat layout: modules at the top")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "the flat layout breaks our tests",  # names it, chooses nothing: a statement
+        "not the flat one",  # turns it down
+        "flat, but keep the tests where they are",  # amends: read as a directive instead
+        "the layout is fine",  # a word both options share names neither
+        "flat?",  # a question about it
+    ],
+)
+def test_a_reply_that_names_no_single_option_or_chooses_nothing_picks_nothing(reply: str) -> None:
+    assert picked_option(reply, FLAT) is None
+
+
 RECOMMENDED = {**OPTIONS, "rec": "2"}
 # Replies that accept the recommended option, per language (every AFFIRMS entry).
 AFFIRM_EXAMPLES: dict[str, list[str]] = {
@@ -314,7 +433,15 @@ def _every(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str]]:
 def test_there_is_one_table_per_language() -> None:
     assert sorted(TABLES) == sorted(["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi"])
     for table in TABLES.values():
-        for name in ("DIRECTIVES", "PROPOSALS", "VETOES", "PICKS", "ORDINALS", "AFFIRMS"):
+        for name in (
+            "DIRECTIVES",
+            "PROPOSALS",
+            "VETOES",
+            "PICKS",
+            "ORDINALS",
+            "AFFIRMS",
+            "CHOOSES",
+        ):
             assert hasattr(table, name), (table.__name__, name)
 
 

@@ -60,6 +60,8 @@ _ASKS = re.compile(
     r"选|選|どれ|どちら|어느|어떤|\b(?:cuál|qué opción|welche|lequel|laquelle|qual|какой|какую)\b",
     re.IGNORECASE,
 )
+# Code blocks and spans: a "?" in code (`nargs="?"`, a regex) asks the user nothing.
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.DOTALL)
 _RECOMMEND = re.compile(
     r"\b(?:I(?:'d| would)? (?:recommend|suggest)|my recommendation|recommended|I(?:'d| would) go "
     r"with)\b|推荐|推薦|建议|建議|おすすめ|推奨|추천|권장|recomiendo|recomendad[oa]|empfehle|"
@@ -108,7 +110,7 @@ def offer_in(text: str) -> dict[str, object]:
             target.append(entry)
     options = labelled if len(labelled) >= 2 else found
     offer: dict[str, object] = {}
-    if len(options) >= 2 and _ASKS.search(text):
+    if len(options) >= 2 and _ASKS.search(_CODE.sub(" ", text)):
         offer["options"] = options
         rec = ""
         for entry in options:

@@ -87,6 +87,7 @@ class Cues:
         "affirms",
         "agent_acts",
         "agent_choices",
+        "chooses",
         "defers",
         "directives",
         "picks",
@@ -113,6 +114,7 @@ class Cues:
         self.defers = tuple(re.compile(p, _I) for table in tables for p in table.DEFERS)
         self.picks = tuple(re.compile(p, _I) for table in tables for p in table.PICKS)
         self.affirms = tuple(re.compile(p, _I) for table in tables for p in table.AFFIRMS)
+        self.chooses = re.compile("|".join(p for table in tables for p in table.CHOOSES), _I)
 
 
 # Compiled once per set of languages, when a text in them is first read: a turn in

@@ -67,6 +67,13 @@ ORDINALS = {
     "letzten": -1,
 }  # fmt: skip
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (gut, nimm, mach, lass uns): prompts.picked_option.
+CHOOSES = (
+    r"\b(?:gut|super|perfekt|passt|ja|ok|okay|nimm|nehmen|mach|machen|lass uns|wähle|"
+    r"bevorzuge|besser|einverstanden)\b",
+)
+
 AFFIRMS = (
     r"^(?:(?:ja|ok|okay|gut|super|perfekt|passt|genau)[,!. ]*)*(?:mach das|mach es|"
     r"mach(?:'s| es) so|so machen wir(?:'s| es)|klingt gut|das wäre perfekt|wie empfohlen)?"
@@ -88,6 +95,6 @@ WORDS: frozenset[str] = frozenset(
     (
         "nicht und der das ist ich wir immer kein keine keinen bitte nimm statt lass "
         "uns mach nein nee sondern verwende benutze antworte dass stell achte musst darfst "
-        "lieber anstatt stattdessen brauchen"
+        "lieber anstatt stattdessen brauchen passt"
     ).split()
 )

@@ -255,6 +255,13 @@ PICKS = (
 )
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (good, let's, go with, use, yes): prompts.picked_option.
+CHOOSES = (
+    r"\b(?:good|great|perfect|fine|nice|works?|sounds?|let'?s|go(?:ing)? with|pick|choose|"
+    r"prefer|take|use|do|start with|yes|yeah|yep|ok|okay|sure|agreed|better|best)\b",
+)
+
 # A reply that accepts the one option the agent recommended or proposed.
 AFFIRMS = (
     r"^(?:(?:yes|yeah|yep|sure|ok(?:ay)?|great|perfect|cool|alright|sounds good|"

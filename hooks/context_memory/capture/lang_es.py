@@ -78,6 +78,13 @@ ORDINALS = {
     "última": -1, "último": -1,
 }  # fmt: skip
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (bien, vamos, usa, prefiero): prompts.picked_option.
+CHOOSES = (
+    r"\b(?:bien|perfecto|genial|vale|sí|si|ok|usa|usemos|vamos|elijo|prefiero|hazlo|"
+    r"me quedo|mejor|de acuerdo)\b",
+)
+
 AFFIRMS = (
     r"^(?:(?:sí|si|vale|ok|perfecto|genial|de acuerdo|dale)[,!. ]*)*(?:hazlo|adelante|haz eso|"
     r"hagámoslo|eso sería perfecto|suena bien|como recomiendas)?[.! ]*$",

@@ -63,6 +63,13 @@ ORDINALS = {
     "dernière": -1, "dernier": -1,
 }  # fmt: skip
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (bien, prends, va pour): prompts.picked_option.
+CHOOSES = (
+    r"\b(?:bien|bon|parfait|super|oui|ok|d'accord|prends|prenons|utilise|utilisons|allons|"
+    r"choisis|préfère|mieux|vas-y|va pour)\b",
+)
+
 AFFIRMS = (
     r"^(?:(?:oui|ok|d'accord|parfait|super|ça marche)[,!. ]*)*(?:fais[- ]le|fais ça|vas-y|"
     r"ce serait parfait|ça me va|comme tu (?:le )?recommandes)?[.! ]*$",

@@ -68,6 +68,10 @@ ORDINALS = {
     "⑥": 6, "⑦": 7, "⑧": 8, "⑨": 9,
 }  # fmt: skip
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (いい, お願い, にする, それで): prompts.picked_option.
+CHOOSES = (r"いい|良い|お願い|にし|にする|を使|はい|それで|賛成|進め",)
+
 AFFIRMS = (
     r"^(?:はい|うん|ええ)?[、。！!\s]*(?:それで|そうして|おすすめ(?:の方)?で|推奨(?:の方)?で)"
     r"(?:いい|いいです|お願いします|お願い|進めて(?:ください)?|ください)?[。！!]*$",

@@ -55,6 +55,10 @@ ORDINALS = {
     "네 번째": 4, "마지막": -1,
 }  # fmt: skip
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (좋아, 해줘, 하자, 진행): prompts.picked_option.
+CHOOSES = (r"좋|해 ?줘|해 ?주세요|하자|진행|쓰자|사용|네|응|할게",)
+
 AFFIRMS = (
     r"^(?:네|응|좋아요?|좋습니다|그래요?)?[,.!\s]*(?:그렇게|추천(?:하신|한|해준)?\s?(?:대로|걸로|것으로))"
     r"\s*(?:해\s?줘|해\s?주세요|진행해\s?(?:줘|주세요)?|하자|해요|부탁(?:해요|합니다|드려요)?)?[.!]*$",

@@ -73,6 +73,13 @@ ORDINALS = {
     "última": -1, "último": -1,
 }  # fmt: skip
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (bom, vamos, use, pode): prompts.picked_option.
+CHOOSES = (
+    r"\b(?:bom|boa|ótimo|otimo|perfeito|beleza|sim|ok|usa|use|vamos|escolho|prefiro|faz|"
+    r"faça|pode|melhor|fechado)\b",
+)
+
 AFFIRMS = (
     r"^(?:(?:sim|ok|beleza|perfeito|ótimo|isso|fechado|combinado)[,!. ]*)*(?:faça isso|faz isso|"
     r"pode fazer|pode seguir|manda ver|seria perfeito|como você recomendou)?[.! ]*$",
@@ -95,6 +102,6 @@ LETTERS = "ãõçáéíóúâêô"
 WORDS: frozenset[str] = frozenset(
     (
         "não nao que os da para sempre nunca quero você vamos sim isso mas mantenha escolho "
-        "prefiro vez invés lugar"
+        "prefiro vez invés lugar pode"
     ).split()
 )

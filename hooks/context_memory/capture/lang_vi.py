@@ -43,6 +43,10 @@ PICKS = (
 )
 ORDINALS = {"đầu tiên": 1, "thứ nhất": 1, "thứ hai": 2, "thứ ba": 3, "cuối cùng": -1}
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (tốt, được, chọn, dùng): prompts.picked_option.
+CHOOSES = (r"\b(?:tốt|được|ok|ừ|vâng|chọn|dùng|làm|hay|đồng ý|theo)\b",)
+
 AFFIRMS = (
     r"^(?:(?:ok|được|vâng|ừ|dạ|đồng ý)[,!. ]*)*(?:làm (?:vậy|thế) đi|làm đi|"
     r"theo (?:đề xuất|gợi ý) của bạn|như bạn (?:đề xuất|gợi ý))?[.! ]*$",

@@ -109,6 +109,10 @@ ORDINALS = {
     "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
 }  # fmt: skip
 
+# A short reply that names one of the offered options by its words picks it when it
+# also approves or chooses (好, 就, 用, 选, 吧): prompts.picked_option.
+CHOOSES = (r"好|行|可以|就|用|选|選|吧|不错|不錯|同意|按",)
+
 AFFIRMS = (
     r"^(?:好的?|行|可以|没问题|沒問題|嗯|对|對)?[，,！!。 ]*(?:就)?(?:这样|這樣|照这样|照這樣)"
     r"(?:做|办|辦|来|來)?吧?[。！!]*$",

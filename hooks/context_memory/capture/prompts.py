@@ -207,6 +207,52 @@ def _option_index(raw: str, count: int) -> str:
     return word[:1]
 
 
+# An option's name: the words before its description ("Nested layout: packages under
+# src/" -> "Nested layout"), else its opening words.
+_NAME_END = re.compile(r"\s*(?::|：|\s[-–—]\s|[(（])")
+MAX_NAME_WORDS = 6
+# Words that name no option ("the flat one", "that layout"): left over, the reply is only
+# the option's name.
+_FILLER = frozenset(
+    "the a an one option approach way version please then that this it its go with".split()
+)
+_NAME_WORD = re.compile(r"[^\W_][\w.+#-]*")
+
+
+def _option_name(text: str) -> str:
+    head = _NAME_END.split(text, 1)[0]
+    return " ".join(head.split()[:MAX_NAME_WORDS]).casefold()
+
+
+def _named_option(reply: str, labels: dict[str, str], cues: Cues) -> str:
+    """The label of the one option a short reply names by its own words ("nested is good,
+    let's start with that", "the flat one"): the whole name in the reply, else a word of
+    its name that no other option's name has. The reply names it and approves or chooses
+    (the CHOOSES of its languages), or says nothing but the name; a negation ("not the
+    flat one", "but") names nothing (the directive reading takes over). '' when none."""
+    if _NEGATION.search(reply):
+        return ""
+    low = reply.casefold()
+    names = {label: _option_name(text) for label, text in labels.items()}
+    hits = [label for label, name in names.items() if len(name) >= 2 and name in low]
+    if len(hits) != 1:
+        words = set(_NAME_WORD.findall(low))
+        own = {label: set(_NAME_WORD.findall(name)) - _FILLER for label, name in names.items()}
+        hits = []
+        for label, mine in own.items():
+            others = set().union(*(w for other, w in own.items() if other != label))
+            if any(len(word) >= 3 and word in words for word in mine - others):
+                hits.append(label)
+        if len(hits) != 1:
+            return ""
+    (label,) = hits
+    name_words = set(_NAME_WORD.findall(names[label]))
+    rest = [w for w in _NAME_WORD.findall(low) if w not in name_words and w not in _FILLER]
+    if rest and not cues.chooses.search(reply):
+        return ""
+    return label
+
+
 def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | None:
     """(label, option text) of the option the user's short reply picks, or None."""
     reply = " ".join(typed.split()).strip()
@@ -227,6 +273,9 @@ def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | Non
             label = _option_index(match.group("n"), len(labels))
             if label in labels:
                 return label, labels[label]
+        named = _named_option(reply, labels, cues)
+        if named:
+            return named, labels[named]
     if any(pattern.match(reply) for pattern in cues.affirms):
         rec = offer.get("rec")
         if isinstance(rec, str) and rec in labels:
