@@ -41,7 +41,11 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
 from context_memory.capture.engine import Capturer  # noqa: E402
-from context_memory.memory.decisions import RecordError, make_captured_record  # noqa: E402
+from context_memory.memory.decisions import (  # noqa: E402
+    RecordError,
+    capture_identity,
+    make_captured_record,
+)
 
 FIXTURES = REPO / "tests" / "fixtures"
 DEFAULT_LABELS = FIXTURES / "decision-labels" / "labels.jsonl"
@@ -95,7 +99,9 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
     """(the records capture writes for one transcript, user prompts seen), in one pass:
     the engine's items made into records as the store writes them (make_captured_record:
     texts cut to their bounds, at most MAX_ANCHORS anchors, credentials redacted), so the
-    score is that of what a later session reads."""
+    score is that of what a later session reads. A record the store would not append (the
+    same row's record again, or the same statement read from another row: store._append_new)
+    is not counted either."""
     capturer = Capturer()
     items: list[dict[str, Any]] = []
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
@@ -107,11 +113,19 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
             items.extend(capturer.feed(row))
     items.extend(capturer.flush())
     records: list[dict[str, Any]] = []
+    known: set[object] = set()
+    said: set[tuple[object, object, object]] = set()
     for item in capturer.scrubbed(items):
         try:
             record = make_captured_record(item, session="bench", ts="2026-01-01T00:00:00Z")
         except RecordError:
             continue
+        identity = capture_identity(record)
+        statement = (record.get("kind"), record.get("by"), record.get("decision"))
+        if identity in known or statement in said:
+            continue
+        known.add(identity)
+        said.add(statement)
         records.append({**record, "source": item.get("source", "")})
     return records, capturer.prompts
 

@@ -226,6 +226,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
 NOTHING: dict[str, list[str]] = {
     "en": [
         "Can we rebase on main, please?",
+        # a plain question about what is needed ("do we even need ...?" proposes dropping it)
+        "Ok so do we need the archive methods and their tests for that?",
         "ok, but why does it fail?",
         "can we test something",
         "no i dont ugh",

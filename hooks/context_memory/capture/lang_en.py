@@ -13,7 +13,7 @@ DIRECTIVES = (
         "rejected",
     ),
     (r"\bI (?:do not|don'?t) think (?:we|you|it|that) (?:need|should)\b", "rejected"),
-    (r"\bdo (?:we|you|I) (?:even |really )?need\b", "rejected"),
+    (r"\bdo (?:we|you|I) (?:even|really|still) need\b", "rejected"),
     (r"\b(?:didn'?t|don'?t|do not|did not) (?:find|like|want)\b", "rejected"),
     (r"\bnot (?:helpful|needed|necessary|what I)\b|\bnever ?mind\b", "rejected"),
     (r"\bI (?:deleted|removed|dropped|reverted|got rid of)\b", "rejected"),
@@ -201,7 +201,7 @@ PROPOSALS = (
     r"\b(?:could|can|should|shall) we (?:(?:just|simply|not|instead|rather|also) |"
     r"(?:use|reuse|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try|merge|"
     r"combine|simplify|rename|delete|extract|share|inline|split)\b)",
-    r"\bdo (?:we|you|I) (?:even |really )?need\b",
+    r"\bdo (?:we|you|I) (?:even|really|still) need\b",
     r"\bdo you think\b|\bmaybe\b|\bperhaps\b|\bwe (?:might|may|should|need)\b|\binstead\b",
     r"\bhow about\b|\bwhat about\b|\bwhy not\b|\bwouldn'?t it\b|\bso (?:that )?the\b",
     r"\bI don'?t (?:think|want)\b|\bbreak\b|\bcould you (?:use|switch|keep)\b",
