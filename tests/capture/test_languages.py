@@ -368,6 +368,35 @@ NAMED_EXAMPLES: dict[str, list[tuple[str, dict[str, object]]]] = {
 }
 
 
+# Replies that only say go on, per language (every GOES_ON entry has an example).
+GO_ON_EXAMPLES: dict[str, list[str]] = {
+    "en": ["continue", "ok, keep going."],
+    "zh": ["继续", "好的，请继续吧"],
+    "ja": ["続けてください"],
+    "ko": ["계속해줘"],
+    "es": ["sigue", "vale, continúa"],
+    "de": ["mach weiter"],
+    "fr": ["oui, continuez"],
+    "pt": ["prossiga"],
+    "ru": ["продолжай"],
+    "vi": ["tiếp tục đi"],
+}
+
+
+@pytest.mark.parametrize("code", sorted(GO_ON_EXAMPLES))
+def test_every_goes_on_entry_has_an_example(code: str) -> None:
+    from context_memory.capture.prompts import goes_on_only
+
+    for pattern in TABLES[code].GOES_ON:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        assert any(compiled.fullmatch(t.rstrip(".!。 ")) for t in GO_ON_EXAMPLES[code]), pattern
+    for text in GO_ON_EXAMPLES[code]:
+        assert goes_on_only(text), text
+    # Go on with something more is not only go on.
+    assert not goes_on_only("continue until every test passes")
+    assert not goes_on_only("继续，但是不要改测试")
+
+
 @pytest.mark.parametrize("code", sorted(NAMED_EXAMPLES))
 def test_every_chooses_entry_has_an_example(code: str) -> None:
     assert code in TABLES
@@ -443,6 +472,7 @@ def test_there_is_one_table_per_language() -> None:
             "ORDINALS",
             "AFFIRMS",
             "CHOOSES",
+            "GOES_ON",
         ):
             assert hasattr(table, name), (table.__name__, name)
 

@@ -170,6 +170,21 @@ def test_a_rejection_without_a_reason_takes_the_next_prompt_and_keeps_the_calls_
     ]
 
 
+@pytest.mark.parametrize("typed", ["continue", "ok, carry on.", "继续", "続けてください"])
+def test_a_rejection_without_a_reason_then_only_go_on_is_no_item(typed: str) -> None:
+    # The user stopped one call and said only "go on": no instruction to keep (rule 3).
+    rows = [
+        call_row("t1", "Bash", {"command": "git add ."}, "2.1.121"),
+        result_row("t1", REJECTED + STOP, "2.1.121"),
+        prompt_row(INTERRUPTED, "m1"),
+        prompt_row(typed, "p1"),
+    ]
+    assert capture(rows) == []
+    # "go on, but ..." carries one: the rejection keeps it as its reason.
+    (item, *_) = capture([*rows[:3], prompt_row("continue, but never stage everything", "p1")])
+    assert (item["kind"], item["reason"]) == ("rejected", "continue, but never stage everything")
+
+
 # --- hostile: error results that are no user's words ------------------------------------------
 
 NPM = {"command": "npm install left-pad"}

@@ -90,6 +90,7 @@ class Cues:
         "chooses",
         "defers",
         "directives",
+        "goes_on",
         "picks",
         "proposals",
         "vetoes",
@@ -114,6 +115,7 @@ class Cues:
         self.defers = tuple(re.compile(p, _I) for table in tables for p in table.DEFERS)
         self.picks = tuple(re.compile(p, _I) for table in tables for p in table.PICKS)
         self.affirms = tuple(re.compile(p, _I) for table in tables for p in table.AFFIRMS)
+        self.goes_on = tuple(re.compile(p, _I) for table in tables for p in table.GOES_ON)
         self.chooses = re.compile("|".join(p for table in tables for p in table.CHOOSES), _I)
 
 

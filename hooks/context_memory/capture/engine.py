@@ -37,6 +37,7 @@ from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_
 from context_memory.capture.prompts import (
     asks_only,
     classify,
+    goes_on_only,
     is_instruction,
     is_skipped,
     picked_option,
@@ -279,12 +280,12 @@ class Capturer:
         self._interrupted = ""
         found = classify(text)
         said = typed or text
-        unrelated = found is None and asks_only(typed)
+        unrelated = found is None and (asks_only(typed) or goes_on_only(typed))
         for pending in self._pending:
             if pending.get("source") == "plan" and defers(said):
                 continue  # "commit first, then proceed": the plan goes ahead
             if unrelated:
-                continue  # a bare "no", then a question that proposes nothing: no item
+                continue  # a bare "no", then a question or a mere "continue": no item
             out.append(self._with_reason(pending, clip(said)))
         self._pending = []
         if text.lstrip().startswith(dialogue.HANDOFF_START):

@@ -67,6 +67,10 @@ ORDINALS = {
     "letzten": -1,
 }  # fmt: skip
 
+# A reply that only says go on (weiter): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:ok|ja)[,. ]*)?(?:weiter|mach weiter|fahre fort)",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (gut, nimm, mach, lass uns): prompts.picked_option.
 CHOOSES = (
@@ -95,6 +99,6 @@ WORDS: frozenset[str] = frozenset(
     (
         "nicht und der das ist ich wir immer kein keine keinen bitte nimm statt lass "
         "uns mach nein nee sondern verwende benutze antworte dass stell achte musst darfst "
-        "lieber anstatt stattdessen brauchen passt"
+        "lieber anstatt stattdessen brauchen passt weiter"
     ).split()
 )

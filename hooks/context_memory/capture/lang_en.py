@@ -255,6 +255,12 @@ PICKS = (
 )
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 
+# A reply that only says go on (continue, go on): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (
+    r"(?:(?:ok(?:ay)?|yes|sure)[,. ]*)?(?:please )?(?:continue|go on|proceed|carry on|keep going)",
+)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (good, let's, go with, use, yes): prompts.picked_option.
 CHOOSES = (

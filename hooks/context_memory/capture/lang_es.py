@@ -78,6 +78,10 @@ ORDINALS = {
     "última": -1, "último": -1,
 }  # fmt: skip
 
+# A reply that only says go on (continúa, sigue): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:ok|vale|sí)[,. ]*)?(?:continúa|continua|sigue)",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (bien, vamos, usa, prefiero): prompts.picked_option.
 CHOOSES = (
@@ -105,6 +109,7 @@ LETTERS = "ñ¿¡áéíóú"
 WORDS: frozenset[str] = frozenset(
     (
         "que los las del para usa uses utiliza siempre nunca quiero mejor vamos hazlo "
-        "pero esto eso debes tienes mantén sino opción primera primero vez lugar gusta falta"
+        "pero esto eso debes tienes mantén sino opción primera primero vez lugar gusta falta "
+        "sigue continúa"
     ).split()
 )

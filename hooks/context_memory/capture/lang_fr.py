@@ -63,6 +63,10 @@ ORDINALS = {
     "dernière": -1, "dernier": -1,
 }  # fmt: skip
 
+# A reply that only says go on (continue): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:ok|oui)[,. ]*)?(?:continue|continuez)",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (bien, prends, va pour): prompts.picked_option.
 CHOOSES = (
@@ -89,6 +93,6 @@ LETTERS = "àâçèéêëîïôûùœ"
 WORDS: frozenset[str] = frozenset(
     (
         "pas le les des une est je tu toujours jamais utilise utilisons au plutôt oui "
-        "non fais mais garde désormais"
+        "non fais mais garde désormais continuez"
     ).split()
 )

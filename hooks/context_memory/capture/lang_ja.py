@@ -68,6 +68,10 @@ ORDINALS = {
     "⑥": 6, "⑦": 7, "⑧": 8, "⑨": 9,
 }  # fmt: skip
 
+# A reply that only says go on (続けて): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:はい|うん)[、,。 ]*)?(?:続けて|続行|進めて)(?:ください)?",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (いい, お願い, にする, それで): prompts.picked_option.
 CHOOSES = (r"いい|良い|お願い|にし|にする|を使|はい|それで|賛成|進め",)

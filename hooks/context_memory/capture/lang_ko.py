@@ -55,6 +55,10 @@ ORDINALS = {
     "네 번째": 4, "마지막": -1,
 }  # fmt: skip
 
+# A reply that only says go on (계속): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:네|응)[, ]*)?(?:계속|계속 진행)(?:해 ?줘|하세요|해 ?주세요)?",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (좋아, 해줘, 하자, 진행): prompts.picked_option.
 CHOOSES = (r"좋|해 ?줘|해 ?주세요|하자|진행|쓰자|사용|네|응|할게",)

@@ -73,6 +73,10 @@ ORDINALS = {
     "última": -1, "último": -1,
 }  # fmt: skip
 
+# A reply that only says go on (continua, prossiga): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:ok|sim)[,. ]*)?(?:continua|continue|prossiga|segue)",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (bom, vamos, use, pode): prompts.picked_option.
 CHOOSES = (
@@ -102,6 +106,6 @@ LETTERS = "ãõçáéíóúâêô"
 WORDS: frozenset[str] = frozenset(
     (
         "não nao que os da para sempre nunca quero você vamos sim isso mas mantenha escolho "
-        "prefiro vez invés lugar pode"
+        "prefiro vez invés lugar pode prossiga"
     ).split()
 )

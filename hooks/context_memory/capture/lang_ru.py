@@ -49,6 +49,10 @@ ORDINALS = {
     "третья": 3, "третью": 3, "последний": -1, "последнюю": -1,
 }  # fmt: skip
 
+# A reply that only says go on (продолжай): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:ок|да)[,. ]*)?(?:продолжай|продолжайте|дальше)",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (хорошо, давай, берём): prompts.picked_option.
 CHOOSES = (

@@ -43,6 +43,10 @@ PICKS = (
 )
 ORDINALS = {"đầu tiên": 1, "thứ nhất": 1, "thứ hai": 2, "thứ ba": 3, "cuối cùng": -1}
 
+# A reply that only says go on (tiếp tục): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:ok|vâng)[,. ]*)?(?:tiếp tục|làm tiếp)(?: đi)?",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (tốt, được, chọn, dùng): prompts.picked_option.
 CHOOSES = (r"\b(?:tốt|được|ok|ừ|vâng|chọn|dùng|làm|hay|đồng ý|theo)\b",)

@@ -109,6 +109,10 @@ ORDINALS = {
     "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
 }  # fmt: skip
 
+# A reply that only says go on (继续): after a call rejected with no reason it
+# carries no instruction, and the labelling rules count no item (set 2, rule 3).
+GOES_ON = (r"(?:(?:好的?|嗯|可以)[，,。 ]*)?(?:请|請)?(?:继续|繼續)(?:吧|执行|執行)?",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (好, 就, 用, 选, 吧): prompts.picked_option.
 CHOOSES = (r"好|行|可以|就|用|选|選|吧|不错|不錯|同意|按",)

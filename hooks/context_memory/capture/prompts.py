@@ -127,6 +127,13 @@ def asks_only(typed: str) -> bool:
     return not cues_for(text).proposals.search(text)
 
 
+def goes_on_only(typed: str) -> bool:
+    """``typed`` says nothing but go on ("continue", "继续", "ok, carry on"): after a call
+    rejected with no reason it carries no instruction (set 2's README, rule 3)."""
+    text = " ".join(typed.split()).rstrip(".!。！ ")
+    return bool(text) and any(p.fullmatch(text) for p in cues_for(text).goes_on)
+
+
 def classify(text: str) -> PromptItem | None:
     """The item one prompt states, or None (a question, a plain request, a paste, ...)."""
     text = strip_wrappers(text)
