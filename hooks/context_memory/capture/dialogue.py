@@ -289,8 +289,10 @@ class Dialogue:
         return out
 
     def hold(self, item: Item) -> list[Item]:
-        """``item`` now, or held for the agent's reply when its text is not English."""
-        if not any(c.isalpha() and not c.isascii() for c in str(item.get("decision", ""))):
+        """``item`` now, or held for the agent's reply when the user's words in it (its
+        text, or the reason typed for a rejected call) are not English."""
+        said = f"{item.get('decision', '')} {item.get('reason', '')}"
+        if not any(c.isalpha() and not c.isascii() for c in said):
             return [item]
         out = self._held[: max(0, len(self._held) - MAX_HELD + 1)]
         self._held = [*self._held[len(out) :], item]

@@ -286,7 +286,7 @@ class Capturer:
                 continue  # "commit first, then proceed": the plan goes ahead
             if unrelated:
                 continue  # a bare "no", then a question or a mere "continue": no item
-            out.append(self._with_reason(pending, clip(said)))
+            out.extend(self._dialogue.hold(self._with_reason(pending, clip(said))))
         self._pending = []
         if text.lstrip().startswith(dialogue.HANDOFF_START):
             out.append(dialogue.handoff_item(row, text))
