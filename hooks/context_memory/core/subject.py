@@ -133,6 +133,16 @@ def same_subject(a: Subject, b: Subject) -> bool:
     return left == right
 
 
+def merged_subjects(*lists: list[Subject]) -> list[Subject]:
+    """The subjects of ``lists`` in order, each once (``same_subject``: the first kept)."""
+    found: list[Subject] = []
+    for items in lists:
+        for item in items:
+            if not any(same_subject(item, other) for other in found):
+                found.append(item)
+    return found
+
+
 def path_covers(folder_or_file: str, path: str) -> bool:
     """Whether the path subject ``folder_or_file`` covers ``path`` (the file itself, or
     anything under the folder), comparing whole path components; a relative subject
