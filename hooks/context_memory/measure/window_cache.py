@@ -108,12 +108,10 @@ def window_for_hook(payload: HookInput | dict[str, Any]) -> int | None:
 
 def transcript_cwd(transcript: str) -> str | None:
     """The ``cwd`` the client recorded near the start of ``transcript``, or None."""
-    try:
-        from context_memory.transcript.rows import open_transcript
+    from context_memory.transcript.rows import read_head
 
-        with open_transcript(transcript) as handle:
-            head = handle.read(CWD_LOOKAHEAD_BYTES)
-    except OSError:
+    head = read_head(transcript, CWD_LOOKAHEAD_BYTES)
+    if head is None:
         return None
     text = head.decode("utf-8", errors="replace")
     found = [(text.find(key), key) for key in _CWD_KEYS]
