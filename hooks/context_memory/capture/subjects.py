@@ -20,9 +20,9 @@ package date-fns.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.subject import MAX_SUBJECTS, merged_subjects, same_subject, subject
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from context_memory.core.subject import Subject
 

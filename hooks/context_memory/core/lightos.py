@@ -24,7 +24,8 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     import os as _os  # type: ignore[no-redef]
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

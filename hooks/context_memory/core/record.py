@@ -13,7 +13,8 @@ every instance): the caller passes a new one.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs an import on the hook paths; mypy still reads the block
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

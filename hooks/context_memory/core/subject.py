@@ -20,7 +20,8 @@ subject. Standard library only, no ``re``; the TypedDict exists for mypy only.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import TypedDict
 

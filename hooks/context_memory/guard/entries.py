@@ -17,6 +17,7 @@ hook's fast path: the index is built here when the log changed (guard/index.py r
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.calls.acts import acts_of, subjects_of_call
 from context_memory.calls.directives import stance_split
 from context_memory.core.call_tables import (
@@ -37,7 +38,6 @@ from context_memory.memory.constraint import (
     users_own,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.hookio import (
     HookInput,
@@ -36,7 +37,6 @@ from context_memory.measure.report import ContextReport, measure_context
 from context_memory.measure.window_cache import window_for_hook
 from context_memory.transcript.reader import recent_reply_tokens
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

@@ -6,6 +6,7 @@ Standard library only: on the prompt path.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.prompt_tables import (
     BAND_NAMES,
@@ -14,7 +15,6 @@ from context_memory.core.prompt_tables import (
     DEFAULT_BAND_THRESHOLDS,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson, lightos
 from context_memory.core.hookio import HookInput, as_hook_input
 from context_memory.core.state import (
@@ -23,7 +24,6 @@ from context_memory.core.state import (
     session_dir,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

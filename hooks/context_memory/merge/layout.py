@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.record import Record
 from context_memory.core.state import (
     MERGE_LOCK_FILE,
@@ -13,7 +14,6 @@ from context_memory.core.state import (
     MERGED_DIR,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     pass
 

@@ -25,6 +25,7 @@ Standard library only at import time; filelock is imported when the lock is take
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.record import Record
 from context_memory.merge.rules import (
     DECIDED,
@@ -37,7 +38,6 @@ from context_memory.merge.rules import (
 )
 from context_memory.merge.sources import HandoffFile
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

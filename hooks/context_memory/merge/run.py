@@ -8,6 +8,7 @@ import copy
 import os
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.fsutil import (
     sweep_stale_temps,
 )
@@ -34,7 +35,6 @@ from context_memory.merge.publish import clean_generations, current_generation, 
 from context_memory.merge.render import dumps, render_markdown, result_data, state_data
 from context_memory.merge.sources import HandoffFile, scan_handoffs
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import stat
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.fsutil import (
     list_dir,
     open_file,
@@ -31,7 +32,6 @@ from context_memory.memory.handoff import (
 )
 from context_memory.merge.layout import Problem
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from context_memory.memory.handoff import HandoffSections
 

@@ -7,6 +7,7 @@ out and where they are.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.isotime import parse_time
 from context_memory.core.record import Record
 from context_memory.core.safe_text import estimate_tokens, one_line
@@ -25,7 +26,6 @@ from context_memory.memory.identity import is_new_style_id
 from context_memory.merge.merge import merge_handoffs
 from context_memory.merge.sources import HandoffFile
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any

@@ -27,6 +27,7 @@ Size: about 300 lines; one backward pass collects the four re-attached parts.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.transcript.rows import (
     BOUNDARY_NEEDLES,
     content_blocks,
@@ -36,7 +37,6 @@ from context_memory.transcript.rows import (
     parse_row,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.transcript.rows import (
     content_blocks,
@@ -25,7 +26,6 @@ from context_memory.transcript.rows import (
     read_head,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import errno
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson, lightos
 from context_memory.core.prompt_tables import INTERRUPTION_TEXTS
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from os import PathLike
