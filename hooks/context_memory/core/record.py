@@ -1,14 +1,15 @@
 """Record: a class that carries named values, its ``__init__`` and ``as_dict`` written once.
 
-Such classes (a merge's result, a handoff file, a digest's items, a timeline's points)
-would be dataclasses, but ``dataclasses`` imports ``inspect`` and ``re``, milliseconds the
-hooks do not spend (tests/repo/test_import_cost.py). A Record's fields are its class
-annotations, in order; a field given a value in the class body takes it as its default.
-The fields are its ``__slots__`` too. Type checkers read the fields through PEP 681's
-``dataclass_transform``: a missing, extra or mistyped argument is an error in mypy as it is
-for a dataclass. Unlike a dataclass: equality stays identity (as for the plain classes
-these replace), and a default is never a list, dict or set (one object would be shared by
-every instance): the caller passes a new one.
+Such classes (a merge's result, a handoff file, a digest's items, a timeline's points) would
+be dataclasses, but ``dataclasses`` imports ``inspect`` and ``re``, milliseconds the hooks
+do not spend (tests/repo/test_import_cost.py). A Record's fields are its class annotations,
+in order (read from the class body as ``from __future__ import annotations`` leaves them,
+which every module of the package starts with); a field given a value in the class body
+takes it as its default. The fields are its ``__slots__`` too. Type checkers read the fields
+through PEP 681's ``dataclass_transform``: a missing, extra or mistyped argument is an error
+in mypy as it is for a dataclass. Unlike a dataclass: equality stays identity (as for the
+plain classes these replace), and a default is never a list, dict or set (one object would
+be shared by every instance): the caller passes a new one.
 """
 
 from __future__ import annotations
