@@ -8,6 +8,7 @@ import os
 import re
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.audit.config import (
     KINDS_AUDITED,
     MAX_DECISION_CHARS,
@@ -39,7 +40,6 @@ from context_memory.memory.constraint import (
 )
 from context_memory.memory.decisions import stated_at
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any

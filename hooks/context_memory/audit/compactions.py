@@ -9,6 +9,7 @@ import json
 import os
 import re
 
+from context_memory import TYPE_CHECKING
 from context_memory.audit.config import RECENT_COMPACTION_BYTES
 from context_memory.core import bulkjson
 from context_memory.core.tables import (
@@ -26,7 +27,6 @@ from context_memory.transcript.rows import (
     parse_row,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping
     from typing import Any

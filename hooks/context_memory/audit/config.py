@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.prompt_tables import AUDIT_PENDING_MARK
 from context_memory.core.tables import AUDIT_DEFAULT_LAST
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

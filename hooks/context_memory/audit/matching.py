@@ -23,6 +23,7 @@ import math
 import re
 import unicodedata
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.tables import (
     AUDIT_CJK_STOP_BIGRAMS,
     AUDIT_CJK_STOP_CHARS,
@@ -33,7 +34,6 @@ from context_memory.core.tables import (
     AUDIT_UNITS,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 

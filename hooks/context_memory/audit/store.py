@@ -8,6 +8,7 @@ import json
 import os
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.audit.check import injection_text
 from context_memory.audit.compactions import last_compaction, recent_bytes, summary_fingerprint
 from context_memory.audit.config import (
@@ -21,7 +22,6 @@ from context_memory.audit.matching import ContextIndex, check_decision
 from context_memory.core.state import AUDIT_FILE, session_dir, shown_state_path
 from context_memory.memory.decisions import str_list
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

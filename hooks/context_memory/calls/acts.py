@@ -34,6 +34,7 @@ other.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.calls.shell import Command, commands_of, quoted_strings
 from context_memory.core.call_tables import (
     COPYING_PROGRAMS,
@@ -65,7 +66,6 @@ from context_memory.core.subject import same_subject, subject
 
 SOURCE_QUOTES = "'\"`"  # the string literals of Python, JavaScript and Ruby
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import TypedDict

@@ -15,6 +15,7 @@ only reminds of). Standard library only, no ``re``.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.calls.acts import bash_acts, family_of
 from context_memory.calls.shell import commands_of
 from context_memory.core.directive_tables import (
@@ -30,7 +31,6 @@ from context_memory.core.directive_tables import (
 )
 from context_memory.core.subject import same_subject, subject
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

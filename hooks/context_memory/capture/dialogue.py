@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from context_memory import TYPE_CHECKING
 from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in
 from context_memory.capture.items import make_item
 from context_memory.capture.plan import MAX_PLAN, plan_summary
@@ -33,7 +34,6 @@ from context_memory.capture.prompts import language_names, stated_subjects
 from context_memory.capture.text import clip
 from context_memory.memory.constraint import MAX_ANCHORS
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any

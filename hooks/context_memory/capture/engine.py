@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 
+from context_memory import TYPE_CHECKING
 from context_memory.capture import dialogue, rejections
 from context_memory.capture.agent_text import settled_choice
 from context_memory.capture.items import call_of, describe_call, make_item, without_secrets
@@ -53,7 +54,6 @@ from context_memory.capture.text import block_text, clip, strip_wrappers
 from context_memory.core.redact import passwords_given
 from context_memory.core.subject import subjects_from
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

@@ -11,13 +11,13 @@ reason), while the texts it stores are one bounded line each.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.capture.anchors import MAX_WHOLE, anchors_of, command_head, split_choice
 from context_memory.capture.subjects import of_text
 from context_memory.capture.text import MAX_GIST, clip
 from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.core.redact import REDACTED
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

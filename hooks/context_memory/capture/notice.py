@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import os
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.safe_text import one_line
 from context_memory.memory.constraint import constraints_of
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 

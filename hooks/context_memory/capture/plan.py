@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import re
 
+from context_memory import TYPE_CHECKING
 from context_memory.capture.items import PLAN_TOOLS, make_item
 from context_memory.capture.text import clip
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from context_memory import TYPE_CHECKING
 from context_memory.calls.directives import stance_split
 from context_memory.capture.cues import (
     LANGUAGE_NAMES,
@@ -28,7 +29,6 @@ from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
 from context_memory.core.directive_tables import STANCE_CUES
 from context_memory.core.subject import subject
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from context_memory.capture.cues import Cues
     from context_memory.core.subject import Subject

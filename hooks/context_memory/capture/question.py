@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from context_memory import TYPE_CHECKING
 from context_memory.capture.cues import cues_for
 from context_memory.capture.items import make_item
 from context_memory.capture.prompts import classify
@@ -22,7 +23,6 @@ from context_memory.capture.text import MAX_SCAN, clip
 from context_memory.core.subject import subject
 from context_memory.memory.constraint import subject_fields
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

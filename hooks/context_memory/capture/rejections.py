@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import re
 
+from context_memory import TYPE_CHECKING
 from context_memory.capture.text import strip_wrappers
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

@@ -12,6 +12,7 @@ timer) still finds what its call acted on.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.capture.anchors import anchors_of
 from context_memory.capture.items import call_texts
 from context_memory.capture.subjects import of_call
@@ -21,7 +22,6 @@ from context_memory.core.subject import subjects_from
 from context_memory.memory.constraint import MAX_ANCHORS
 from context_memory.memory.decisions import MAX_ANCHOR_CHARS
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.decisions_log import read_records, retired_ids
 from context_memory.core.fsutil import atomic_write, lock_for, open_file, read_fd_bounded
 from context_memory.core.state import CAPTURE_DIR
@@ -47,7 +48,6 @@ from context_memory.memory.decisions import (
 )
 from context_memory.transcript.rows import max_scan_bytes, open_transcript
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any, Protocol

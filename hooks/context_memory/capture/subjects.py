@@ -20,9 +20,9 @@ package date-fns.
 
 from __future__ import annotations
 
-from context_memory.core.subject import MAX_SUBJECTS, same_subject, subject
+from context_memory import TYPE_CHECKING
+from context_memory.core.subject import MAX_SUBJECTS, merged_subjects, same_subject, subject
 
-TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
     from context_memory.core.subject import Subject
 
@@ -126,20 +126,11 @@ def _without(items: list[Subject], drop: list[Subject]) -> list[Subject]:
     return [s for s in items if not any(same_subject(s, d) for d in drop)]
 
 
-def _merged(*lists: list[Subject]) -> list[Subject]:
-    found: list[Subject] = []
-    for items in lists:
-        for item in items:
-            if not any(same_subject(item, f) for f in found):
-                found.append(item)
-    return found[:MAX_SUBJECTS]
-
-
 def of_rejection(call_subjects: list[Subject], reason: str) -> tuple[list[Subject], list[Subject]]:
     """(ruled_out, preferred) of a rejected call with the user's reason ('' for none)."""
     said_out, said_pref = of_text(reason)
     kinds = {s["kind"] for s in call_subjects}
     said_pref = [_retyped(s, kinds) for s in said_pref]
     said_out = [_retyped(s, kinds) for s in said_out]
-    ruled_out = _merged(_without(call_subjects, said_pref), said_out)
+    ruled_out = merged_subjects(_without(call_subjects, said_pref), said_out)[:MAX_SUBJECTS]
     return ruled_out, _without(said_pref, ruled_out)

@@ -16,6 +16,7 @@ import sys
 
 import click
 
+from context_memory import TYPE_CHECKING
 from context_memory.commands.common import (
     CONTEXT_SETTINGS,
     SESSION_ENV,
@@ -46,7 +47,6 @@ from context_memory.memory.handoff_draft import (
 from context_memory.transcript.by_hand import session_of
 from context_memory.transcript.locate import TranscriptNotFound, transcript_for_session
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from context_memory.memory.handoff import HandoffMeta
 

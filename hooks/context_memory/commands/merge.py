@@ -145,27 +145,24 @@ def cli(project: str | None, force: bool, dry_run: bool, quiet: bool, now: float
     it; and the merge lock. A run a gate stops exits 0 and says which gate and why.
     """
     state_dir = state_dir_for(project)
-    try:
+
+    def merge(*, forced: bool, dry: bool) -> Outcome:
         min_hours, min_sessions = read_settings(os.environ)
-        outcome = run_merge(
+        return run_merge(
             state_dir,
             time.time() if now is None else now,
             min_hours=min_hours,
             min_sessions=min_sessions,
-            force=force,
-            dry_run=dry_run,
+            force=forced,
+            dry_run=dry,
         )
+
+    try:
+        outcome = merge(forced=force, dry=dry_run)
         past_gate = None
         if dry_run and not quiet and outcome.action == "stopped" and outcome.gate != GATE_LOCK:
             # A dry run shows what the merge would change even while a gate is closed.
-            past_gate = run_merge(
-                state_dir,
-                time.time() if now is None else now,
-                min_hours=min_hours,
-                min_sessions=min_sessions,
-                force=True,
-                dry_run=True,
-            )
+            past_gate = merge(forced=True, dry=True)
             past_gate.alerts = []  # reported once, by the gated run
     except MergeError as exc:
         raise click.ClickException(str(exc)) from None

@@ -12,7 +12,8 @@ gain nothing from it. Standard library only (orjson is optional here).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

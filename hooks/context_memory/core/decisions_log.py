@@ -25,10 +25,10 @@ Rules (memory/decisions.py's docstring has the record's fields):
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson, lightos
 from context_memory.core.state import DECISIONS_FILE
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
     from os import PathLike

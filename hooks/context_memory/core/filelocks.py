@@ -17,7 +17,8 @@ import os
 import sys
 import time
 
-TYPE_CHECKING = False
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import errno
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from os import PathLike as _PathLike
 

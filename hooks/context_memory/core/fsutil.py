@@ -28,9 +28,9 @@ import os
 import stat
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import fsread
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson, lightos
 from context_memory.core.session_registry import remember_session
 from context_memory.core.state import (
@@ -25,7 +26,6 @@ from context_memory.core.state import (
     validate_name,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -19,7 +19,8 @@ interpreter's stack (RecursionError from json.loads) is a JSONError too.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

@@ -24,7 +24,8 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     import os as _os  # type: ignore[no-redef]
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -181,41 +182,36 @@ def realpath(path: str) -> str:
     return os.path.realpath(path)
 
 
-def exists(path: str) -> bool:
+def _mode(path: str, *, follow: bool = True) -> int | None:
+    """The ``st_mode`` of ``path`` (of a link itself unless ``follow``); None where there is
+    nothing to stat or the path is unusable (a NUL in it)."""
     try:
-        _os.stat(path)
+        return (_os.stat(path) if follow else _os.lstat(path)).st_mode
     except (OSError, ValueError):
-        return False
-    return True
+        return None
+
+
+def exists(path: str) -> bool:
+    return _mode(path) is not None
 
 
 def lexists(path: str) -> bool:
-    try:
-        _os.lstat(path)
-    except (OSError, ValueError):
-        return False
-    return True
+    return _mode(path, follow=False) is not None
 
 
 def isdir(path: str) -> bool:
-    try:
-        return S_ISDIR(_os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
+    mode = _mode(path)
+    return mode is not None and S_ISDIR(mode)
 
 
 def isfile(path: str) -> bool:
-    try:
-        return S_ISREG(_os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
+    mode = _mode(path)
+    return mode is not None and S_ISREG(mode)
 
 
 def islink(path: str) -> bool:
-    try:
-        return S_ISLNK(_os.lstat(path).st_mode)
-    except (OSError, ValueError, AttributeError):
-        return False
+    mode = _mode(path, follow=False)
+    return mode is not None and S_ISLNK(mode)
 
 
 def read_regular(path: str, limit: int) -> bytes | None:

@@ -20,7 +20,8 @@ subject. Standard library only, no ``re``; the TypedDict exists for mypy only.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import TypedDict
 
@@ -131,6 +132,16 @@ def same_subject(a: Subject, b: Subject) -> bool:
     if kind == "approach":
         return left.casefold() == right.casefold()
     return left == right
+
+
+def merged_subjects(*lists: list[Subject]) -> list[Subject]:
+    """The subjects of ``lists`` in order, each once (``same_subject``: the first kept)."""
+    found: list[Subject] = []
+    for items in lists:
+        for item in items:
+            if not any(same_subject(item, other) for other in found):
+                found.append(item)
+    return found
 
 
 def path_covers(folder_or_file: str, path: str) -> bool:

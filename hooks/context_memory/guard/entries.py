@@ -17,6 +17,7 @@ hook's fast path: the index is built here when the log changed (guard/index.py r
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.calls.acts import acts_of, subjects_of_call
 from context_memory.calls.directives import stance_split
 from context_memory.core.call_tables import (
@@ -26,7 +27,7 @@ from context_memory.core.call_tables import (
 )
 from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.core.safe_text import clip
-from context_memory.core.subject import ACTIONABLE_KINDS, same_subject, subject, subjects_from
+from context_memory.core.subject import ACTIONABLE_KINDS, merged_subjects, subject, subjects_from
 from context_memory.guard.match import clipped
 from context_memory.guard.pieces import pieces
 from context_memory.memory.constraint import (
@@ -37,7 +38,6 @@ from context_memory.memory.constraint import (
     users_own,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -53,15 +53,6 @@ def _str(value: object, limit: int = GUARD_TEXT_CHARS) -> str:
     if not isinstance(value, str):
         return ""
     return clip(" ".join(value.split()), limit)
-
-
-def _merge(*lists: list[Subject]) -> list[Subject]:
-    found: list[Subject] = []
-    for items in lists:
-        for item in items:
-            if not any(same_subject(item, other) for other in found):
-                found.append(item)
-    return found
 
 
 # -- the typed view of a record ----------------------------------------------------------------
@@ -86,7 +77,7 @@ def _rejected_text(text: str) -> tuple[list[Subject], list[Subject]]:
     head, tail = (text[:cut], text[cut:]) if cut > 0 else (text, "")
     out, pref = stance_split(tail) if tail else ([], [])
     head_out, head_pref = stance_split(f"avoid {head}")
-    return _merge(head_out, out), _merge(pref, head_pref)
+    return merged_subjects(head_out, out), merged_subjects(pref, head_pref)
 
 
 def _swapped_tool(
@@ -122,23 +113,23 @@ def derived_subjects(record: Mapping[str, object]) -> tuple[list[Subject], list[
         tool, tool_input = _call_input(call)
         out = subjects_of_call(tool, tool_input)
         reason_out, pref = stance_split(reason)
-        out = _merge(out, reason_out, _swapped_tool(tool, tool_input, pref))
+        out = merged_subjects(out, reason_out, _swapped_tool(tool, tool_input, pref))
     elif record.get("kind") == "rejected" and "source" not in record:
         out, pref = _rejected_text(text)
-        pref = _merge(pref, stance_split(reason)[1])
+        pref = merged_subjects(pref, stance_split(reason)[1])
     elif record.get("kind") == "decided" and "source" not in record:
         alternatives = record.get("alternatives")
         for alternative in alternatives if isinstance(alternatives, list) else ():
             if isinstance(alternative, str):
-                out = _merge(out, stance_split(f"avoid {alternative}")[0])
+                out = merged_subjects(out, stance_split(f"avoid {alternative}")[0])
         pref = stance_split(f"use {text}")[1]
     else:
         quote = _str(record.get("quote"), 2000)
         out, pref = stance_split(quote if record.get("by") == "user" and quote else text)
     named = [s for s in out if s["kind"] in ACTIONABLE_KINDS]
     if not named:
-        out = _merge(out, legacy_out)
-    return out, _merge(pref, [p for p in legacy_pref if not named])
+        out = merged_subjects(out, legacy_out)
+    return out, merged_subjects(pref, [p for p in legacy_pref if not named])
 
 
 def typed_record(record: Mapping[str, object]) -> dict[str, object]:

@@ -33,11 +33,11 @@ Standard library only, no ``re``, no ``json``.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.state import DECISIONS_FILE, GUARD_INDEX_FILE
 from context_memory.guard.pieces import ANY_CALL, CallPieces
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -31,6 +31,7 @@ Standard library only, no ``re``: it runs before every tool call that names a su
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.calls.acts import acts_of, edit_texts
 from context_memory.calls.shell import commands_of
 from context_memory.core.call_tables import (
@@ -43,7 +44,6 @@ from context_memory.core.safe_text import CLIP_MARKS, one_line
 from context_memory.core.subject import ACTIONABLE_KINDS, path_covers, same_subject
 from context_memory.guard.pieces import INPUT_MAX_CHARS as GUARD_INPUT_MAX_CHARS
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any, TypedDict

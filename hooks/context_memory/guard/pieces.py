@@ -5,7 +5,8 @@ what a call is checked against before anything else: standard library only, no `
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+from context_memory import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

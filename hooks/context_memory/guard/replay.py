@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import bulkjson
 from context_memory.core.exit_codes import FAILURE, OK, USAGE
 from context_memory.core.hookio import GUARDED_TOOLS
@@ -39,7 +40,6 @@ from context_memory.transcript.by_hand import (
 from context_memory.transcript.facts import tool_uses
 from context_memory.transcript.locate import TranscriptNotFound
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from context_memory.guard.match import GuardEntry
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 import sys
 
+from context_memory import TYPE_CHECKING
 from context_memory.calls.shell import plain_words
 from context_memory.core.hookio import HookInput, as_hook_input, run_hook, str_field
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

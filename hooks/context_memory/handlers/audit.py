@@ -24,6 +24,7 @@ import os
 import sys
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.audit.check import (
     audit_decisions,
     epoch_of,
@@ -66,7 +67,6 @@ from context_memory.core.state import (
 from context_memory.measure.bands import language
 from context_memory.measure.turn_start import record_key, take_injected
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.hookio import (
     HookInput,
@@ -28,15 +29,14 @@ from context_memory.core.state import UnsafeNameError, session_dir
 from context_memory.measure.bands import (
     band_thresholds,
     budget_text,
-    format_percent,
     format_tokens,
     language,
+    usage_text,
 )
 from context_memory.measure.report import ContextReport, measure_context
 from context_memory.measure.window_cache import window_for_hook
 from context_memory.transcript.reader import recent_reply_tokens
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
@@ -64,13 +64,6 @@ def leave_crossed_mark(hook: HookInput) -> None:
         pass  # a read-only or full state folder must not cost the user the instruction
 
 
-def usage_text(report: ContextReport) -> str:
-    return (
-        f"~{format_tokens(report.tokens)}/{format_tokens(report.window)} "
-        f"({format_percent(report.percent)})"
-    )
-
-
 def at_autocompact_threshold(report: ContextReport) -> bool:
     """The newest reply is at or above the threshold and auto-compaction is on."""
     threshold = report.autocompact_threshold
@@ -95,7 +88,7 @@ def autocompact_stopped_text(report: ContextReport, transcript: str, lang: str) 
     template = AUTOCOMPACT_STOPPED_TEXTS.get(lang, AUTOCOMPACT_STOPPED_TEXTS["en"])
     return template.format(
         prefix=BUDGET_PREFIX,
-        usage=usage_text(report),
+        usage=usage_text(report.tokens, report.window, report.percent),
         threshold=format_tokens(threshold),
         turns=len(replies),
     )
@@ -126,7 +119,7 @@ def compacting_now_text(hook: HookInput, report: ContextReport, lang: str) -> st
         folder=folder,
         session=session or "",
         transcript=report.transcript,
-        usage=usage_text(report),
+        usage=usage_text(report.tokens, report.window, report.percent),
         threshold=format_tokens(threshold),
         prefix=BUDGET_PREFIX,
         lang=lang,

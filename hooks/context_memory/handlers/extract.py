@@ -33,12 +33,12 @@ from __future__ import annotations
 import os
 import sys
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.hookio import HookInput, HookInputError, as_hook_input, log_line, run_hook
 from context_memory.core.prompt_tables import CROSSED_MARK
 from context_memory.core.safe_text import clip, one_line, safe_block
 from context_memory.core.state import EXTRACT_FILE, relative_path, session_dir
 
-TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

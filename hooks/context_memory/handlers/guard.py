@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.hookio import (
     GUARDED_TOOLS,
@@ -30,7 +31,6 @@ from context_memory.core.hookio import (
 )
 from context_memory.guard.index import entries_for_call
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

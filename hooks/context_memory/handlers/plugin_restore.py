@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.hookio import (
     HookInput,
     as_hook_input,
@@ -23,7 +24,6 @@ from context_memory.core.safe_text import one_line
 from context_memory.handlers.restore import EVENT, HOOK_NAME, SOURCES
 from context_memory.memory.pointer import recovery_pointer
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

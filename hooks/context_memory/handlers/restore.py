@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import sys
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.hookio import HookInput, as_hook_input, context_output, run_hook
 from context_memory.memory.pointer import recovery_pointer
 
-TYPE_CHECKING = False  # typing costs an import; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 

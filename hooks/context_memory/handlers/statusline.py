@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.hookio import (
     HOOK_EXIT_STATUS,
@@ -45,7 +46,6 @@ from context_memory.measure.bands import (
 from context_memory.measure.window import autocompact_threshold, resolve_window
 from context_memory.measure.window_cache import valid_window, write_cache
 
-TYPE_CHECKING = False  # typing costs an import on every refresh; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from subprocess import Popen

@@ -6,6 +6,7 @@ Standard library only: on the prompt path.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.prompt_tables import (
     BAND_NAMES,
@@ -14,7 +15,6 @@ from context_memory.core.prompt_tables import (
     DEFAULT_BAND_THRESHOLDS,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
@@ -73,6 +73,11 @@ def language(env: Mapping[str, str] | None = None) -> str:
     return "zh" if lang.startswith("zh") else "en"
 
 
+def usage_text(tokens: int, window: int, percent: float) -> str:
+    """How full the context is, in the budget's texts: ``~150K/200K (75%)``."""
+    return f"~{format_tokens(tokens)}/{format_tokens(window)} ({format_percent(percent)})"
+
+
 def budget_text(
     band: str, tokens: int, window: int, percent: float, lang: str = "en"
 ) -> str | None:
@@ -80,8 +85,7 @@ def budget_text(
     template = BAND_TEXTS.get(lang, BAND_TEXTS["en"]).get(band)
     if template is None:
         return None
-    usage = f"~{format_tokens(tokens)}/{format_tokens(window)} ({format_percent(percent)})"
-    return template.format(prefix=BUDGET_PREFIX, usage=usage)
+    return template.format(prefix=BUDGET_PREFIX, usage=usage_text(tokens, window, percent))
 
 
 # SGR colours per band: green, yellow, bold yellow, red, bold red.

@@ -5,12 +5,12 @@ Shared by ctx-usage and ctx-budget. Standard library only: on the prompt path.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.measure.bands import band_thresholds, classify
 from context_memory.measure.window import autocompact_threshold, resolve_window
 from context_memory.transcript.reader import ContextReading, scan_transcript
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from context_memory.core import bulkjson
+from context_memory.core.record import Record
 from context_memory.core.safe_text import clip
 from context_memory.transcript.rows import (
     eligible_assistant_usage,
@@ -41,77 +42,35 @@ MAX_TOOLS_SHOWN = 3
 JUMPS_SHOWN = 5
 
 
-class Point:
+class Point(Record):
     """One main-chain assistant reply: its turn number (1-based) and context tokens."""
 
-    __slots__ = ("message_id", "timestamp", "tokens", "tools", "turn")
-
-    def __init__(self, turn: int, tokens: int, message_id: str | None, timestamp: str | None):
-        self.turn = turn
-        self.tokens = tokens
-        self.message_id = message_id
-        self.timestamp = timestamp
-        self.tools: list[str] = []
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "tokens": self.tokens,
-            "message_id": self.message_id,
-            "timestamp": self.timestamp,
-            "tools": list(self.tools),
-        }
+    turn: int
+    tokens: int
+    message_id: str | None
+    timestamp: str | None
+    tools: list[str]  # named by the reply's tool calls, each once
 
 
-class CompactionMark:
+class CompactionMark(Record):
     """A compact boundary, placed after ``after_turn`` replies (0 = before the first)."""
 
-    __slots__ = ("after_turn", "post_tokens", "pre_tokens", "timestamp", "trigger")
-
-    def __init__(
-        self,
-        after_turn: int,
-        trigger: str | None,
-        pre_tokens: int | None,
-        post_tokens: int | None,
-        timestamp: str | None,
-    ):
-        self.after_turn = after_turn
-        self.trigger = trigger
-        self.pre_tokens = pre_tokens
-        self.post_tokens = post_tokens
-        self.timestamp = timestamp
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "after_turn": self.after_turn,
-            "trigger": self.trigger,
-            "pre_tokens": self.pre_tokens,
-            "post_tokens": self.post_tokens,
-            "timestamp": self.timestamp,
-        }
+    after_turn: int
+    trigger: str | None
+    pre_tokens: int | None
+    post_tokens: int | None
+    timestamp: str | None
 
 
-class Jump:
+class Jump(Record):
     """Tokens added between the previous reply (or compaction) and ``turn``."""
 
-    __slots__ = ("added", "after", "after_compaction", "before", "tools", "turn")
-
-    def __init__(
-        self,
-        turn: int,
-        added: int,
-        before: int,
-        after: int,
-        tools: list[str],
-        after_compaction: bool,
-    ):
-        self.turn = turn
-        self.added = added
-        self.before = before
-        self.after = after
-        self.tools = tools
-        self.after_compaction = after_compaction
+    turn: int
+    added: int
+    before: int
+    after: int
+    tools: list[str]
+    after_compaction: bool
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -265,7 +224,7 @@ def build_timeline(path: str | os.PathLike[str]) -> Timeline:
         point = by_id.get(message_id) if message_id else None
         if point is None:
             point = Point(
-                len(timeline.points) + 1, 0, message_id, _str_or_none(row.get("timestamp"))
+                len(timeline.points) + 1, 0, message_id, _str_or_none(row.get("timestamp")), []
             )
             timeline.points.append(point)
             if message_id:

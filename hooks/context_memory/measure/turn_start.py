@@ -17,6 +17,7 @@ import os
 import stat
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson
 from context_memory.core.decisions_log import newest_records, open_log
 from context_memory.core.fsutil import atomic_write
@@ -37,7 +38,6 @@ from context_memory.transcript.rows import (
     parse_row,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 

@@ -5,6 +5,7 @@ Standard library only: on the prompt path.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.prompt_tables import (
     AUTOCOMPACT_BUFFER,
@@ -16,7 +17,6 @@ from context_memory.core.prompt_tables import (
     WINDOW_200K,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson, lightos
 from context_memory.core.hookio import HookInput, as_hook_input
 from context_memory.core.state import (
@@ -23,7 +24,6 @@ from context_memory.core.state import (
     session_dir,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 
@@ -108,12 +108,10 @@ def window_for_hook(payload: HookInput | dict[str, Any]) -> int | None:
 
 def transcript_cwd(transcript: str) -> str | None:
     """The ``cwd`` the client recorded near the start of ``transcript``, or None."""
-    try:
-        from context_memory.transcript.rows import open_transcript
+    from context_memory.transcript.rows import read_head
 
-        with open_transcript(transcript) as handle:
-            head = handle.read(CWD_LOOKAHEAD_BYTES)
-    except OSError:
+    head = read_head(transcript, CWD_LOOKAHEAD_BYTES)
+    if head is None:
         return None
     text = head.decode("utf-8", errors="replace")
     found = [(text.find(key), key) for key in _CWD_KEYS]

@@ -22,6 +22,7 @@ this module; the TypedDicts exist for mypy only.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.subject import (
     ACTIONABLE_KINDS,
     MAX_SUBJECTS,
@@ -31,7 +32,6 @@ from context_memory.core.subject import (
     subjects_from,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import TypedDict

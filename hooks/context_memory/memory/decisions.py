@@ -38,6 +38,7 @@ import json
 import os
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.decisions_log import (
     KINDS,
     MARK_KINDS,
@@ -58,7 +59,6 @@ from context_memory.memory.constraint import (
 )
 from context_memory.memory.identity import git_dir, new_record_id
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import os
 
+from context_memory import TYPE_CHECKING
 from context_memory.memory.constraint import constraint_of
 from context_memory.memory.decisions import clip_record
 from context_memory.transcript.facts import files_touched
 
-TYPE_CHECKING = False  # typing costs an import on the stop path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any, TypedDict
 

@@ -29,12 +29,12 @@ import os
 import re
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.fsutil import list_dir, open_dir, open_file_at
 from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import HANDOFFS_DIR, SESSIONS_DIR, session_dir, validate_name
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Literal, TypedDict
 

@@ -23,6 +23,7 @@ import os
 import re
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.decisions_log import LogProblem, live_records
 from context_memory.core.fsutil import atomic_write, lock_for, make_dirs, open_file, read_fd_bounded
 from context_memory.core.safe_text import one_line
@@ -44,7 +45,6 @@ from context_memory.memory.handoff import (
 )
 from context_memory.transcript.facts import SECOND_PRECISION, files_touched, open_todos, scan_facts
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

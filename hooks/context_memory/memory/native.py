@@ -35,6 +35,7 @@ import json
 import os
 import stat
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.decisions_log import decisions_path, live_records
 from context_memory.core.fsutil import atomic_write, lock_for, read_bytes
 from context_memory.core.state import NATIVE_MEMORY_FILE, STATE_DIRNAME
@@ -57,7 +58,6 @@ from context_memory.memory.native_text import (
     safe_id,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 

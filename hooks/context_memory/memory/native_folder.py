@@ -24,9 +24,9 @@ from __future__ import annotations
 import json
 import os
 
+from context_memory import TYPE_CHECKING
 from context_memory.transcript.locate import claude_config_dir, project_folder_name
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -20,6 +20,7 @@ import os
 import stat
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.fsutil import read_bytes
 from context_memory.core.safe_text import clip
 from context_memory.core.tables import NATIVE_FILE_MARK, NATIVE_FILE_PREFIX
@@ -27,7 +28,6 @@ from context_memory.memory.constraint import constraints_of
 from context_memory.memory.native import INDEX_FILE, read_index
 from context_memory.memory.native_folder import native_location
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

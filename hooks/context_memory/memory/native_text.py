@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.safe_text import one_line
 from context_memory.core.subject import ACTIONABLE_KINDS, describe
 from context_memory.core.tables import NATIVE_FILE_MARK, NATIVE_FILE_PREFIX, NATIVE_POINTER_CHARS
 from context_memory.memory.constraint import constraint_of, live_by_subject
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

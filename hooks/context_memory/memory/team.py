@@ -20,6 +20,7 @@ import os
 import subprocess
 
 from context_memory.core.fsutil import TooLargeError, UnsafePathError, atomic_write, read_bytes
+from context_memory.core.record import Record
 from context_memory.core.state import (
     AUTHOR_CACHE_FILE,
     DECISIONS_FILE,
@@ -67,24 +68,13 @@ class TeamSetupError(Exception):
     """The project cannot be set up for sharing; the message says why and what to do."""
 
 
-class TeamReport:
+class TeamReport(Record):
     """What ``setup_team`` did and found: lines to print, and whether it all worked."""
 
-    __slots__ = ("attribute", "changed", "notes", "warnings")
-
-    def __init__(self) -> None:
-        self.changed: list[str] = []  # one line per file written
-        self.notes: list[str] = []
-        self.warnings: list[str] = []
-        self.attribute = ""
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "changed": self.changed,
-            "notes": self.notes,
-            "warnings": self.warnings,
-            "merge_attribute": self.attribute,
-        }
+    changed: list[str]  # one line per file written
+    notes: list[str]
+    warnings: list[str]
+    merge_attribute: str = ""  # what ``git check-attr merge`` says of the log
 
 
 def git(args: list[str], cwd: str) -> subprocess.CompletedProcess[str]:
@@ -157,7 +147,7 @@ def setup_team(state_dir: str) -> TeamReport:
     top = work_tree_of(state_dir)
     os.makedirs(state_dir, exist_ok=True)
     real_state = os.path.realpath(state_dir)
-    report = TeamReport()
+    report = TeamReport([], [], [])
     attributes = os.path.join(real_state, ATTRIBUTES_FILE)
     added = add_lines(attributes, ATTRIBUTE_LINES, real_state)
     if added:
@@ -177,12 +167,12 @@ def setup_team(state_dir: str) -> TeamReport:
     log = os.path.join(real_state, DECISIONS_FILE)
     rel_log = os.path.relpath(log, top)
     done = git(["check-attr", "merge", "--", rel_log], top)
-    report.attribute = done.stdout.strip().rsplit(": ", 1)[-1] if done.returncode == 0 else ""
-    if report.attribute == "union":
+    report.merge_attribute = done.stdout.strip().rsplit(": ", 1)[-1] if done.returncode == 0 else ""
+    if report.merge_attribute == "union":
         report.notes.append(f"git check-attr merge {rel_log}: union")
     else:
         report.warnings.append(
-            f"git check-attr merge {rel_log} says {report.attribute or 'nothing'!r}, not "
+            f"git check-attr merge {rel_log} says {report.merge_attribute or 'nothing'!r}, not "
             "'union': a later attributes file (.git/info/attributes?) overrides it; remove "
             "that line"
         )

@@ -9,6 +9,7 @@ import json
 import os
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.fsutil import (
     prepare_lock_file,
     read_bytes,
@@ -35,7 +36,6 @@ from context_memory.merge.layout import (
 from context_memory.merge.rules import iso_time
 from context_memory.merge.sources import count_new_sessions
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 
+from context_memory import TYPE_CHECKING
+from context_memory.core.record import Record
 from context_memory.core.state import (
     MERGE_LOCK_FILE,
     MERGED_DECISIONS_MD,
     MERGED_DIR,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     pass
 
@@ -48,20 +49,14 @@ class MergeError(Exception):
     """The merge cannot run as asked; ``str()`` says why and how to fix it."""
 
 
-class Problem:
+class Problem(Record):
     """A handoff (or the merge state) that was skipped, and why."""
 
-    __slots__ = ("path", "reason")
-
-    def __init__(self, path: str, reason: str) -> None:
-        self.path = path
-        self.reason = reason
+    path: str
+    reason: str
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}"
-
-    def as_dict(self) -> dict[str, str]:
-        return {"path": self.path, "reason": self.reason}
 
 
 # --------------------------------------------------------------------------- locations

@@ -25,6 +25,8 @@ Standard library only at import time; filelock is imported when the lock is take
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
+from context_memory.core.record import Record
 from context_memory.merge.rules import (
     DECIDED,
     DECISION_SECTIONS,
@@ -36,7 +38,6 @@ from context_memory.merge.rules import (
 )
 from context_memory.merge.sources import HandoffFile
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -94,14 +95,11 @@ class Entry:
         return data
 
 
-class Override:
+class Override(Record):
     """``entry`` was replaced by the later ``by`` on the same subject."""
 
-    __slots__ = ("by", "entry")
-
-    def __init__(self, entry: Entry, by: Entry) -> None:
-        self.entry = entry
-        self.by = by
+    entry: Entry
+    by: Entry
 
     @property
     def reversed(self) -> bool:
@@ -115,43 +113,17 @@ class Override:
         return data
 
 
-class MergeResult:
-    __slots__ = (
-        "decided",
-        "first_time",
-        "handoffs",
-        "last_time",
-        "latest",
-        "overridden",
-        "rejected",
-        "risks",
-        "sessions",
-        "undated",
-    )
-
-    def __init__(
-        self,
-        decided: list[Entry],
-        rejected: list[Entry],
-        overridden: list[Override],
-        risks: list[Entry],
-        latest: list[HandoffFile],
-        handoffs: int,
-        sessions: list[str],
-        first_time: float | None,
-        last_time: float | None,
-        undated: int = 0,
-    ) -> None:
-        self.decided = decided
-        self.rejected = rejected
-        self.overridden = overridden
-        self.risks = risks
-        self.latest = latest  # newest handoff of each session, newest first
-        self.handoffs = handoffs
-        self.sessions = sessions
-        self.first_time = first_time  # of the oldest and the newest dated handoff merged
-        self.last_time = last_time
-        self.undated = undated  # handoffs ranked as undated
+class MergeResult(Record):
+    decided: list[Entry]
+    rejected: list[Entry]
+    overridden: list[Override]
+    risks: list[Entry]
+    latest: list[HandoffFile]  # newest handoff of each session, newest first
+    handoffs: int
+    sessions: list[str]
+    first_time: float | None  # of the oldest and the newest dated handoff merged
+    last_time: float | None
+    undated: int = 0  # handoffs ranked as undated
 
 
 def merge_handoffs(handoffs: Iterable[HandoffFile]) -> MergeResult:

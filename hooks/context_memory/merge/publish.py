@@ -9,6 +9,7 @@ import os
 import shutil
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.merge.layout import (
     GENERATION_PREFIX,
     LEGACY_PREFIX,
@@ -17,7 +18,6 @@ from context_memory.merge.layout import (
     merged_dir,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.safe_text import one_line
 from context_memory.merge.layout import FORMAT_VERSION, Problem
 from context_memory.merge.merge import Entry, MergeResult
 from context_memory.merge.rules import DECIDED, REJECTED, iso_date, iso_time
 from context_memory.merge.sources import HandoffFile
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 

@@ -11,9 +11,9 @@ import re
 import time
 import unicodedata
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import tables
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

@@ -8,6 +8,7 @@ import copy
 import os
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.fsutil import (
     sweep_stale_temps,
 )
@@ -34,7 +35,6 @@ from context_memory.merge.publish import clean_generations, current_generation, 
 from context_memory.merge.render import dumps, render_markdown, result_data, state_data
 from context_memory.merge.sources import HandoffFile, scan_handoffs
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -120,6 +120,21 @@ def _nothing(state_dir: str, skipped: list[Problem]) -> Outcome:
     return outcome
 
 
+def _built_outcome(
+    action: str, state_dir: str, now: float, state: MergeState
+) -> tuple[Outcome, dict[str, str] | None]:
+    """Read, merge and render (build_outputs) into an Outcome of ``action``, with the
+    files' contents; with no readable handoff at all, the "nothing" outcome and no files."""
+    built = build_outputs(state_dir, now)
+    if built is None:
+        return _nothing(state_dir, scan_handoffs(state_dir, now)[2]), None
+    outcome = Outcome(action)
+    outcome.result, outcome.future, outcome.skipped, files = built
+    if state.clock:
+        outcome.alerts.append(state.clock)
+    return outcome, files
+
+
 def run_merge(
     state_dir: str,
     now: float,
@@ -138,13 +153,9 @@ def run_merge(
             return _stopped(gate, state)
 
     if dry_run:
-        built = build_outputs(state_dir, now)
-        if built is None:
-            return _nothing(state_dir, scan_handoffs(state_dir, now)[2])
-        outcome = Outcome("dry-run")
-        outcome.result, outcome.future, outcome.skipped, files = built
-        if state.clock:
-            outcome.alerts.append(state.clock)
+        outcome, files = _built_outcome("dry-run", state_dir, now, state)
+        if files is None:
+            return outcome
         outcome.new_markdown = files[MERGED_DECISIONS_MD]
         try:
             old = read_merged(state_dir, MERGED_DECISIONS_MD, MAX_MARKDOWN_BYTES)
@@ -167,15 +178,11 @@ def run_merge(
                 return _stopped(gate, state, rechecked=True)
         clean_generations(state_dir, (current_generation(state_dir),))
         sweep_stale_temps(state_dir)  # what killed writers (ctx-plan, hooks) left behind
-        built = build_outputs(state_dir, now)
-        if built is None:
-            return _nothing(state_dir, scan_handoffs(state_dir, now)[2])
-        outcome = Outcome("merged")
-        outcome.result, outcome.future, outcome.skipped, files = built
+        outcome, files = _built_outcome("merged", state_dir, now, state)
+        if files is None:
+            return outcome
         if state.problem:
             outcome.notes.append(state.problem)
-        if state.clock:
-            outcome.alerts.append(state.clock)
         outcome.notes.extend(publish(state_dir, files, now))
         return outcome
     finally:

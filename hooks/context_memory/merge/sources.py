@@ -13,12 +13,14 @@ from __future__ import annotations
 import os
 import stat
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.fsutil import (
     list_dir,
     open_file,
     read_fd_bounded,
 )
 from context_memory.core.isotime import parse_time
+from context_memory.core.record import Record
 from context_memory.core.state import SESSIONS_DIR, UnsafeNameError, validate_name
 from context_memory.memory.handoff import (
     MAX_HANDOFF_BYTES,
@@ -30,7 +32,6 @@ from context_memory.memory.handoff import (
 )
 from context_memory.merge.layout import Problem
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from context_memory.memory.handoff import HandoffSections
 
@@ -40,29 +41,18 @@ UNDATED = "undated"
 # --------------------------------------------------------------------------- handoffs
 
 
-class HandoffFile:
+class HandoffFile(Record):
     """One parsed handoff and its rank time: ``time`` None is undated; ``time_source`` says
     where the time came from ('front matter', 'stage N' of its session, or 'undated');
     ``claimed_time`` is the front-matter time of a handoff dated after the merge time."""
 
-    __slots__ = ("claimed_time", "path", "sections", "session", "stage", "time", "time_source")
-
-    def __init__(
-        self,
-        path: str,
-        session: str,
-        stage: int,
-        stamp: float | None,
-        time_source: str,
-        sections: HandoffSections,
-    ) -> None:
-        self.path = path
-        self.session = session
-        self.stage = stage
-        self.time = stamp
-        self.time_source = time_source
-        self.sections = sections
-        self.claimed_time: float | None = None
+    path: str
+    session: str
+    stage: int
+    time: float | None
+    time_source: str
+    sections: HandoffSections
+    claimed_time: float | None = None
 
     @property
     def order(self) -> tuple[bool, float, str, int]:

@@ -4,9 +4,9 @@ removed cleanly, the file's own newlines kept.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.pinned.store import IMPORT_LINE
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     pass
 

@@ -7,7 +7,9 @@ out and where they are.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.isotime import parse_time
+from context_memory.core.record import Record
 from context_memory.core.safe_text import estimate_tokens, one_line
 from context_memory.core.state import (
     DECISIONS_FILE,
@@ -24,7 +26,6 @@ from context_memory.memory.identity import is_new_style_id
 from context_memory.merge.merge import merge_handoffs
 from context_memory.merge.sources import HandoffFile
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
@@ -64,20 +65,15 @@ _MERGED_KEYS: tuple[tuple[str, SectionName], ...] = (
 # --------------------------------------------------------------------------- in force
 
 
-class Item:
+class Item(Record):
     """One line of the digest: its section, text, time (newest first) and record id."""
 
-    __slots__ = ("order", "pinned", "record_id", "section", "text", "time")
-
-    def __init__(
-        self, section: str, text: str, stamp: float, order: int, record_id: str | None
-    ) -> None:
-        self.section = section
-        self.text = text
-        self.time = stamp
-        self.order = order
-        self.record_id = record_id
-        self.pinned = False
+    section: str
+    text: str
+    time: float
+    order: int
+    record_id: str | None
+    pinned: bool = False
 
 
 def pinned_ids(pins: Iterable[Mapping[str, Any]]) -> set[str]:
@@ -196,20 +192,15 @@ def _item(section: str, entry: Any, sources: list[Any]) -> Item:
 # --------------------------------------------------------------------------- rendering
 
 
-class Digest:
+class Digest(Record):
     """The rendered digest and what it holds."""
 
-    __slots__ = ("cap", "ids", "shown", "text", "tokens", "total")
-
-    def __init__(
-        self, text: str, ids: list[str], shown: int, total: int, tokens: int, cap: int
-    ) -> None:
-        self.text = text
-        self.ids = ids  # record ids of the log entries shown, in digest order
-        self.shown = shown
-        self.total = total
-        self.tokens = tokens
-        self.cap = cap
+    text: str
+    ids: list[str]  # record ids of the log entries shown, in digest order
+    shown: int
+    total: int
+    tokens: int
+    cap: int
 
     @property
     def omitted(self) -> int:

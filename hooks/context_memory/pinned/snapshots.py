@@ -8,6 +8,7 @@ import json
 import os
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.state import PINNED_SNAPSHOT_FILE
 from context_memory.pinned.store import (
     CLAUDE_MD,
@@ -19,7 +20,6 @@ from context_memory.pinned.store import (
     read_bounded,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 

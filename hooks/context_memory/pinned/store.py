@@ -35,6 +35,7 @@ import json
 import os
 import time
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.decisions_log import live_records
 from context_memory.core.state import (
     MERGED_DECISIONS_JSON,
@@ -47,7 +48,6 @@ from context_memory.core.state import (
 from context_memory.memory.handoff_draft import plan_open_items
 from context_memory.pinned.digest import DEFAULT_CAP_TOKENS, Digest, render_digest
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import stat
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.state import UnsafeNameError, validate_name
 from context_memory.transcript.locate import (
     SNIFF_BYTES,
@@ -36,7 +37,6 @@ from context_memory.transcript.locate import (
     transcript_for_session,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 

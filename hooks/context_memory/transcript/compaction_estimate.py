@@ -27,14 +27,16 @@ Size: about 300 lines; one backward pass collects the four re-attached parts.
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.transcript.rows import (
     BOUNDARY_NEEDLES,
+    content_blocks,
     eligible_assistant_usage,
     iter_lines_backwards,
+    message_text,
     parse_row,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
@@ -208,17 +210,10 @@ def file_whole_chars(row: dict[str, Any]) -> tuple[str, int, int] | None:
 
 def _tool_inputs(row: dict[str, Any], name: str) -> list[dict[str, Any]]:
     """Inputs of the main-chain assistant row's ``name`` tool calls, last first."""
-    if row.get("type") != "assistant" or row.get("isSidechain") is True:
-        return []
-    message = row.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
     found = [
         block["input"]
-        for block in content
-        if isinstance(block, dict)
-        and block.get("type") == "tool_use"
+        for block in content_blocks(row, "assistant", main_chain=True)
+        if block.get("type") == "tool_use"
         and block.get("name") == name
         and isinstance(block.get("input"), dict)
     ]
@@ -236,12 +231,8 @@ def _skill_text(row: dict[str, Any]) -> str | None:
     if row.get("type") != "user" or row.get("isSidechain") is True:
         return None
     message = row.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, list) and len(content) == 1 and isinstance(content[0], dict):
-        content = content[0].get("text")
-    if isinstance(content, str) and content.startswith(SKILL_OPENING):
-        return content
-    return None
+    text = message_text(message) if isinstance(message, dict) else None
+    return text if text is not None and text.startswith(SKILL_OPENING) else None
 
 
 class Restored:

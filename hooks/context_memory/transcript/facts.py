@@ -15,15 +15,17 @@ from __future__ import annotations
 import os
 import re
 
+from context_memory import TYPE_CHECKING
 from context_memory.core.hookio import EDIT_TOOLS
 from context_memory.transcript.rows import (
+    content_blocks,
     iter_lines_backwards,
     max_scan_bytes,
     open_transcript,
     parse_row,
+    read_head,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the hook path; mypy still reads the block
 if TYPE_CHECKING:
     from typing import Any
 
@@ -68,28 +70,15 @@ class TranscriptFacts:
 
 def tool_uses(row: dict[str, Any]) -> list[dict[str, Any]]:
     """The tool_use blocks of an assistant row (any chain)."""
-    if row.get("type") != "assistant":
-        return []
-    message = row.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
+    return [b for b in content_blocks(row, "assistant") if b.get("type") == "tool_use"]
 
 
 def _failed_tool_ids(row: dict[str, Any]) -> list[str]:
     """Ids of tool calls this user row reports as failed (refused edit, old_string not found)."""
-    if row.get("type") != "user":
-        return []
-    message = row.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
     return [
         b["tool_use_id"]
-        for b in content
-        if isinstance(b, dict)
-        and b.get("type") == "tool_result"
+        for b in content_blocks(row, "user")
+        if b.get("type") == "tool_result"
         and b.get("is_error") is True
         and isinstance(b.get("tool_use_id"), str)
     ]
@@ -148,10 +137,8 @@ def _scan_edits(
 
 def _first_row_session(path: str) -> str | None:
     """The ``sessionId`` of a file's first row (read up to AGENT_HEAD_BYTES), or None."""
-    try:
-        with open_transcript(path) as handle:
-            head = handle.read(AGENT_HEAD_BYTES)
-    except OSError:
+    head = read_head(path, AGENT_HEAD_BYTES)
+    if head is None:
         return None
     row = parse_row(head.split(b"\n", 1)[0])
     session = row.get("sessionId") if row is not None else None

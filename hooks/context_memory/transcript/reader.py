@@ -7,6 +7,7 @@ the file. Standard library only (json is fast enough for the few rows a scan par
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.prompt_tables import BETA_1M
 from context_memory.transcript.rows import (
@@ -21,7 +22,6 @@ from context_memory.transcript.rows import (
     usage_tokens,
 )
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from os import PathLike
     from typing import Any

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import errno
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson, lightos
 from context_memory.core.prompt_tables import INTERRUPTION_TEXTS
 
-TYPE_CHECKING = False  # typing costs an import on the prompt path; mypy still reads the block
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from os import PathLike
@@ -74,6 +74,16 @@ def open_transcript(path: str | PathLike[str], buffering: int = -1) -> BinaryIO:
     except BaseException:
         lightos.close(fd)
         raise
+
+
+def read_head(path: str | PathLike[str], size: int) -> bytes | None:
+    """The first ``size`` bytes of the transcript at ``path`` (opened as open_transcript
+    opens it), or None when it cannot be read."""
+    try:
+        with open_transcript(path) as handle:
+            return handle.read(size)
+    except OSError:
+        return None
 
 
 def iter_lines_backwards(
@@ -165,7 +175,8 @@ def usage_tokens(usage: dict[str, Any]) -> int:
     return total
 
 
-def _message_text(message: dict[str, Any]) -> str | None:
+def message_text(message: dict[str, Any]) -> str | None:
+    """The text of a message whose content is one text (a string, or a single block)."""
     content = message.get("content")
     if isinstance(content, str):
         return content
@@ -173,6 +184,20 @@ def _message_text(message: dict[str, Any]) -> str | None:
         text = content[0].get("text")
         return text if isinstance(text, str) else None
     return None
+
+
+def content_blocks(
+    row: dict[str, Any], row_type: str, *, main_chain: bool = False
+) -> list[dict[str, Any]]:
+    """The content blocks (objects) of ``row`` when it is a ``row_type`` row ("assistant",
+    "user"; with ``main_chain``, not a subagent's), else []."""
+    if row.get("type") != row_type or (main_chain and row.get("isSidechain") is True):
+        return []
+    message = row.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    return [block for block in content if isinstance(block, dict)]
 
 
 def eligible_assistant_usage(row: dict[str, Any]) -> dict[str, Any] | None:
@@ -186,7 +211,7 @@ def eligible_assistant_usage(row: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if message.get("model") == "<synthetic>":
         return None
-    text = _message_text(message)
+    text = message_text(message)
     if text is not None and text.strip() in INTERRUPTION_TEXTS:
         return None
     usage = message.get("usage")
