@@ -368,6 +368,33 @@ NAMED_EXAMPLES: dict[str, list[tuple[str, dict[str, object]]]] = {
 }
 
 
+# Questions typed without a question mark, per language (every QUESTIONS entry).
+QUESTION_EXAMPLES: dict[str, list[str]] = {
+    "en": ["how does the cache get invalidated"],
+    "zh": ["缓存是如何失效的", "这个配置可以删掉吗"],
+    "ja": ["このキャッシュはどこで消えますか"],
+    "ko": ["캐시는 어떻게 무효화돼"],
+    "es": ["cómo se invalida la caché"],
+    "de": ["wie wird der Cache geleert"],
+    "fr": ["comment le cache est vidé"],
+    "pt": ["como o cache é invalidado"],
+    "ru": ["как сбрасывается кэш"],
+    "vi": ["bộ nhớ đệm xóa thế nào"],
+}
+
+
+@pytest.mark.parametrize("code", sorted(QUESTION_EXAMPLES))
+def test_every_questions_entry_has_an_example(code: str) -> None:
+    from context_memory.capture.prompts import asks_only
+
+    for pattern in TABLES[code].QUESTIONS:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        assert any(compiled.search(t) for t in QUESTION_EXAMPLES[code]), pattern
+    for text in QUESTION_EXAMPLES[code]:
+        assert asks_only(text), text
+    assert not asks_only("use the cache for the session data")
+
+
 # Replies that only say go on, per language (every GOES_ON entry has an example).
 GO_ON_EXAMPLES: dict[str, list[str]] = {
     "en": ["continue", "ok, keep going."],
@@ -473,6 +500,7 @@ def test_there_is_one_table_per_language() -> None:
             "AFFIRMS",
             "CHOOSES",
             "GOES_ON",
+            "QUESTIONS",
         ):
             assert hasattr(table, name), (table.__name__, name)
 

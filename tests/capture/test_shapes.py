@@ -708,6 +708,11 @@ def test_a_reason_that_puts_the_call_off_rules_none_of_it_out(reason: str) -> No
     ("typed", "reason"),
     [
         ("is there a symlink to update?", None),  # unrelated: no item (README rule 3)
+        ("how does the linker pick its paths", None),  # a question without its mark
+        ("数据库连接是如何配置的", None),
+        # a question about what the call acts on is about the rejection
+        ("why left-pad, what does it add?", "why left-pad, what does it add?"),
+        ("left-pad是从哪里来的", "left-pad是从哪里来的"),
         ("could we use pnpm instead?", "could we use pnpm instead?"),  # proposes
         ("use pnpm", "use pnpm"),  # a typed correction
     ],

@@ -93,6 +93,7 @@ class Cues:
         "goes_on",
         "picks",
         "proposals",
+        "questions",
         "vetoes",
     )
 
@@ -115,6 +116,7 @@ class Cues:
         self.defers = tuple(re.compile(p, _I) for table in tables for p in table.DEFERS)
         self.picks = tuple(re.compile(p, _I) for table in tables for p in table.PICKS)
         self.affirms = tuple(re.compile(p, _I) for table in tables for p in table.AFFIRMS)
+        self.questions = tuple(re.compile(p, _I) for table in tables for p in table.QUESTIONS)
         self.goes_on = tuple(re.compile(p, _I) for table in tables for p in table.GOES_ON)
         self.chooses = re.compile("|".join(p for table in tables for p in table.CHOOSES), _I)
 

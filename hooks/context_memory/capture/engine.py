@@ -280,12 +280,13 @@ class Capturer:
         self._interrupted = ""
         found = classify(text)
         said = typed or text
-        unrelated = found is None and (asks_only(typed) or goes_on_only(typed))
+        goes_on = found is None and goes_on_only(typed)
+        asks = found is None and asks_only(typed)
         for pending in self._pending:
             if pending.get("source") == "plan" and defers(said):
                 continue  # "commit first, then proceed": the plan goes ahead
-            if unrelated:
-                continue  # a bare "no", then a question or a mere "continue": no item
+            if goes_on or (asks and not _names_call(typed, pending)):
+                continue  # a bare "no", then "continue" or an unrelated question: no item
             out.extend(self._dialogue.hold(self._with_reason(pending, clip(said))))
         self._pending = []
         if text.lstrip().startswith(dialogue.HANDOFF_START):
@@ -455,6 +456,17 @@ class Capturer:
         )
         self._note_plan_rejection(item)
         return item
+
+
+def _names_call(typed: str, pending: Item) -> bool:
+    """Whether ``typed`` names what the rejected call acted on (one of its anchors: a
+    question about it, "where does the deep-research skill come from", is about the
+    rejection; one that names none of it is unrelated, set 2's README, rule 3)."""
+    text = typed.casefold()
+    return any(
+        len(anchor) >= 3 and anchor in text
+        for anchor in (str(a) for a in pending.get("anchors", []))
+    )
 
 
 def _said_on(row: dict[str, Any], found: PromptItem, moment: str, **extra: Any) -> Item:

@@ -67,6 +67,9 @@ ORDINALS = {
     "letzten": -1,
 }  # fmt: skip
 
+# A question typed without a question mark (wie, was, warum): prompts.asks_only.
+QUESTIONS = (r"^(?:wie|was|warum|wieso|welche[rsnm]?|wo|wann|wer)\b",)
+
 # A reply that only says go on (weiter): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|ja)[,. ]*)?(?:weiter|mach weiter|fahre fort)",)

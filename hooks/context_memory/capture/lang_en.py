@@ -255,6 +255,12 @@ PICKS = (
 )
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 
+# A question typed without a question mark (how, what, why, is it): prompts.asks_only.
+QUESTIONS = (
+    r"^(?:how|what|why|which|where|when|who|whose|is|are|was|were|does|do|did|can|could|would|"
+    r"will|should|shall|has|have)\b",
+)
+
 # A reply that only says go on (continue, go on): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (

@@ -78,6 +78,9 @@ ORDINALS = {
     "última": -1, "último": -1,
 }  # fmt: skip
 
+# A question typed without a question mark (¿, cómo, qué, por qué): prompts.asks_only.
+QUESTIONS = (r"^¿|^(?:cómo|qué|por qué|cuál|cuáles|dónde|cuándo|quién)\b",)
+
 # A reply that only says go on (continúa, sigue): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|vale|sí)[,. ]*)?(?:continúa|continua|sigue)",)

@@ -63,6 +63,9 @@ ORDINALS = {
     "dernière": -1, "dernier": -1,
 }  # fmt: skip
 
+# A question typed without a question mark (comment, pourquoi, est-ce): prompts.asks_only.
+QUESTIONS = (r"^(?:comment|pourquoi|quel(?:le)?s?|où|quand|qui|est-ce)\b",)
+
 # A reply that only says go on (continue): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|oui)[,. ]*)?(?:continue|continuez)",)

@@ -68,6 +68,11 @@ ORDINALS = {
     "⑥": 6, "⑦": 7, "⑧": 8, "⑨": 9,
 }  # fmt: skip
 
+# A question typed without a question mark (ですか, なぜ, どう): prompts.asks_only.
+QUESTIONS = (
+    r"(?:ですか|ますか|でしょうか|かな)[。]*$|なぜ|どうして|どう(?:すれば|やって)|どれ|どこ",
+)
+
 # A reply that only says go on (続けて): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:はい|うん)[、,。 ]*)?(?:続けて|続行|進めて)(?:ください)?",)

@@ -55,6 +55,9 @@ ORDINALS = {
     "네 번째": 4, "마지막": -1,
 }  # fmt: skip
 
+# A question typed without a question mark (까, 나요, 어떻게, 왜): prompts.asks_only.
+QUESTIONS = (r"(?:까|나요|니)[.]*$|어떻게|왜|무엇|어디|어느",)
+
 # A reply that only says go on (계속): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:네|응)[, ]*)?(?:계속|계속 진행)(?:해 ?줘|하세요|해 ?주세요)?",)

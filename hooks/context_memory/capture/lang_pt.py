@@ -73,6 +73,9 @@ ORDINALS = {
     "última": -1, "último": -1,
 }  # fmt: skip
 
+# A question typed without a question mark (como, por que, qual): prompts.asks_only.
+QUESTIONS = (r"^(?:como|o que|por que|porque|qual|quais|onde|quando|quem)\b",)
+
 # A reply that only says go on (continua, prossiga): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|sim)[,. ]*)?(?:continua|continue|prossiga|segue)",)

@@ -49,6 +49,9 @@ ORDINALS = {
     "третья": 3, "третью": 3, "последний": -1, "последнюю": -1,
 }  # fmt: skip
 
+# A question typed without a question mark (как, почему, ли): prompts.asks_only.
+QUESTIONS = (r"^(?:как|что|почему|зачем|какой|какая|какие|где|когда|кто)\b|\bли\b",)
+
 # A reply that only says go on (продолжай): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ок|да)[,. ]*)?(?:продолжай|продолжайте|дальше)",)

@@ -43,6 +43,9 @@ PICKS = (
 )
 ORDINALS = {"đầu tiên": 1, "thứ nhất": 1, "thứ hai": 2, "thứ ba": 3, "cuối cùng": -1}
 
+# A question typed without a question mark (sao, thế nào, không): prompts.asks_only.
+QUESTIONS = (r"\b(?:không|chưa)[.]*$|\b(?:tại sao|thế nào|như thế nào|cái gì|ở đâu|khi nào)\b",)
+
 # A reply that only says go on (tiếp tục): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|vâng)[,. ]*)?(?:tiếp tục|làm tiếp)(?: đi)?",)

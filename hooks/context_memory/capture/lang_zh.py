@@ -109,6 +109,12 @@ ORDINALS = {
     "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
 }  # fmt: skip
 
+# A question typed without a question mark (如何, 怎么, 为什么, 吗): prompts.asks_only.
+QUESTIONS = (
+    r"[吗嗎呢][。！!]*$|如何|怎么|怎样|怎樣|怎麼|为什么|為什麼|为何|為何|什么|什麼|哪些|哪个|哪個|"
+    r"哪里|哪裡|是否|有没有|有沒有",
+)
+
 # A reply that only says go on (继续): after a call rejected with no reason it
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:好的?|嗯|可以)[，,。 ]*)?(?:请|請)?(?:继续|繼續)(?:吧|执行|執行)?",)

@@ -119,12 +119,14 @@ def _sentence_kind(sentence: str, cues: Cues) -> str:
 
 def asks_only(typed: str) -> bool:
     """``typed`` (the user's own words) is a question that proposes nothing ("is any
-    symlink to update?"): after a call rejected with no reason, it is unrelated to the
-    rejection, which the labelling rules do not count (set 2's README, rule 3)."""
+    symlink to update?", and one typed without its mark: "how does it pick the port",
+    "如何确定端口", each language's QUESTIONS). After a call rejected with no reason, one
+    that names nothing the call acted on is unrelated to the rejection, which the
+    labelling rules do not count (set 2's README, rule 3)."""
     text = " ".join(typed.split())
-    if not text.endswith(("?", "？")):
-        return False
-    return not cues_for(text).proposals.search(text)
+    cues = cues_for(text)
+    asks = text.endswith(("?", "？")) or any(p.search(text) for p in cues.questions)
+    return asks and not cues.proposals.search(text)
 
 
 def goes_on_only(typed: str) -> bool:
