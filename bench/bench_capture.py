@@ -95,6 +95,26 @@ def load_labels(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     return labels, files
 
 
+# The cross-check on chance matches: a record counts only within this many rows of the
+# label's row (a rejection's record and the label at the typed reason a row or two later
+# still match; a name that recurs across a long file does not).
+NEAR_ROWS = 40
+
+
+def row_positions(path: Path) -> dict[str, int]:
+    """uuid -> the index of its first row in the transcript."""
+    positions: dict[str, int] = {}
+    with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
+        for index, line in enumerate(handle):
+            try:
+                uuid = json.loads(line).get("uuid")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(uuid, str):
+                positions.setdefault(uuid, index)
+    return positions
+
+
 def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
     """(the records capture writes for one transcript, user prompts seen), in one pass:
     the engine's items made into records as the store writes them (make_captured_record:
@@ -156,18 +176,24 @@ def _score_file(transcripts: Path, name: str, labels: list[dict[str, Any]]) -> d
     """One transcript: which of its labels were found, its records and which matched."""
     mine = [label for label in labels if label["file"] == name]
     items, prompts = capture_file(transcripts / name)
+    at = row_positions(transcripts / name)
     found = [False] * len(mine)
+    near = [False] * len(mine)
     extra: list[dict[str, Any]] = []
-    matched = 0
+    matched = matched_near = 0
     by_source: dict[str, list[int]] = {}
     for item in items:
         counts = by_source.setdefault(str(item.get("source", "")), [0, 0])
         counts[0] += 1
-        hit = False
+        hit = hit_near = False
         for index, label in enumerate(mine):
             if matches(item, label):
                 found[index] = True
                 hit = True
+                row, labelled = at.get(str(item.get("uuid"))), at.get(label["uuid"])
+                if row is not None and labelled is not None and abs(row - labelled) <= NEAR_ROWS:
+                    near[index] = hit_near = True
+        matched_near += hit_near
         if hit:
             matched += 1
             counts[1] += 1
@@ -178,8 +204,10 @@ def _score_file(transcripts: Path, name: str, labels: list[dict[str, Any]]) -> d
         "by_source": by_source,
         "labels": mine,
         "found": found,
+        "near": near,
         "records": len(items),
         "matched": matched,
+        "matched_near": matched_near,
         "prompts": prompts,
         "extra": extra,
     }
@@ -191,6 +219,8 @@ def figures(per_file: list[dict[str, Any]]) -> dict[str, Any]:
     found = [hit for f in per_file for hit in f["found"]]
     records = sum(f["records"] for f in per_file)
     matched = sum(f["matched"] for f in per_file)
+    near = [hit for f in per_file for hit in f["near"]]
+    matched_near = sum(f["matched_near"] for f in per_file)
     prompts = sum(f["prompts"] for f in per_file)
     by_source: dict[str, list[int]] = {}
     for scored in per_file:
@@ -217,6 +247,13 @@ def figures(per_file: list[dict[str, Any]]) -> dict[str, Any]:
         "per_kind": per_kind,
         "per_by": per_by,
         "precision": matched / records if records else 1.0,
+        # The same figures counting a record only near the label's row (NEAR_ROWS).
+        "near": {
+            "recall_user": _share(near, labels, "user"),
+            "recall_all": sum(near) / len(near) if near else 1.0,
+            "precision": matched_near / records if records else 1.0,
+            "matched_records": matched_near,
+        },
         "per_10_prompts": 10 * records / prompts if prompts else 0.0,
         "by_source": {k: by_source[k] for k in sorted(by_source)},
         "missed": [
@@ -227,6 +264,11 @@ def figures(per_file: list[dict[str, Any]]) -> dict[str, Any]:
         ],
         "extra": [item for f in per_file for item in f["extra"]],
     }
+
+
+def _share(hits: list[bool], labels: list[dict[str, Any]], by: str) -> float:
+    picked = [hit for hit, label in zip(hits, labels, strict=True) if label["by"] == by]
+    return sum(picked) / len(picked) if picked else 1.0
 
 
 def score(
@@ -276,6 +318,10 @@ def summary(name: str, result: dict[str, Any]) -> list[str]:
         f"agent {result['recall_agent']:.2f}  precision {result['precision']:.2f} "
         f"({result['matched_records']}/{result['records']})  "
         f"records per 10 prompts {result['per_10_prompts']:.1f}",
+        f"  near the label's row (within {NEAR_ROWS} rows): recall all "
+        f"{result['near']['recall_all']:.2f}  user {result['near']['recall_user']:.2f}  "
+        f"precision {result['near']['precision']:.2f} "
+        f"({result['near']['matched_records']}/{result['records']})",
     ]
     for kind, (value, hit, total) in result["per_kind"].items():
         lines.append(f"    recall {kind:<10} {value:.2f} ({hit}/{total})")

@@ -64,6 +64,7 @@ def test_the_report_lists_misses_and_extras(capsys: object) -> None:
     out = capsys.readouterr().out  # type: ignore[attr-defined]
     assert "missed labels (" in out and "records matching no label (" in out
     assert "recall by user" in out
+    assert "near the label's row (within 40 rows): recall all " in out
 
 
 def test_both_label_sets_are_scored_per_repository_with_the_held_out_group_apart() -> None:
@@ -84,6 +85,11 @@ def test_both_label_sets_are_scored_per_repository_with_the_held_out_group_apart
     assert sum(len(g["missed"]) for g in (groups["held-out"], groups["dev"])) == len(
         groups["all"]["missed"]
     )
+    # The cross-check counts a record only near the label's row: never more than the rule.
+    for group in groups.values():
+        assert group["near"]["recall_all"] <= group["recall_all"]
+        assert group["near"]["recall_user"] <= group["recall_user"]
+        assert group["near"]["matched_records"] <= group["matched_records"]
 
 
 def test_the_markdown_report_lists_every_miss_and_extra_per_group(capsys: object) -> None:
