@@ -102,8 +102,39 @@ DIRECTIVES = (
         r"(?:english|chinese|japanese|korean|spanish|german|french|portuguese|russian)\b",
         "constraint",
     ),
+    # the language of what is written: "all output in English", "commit messages in English"
+    (
+        r"\b(?:output|answers?|replies|responses|comments|docs|documentation|commit messages?|"
+        r"messages) (?:only )?in (?:english|chinese|japanese|korean|spanish|german|french|"
+        r"portuguese|russian|vietnamese)\b",
+        "constraint",
+    ),
+    # a platform or version the work must run on: "target node 18", "we're targeting py3.10"
+    (r"\btarget(?:ing|s)? (?:\w+ )?v?\d+(?:\.\d+)*\b|\btarget(?:ing|s)? \w+ ?v?\d", "constraint"),
     # choices
     (r"\binstead\b|\brather than\b|\bin favou?r of\b", "decided"),
+    # a name chosen: "call it ctx-guard", "name the script report.py", "rename X to Y"
+    (
+        r"^(?:please |just |ok,? |and )?(?:call|name) "
+        r"(?:it|this|that|them|the [\w.-]+(?: [\w.-]+)?) (?:as )?[`'\"]?[\w.-]+|"
+        r"\brename (?:it|this|that|them|the \S+(?: \S+)?|\S+) "
+        r"(?:to|as|into) [`'\"]?[\w.-]+",
+        "decided",
+    ),
+    # what it is built in or with: "write it in Go", "do it with plain CSS"
+    (
+        r"\b(?:write|do|build|implement|make|code|redo|rewrite) (?:it|this|that|them|the "
+        r"[\w.-]+) (?:in|with|using) (?:plain |pure |vanilla |just )?[\w.+#-]+",
+        "decided",
+    ),
+    # the form wanted: "I want the output as JSON", "I'd like it in TypeScript"
+    (
+        r"\bI(?:'d| would)? (?:want|like|prefer|need) (?:it|this|that|them|the [\w.-]+"
+        r"(?: [\w.-]+)?) (?:as|in) (?:a |an |one |plain |a single )?[\w.+#-]+",
+        "decided",
+    ),
+    # "prefer X over Y", "go for the simplest option"
+    (r"^(?:please |just |ok,? )?prefer \S+(?: \S+){0,2} (?:over|to)\b", "decided"),
     (
         r"\blet'?s (?:also |just |rather )?(?:do|use|go with|switch|migrate|move|make|stick|"
         r"try|keep|drop|replace|reuse|rename|change)\b",
