@@ -361,6 +361,22 @@ def test_a_directive_in_another_language_takes_the_names_of_the_agents_reply() -
     assert second.flush() == []
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The user wants the dashboard as one HTML file.",
+        "User wants the dashboard as one HTML file.",
+        "User prefers the dashboard as one HTML file.",
+    ],
+)
+def test_the_thinkings_sentence_about_the_user_gives_its_words(sentence: str) -> None:
+    from context_memory.capture.dialogue import thinking_gist
+
+    thinking = f"Let me look at the layout first. {sentence} I'll write it now."
+    assert thinking_gist(thinking) == ["dashboard", "one", "html", "file"]
+    assert thinking_gist("Let me look at the layout first.") == []
+
+
 def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> None:
     capturer = Capturer()
     assert capturer.feed(prompt_row("把这个脚本包装成一个命令行工具")) == []

@@ -170,7 +170,12 @@ def reply_names(reply: str) -> list[str]:
 MAX_GIST_WORDS = 12  # words a thinking or an English reply adds to a held item
 GIST_SCAN = 1500  # characters of a thinking block read
 # A sentence of the agent's thinking about what the user said, wants or turned down.
-_ABOUT_USER = re.compile(r"\b(?:the user|user's|user is|they want|they'd like)\b", re.IGNORECASE)
+_ABOUT_USER = re.compile(
+    r"\b(?:the user|user's|user (?:is|wants|wanted|asks|asked|said|says|prefers|would like|"
+    r"needs|chose|picked|selected|rejected|declined|does(?:n't| not)|did(?:n't| not))|"
+    r"they want|they'd like)\b",
+    re.IGNORECASE,
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,23}")
 # Words of the restating itself and grammar, not of what is restated (content words such as
 # "new", "all", "old", which the anchors' STOP_WORDS leave out, stay: "a new worktree").
@@ -181,6 +186,7 @@ _GIST_STOP = frozenset(
     might must not no yes ok okay please just also very really too here there now when
     where why how what which who whose want need like make going get got see look think know
     user user's users wants wanted asks asked asking says said saying mentioned mentions
+    prefers needs chose picked selected declined
     tells told telling would they them their he she his her him means meaning seems
     clarifying clarify clarified understand understood trying tried request requested
     requesting requests let's let me now okay right actually basically already""".split()
