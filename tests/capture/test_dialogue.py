@@ -412,6 +412,47 @@ def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> 
     assert "repo/bin/report_cli.py" in anchors  # the file the agent wrote in answer
 
 
+def test_what_is_captured_behind_a_held_directive_keeps_the_order_of_its_rows() -> None:
+    # A directive in Chinese waits for the agent's reply; a rejection the user types in the
+    # same turn is later, so its record must be written later (it supersedes what it
+    # contradicts: the later record wins).
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("以后都用 npm 安装依赖")) == []
+    call = {
+        "type": "assistant",
+        "uuid": "a2",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "npm i x"}}
+            ],
+        },
+    }
+    rejected = {
+        "type": "user",
+        "uuid": "r1",
+        "message": {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t1",
+                    "is_error": True,
+                    "content": "The user doesn't want to proceed with this tool use. The tool use "
+                    "was rejected (eg. if it was a file edit, the new_string was NOT written to "
+                    "the file). To tell you how to proceed, the user said:\nno, use pnpm",
+                }
+            ],
+        },
+    }
+    assert capturer.feed(call) == []
+    assert capturer.feed(rejected) == []  # behind the held directive
+    items = capturer.end_run()
+    assert [(i["uuid"], i["kind"]) for i in items] == [("p1", "constraint"), ("r1", "rejected")]
+    assert all("_behind" not in i for i in items)
+    assert "npm" in items[0]["anchors"] and "pnpm" not in items[0]["anchors"]
+
+
 def test_a_held_directive_leaves_at_the_next_prompt_without_a_reply() -> None:
     capturer = Capturer()
     assert capturer.feed(prompt_row("必须先跑测试再提交")) == []

@@ -132,7 +132,8 @@ def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
 
 # --- the carried context -------------------------------------------------------------------
 
-MAX_HELD = 4  # prompt items waiting for the agent's reply
+MAX_HELD = 4  # prompt items waiting for the agent's reply (and those behind them)
+_BEHIND = "_behind"  # the mark of an item that waits only for its turn
 MAX_CALL_NAMES = 4  # anchors of one of the agent's calls that a held item takes
 MAX_HELD_ANCHORS = MAX_ANCHORS  # a held item's anchors, its own and those its reply adds
 MAX_REPLY_NAMES = 4  # names a reply adds to a held item's anchors
@@ -233,8 +234,9 @@ class Dialogue:
     (until the user's next prompt takes them), and items typed in a language other than
     English, held for the agent's turn in reply (until the next prompt or the end of the
     data read, ``release``): the names its text, thinking and calls use join their anchors,
-    the English words a handoff and the audit use for them. JSON-able and bounded
-    (``to_state``)."""
+    the English words a handoff and the audit use for them. Items captured while one is
+    held wait behind it (``behind``), so that records keep the order of their rows: a later
+    record supersedes an earlier one. JSON-able and bounded (``to_state``)."""
 
     def __init__(self, state: object = None) -> None:
         self._offer: dict[str, Any] = {}
@@ -274,6 +276,8 @@ class Dialogue:
 
     def _name_held(self, names: list[str]) -> None:
         for item in self._held:
+            if item.get(_BEHIND):
+                continue  # in English, or no reply's: only waiting for its turn
             anchors = item.setdefault("anchors", [])
             for name in names:
                 if len(anchors) >= MAX_HELD_ANCHORS:
@@ -287,11 +291,36 @@ class Dialogue:
         return offer
 
     def holds(self) -> bool:
-        return bool(self._held)
+        """Whether an item waits for the agent's reply (the reply's names are wanted)."""
+        return any(not item.get(_BEHIND) for item in self._held)
 
     def release(self) -> list[Item]:
-        """The held items, without a reply (a new prompt came first, or the run ends)."""
+        """The held items in their order, without a reply (a new prompt came first, or the
+        run ends)."""
         out, self._held = self._held, []
+        for item in out:
+            item.pop(_BEHIND, None)
+        return out
+
+    def behind(self, items: list[Item]) -> list[Item]:
+        """``items`` now, or, while an item is held, after it: captured later, they are
+        written later (a record supersedes the earlier ones it contradicts)."""
+        out: list[Item] = []
+        for item in items:
+            if not self._held:
+                out.append(item)
+                continue
+            item[_BEHIND] = True
+            out.extend(self._queue(item))
+        return out
+
+    def _queue(self, item: Item) -> list[Item]:
+        """Append ``item``; the oldest leave (in order) beyond MAX_HELD."""
+        self._held = [*self._held, item]
+        out = self._held[: max(0, len(self._held) - MAX_HELD)]
+        self._held = self._held[len(out) :]
+        for left in out:
+            left.pop(_BEHIND, None)
         return out
 
     def hold(self, item: Item) -> list[Item]:
@@ -299,7 +328,5 @@ class Dialogue:
         text, or the reason typed for a rejected call) are not English."""
         said = f"{item.get('decision', '')} {item.get('reason', '')}"
         if not any(c.isalpha() and not c.isascii() for c in said):
-            return [item]
-        out = self._held[: max(0, len(self._held) - MAX_HELD + 1)]
-        self._held = [*self._held[len(out) :], item]
-        return out
+            return self.behind([item])
+        return self._queue(item)

@@ -246,17 +246,19 @@ class Capturer:
                     continue  # one choice of the agent per row
                 sentence = settled_choice(block["text"])
                 if sentence:
-                    out.append(
-                        make_item(
-                            "decided",
-                            "agent",
-                            "agent-text",
-                            row,
-                            decision=sentence,
-                            quote=sentence,
-                            choice_text=sentence,
-                            subjects=([], []),  # the agent's own choice rules nothing out
-                        )
+                    out += self._dialogue.behind(
+                        [
+                            make_item(
+                                "decided",
+                                "agent",
+                                "agent-text",
+                                row,
+                                decision=sentence,
+                                quote=sentence,
+                                choice_text=sentence,
+                                subjects=([], []),  # the agent's own choice rules nothing out
+                            )
+                        ]
                     )
         return out
 
@@ -290,7 +292,7 @@ class Capturer:
             out.extend(self._dialogue.hold(self._with_reason(pending, clip(said))))
         self._pending = []
         if text.lstrip().startswith(dialogue.HANDOFF_START):
-            out.append(dialogue.handoff_item(row, text))
+            out.extend(self._dialogue.behind([dialogue.handoff_item(row, text)]))
             return out
         # A short reply to the options the agent offered is the choice of one of them.
         pick = picked_option(typed, offer) if offer else None
@@ -308,21 +310,22 @@ class Capturer:
         call = self._seen.get(about) if about else None
         if call and answered:
             # The rejection record rules the call out; the rule is the user's own words.
-            out.append(_said_on(row, found, f"rejecting {describe_call(call)}"))
+            out.extend(
+                self._dialogue.behind([_said_on(row, found, f"rejecting {describe_call(call)}")])
+            )
             return out
         if call and rejections.corrects(found.text):
             # No record holds the interrupted call: the correction takes it as its subject.
             facts = self._seen.facts_for(about)
-            out.append(
-                _said_on(
-                    row,
-                    found,
-                    f"interrupting {describe_call(call)}",
-                    call=call,
-                    known=tuple(facts.get("anchors", ())),
-                    subjects=of_rejection(subjects_from(facts.get("subjects")), found.text),
-                )
+            correction = _said_on(
+                row,
+                found,
+                f"interrupting {describe_call(call)}",
+                call=call,
+                known=tuple(facts.get("anchors", ())),
+                subjects=of_rejection(subjects_from(facts.get("subjects")), found.text),
             )
+            out.extend(self._dialogue.behind([correction]))
             return out
         out.extend(
             self._dialogue.hold(dialogue.stated_item(row, found.kind, found.text, found.quote))
@@ -346,7 +349,7 @@ class Capturer:
                 if item["decision"] == self._last_plan and not resolved:
                     return []  # the same plan approved again: no new decision
                 self._last_plan = item["decision"]
-                return [item]
+                return self._dialogue.behind([item])
             return []
         verdict, reason = rejections.read_result(row, text, tool)
         if verdict == "interrupted" and call:
@@ -384,7 +387,8 @@ class Capturer:
             ):
                 return []  # the other calls of one reply the user stopped: one rejection
             if len(self._pending) >= MAX_PENDING:
-                return [self._with_reason(self._pending.pop(0), ""), *self._stash(item)]
+                oldest = self._with_reason(self._pending.pop(0), "")
+                return [*self._dialogue.behind([oldest]), *self._stash(item)]
             return self._stash(item)
         if plan:  # a plan is rejected for what the feedback names, not every step of it
             call_subjects = named_in(call_subjects, reason)
@@ -426,7 +430,7 @@ class Capturer:
                     subjects=of_rejection([], reason),
                 )
             )
-        return out
+        return self._dialogue.behind(out)
 
     def _stash(self, item: Item) -> list[Item]:
         self._pending.append(item)
