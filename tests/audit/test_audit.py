@@ -365,6 +365,10 @@ def test_the_audit_looks_for_a_records_first_twelve_anchors_only():
     assert result["keywords"] == lead
     (lost,) = audit_decisions([record], " ".join(rest))
     assert lost["status"] == "lost"
+    # A record's keywords, when it has them, are the words looked for (the user's own; the
+    # other anchors are the agent's words for them).
+    (own,) = audit_decisions([{**record, "keywords": lead[:2]}], " ".join(lead[:2]))
+    assert (own["status"], own["keywords"]) == ("survived", lead[:2])
 
 
 def test_full_width_summary_keeps_half_width_decisions():

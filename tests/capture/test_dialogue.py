@@ -33,6 +33,12 @@ def prompt_row(text: str, uuid: str = "p1") -> dict[str, Any]:
     return {"type": "user", "uuid": uuid, "message": {"role": "user", "content": text}}
 
 
+def typed(text: str) -> list[dict[str, Any]]:
+    """What one prompt gives by the end of the run (an item waits for the agent's reply)."""
+    capturer = Capturer()
+    return [*capturer.feed(prompt_row(text)), *capturer.end_run()]
+
+
 OFFER = (
     "Two ways to store the sessions:\n\n"
     "1. **SQLite** - one file, no server\n"
@@ -44,17 +50,16 @@ OFFER = (
 def reply_to(offer: str, reply: str) -> list[dict[str, Any]]:
     capturer = Capturer()
     assert capturer.feed(agent_row(offer)) == []
-    return capturer.feed(prompt_row(reply))
+    # An item waits for the agent's reply: the run's end gives it (Stop).
+    assert capturer.feed(prompt_row(reply)) == []
+    return capturer.end_run()
 
 
 def test_real_reply_lets_do_2_is_the_decision_with_the_options_text() -> None:
     capturer = Capturer()
-    items = []
-    for line in real_lines(SLOPOMETRY):
-        row = json.loads(line)
-        found = capturer.feed(row)
-        if row.get("uuid") == "ef7547b8-c5fe-4661-950e-44a19a0a55e1":
-            items = found
+    every = [item for line in real_lines(SLOPOMETRY) for item in capturer.feed(json.loads(line))]
+    every += capturer.end_run()
+    items = [i for i in every if i["uuid"] == "ef7547b8-c5fe-4661-950e-44a19a0a55e1"]
     assert [(i["kind"], i["by"], i["source"], i["tier"]) for i in items] == [
         ("decided", "user", "prompt", "stated")
     ]
@@ -116,15 +121,17 @@ def test_the_offer_is_the_latest_text_and_one_reply_uses_it_up() -> None:
     capturer.feed(agent_row("Let me check the database drivers first.", "a2"))
     assert capturer.feed(prompt_row("2")) == []  # the later text offered nothing
     capturer.feed(agent_row(OFFER, "a3"))
-    assert len(capturer.feed(prompt_row("2", "p2"))) == 1
+    assert capturer.feed(prompt_row("2", "p2")) == []  # waits for the agent's reply
+    assert len(capturer.end_run()) == 1
     assert capturer.feed(prompt_row("2", "p3")) == []  # answered already
+    assert capturer.end_run() == []
 
 
 def test_the_offer_is_carried_across_runs_and_bounded() -> None:
     first = Capturer()
     first.feed(agent_row(OFFER))
     second = Capturer(first.to_state())
-    items = second.feed(prompt_row("2"))
+    items = [*second.feed(prompt_row("2")), *second.end_run()]
     assert [i["decision"] for i in items] == [
         "chose option 2: Postgres - needs a server, scales further"
     ]
@@ -243,7 +250,7 @@ def test_pasted_output_logs_code_and_relayed_text_capture_nothing(text: str) -> 
 
 
 def test_an_indented_list_item_is_the_users_own_words() -> None:
-    items = Capturer().feed(prompt_row("A few rules:\n    - never push to main\n    - use pnpm"))
+    items = typed("A few rules:\n    - never push to main\n    - use pnpm")
     assert [(i["kind"], i["decision"]) for i in items] == [
         ("constraint", "never push to main … use pnpm")
     ]
@@ -251,8 +258,8 @@ def test_an_indented_list_item_is_the_users_own_words() -> None:
 
 def test_a_long_pasted_document_keeps_only_its_short_first_paragraph() -> None:
     doc = "\n".join(f"Step {n}: the service must restart and must log." for n in range(14))
-    assert Capturer().feed(prompt_row(f"what do you think of this design?\n\n{doc}")) == []
-    items = Capturer().feed(prompt_row(f"Let's use this design, keep it short.\n\n{doc}"))
+    assert typed(f"what do you think of this design?\n\n{doc}") == []
+    items = typed(f"Let's use this design, keep it short.\n\n{doc}")
     assert [i["decision"] for i in items] == ["Let's use this design, keep it short."]
 
 
@@ -260,11 +267,11 @@ def test_a_long_pasted_document_keeps_only_its_short_first_paragraph() -> None:
     "text", ["can we rebase on main, please?", "can we test something", "no i dont ugh"]
 )
 def test_requests_and_impatience_are_no_decisions_or_rejections(text: str) -> None:
-    assert Capturer().feed(prompt_row(text)) == []
+    assert typed(text) == []
 
 
 def test_prompt_directives_are_typed_stated_with_subjects() -> None:
-    items = Capturer().feed(prompt_row("No, use pnpm, not npm."))
+    items = typed("No, use pnpm, not npm.")
     assert [(i["tier"], i["ruled_out"], i["preferred"]) for i in items] == [
         ("stated", [{"kind": "command", "value": "npm"}], [{"kind": "command", "value": "pnpm"}])
     ]
@@ -317,16 +324,20 @@ SET2 = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-2" / 
 
 @functools.cache
 def _items_by_row(part: str) -> dict[str, list[dict[str, Any]]]:
-    """The items each row of one set-2 transcript gives, fed in file order."""
+    """The items of each row of one set-2 transcript (at the row they name: an item may
+    wait for the agent's reply), fed in file order."""
     (path,) = [p for p in SET2.glob("*.jsonl.gz") if part in p.name]
     capturer = Capturer()
     found: dict[str, list[dict[str, Any]]] = {}
+    items: list[dict[str, Any]] = []
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         for line in handle:
             row = json.loads(line)
-            items = capturer.feed(row)
+            items += capturer.feed(row)
             if isinstance(row.get("uuid"), str):
-                found[row["uuid"]] = items
+                found[row["uuid"]] = []
+    for item in [*items, *capturer.end_run()]:
+        found.setdefault(str(item["uuid"]), []).append(item)
     return found
 
 
@@ -451,6 +462,31 @@ def test_what_is_captured_behind_a_held_directive_keeps_the_order_of_its_rows() 
     assert [(i["uuid"], i["kind"]) for i in items] == [("p1", "constraint"), ("r1", "rejected")]
     assert all("_behind" not in i for i in items)
     assert "npm" in items[0]["anchors"] and "pnpm" not in items[0]["anchors"]
+
+
+def test_an_english_directive_takes_the_replys_words_after_its_own() -> None:
+    from context_memory.memory.decisions import make_captured_record
+
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("Install it and test localy before you push to `main`")) == []
+    thinking = {
+        "type": "assistant",
+        "uuid": "a1",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "The user wants me to run the tests locally."}
+            ],
+        },
+    }
+    assert capturer.feed(thinking) == []
+    (item,) = capturer.end_run()
+    assert item["anchors"][0] == "main"  # the user's own first
+    assert "locally" in item["anchors"]  # the agent's word for what was typed
+    record = make_captured_record(item, session="s1")
+    # The audit looks for the user's own words only.
+    assert record["keywords"] == ["main"]
+    assert "locally" in record["anchors"]
 
 
 def test_a_held_directive_leaves_at_the_next_prompt_without_a_reply() -> None:

@@ -104,6 +104,7 @@ def test_a_pending_rejection_waits_across_runs_and_flushes_without_a_reason() ->
     state = json.loads(json.dumps(first.to_state()))
     second = Capturer(state)
     items = second.feed(prompt_row("keep the build folder, it holds the cache", "p2"))
+    items += second.end_run()  # they wait for the agent's reply, in their order
     assert [(i["kind"], i["source"], i["reason"]) for i in items] == [
         ("rejected", "tool-rejection", "keep the build folder, it holds the cache"),
         ("constraint", "prompt", "said on rejecting Bash: rm -rf build"),
@@ -201,6 +202,7 @@ def test_c_question_text_is_parsed_when_the_structured_result_is_missing() -> No
         result_row("q1", text)
         | {"message": {"content": [{"type": "tool_result", "tool_use_id": "q1", "content": text}]}}
     )
+    items += capturer.end_run()
     assert [(i["decision"], i["alternatives"]) for i in items] == [("Which database? → SQLite", [])]
     assert items[0]["tier"] == "structural"
     # The same text answering no call the engine knows, without the client's structured
@@ -301,6 +303,7 @@ def test_d_a_directive_read_outside_a_prompt_row_is_the_users(
             capturer = Capturer(capturer.to_state())
             continue
         items.extend(capturer.feed(row))
+    items.extend(capturer.end_run())
     assert [(i["kind"], i["by"], i["source"], i["uuid"], i["decision"], i["reason"])
             for i in items] == [
         ("constraint", "user", "prompt", uuid, "Never touch the old migrations", reason)
@@ -330,8 +333,10 @@ def test_d_a_directive_restated_or_queued_is_read_once(rows: list[dict[str, Any]
 def test_d_meta_sidechain_and_summary_rows_capture_nothing() -> None:
     text = "Don't use moment, use date-fns instead."
     for flag in ("isMeta", "isSidechain", "isCompactSummary"):
-        assert Capturer().feed(prompt_row(text, **{flag: True})) == []
-    assert len(Capturer().feed(prompt_row(text))) == 1
+        capturer = Capturer()
+        assert capturer.feed(prompt_row(text, **{flag: True})) + capturer.end_run() == []
+    capturer = Capturer()
+    assert len(capturer.feed(prompt_row(text)) + capturer.end_run()) == 1
 
 
 def test_d_real_prompt_with_a_pasted_log_is_read_up_to_the_paste() -> None:

@@ -59,7 +59,9 @@ def engine_items(path: Path, flush: bool = True) -> list[dict[str, Any]]:
             continue
         if isinstance(row, dict):
             items.extend(capturer.feed(row))
-    return items + (capturer.flush() if flush else [])
+    # A hook's run ends with end_run (held items out, rejected calls still pending); by hand,
+    # flush (pending ones too).
+    return items + (capturer.flush() if flush else capturer.end_run())
 
 
 def identities(items: list[dict[str, Any]]) -> list[tuple[str, str, str]]:

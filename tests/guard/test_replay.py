@@ -94,7 +94,9 @@ def test_a_preloaded_ask_on_a_real_transcript_quotes_the_user() -> None:
 
 
 def rows(*commands: str) -> list[dict[str, Any]]:
-    """A session: the user's prompt, then one assistant row per command (each answered)."""
+    """A session: the user's directive and the agent's answer (one turn: capture writes
+    its record at the turn's end, Stop), then a request, and one assistant row per command
+    (each answered)."""
     found: list[dict[str, Any]] = [
         {
             "type": "user",
@@ -102,7 +104,21 @@ def rows(*commands: str) -> list[dict[str, Any]]:
             "isSidechain": False,
             "timestamp": "2026-11-30T10:00:00.000Z",
             "message": {"role": "user", "content": PROMPT},
-        }
+        },
+        {
+            "type": "assistant",
+            "uuid": "a0",
+            "isSidechain": False,
+            "timestamp": "2026-11-30T10:00:02.000Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "Noted."}]},
+        },
+        {
+            "type": "user",
+            "uuid": "u1",
+            "isSidechain": False,
+            "timestamp": "2026-11-30T10:00:04.000Z",
+            "message": {"role": "user", "content": "Now add the date picker."},
+        },
     ]
     for number, command in enumerate(commands, 1):
         found.append(

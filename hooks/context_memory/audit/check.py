@@ -109,8 +109,9 @@ def _presence(constraint: Constraint, index: ContextIndex) -> Presence:
 
 
 def audit_terms(constraint: Constraint) -> list[str]:
-    """The words the audit looks for: a record's first MAX_AUDIT_TERMS anchors."""
-    return constraint["anchors"][:MAX_AUDIT_TERMS]
+    """The words the audit looks for: a record's keywords (its first MAX_AUDIT_TERMS
+    anchors that are the user's own; a typed record's keywords)."""
+    return constraint["keywords"][:MAX_AUDIT_TERMS]
 
 
 def audit_decisions(

@@ -134,6 +134,9 @@ def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
 
 MAX_HELD = 4  # prompt items waiting for the agent's reply (and those behind them)
 _BEHIND = "_behind"  # the mark of an item that waits only for its turn
+# How many of an item's anchors are its own (the rest the agent's reply added): the audit's
+# words (memory/decisions.make_captured_record).
+OWN_ANCHORS = "own_anchors"
 MAX_CALL_NAMES = 4  # anchors of one of the agent's calls that a held item takes
 MAX_HELD_ANCHORS = MAX_ANCHORS  # a held item's anchors, its own and those its reply adds
 MAX_REPLY_NAMES = 4  # names a reply adds to a held item's anchors
@@ -324,9 +327,14 @@ class Dialogue:
         return out
 
     def hold(self, item: Item) -> list[Item]:
-        """``item`` now, or held for the agent's reply when the user's words in it (its
-        text, or the reason typed for a rejected call) are not English."""
+        """``item`` held for the agent's reply: the words its text, thinking and calls use
+        in answer join its anchors (the labels' terms are often the agent's word for what
+        the user said: a typo corrected, a message in another language restated). When the
+        user's words (its text, or the reason typed for a rejected call) are English, they
+        stay the words the audit looks for."""
         said = f"{item.get('decision', '')} {item.get('reason', '')}"
         if not any(c.isalpha() and not c.isascii() for c in said):
-            return self.behind([item])
+            # In English the user's own words say it: the reply's words come after them,
+            # and only the user's are the words the audit looks for (OWN_ANCHORS).
+            item[OWN_ANCHORS] = len(item.get("anchors", []))
         return self._queue(item)

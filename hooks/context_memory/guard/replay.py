@@ -4,11 +4,13 @@ each tool call of a real session.
 As recorded (the default), the transcript is read in file order: before each main-chain
 assistant row, its tool calls are judged against what was known then: the records
 captured (capture.engine.Capturer) from the rows before it, starting from nothing,
-superseded ones left out as the store leaves them out. Then the row is fed to the
-capturer. With ``--preload``, as the next session would see it: the whole transcript is
-captured first, and every call is judged against its final live records. Records are made
-as the store makes them (memory.decisions.make_captured_record). Nothing is read from or
-written to the state folder: the measurement of the guard on a session, not a run of it.
+superseded ones left out as the store leaves them out; what a turn states comes out of the
+engine when the turn is over (the next prompt), as capture writes it at the turn's Stop.
+Then the row is fed to the capturer. With ``--preload``, as the next session would see
+it: the whole transcript is captured first, and every call is judged against its final
+live records. Records are made as the store makes them
+(memory.decisions.make_captured_record). Nothing is read from or written to the state
+folder: the measurement of the guard on a session, not a run of it.
 
 Not on the hook path: json, gzip and the capture engine are imported here only. The file
 is found, checked and read as by every by-hand command (transcript/by_hand): a .jsonl.gz

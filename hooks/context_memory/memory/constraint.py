@@ -54,7 +54,8 @@ if TYPE_CHECKING:
         session: str
         author: str
         call: dict[str, str] | None  # the rejected tool call (tool, command | file, gist)
-        anchors: list[str]  # its distinctive words, best first (the audit: MAX_AUDIT_TERMS)
+        anchors: list[str]  # its distinctive words, best first
+        keywords: list[str]  # the words the audit looks for (at most MAX_AUDIT_TERMS)
 
 
 # A record's anchors: the distinctive words of the whole text it was captured from (a
@@ -138,6 +139,12 @@ def constraint_of(record: Mapping[str, object]) -> Constraint | None:
         if isinstance(call, dict)
         else None,
         "anchors": _words(record.get("anchors") or record.get("keywords"), MAX_ANCHORS),
+        "keywords": _words(
+            record.get("keywords")
+            if isinstance(record.get("keywords"), list)
+            else record.get("anchors"),
+            MAX_AUDIT_TERMS,
+        ),
     }
 
 

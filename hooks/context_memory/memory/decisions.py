@@ -290,6 +290,10 @@ def _line(value: object, limit: int) -> str:
     return clip(" ".join(redact(value).split()), limit) if isinstance(value, str) else ""
 
 
+def _own_count(value: object, anchors: list[str]) -> int:
+    return value if isinstance(value, int) and 0 <= value <= len(anchors) else len(anchors)
+
+
 def _words(value: object, limit: int = MAX_ANCHORS) -> list[str]:
     """Distinct lowercase one-line words, in order, at most ``limit`` of them."""
     words: list[str] = []
@@ -326,7 +330,9 @@ def make_captured_record(
     engine's dict: kind, by, source, uuid, row_ts, decision, reason, quote, alternatives,
     anchors, avoid, prefer, call). Texts are cut to one line of MAX_CAPTURED_TEXT; anchors
     are lowercase and at most MAX_ANCHORS; avoid and prefer keep only anchors; ``keywords``
-    are the first MAX_AUDIT_TERMS anchors, what the audit looks for as for ctx-decide's."""
+    are the first MAX_AUDIT_TERMS anchors, what the audit looks for as for ctx-decide's (of
+    an English item only its own: ``own_anchors`` counts them, the agent's reply added the
+    others)."""
     kind = item.get("kind")
     if kind not in ("decided", "rejected", "constraint"):
         raise RecordError(f"a captured kind must be decided, rejected or constraint, not {kind!r}")
@@ -351,7 +357,7 @@ def make_captured_record(
         alternatives=[_line(a, MAX_CAPTURED_TEXT) for a in str_list(item.get("alternatives"))][
             :MAX_LIST_ITEMS
         ],
-        keywords=anchors[:MAX_AUDIT_TERMS],
+        keywords=anchors[: min(MAX_AUDIT_TERMS, _own_count(item.get("own_anchors"), anchors))],
         ts=ts,
         author=author,
     )
