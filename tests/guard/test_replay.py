@@ -157,6 +157,21 @@ def rows(*commands: str) -> list[dict[str, Any]]:
     return found
 
 
+def test_as_recorded_a_turns_records_exist_from_its_end_or_a_compaction_on() -> None:
+    from helpers import transcript_rows as tr
+
+    first, _ = tr.tool_call("Bash", {"command": "npm install moment"})
+    second, _ = tr.tool_call("Bash", {"command": "npm install moment"})
+    rows_ = [
+        tr.user(PROMPT),
+        first,  # the same turn: capture has not written the directive yet (Stop)
+        tr.compact_boundary(150_000, 3_000, "auto"),  # PreCompact captures it
+        second,
+    ]
+    verdicts = [r["verdict"] for r in replay(rows_)]
+    assert verdicts == ["allow", "ask"]
+
+
 @pytest.fixture
 def session(tmp_path: Path) -> Path:
     path = tmp_path / "session.jsonl"

@@ -126,10 +126,13 @@ def test_a_gzipped_transcript_is_refused_by_name(project: Path, name: str) -> No
 def test_the_replay_reads_a_gzipped_transcript_as_the_plain_one(project: Path) -> None:
     plain = write_rows(project / "t.jsonl")
     packed = gzipped(plain)
-    replayed = [run_main(guard.main, ["--replay", str(p), "--json"]) for p in (plain, packed)]
+    replayed = [
+        run_main(guard.main, ["--replay", str(p), "--preload", "--json"]) for p in (plain, packed)
+    ]
     assert [r.exit_code for r in replayed] == [0, 0]
     assert replayed[0].stdout == replayed[1].stdout
     calls = json.loads(replayed[1].stdout)
+    # As the next session sees it: the call the user ruled out in this file asks.
     assert [(c["tool"], c["verdict"]) for c in calls] == [("Write", "allow"), ("Bash", "ask")]
 
 

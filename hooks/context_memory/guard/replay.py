@@ -157,6 +157,12 @@ def replay(
         for item in capturer.feed(row) or ():
             if isinstance(item, dict):
                 known.add(item)
+        if _compacts(row):
+            # PreCompact runs capture: what the turn stated so far is written then.
+            end_run = getattr(capturer, "end_run", None)
+            for item in (end_run() if callable(end_run) else None) or ():
+                if isinstance(item, dict):
+                    known.add(item)
     if preload:
         flush = getattr(capturer, "flush", None)
         for item in (flush() if callable(flush) else None) or ():
@@ -164,6 +170,14 @@ def replay(
                 known.add(item)
         results = [_result(row, block, known.entries) for row, block in calls]
     return results
+
+
+def _compacts(row: object) -> bool:
+    return (
+        isinstance(row, dict)
+        and row.get("type") == "system"
+        and row.get("subtype") == "compact_boundary"
+    )
 
 
 def summary(results: list[dict[str, Any]]) -> str:
