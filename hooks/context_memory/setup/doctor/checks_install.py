@@ -6,7 +6,6 @@ line as registered there, and the command links on PATH.
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import sys
 from collections.abc import Iterable, Mapping
@@ -17,6 +16,7 @@ from context_memory.core.command_table import HOOKS, SCRIPTS, HookSpec
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.install import command_links
 from context_memory.setup.install.settings_edit import (
+    STATUSLINE_PROGRAM,
     command_word,
     hook_entries,
     in_double_quotes,
@@ -30,7 +30,6 @@ from context_memory.setup.install.venv import (
 from context_memory.setup.install.venv import running_venv as find_running_venv
 
 MIN_PYTHON = (3, 10)
-STATUSLINE_PROGRAM = "ctx-statusline"
 DISTRIBUTION = "context-memory"
 # --------------------------------------------------------------------------- python, venv
 
@@ -161,20 +160,6 @@ def check_settings_file(item: SettingsFile) -> Check:
     return Check(name, OK, f"{item.path} is valid JSON")
 
 
-def program_of(command: object) -> str | None:
-    if not isinstance(command, str):
-        return None
-    # The POSIX rules the installer quotes by (shlex keeps the backslash of \\$ and \\`).
-    word = command_word(command)
-    if word is not None:
-        return word
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    return words[0] if words else None
-
-
 class Registration(NamedTuple):
     file: SettingsFile
     event: str
@@ -189,7 +174,7 @@ def registrations(files: list[SettingsFile], program_name: str) -> list[Registra
         for event, group, entry in hook_entries(item.settings):
             if not isinstance(entry, dict) or entry.get("type") != "command":
                 continue
-            program = program_of(entry.get("command"))
+            program = command_word(entry.get("command"))
             if program and os.path.basename(program) == program_name:
                 matcher = group.get("matcher")
                 matcher = matcher if isinstance(matcher, str) else None
@@ -264,7 +249,7 @@ def check_statusline(files: list[SettingsFile]) -> Check:
         if not isinstance(value, dict):
             continue
         command = value.get("command")
-        program = program_of(command)
+        program = command_word(command)
         if not program or os.path.basename(program) != STATUSLINE_PROGRAM:
             return Check(
                 name,

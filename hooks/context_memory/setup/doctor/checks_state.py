@@ -24,7 +24,8 @@ from context_memory.core.state import (
 )
 from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
-from context_memory.setup.doctor.checks_install import program_of, program_problem
+from context_memory.setup.doctor.checks_install import program_problem
+from context_memory.setup.install.settings_edit import command_word
 
 if TYPE_CHECKING:
     from context_memory.setup.doctor.plugin import PluginInstall
@@ -115,7 +116,7 @@ def check_cron(
             f"run {installer} --cron again (it keeps exactly one)",
         )
     fields = ours[0].split(None, 5)
-    program = program_of(fields[5]) if len(fields) == 6 else None
+    program = command_word(fields[5]) if len(fields) == 6 else None
     problem = program_problem(program) if program else "the line has no command"
     if problem:
         return Check(

@@ -241,6 +241,14 @@ def delete_if_empty(user: str | None = None) -> None:
     _run(_crontab_argv(user, "-r"))
 
 
+# What CronLine says of a change: the verb, then what it changes.
+_SAID = {
+    ADDED: ("add", "a line that runs ctx-merge hourly for {project}:"),
+    UPDATED: ("update", "the ctx-merge line for {project}:"),
+    REMOVED: ("remove", "the ctx-merge {noun}:"),
+}
+
+
 @dataclass(frozen=True)
 class CronLine:
     """The installer's step: ``asked`` (--cron), the line that runs ctx-merge hourly for
@@ -266,7 +274,7 @@ class CronLine:
 
     def apply(self) -> None:
         change = self._planned()
-        if change is not None and change.action in (ADDED, UPDATED, REMOVED):
+        if change is not None and change.action in _SAID:
             write_crontab(change.new_text, crontab_user(os.environ))
         self._say(change, would=False)
 
@@ -289,23 +297,18 @@ class CronLine:
         if change is None:
             return
         project, action = self.project, change.action
-        verb = {ADDED: "add", UPDATED: "update", REMOVED: "remove"}.get(action, "")
-        verb = f"would {verb}" if would else f"{verb.rstrip('e')}ed"
-        if action == ADDED:
-            said = [f"crontab: {verb} a line that runs ctx-merge hourly for {project}:"]
-        elif action == UPDATED:
-            said = [f"crontab: {verb} the ctx-merge line for {project}:"]
-        elif action == REMOVED:
+        if action in _SAID:
+            verb, what = _SAID[action]
             noun = "line" if len(change.lines) == 1 else f"{len(change.lines)} lines"
-            said = [f"crontab: {verb} the ctx-merge {noun}:"]
+            verb = f"would {verb}" if would else verb.rstrip("e") + "ed"
+            print(f"{PREFIX} crontab: {verb} {what.format(project=project, noun=noun)}")
+            for line in change.lines:
+                print(f"  {line}")
         elif action == UNCHANGED:
-            said = [f"crontab: already runs ctx-merge hourly for {project}; nothing to change"]
-        else:
-            said = [f"crontab: no ctx-merge line for {project}; nothing to remove"] * self.asked
-        for line in said:
-            print(f"{PREFIX} {line}")
-        for line in change.lines if action in (ADDED, UPDATED, REMOVED) else ():
-            print(f"  {line}")
+            said = f"already runs ctx-merge hourly for {project}; nothing to change"
+            print(f"{PREFIX} crontab: {said}")
+        elif self.asked:
+            print(f"{PREFIX} crontab: no ctx-merge line for {project}; nothing to remove")
         if self.asked and not self.remove and os.path.realpath(project) == str(REPO_ROOT):
             print(
                 f"{PREFIX} note: {project} is this context-memory checkout; for your own "

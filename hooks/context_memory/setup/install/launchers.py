@@ -88,12 +88,12 @@ def package_paths(venv: Path | str) -> list[str]:
 def entry_points(venv: Path | str) -> dict[str, str]:
     """``{command: "module:function"}`` from the installed package's ``entry_points.txt``
     (what pip made wrappers for), in name order."""
-    found = [_dist_info(venv)]
+    found = _dist_info(venv)
     parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keep names as written
-    parser.read(found[0], encoding="utf-8")
+    parser.read(found, encoding="utf-8")
     if not parser.has_section("console_scripts"):
-        raise LauncherError(f"{found[0]} lists no console scripts. Run ./install again.")
+        raise LauncherError(f"{found} lists no console scripts. Run ./install again.")
     return dict(sorted(parser.items("console_scripts")))
 
 
@@ -180,17 +180,6 @@ def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list
     return changed
 
 
-def prepare_programs(venv: Path, programs: Sequence[str], bin_dir: Path | None = None) -> None:
-    """Our launchers in ``bin_dir`` (default ``<venv>/bin``), not pip's wrappers; then each
-    command that the settings will name must run through sh, as the client runs it, before
-    anything of the user's is changed."""
-    try:
-        write_launchers(venv, bin_dir)
-    except LauncherError as exc:
-        raise InstallError(str(exc)) from None
-    verify_commands(bin_dir or venv / "bin", programs)
-
-
 def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
     """Run each program once as Claude Code will, ``sh -c '<command as registered>'``, with
     ``--version`` (which our launchers answer without doing anything); raise InstallError
@@ -225,8 +214,9 @@ def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
 
 @dataclass(frozen=True)
 class PreparePrograms:
-    """The installer's first step (not planned for a dry run): write our launchers into
-    ``bin_dir`` and run each program the settings will name once."""
+    """The installer's first step (not planned for a dry run): our launchers in ``bin_dir``
+    (not pip's wrappers); then each program that the settings will name must run through
+    sh, as the client runs it, before anything of the user's is changed."""
 
     venv: Path
     programs: tuple[str, ...]
@@ -236,7 +226,11 @@ class PreparePrograms:
         pass
 
     def apply(self) -> None:
-        prepare_programs(self.venv, self.programs, self.bin_dir)
+        try:
+            write_launchers(self.venv, self.bin_dir)
+        except LauncherError as exc:
+            raise InstallError(str(exc)) from None
+        verify_commands(self.bin_dir or self.venv / "bin", self.programs)
 
 
 def is_launcher(path: str) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from context_memory.core import fsutil
 from context_memory.pinned import claude_md
 from context_memory.pinned import digest as pinned_digest
 from context_memory.pinned import store as pinned
@@ -104,10 +105,7 @@ def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: b
                 return
             if not dry_run:
                 for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
-                    try:
-                        os.unlink(path)
-                    except FileNotFoundError:
-                        pass
+                    fsutil.remove(path)
             print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the decisions "
                   "log, which is kept)")  # fmt: skip
         return
@@ -133,11 +131,9 @@ def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: b
 
 
 def _write_claude_md(change: ClaudeMdChange) -> None:
-    from context_memory.core.fsutil import atomic_write
-
     assert change.new is not None
     if change.old is not None and change.new == "":
         # It held only the import line, which an install added: nothing of the user's is left.
         os.unlink(change.target)
         return
-    atomic_write(change.target, change.new)
+    fsutil.atomic_write(change.target, change.new)

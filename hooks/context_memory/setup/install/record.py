@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from context_memory.core.fsutil import atomic_write
+from context_memory.core.fsutil import atomic_write, remove
 from context_memory.setup.install import crontab
 from context_memory.setup.install.settings_file import (
     BACKUP_INFIX,
@@ -87,10 +87,7 @@ def save(
         installs[identity(environ)] = record
     path = record_path(venv)
     if not installs:
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
+        remove(path)
         return
     document = {"version": RECORD_VERSION, "installs": installs}
     atomic_write(path, json.dumps(document, indent=1, sort_keys=True) + "\n")
@@ -165,27 +162,20 @@ class RestoreRecorded:
             save(self.venv, None)
 
 
-RESTORE_DELETE = "delete"  # the install created the file and nothing else is in it
-RESTORE_TEXT = "text"  # the file gets its text from before the first install back
-
-
-def planned_restore(entry: object, new: Settings, path: Path) -> tuple[str | None, str | None]:
-    """What ``RestoreRecorded`` will do to the settings file ``path`` once the uninstall has
-    taken our entries out (``new``), so that a dry run shows that and not a rewrite:
-    (RESTORE_DELETE, None), (RESTORE_TEXT, the text from before the first install), or
-    (None, None) when the file stays as the edit leaves it. ``entry``: its record entry."""
-    if not isinstance(entry, dict) or "before" not in entry:
-        return None, None
-    before = entry["before"]
+def planned_restore(entry: object, new: Settings, path: Path) -> tuple[bool, str | None]:
+    """Whether ``RestoreRecorded`` will put back the settings file ``path`` once the
+    uninstall has taken our entries out (``new``), so that a dry run shows that and not a
+    rewrite: (True, None) deletes the file the install created, (True, text) puts back its
+    text from before the first install. ``entry``: its record entry."""
+    before = entry.get("before", False) if isinstance(entry, dict) else False
     if before is None:
-        return (RESTORE_DELETE, None) if new == {} else (None, None)
+        return new == {}, None
     if not isinstance(before, str):
-        return None, None
+        return False, None
     try:
-        same = parse_settings(before, path) == new
+        return (True, before) if parse_settings(before, path) == new else (False, None)
     except SettingsError:
-        return None, None
-    return (RESTORE_TEXT, before) if same else (None, None)
+        return False, None
 
 
 def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
@@ -199,17 +189,13 @@ def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
         if now_text is None or now_text == entry.get("before"):
             return now_text is not None or entry.get("before") is None
         restore, before = planned_restore(entry, parse_settings(now_text, path), path)
-        if restore == RESTORE_DELETE and read_settings_text(path) == now_text:
+        if restore and before is None and read_settings_text(path) == now_text:
             path.unlink()
             print(f"{PREFIX} deleted {path}, which {tool} had created")
             return True
     except (OSError, SettingsError):
         return False
-    if (
-        restore == RESTORE_TEXT
-        and before is not None
-        and replace_if_unchanged(path, now_text, before)
-    ):
+    if restore and before is not None and replace_if_unchanged(path, now_text, before):
         print(f"{PREFIX} restored {path} to its text from before {tool}")
         return True
     return False

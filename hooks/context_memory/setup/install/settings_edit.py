@@ -46,15 +46,6 @@ def command_for(bin_dir: Path | str, command: str) -> str:
     return f'"{in_double_quotes(os.path.join(os.path.abspath(os.fspath(bin_dir)), command))}"'
 
 
-def hook_entry(spec: HookSpec, bin_dir: Path | str) -> dict[str, Any]:
-    """The settings object for one hook entry."""
-    return {
-        "type": "command",
-        "command": command_for(bin_dir, spec.command),
-        "timeout": spec.timeout,
-    }
-
-
 def is_own_entry(entry: object, bin_dir: Path | str, commands: Iterable[str]) -> bool:
     """True when ``entry`` was written by an install (the rule: docs/install.md)."""
     if not isinstance(entry, dict) or entry.get("type") != "command":
@@ -94,14 +85,20 @@ def _single_word(command: str) -> str | None:
     return words[0] if len(words) == 1 else None
 
 
-def command_word(command: str) -> str | None:
-    """The program (first word) of a command whose first word is double-quoted as
-    command_for writes it, or of a one-word command; else None."""
+def command_word(command: object) -> str | None:
+    """The program (first word) of a command: double-quoted as command_for writes it (the
+    POSIX rules: shlex would keep the backslash of \\$ and \\`), else as shlex splits it."""
+    if not isinstance(command, str):
+        return None
     text = command.strip()
     quoted = _DOUBLE_QUOTED.match(text)
     if quoted and (quoted.end() == len(text) or text[quoted.end()].isspace()):
         return _UNESCAPE.sub(r"\1", quoted.group(1))
-    return _single_word(command)
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return None
+    return words[0] if words else None
 
 
 def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
@@ -119,9 +116,9 @@ def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path 
     check_hooks_shape(settings, "settings")
     wanted: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
     for spec in specs:
-        wanted.setdefault((spec.event, spec.matcher, spec.command), []).append(
-            hook_entry(spec, bin_dir)
-        )
+        entry: Entry = {"type": "command", "command": command_for(bin_dir, spec.command)}
+        entry["timeout"] = spec.timeout
+        wanted.setdefault((spec.event, spec.matcher, spec.command), []).append(entry)
     names = {spec.command for spec in specs}
 
     def replacement(event: str, matcher: str | None, entry: dict[str, Any]) -> Entry | None:

@@ -273,32 +273,21 @@ def dumps_settings(settings: Settings, indent: int | str = 2) -> str:
 def _encode(value: Any, unit: str, level: int, out: list[str]) -> None:
     if isinstance(value, RawString) and value.literal:
         out.append(value.literal)
-    elif isinstance(value, str):
-        out.append(json.dumps(value, ensure_ascii=False))
-    elif value is None or isinstance(value, bool):
-        out.append(json.dumps(value))
     elif isinstance(value, RawNumber):
         out.append(value.text)
-    elif isinstance(value, int):
-        out.append(int.__repr__(value))
-    elif isinstance(value, float):
-        out.append(json.dumps(value, allow_nan=False))
-    elif isinstance(value, (dict, list)):
-        items = value.items() if isinstance(value, dict) else value
-        if not value:
-            out.append("{}" if isinstance(value, dict) else "[]")
-            return
+    elif isinstance(value, (dict, list)) and value:
+        is_dict = isinstance(value, dict)
         inner = "\n" + unit * (level + 1)
-        out.append("{" if isinstance(value, dict) else "[")
-        for i, item in enumerate(items):
+        out.append("{" if is_dict else "[")
+        for i, item in enumerate(value.items() if isinstance(value, dict) else value):
             out.append(("," if i else "") + inner)
-            if isinstance(value, dict):
+            if is_dict:
                 key, item = item
                 out.append(json.dumps(str(key), ensure_ascii=False) + ": ")
             _encode(item, unit, level + 1, out)
-        out.append("\n" + unit * level + ("}" if isinstance(value, dict) else "]"))
-    else:
-        raise TypeError(f"cannot write {type(value).__name__} into settings")
+        out.append("\n" + unit * level + ("}" if is_dict else "]"))
+    else:  # what json.dumps writes: a bool, None, a plain number or string, {} or []
+        out.append(json.dumps(value, ensure_ascii=False, allow_nan=False))
 
 
 def backup_file(path: Path, now: datetime | None = None) -> Path:

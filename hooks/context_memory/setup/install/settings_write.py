@@ -44,16 +44,7 @@ from context_memory.setup.install.settings_file import (
     read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import (
-    PLAN_CREATE,
-    PLAN_CURRENT,
-    PLAN_RECREATE,
-    PLAN_UPDATE,
-    PREFIX,
-    REPO_ROOT,
-    InstallError,
-    venv_plan,
-)
+from context_memory.setup.install.venv import PREFIX, InstallError, show_venv_plan
 
 HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 MAX_WRITE_ATTEMPTS = 1000
@@ -116,10 +107,9 @@ def runs_our_hooks(path: Path, bin_dir: Path) -> bool:
     """Whether the settings file ``path`` registers any of our hooks (an unreadable or
     damaged file counts as not: the hooks then go where they were asked to go)."""
     try:
-        _, settings = read_settings(path)
+        return bool(_own_count(read_settings(path)[1], bin_dir))
     except (SettingsError, OSError):
         return False
-    return bool(own_entries(settings, bin_dir, {spec.command for spec in HOOKS}))
 
 
 def write_settings(
@@ -158,19 +148,13 @@ def write_settings(
 
 def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
     """The programs of ``bin_dir`` that ``settings`` runs (hooks, and our status line)."""
-    names = dict.fromkeys(spec.command for spec in HOOKS)
     own, _ = parse_own_statusline(settings.get("statusLine"), bin_dir)
-    if own:
-        names[STATUSLINE_PROGRAM] = None
-    return list(names)
+    return [*dict.fromkeys(spec.command for spec in HOOKS), *[STATUSLINE_PROGRAM] * own]
 
 
 def _now() -> datetime | None:
     """The backup timestamp (None = the clock); tests replace this."""
     return None
-
-
-# --------------------------------------------------------------------------- the steps
 
 
 def _own_count(settings: Settings, bin_dir: Path) -> int:
@@ -183,24 +167,9 @@ def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
     def lines(text: str) -> list[str]:
         return [line if line.endswith("\n") else line + "\n" for line in text.splitlines(True)]
 
-    old_lines, new_lines = lines(old_text or ""), lines(new_text)
     old_name = "/dev/null" if old_text is None else str(path)
-    return "".join(difflib.unified_diff(old_lines, new_lines, old_name, str(path)))
-
-
-def show_venv_plan(venv: Path) -> None:
-    """A dry run of ./install: what the install script would do to the virtualenv (not
-    for ctx-install, which has no checkout)."""
-    if not (REPO_ROOT / "pyproject.toml").is_file():
-        return
-    said = {
-        PLAN_CURRENT: f"the virtualenv {venv} is up to date; pip would be skipped",
-        PLAN_CREATE: f"would create the virtualenv {venv} and pip-install context-memory into it",
-        PLAN_RECREATE: f"would recreate the broken virtualenv {venv} and pip-install "
-        "context-memory into it",
-        PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
-    }
-    print(f"{PREFIX} {said[venv_plan(venv, REPO_ROOT)]}")
+    diff = difflib.unified_diff(lines(old_text or ""), lines(new_text), old_name, str(path))
+    return "".join(diff)
 
 
 @dataclass(frozen=True)
@@ -219,63 +188,55 @@ class EditSettings:
     user_path: Path
     first: bool
 
-    def show(self) -> None:
-        self._show_change()
-        self._say_note()
+    def wanted(self, settings: Settings) -> Settings:
+        """The settings after this run, for the file as it is when written."""
+        options = self.options
+        return desired_settings(
+            settings,
+            options.bin_dir,
+            uninstall=options.uninstall,
+            statusline=options.statusline,
+            hooks_here=self.hooks_here,
+        )
 
-    def _show_change(self) -> None:
+    def show(self) -> None:
         options, path, changed = self.options, self.path, self.new != self.old
-        shown = dumps_settings(self.new, detect_indent(self.text)) if changed else self.text or ""
-        restore: str | None = None
+        shown = dumps_settings(self.new, detect_indent(self.text)) if changed else ""
+        restore, before = False, None
         if options.uninstall and changed:
             # What the run ends with: the file deleted, or its text from before put back.
             entry = record.load(options.venv)["settings"].get(str(path))
             restore, before = record.planned_restore(entry, self.new, path)
-            if restore == record.RESTORE_DELETE:
-                if self.first:
-                    print(f"{PREFIX} dry run: nothing will be written")
-                print(
-                    f"{PREFIX} would remove {_own_count(self.old, options.bin_dir)} hooks from "
-                    f"{path}, then delete it: {options.tool} had created it, and nothing else "
-                    "is in it"
-                )
-                return
-            if restore == record.RESTORE_TEXT and before is not None:
-                shown = before
         if self.first:
             print(f"{PREFIX} dry run: nothing will be written")
             if not options.uninstall:
                 show_venv_plan(options.venv)
             if not self.hooks_here:
                 self._say_elsewhere()
-        if changed:
+        if restore and before is None:
+            print(
+                f"{PREFIX} would remove {_own_count(self.old, options.bin_dir)} hooks from "
+                f"{path}, then delete it: {options.tool} had created it, and nothing else is in it"
+            )
+        elif changed:
             if restore:
                 print(f"{PREFIX} would restore {path} to its text from before {options.tool}:")
             elif self.text is None:
                 print(f"{PREFIX} would create {path}:")
             else:
                 print(f"{PREFIX} would change {path} (after backing it up):")
-            sys.stdout.write(unified_diff(self.text, shown, path))
+            sys.stdout.write(unified_diff(self.text, shown if before is None else before, path))
         elif options.uninstall:
             print(f"{PREFIX} no context-memory hooks in {path}; nothing would change")
         elif self.hooks_here:
             print(f"{PREFIX} hooks already registered in {path}; nothing would change")
+        self._say_note()
 
     def apply(self) -> None:
         options, path, bin_dir = self.options, self.path, self.options.bin_dir
-
-        def wanted(settings: Settings) -> Settings:
-            return desired_settings(
-                settings,
-                bin_dir,
-                uninstall=options.uninstall,
-                statusline=options.statusline,
-                hooks_here=self.hooks_here,
-            )
-
         old, new, changed = self.old, self.new, False
         if new != old:
-            old, new, changed = write_settings(path, wanted, self.text, old)
+            old, new, changed = write_settings(path, self.wanted, self.text, old)
         removed = _own_count(old, bin_dir) - _own_count(new, bin_dir)
         if options.uninstall and not changed:
             print(f"{PREFIX} no context-memory hooks in {path}; nothing to change")

@@ -147,6 +147,21 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
     return PLAN_CURRENT
 
 
+def show_venv_plan(venv: Path) -> None:
+    """A dry run of ./install: what the install script would do to the virtualenv (not
+    for ctx-install, which has no checkout)."""
+    if not (REPO_ROOT / "pyproject.toml").is_file():
+        return
+    said = {
+        PLAN_CURRENT: f"the virtualenv {venv} is up to date; pip would be skipped",
+        PLAN_CREATE: f"would create the virtualenv {venv} and pip-install context-memory into it",
+        PLAN_RECREATE: f"would recreate the broken virtualenv {venv} and pip-install "
+        "context-memory into it",
+        PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
+    }
+    print(f"{PREFIX} {said[venv_plan(venv, REPO_ROOT)]}")
+
+
 def missing_programs(bin_dir: Path, names: Iterable[str]) -> list[Path]:
     """The programs of ``names`` that ``bin_dir`` lacks (or cannot execute)."""
     paths = [bin_dir / name for name in dict.fromkeys(names)]
