@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from context_memory.setup.install.options import Step
+
 
 @dataclass(frozen=True)
-class AutoMemory:
+class AutoMemory(Step):
     """--uninstall: every auto-memory folder of ``projects`` (this run's and the projects
     the install record names) and every ``~/.claude/projects/*/memory``."""
 

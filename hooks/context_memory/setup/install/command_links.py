@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.command_table import SCRIPTS
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import OWN_FOLDER_NAME, in_double_quotes
 from context_memory.setup.install.venv import PREFIX
 from context_memory.setup.platforms import home
@@ -107,7 +108,7 @@ def on_path(folder: Path, environ: Mapping[str, str]) -> bool:
 
 
 @dataclass(frozen=True)
-class LinkCommands:
+class LinkCommands(Step):
     """The installer's step: the links in ``links`` into the venv's ``bin_dir`` (pipx
     style; ~/.local/bin, CTX_BIN_DIR), or with ``remove`` (--uninstall) the links there
     that point into ``bin_dir`` (a file of the same name that is not ours stays)."""
@@ -116,35 +117,25 @@ class LinkCommands:
     links: Path
     remove: bool
 
-    def show(self) -> None:
-        if self.remove:
-            self._say_removed(plan_unlinks(self.bin_dir, self.links), "would remove")
-            return
-        plan = plan_links(self.bin_dir, self.links)
-        # The virtualenv may not exist yet: its commands are still what is linked.
-        wanted = (LINK_CREATE, LINK_UPDATE, LINK_MISSING_TARGET)
-        self._say_linked([c for c, action in plan if action in wanted], plan, "would link")
-
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
         if self.remove:
             gone = plan_unlinks(self.bin_dir, self.links)
-            for command in gone:
+            for command in () if would else gone:
                 (self.links / command).unlink()
-            self._say_removed(gone, "removed")
+            if gone:
+                verb = "would remove" if would else "removed"
+                print(f"{PREFIX} {verb} {len(gone)} command links from {self.links}")
             return
         plan = plan_links(self.bin_dir, self.links)
-        new = [c for c, action in plan if action in (LINK_CREATE, LINK_UPDATE)]
-        if new:
+        # The virtualenv may not exist yet: a dry run still names its commands.
+        wanted = (LINK_CREATE, LINK_UPDATE, *[LINK_MISSING_TARGET] * would)
+        new = [c for c, action in plan if action in wanted]
+        if new and not would:
             apply_links(self.bin_dir, self.links, plan)
-        self._say_linked(new, plan, "link")
-
-    def _say_removed(self, gone: list[str], verb: str) -> None:
-        if gone:
-            print(f"{PREFIX} {verb} {len(gone)} command links from {self.links}")
-
-    def _say_linked(self, new: list[str], plan: list[tuple[str, str]], verb: str) -> None:
         if new:
-            print(f"{PREFIX} {verb} {', '.join(new)} into {self.links}")
+            print(
+                f"{PREFIX} {'would link' if would else 'link'} {', '.join(new)} into {self.links}"
+            )
         for command, action in plan:
             if action == LINK_CONFLICT:
                 print(

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.venv import PREFIX, REPO_ROOT
 
 TYPE_CHECKING = False
@@ -250,7 +251,7 @@ _SAID = {
 
 
 @dataclass(frozen=True)
-class CronLine:
+class CronLine(Step):
     """The installer's step: ``asked`` (--cron), the line that runs ctx-merge hourly for
     ``project``; ``remove`` (--uninstall) takes it out (with ``purge``, also every line
     running this virtualenv's ctx-merge)."""
@@ -261,8 +262,8 @@ class CronLine:
     remove: bool
     purge: bool
 
-    def show(self) -> None:
-        if not self.remove and self.asked and crontab_missing():
+    def run(self, would: bool) -> None:
+        if would and not self.remove and self.asked and crontab_missing():
             print(
                 f"{PREFIX} crontab: the crontab command is not installed (Debian/Ubuntu: sudo "
                 "apt install cron), so ./install --cron would stop; the line it would add, for "
@@ -270,13 +271,10 @@ class CronLine:
             )
             print(f"  {cron_line(str(self.bin_dir), self.project)}")
             return
-        self._say(self._planned(), would=True)
-
-    def apply(self) -> None:
         change = self._planned()
-        if change is not None and change.action in _SAID:
+        if not would and change is not None and change.action in _SAID:
             write_crontab(change.new_text, crontab_user(os.environ))
-        self._say(change, would=False)
+        self._say(change, would)
 
     def _planned(self) -> CronChange | None:
         user = crontab_user(os.environ)

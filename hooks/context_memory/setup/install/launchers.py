@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.fsutil import atomic_write
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import command_for
 from context_memory.setup.install.venv import PREFIX, InstallError
 
@@ -213,7 +214,7 @@ def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
 
 
 @dataclass(frozen=True)
-class PreparePrograms:
+class PreparePrograms(Step):
     """The installer's first step (not planned for a dry run): our launchers in ``bin_dir``
     (not pip's wrappers); then each program that the settings will name must run through
     sh, as the client runs it, before anything of the user's is changed."""
@@ -221,9 +222,6 @@ class PreparePrograms:
     venv: Path
     programs: tuple[str, ...]
     bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
-
-    def show(self) -> None:
-        pass
 
     def apply(self) -> None:
         try:
@@ -253,27 +251,23 @@ def our_launchers(bin_dir: Path) -> list[str]:
 
 
 @dataclass(frozen=True)
-class RemoveLaunchers:
+class RemoveLaunchers(Step):
     """The installer's step for --uninstall of ctx-install: our launchers' own folder
     (``<venv>/context-memory/bin``, see write_launchers) in a virtualenv that pipx or uv
     owns, and its parent when that is empty then; anything else in them stays."""
 
     bin_dir: Path
 
-    def show(self) -> None:
-        self._say(our_launchers(self.bin_dir), "would remove")
-
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
         gone = our_launchers(self.bin_dir)
-        for name in gone:
-            (self.bin_dir / name).unlink()
-        for folder in (self.bin_dir, self.bin_dir.parent):  # <venv>/context-memory is ours
-            try:
-                folder.rmdir()
-            except OSError:
-                break  # not empty: something else is in it
-        self._say(gone, "removed")
-
-    def _say(self, gone: list[str], verb: str) -> None:
+        if not would:
+            for name in gone:
+                (self.bin_dir / name).unlink()
+            for folder in (self.bin_dir, self.bin_dir.parent):  # <venv>/context-memory is ours
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break  # not empty: something else is in it
         if gone:
-            print(f"{PREFIX} {verb} {len(gone)} launchers from {self.bin_dir}")
+            print(f"{PREFIX} {'would remove' if would else 'removed'} {len(gone)} launchers "
+                  f"from {self.bin_dir}")  # fmt: skip

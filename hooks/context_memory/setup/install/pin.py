@@ -16,6 +16,7 @@ from context_memory.core import fsutil
 from context_memory.pinned import claude_md
 from context_memory.pinned import digest as pinned_digest
 from context_memory.pinned import store as pinned
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.venv import PREFIX, InstallError
 
 
@@ -62,7 +63,7 @@ def claude_md_change(project: str, *, add: bool, remove: bool) -> ClaudeMdChange
 
 
 @dataclass(frozen=True)
-class PinLine:
+class PinLine(Step):
     """The installer's step: --pin-decisions (or with ``remove``, its undoing) for
     ``project``; ``change`` from claude_md_change (None: nothing to do)."""
 
@@ -70,11 +71,8 @@ class PinLine:
     change: ClaudeMdChange | None
     remove: bool
 
-    def show(self) -> None:
-        pin(self.project, self.change, remove=self.remove, dry_run=True)
-
-    def apply(self) -> None:
-        pin(self.project, self.change, remove=self.remove, dry_run=False)
+    def run(self, would: bool) -> None:
+        pin(self.project, self.change, remove=self.remove, dry_run=would)
 
 
 def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: bool) -> None:

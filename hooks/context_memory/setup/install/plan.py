@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
@@ -19,7 +19,7 @@ from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
-from context_memory.setup.install.options import InstallOptions
+from context_memory.setup.install.options import InstallOptions, Step
 from context_memory.setup.install.pin import PinLine, claude_md_change
 from context_memory.setup.install.purge import PurgeLeftovers, UninstallVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
@@ -38,18 +38,6 @@ from context_memory.setup.install.venv import (
     missing_entry_points,
     settings_path_for,
 )
-
-
-class Step(Protocol):
-    """One step of a run, next to the code it drives (command_links.LinkCommands,
-    crontab.CronLine, pin.PinLine, settings_write's steps on settings files, record's,
-    purge's, launchers.RemoveLaunchers, auto_memory.AutoMemory): ``show`` says what it
-    would change where (--dry-run, nothing written), ``apply`` does it and says what it
-    did."""
-
-    def show(self) -> None: ...
-
-    def apply(self) -> None: ...
 
 
 def carry_out(steps: Sequence[Step], *, dry_run: bool) -> None:

@@ -12,6 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.venv import PREFIX
 
 # What the toolkit writes into its cache folder: the session registry (core/session_registry)
@@ -20,7 +21,7 @@ CACHE_FOLDERS = ("sessions", "compactions")
 
 
 @dataclass(frozen=True)
-class UninstallVenv:
+class UninstallVenv(Step):
     """The virtualenv at the end of an uninstall: deleted with ``purge``, else kept (and
     said so: ./install's own; ctx-install's belongs to pipx or uv)."""
 
@@ -55,7 +56,7 @@ class UninstallVenv:
 
 
 @dataclass(frozen=True)
-class PurgeLeftovers:
+class PurgeLeftovers(Step):
     """--uninstall --purge, last: the toolkit's cache folder, and the folders the install
     script created for the virtualenv that are empty by then."""
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from context_memory.core.fsutil import atomic_write, remove
 from context_memory.setup.install import crontab
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_file import (
     BACKUP_INFIX,
     Settings,
@@ -94,16 +95,13 @@ def save(
 
 
 @dataclass(frozen=True)
-class NoteInstall:
+class NoteInstall(Step):
     """The installer's last step: this install's places (``added``, in the record's shape:
     see empty_record) added to the record. The first install of a place wins: a re-run
     must not replace the settings text from before the first install."""
 
     venv: Path
     added: dict[str, Any]
-
-    def show(self) -> None:
-        pass  # a dry run records nothing
 
     def apply(self) -> None:
         if not self.venv.is_dir():
@@ -122,7 +120,7 @@ class NoteInstall:
 
 
 @dataclass(frozen=True)
-class RestoreRecorded:
+class RestoreRecorded(Step):
     """--uninstall, after our entries, lines and links are out of every place ``record``
     lists: put back each settings file's text from before the first install (and drop the
     backups made since), ``crontab -r`` a crontab that was empty before, remove a link
@@ -131,10 +129,7 @@ class RestoreRecorded:
 
     venv: Path
     record: dict[str, Any]
-    tool: str
-
-    def show(self) -> None:
-        pass  # the settings steps' dry runs already show the restored text
+    tool: str  # the settings steps' dry runs already show the restored text
 
     def apply(self) -> None:
         record, tool = self.record, self.tool

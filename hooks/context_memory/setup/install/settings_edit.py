@@ -31,7 +31,6 @@ EXAMPLE_VENV = "/home/you/.local/share/context-memory/venv"
 Entry = dict[str, Any]
 # (event, matcher, own entry) -> the entry to put in its place, or None to drop it
 Replacer = Callable[[str, "str | None", Entry], "Entry | None"]
-# --------------------------------------------------------------------------- pure edits
 
 
 def in_double_quotes(text: str) -> str:
@@ -68,37 +67,30 @@ _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\$`]|\\[\\"$`])*)"')
 _UNESCAPE = re.compile(r'\\([\\"$`])')
 
 
-def _single_word(command: str) -> str | None:
-    """The one word the shell makes of ``command``, or None when it is several words or
-    uses expansions. Double-quoted text follows POSIX rules (as command_for writes it);
-    anything else goes through shlex."""
-    text = command.strip()
-    quoted = _DOUBLE_QUOTED.fullmatch(text)
-    if quoted:
-        return _UNESCAPE.sub(r"\1", quoted.group(1))
-    if any(ch in text for ch in "$`"):
-        return None
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        return None
-    return words[0] if len(words) == 1 else None
-
-
-def command_word(command: object) -> str | None:
-    """The program (first word) of a command: double-quoted as command_for writes it (the
-    POSIX rules: shlex would keep the backslash of \\$ and \\`), else as shlex splits it."""
-    if not isinstance(command, str):
-        return None
+def _first_word(command: str) -> tuple[str | None, bool]:
+    """(the program of ``command``, whether it is the one word the shell makes of it, with
+    no expansion). Double-quoted text follows the POSIX rules, as command_for writes it
+    (shlex would keep the backslash of \\$ and \\`); anything else goes through shlex."""
     text = command.strip()
     quoted = _DOUBLE_QUOTED.match(text)
     if quoted and (quoted.end() == len(text) or text[quoted.end()].isspace()):
-        return _UNESCAPE.sub(r"\1", quoted.group(1))
+        return _UNESCAPE.sub(r"\1", quoted.group(1)), quoted.end() == len(text)
     try:
         words = shlex.split(text)
     except ValueError:
-        return None
-    return words[0] if words else None
+        return None, False
+    alone = len(words) == 1 and not any(ch in text for ch in "$`")
+    return (words[0] if words else None), alone
+
+
+def _single_word(command: str) -> str | None:
+    word, alone = _first_word(command)
+    return word if alone else None
+
+
+def command_word(command: object) -> str | None:
+    """The program (first word) of a command, or None."""
+    return _first_word(command)[0] if isinstance(command, str) else None
 
 
 def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
@@ -113,7 +105,6 @@ def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path 
     groups, events and settings are kept untouched. ``register_hooks(register_hooks(s))``
     equals ``register_hooks(s)``.
     """
-    check_hooks_shape(settings, "settings")
     wanted: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
     for spec in specs:
         entry: Entry = {"type": "command", "command": command_for(bin_dir, spec.command)}
@@ -158,7 +149,6 @@ def unregister_hooks(
     same settings to Claude Code). Groups that were already empty, and everything
     foreign, stay.
     """
-    check_hooks_shape(settings, "settings")
     names = {spec.command for spec in HOOKS} if commands is None else set(commands)
     return _rewrite_own_entries(settings, bin_dir, names, lambda *_: None)
 
@@ -166,38 +156,29 @@ def unregister_hooks(
 def _rewrite_own_entries(
     settings: Settings, bin_dir: Path | str, names: set[str], replace: Replacer
 ) -> Settings:
-    """Copy of ``settings`` where each own entry is swapped for ``replace(event, matcher,
-    entry)`` (None = drop it), then containers emptied by a drop are removed."""
+    """Copy of ``settings`` (of the checked shape) where each own entry is swapped for
+    ``replace(event, matcher, entry)`` (None = drop it), then containers emptied by a drop
+    are removed."""
+    check_hooks_shape(settings, "settings")
     result = copy.deepcopy(settings)
-    hooks = result.get("hooks")
-    if not isinstance(hooks, dict):
-        return result
+    hooks = result.get("hooks", {})
     for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        kept_groups = []
-        dropped_any = False
-        for group in groups:
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(entries, list):
-                kept_groups.append(group)
-                continue
-            matcher = group.get("matcher")
-            new_entries = []
-            for entry in entries:
-                if is_own_entry(entry, bin_dir, names):
-                    new = replace(event, matcher, entry)
-                    if new is None:
-                        dropped_any = True
-                        continue
-                    entry = new
-                new_entries.append(entry)
-            group["hooks"] = new_entries
-            if new_entries or len(entries) == 0:
-                kept_groups.append(group)
-        hooks[event] = kept_groups
-        if not kept_groups and dropped_any:
+        kept, dropped = [], False
+        for group in hooks[event]:
+            entries = group.get("hooks")
+            if entries:
+                swapped = [
+                    replace(event, group.get("matcher"), e)
+                    if is_own_entry(e, bin_dir, names)
+                    else e
+                    for e in entries
+                ]
+                group["hooks"] = [e for e in swapped if e is not None]
+                dropped = dropped or len(group["hooks"]) < len(entries)
+            if group.get("hooks") or not entries:
+                kept.append(group)
+        hooks[event] = kept
+        if not kept and dropped:
             del hooks[event]
     if not hooks and settings.get("hooks"):
         del result["hooks"]

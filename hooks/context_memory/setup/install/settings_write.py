@@ -17,7 +17,7 @@ from pathlib import Path
 
 from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import record
-from context_memory.setup.install.options import STATUSLINE_CHAIN, InstallOptions
+from context_memory.setup.install.options import STATUSLINE_CHAIN, InstallOptions, Step
 from context_memory.setup.install.settings_edit import (
     STATUSLINE_ADDED,
     STATUSLINE_CHAINED,
@@ -173,7 +173,7 @@ def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
 
 
 @dataclass(frozen=True)
-class EditSettings:
+class EditSettings(Step):
     """One settings file: its text and settings now, and after this run. ``hooks_here``
     False: the user settings run the hooks already. ``first``: the place this run was
     asked for (its dry run shows the full report); the others are an uninstall's recorded
@@ -285,7 +285,7 @@ class EditSettings:
 
 
 @dataclass(frozen=True)
-class DropProjectHooks:
+class DropProjectHooks(Step):
     """A project settings file an earlier --project install registered the hooks in, now
     that the user settings run them in every project: our hooks out of it (the status
     line and the rest stay)."""
@@ -294,26 +294,19 @@ class DropProjectHooks:
     user_path: Path
     bin_dir: Path
 
-    def show(self) -> None:
-        try:
-            _, old = read_settings(self.path)
-        except (SettingsError, OSError):
-            return
-        self._say(old, "would remove")
-
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
         try:
             text, old = read_settings(self.path)
         except (SettingsError, OSError):
             return
-        unregister = lambda s: unregister_hooks(s, self.bin_dir)  # noqa: E731
-        old, _, changed = write_settings(self.path, unregister, text, old)
-        if changed:
-            self._say(old, "removed")
-
-    def _say(self, old: Settings, verb: str) -> None:
+        if not would:
+            unregister = lambda s: unregister_hooks(s, self.bin_dir)  # noqa: E731
+            old, _, changed = write_settings(self.path, unregister, text, old)
+            if not changed:
+                return
         print(
-            f"{PREFIX} {verb} {_own_count(old, self.bin_dir)} hooks from {self.path}: "
+            f"{PREFIX} {'would remove' if would else 'removed'} {_own_count(old, self.bin_dir)} "
+            f"hooks from {self.path}: "
             f"{self.user_path} runs them in every project now, and both would run each hook "
             "twice"
         )
