@@ -31,7 +31,6 @@ from context_memory.setup.install.venv import running_venv as find_running_venv
 
 MIN_PYTHON = (3, 10)
 DISTRIBUTION = "context-memory"
-# --------------------------------------------------------------------------- python, venv
 
 
 def check_python(version: tuple[int, ...] | None = None, executable: str | None = None) -> Check:
@@ -39,12 +38,8 @@ def check_python(version: tuple[int, ...] | None = None, executable: str | None 
     executable = sys.executable if executable is None else executable
     text = ".".join(str(part) for part in version)
     if version[:2] < MIN_PYTHON:
-        return Check(
-            "python",
-            FAIL,
-            f"Python {text} at {executable} is older than 3.10",
-            "install Python 3.10 or newer, then run ./install again",
-        )
+        fix = "install Python 3.10 or newer, then run ./install again"
+        return Check("python", FAIL, f"Python {text} at {executable} is older than 3.10", fix)
     return Check("python", OK, f"Python {text} at {executable}")
 
 
@@ -110,9 +105,6 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
             "run ./install (it reinstalls the package)",
         )
     return Check(name, OK, f"{venv} has all {plural(len(wanted), 'entry point')}")
-
-
-# --------------------------------------------------------------------------- settings, hooks
 
 
 class SettingsFile(NamedTuple):
@@ -198,10 +190,24 @@ def program_problem(program: str) -> str | None:
     return None
 
 
-def check_hook(spec: HookSpec, files: list[SettingsFile]) -> Check:
+def check_hook(spec: HookSpec, files: list[SettingsFile], plugin_id: str | None = None) -> Check:
+    """``spec``'s registration in the settings files; ``plugin_id``: an active plugin install
+    registers it (hooks/hooks.json), so one in settings too runs twice."""
     label = spec.event if spec.matcher is None else f"{spec.event}[{spec.matcher}]"
     name = f"hook {spec.command}"
     found = hook_registrations(files, spec)
+    where = ", ".join(f"{reg.file.label} settings" for reg in found)
+    if plugin_id is not None and not found:
+        return Check(name, OK, f"{label} through the plugin {plugin_id}")
+    if plugin_id is not None:
+        return Check(
+            name,
+            WARN,
+            f"{label} registered by the plugin {plugin_id} and by ./install ({where}): it runs "
+            "twice",
+            "keep one way: ./install --uninstall (keep the plugin), or claude plugin uninstall "
+            f"{plugin_id} (keep ./install)",
+        )
     if not found:
         unreadable = [item.label for item in files if item.error is not None]
         note = f" (unreadable: {', '.join(unreadable)} settings)" if unreadable else ""
@@ -212,7 +218,6 @@ def check_hook(spec: HookSpec, files: list[SettingsFile]) -> Check:
             "run ./install (user settings) or ./install --project DIR; installed with "
             "pipx or uv tool: run ctx-install",
         )
-    where = ", ".join(f"{reg.file.label} settings" for reg in found)
     for reg in found:
         problem = program_problem(reg.program)
         if problem:
@@ -250,35 +255,16 @@ def check_statusline(files: list[SettingsFile]) -> Check:
             continue
         command = value.get("command")
         program = command_word(command)
+        where = f"{item.label} settings"
         if not program or os.path.basename(program) != STATUSLINE_PROGRAM:
-            return Check(
-                name,
-                OK,
-                f"your own status line ({item.label} settings); the window comes from the "
-                "model table",
-                None,
-            )
+            return Check(name, OK, f"your own status line ({where}); the window comes from the "
+                         "model table")  # fmt: skip
         problem = program_problem(program)
         if problem:
-            return Check(
-                name, FAIL, f"{item.label} settings: {problem}", "run ./install --statusline"
-            )
-        chained = " --chain " in f" {command} "
-        return Check(
-            name,
-            OK,
-            f"{STATUSLINE_PROGRAM} in {item.label} settings"
-            + (" (after your own status line)" if chained else ""),
-        )
-    return Check(
-        name,
-        OK,
-        "not installed; hooks use the model table for the window",
-        None,
-    )
-
-
-# --------------------------------------------------------------------------- command links
+            return Check(name, FAIL, f"{where}: {problem}", "run ./install --statusline")
+        chained = " (after your own status line)" if " --chain " in f" {command} " else ""
+        return Check(name, OK, f"{STATUSLINE_PROGRAM} in {where}{chained}")
+    return Check(name, OK, "not installed; hooks use the model table for the window")
 
 
 def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool = False) -> Check:
@@ -308,10 +294,8 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
     ]
     if wanted and not unlinked and not foreign and found and not shadowed:
         return Check(name, OK, f"{plural(len(wanted), 'command')} linked in {links}, on PATH")
-    if plugin:
-        from context_memory.setup.doctor.plugin import links_check
-
-        return links_check()
+    if plugin:  # no links of an ./install here: what the plugin user has is its bin/
+        return Check(name, OK, "the plugin's bin/ is on the agent's PATH")
     if not wanted:
         return Check(name, OK, f"nothing to check: {venv}/bin has none of the linked commands")
     if not unlinked and not foreign and found:

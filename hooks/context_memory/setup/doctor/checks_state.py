@@ -22,7 +22,6 @@ from context_memory.core.state import (
     STATE_DIR_ENV,
     breaker_file,
 )
-from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.doctor.checks_install import program_problem
 from context_memory.setup.install.settings_edit import command_word
@@ -86,9 +85,13 @@ def check_cron(
     name = "cron (ctx-merge)"
 
     def none_found(found: str, why: str) -> Check:
-        if plugin is not None:
-            return plugin_doctor.cron_check(plugin, found)
-        return Check(name, OK, f"{found} ({installer} --cron {why})")
+        if plugin is None:
+            return Check(name, OK, f"{found} ({installer} --cron {why})")
+        # The plugin sets up no crontab line (that is ./install's --cron): say how a plugin
+        # user merges instead of naming an installer they do not have.
+        ctx_run = os.path.join(plugin.source_dir or plugin.install_path, "bin", "ctx-run")
+        return Check(name, OK, f"{found} (the plugin sets up no cron job; {ctx_run} ctx-merge "
+                     "merges by hand, and a crontab line can run it hourly)")  # fmt: skip
 
     from context_memory.setup.install import crontab
 
