@@ -27,6 +27,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    Done = subprocess.CompletedProcess[str]
+
 TAG_PREFIX = "# context-memory:"
 MERGE_PROGRAM = "ctx-merge"
 USER_VAR = "CTX_CRONTAB_USER"
@@ -126,14 +128,9 @@ def runs_merge_from(line: str, bin_dir: str) -> bool:
     )
 
 
-# --------------------------------------------------------------------------- crontab I/O
-
-
-def _crontab_argv(user: str | None, *args: str) -> list[str]:
-    return ["crontab", *(["-u", user] if user else []), *args]
-
-
-def _run(argv: list[str], stdin_text: str | None = None) -> subprocess.CompletedProcess[str]:
+def _crontab(user: str | None, arg: str, stdin_text: str | None = None) -> Done:
+    """``crontab [-u user] <arg>``, run."""
+    argv = ["crontab", *(["-u", user] if user else []), arg]
     try:
         return subprocess.run(
             argv,
@@ -158,7 +155,7 @@ def _run(argv: list[str], stdin_text: str | None = None) -> subprocess.Completed
 
 def read_crontab(user: str | None = None) -> str:
     """The user's crontab (``crontab -l``); '' when they have none yet."""
-    done = _run(_crontab_argv(user, "-l"))
+    done = _crontab(user, "-l")
     if done.returncode == 0:
         return done.stdout
     message = done.stderr.strip()
@@ -169,7 +166,7 @@ def read_crontab(user: str | None = None) -> str:
 
 def write_crontab(text: str, user: str | None = None) -> None:
     """Install ``text`` as the user's crontab (``crontab -``, which checks it first)."""
-    done = _run(_crontab_argv(user, "-"), stdin_text=text)
+    done = _crontab(user, "-", stdin_text=text)
     if done.returncode != 0:
         message = done.stderr.strip() or f"exit status {done.returncode}"
         raise CrontabError(f"crontab refused the new crontab, which was not installed: {message}")
@@ -239,7 +236,7 @@ def delete_if_empty(user: str | None = None) -> None:
             return
     except CrontabError:
         return
-    _run(_crontab_argv(user, "-r"))
+    _crontab(user, "-r")
 
 
 # What CronLine says of a change: the verb, then what it changes.

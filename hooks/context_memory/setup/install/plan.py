@@ -43,13 +43,7 @@ from context_memory.setup.install.venv import (
 def carry_out(steps: Sequence[Step], *, dry_run: bool) -> None:
     """Carry out ``steps`` in order (``dry_run``: print what each would do instead)."""
     for step in steps:
-        if dry_run:
-            step.show()
-        else:
-            step.apply()
-
-
-# --------------------------------------------------------------------------- checks
+        (step.show if dry_run else step.apply)()
 
 
 def check_utf8_paths(venv: Path, path: Path) -> None:
@@ -108,14 +102,6 @@ def crontab_before(options: InstallOptions) -> str | None:
     return crontab.read_crontab(crontab.crontab_user(os.environ))
 
 
-# --------------------------------------------------------------------------- the plan
-
-
-def project_of(options: InstallOptions) -> str:
-    """The project of --cron and --pin-decisions: --project DIR, else the current folder."""
-    return os.path.abspath(options.project) if options.project is not None else os.getcwd()
-
-
 def edit_settings(
     options: InstallOptions, path: Path, user_path: Path, *, first: bool
 ) -> EditSettings:
@@ -153,7 +139,8 @@ def make_plan(options: InstallOptions) -> list[Step]:
     if not options.uninstall and not options.dry_run:
         check_programs(options)
     before_cron = crontab_before(options)
-    project = project_of(options)
+    # The project of --cron and --pin-decisions: --project DIR, else the current folder.
+    project = os.path.abspath(options.project) if options.project is not None else os.getcwd()
     claude_md = claude_md_change(project, add=options.pin_decisions, remove=options.uninstall)
     steps: list[Step] = []
     if not options.dry_run and not options.uninstall:
@@ -209,14 +196,14 @@ def project_duplicates(
 ) -> list[Step]:
     """A user-level install after --project ones: the project settings files the record
     lists that still register our hooks would run each of them twice."""
-    found: list[Step] = []
-    for where in kept["settings"]:
-        path = Path(where)
-        if path == user_path or not path.parent.parent.is_dir():
-            continue
-        if runs_our_hooks(path, options.bin_dir):
-            found.append(DropProjectHooks(path, user_path, options.bin_dir))
-    return found
+    paths = [Path(where) for where in kept["settings"]]
+    return [
+        DropProjectHooks(path, user_path, options.bin_dir)
+        for path in paths
+        if path != user_path
+        and path.parent.parent.is_dir()
+        and runs_our_hooks(path, options.bin_dir)
+    ]
 
 
 def recorded_projects(kept: dict[str, Any], project: str) -> tuple[str, ...]:
