@@ -17,6 +17,7 @@ from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, sho
 from context_memory.setup.install import command_links
 from context_memory.setup.install.settings_edit import (
     STATUSLINE_PROGRAM,
+    command_of,
     command_word,
     hook_entries,
     in_double_quotes,
@@ -164,9 +165,7 @@ def registrations(files: list[SettingsFile], program_name: str) -> list[Registra
     found: list[Registration] = []
     for item in files:
         for event, group, entry in hook_entries(item.settings):
-            if not isinstance(entry, dict) or entry.get("type") != "command":
-                continue
-            program = command_word(entry.get("command"))
+            program = command_word(command_of(entry))
             if program and os.path.basename(program) == program_name:
                 matcher = group.get("matcher")
                 matcher = matcher if isinstance(matcher, str) else None

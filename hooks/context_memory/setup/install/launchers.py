@@ -139,19 +139,11 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
     # -c puts '' (the current folder) first on sys.path; take it off before any import.
     # "$0" becomes sys.argv[0], as it is for a #! script.
     # (Not there under -P or PYTHONSAFEPATH, hence the test.)
-    body = "\n".join(
-        ["import sys", 'if sys.path[:1] == [""]: del sys.path[0]', "del sys.argv[0]", *code[1:]]
-    )
-    return (
-        "\n".join(
-            [
-                "#!/bin/sh",
-                MARK + " (a shell script: the interpreter's path cannot go on a #! line)",
-                f'exec {sh_quote(python)} {ISOLATION_FLAGS} -c {sh_quote(body)} "$0" "$@"',
-            ]
-        )
-        + "\n"
-    )
+    body = sh_quote("\n".join(["import sys", 'if sys.path[:1] == [""]: del sys.path[0]',
+                                "del sys.argv[0]", *code[1:]]))  # fmt: skip
+    run = f'exec {sh_quote(python)} {ISOLATION_FLAGS} -c {body} "$0" "$@"'
+    shell = MARK + " (a shell script: the interpreter's path cannot go on a #! line)"
+    return "\n".join(["#!/bin/sh", shell, run]) + "\n"
 
 
 def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list[str]:

@@ -45,24 +45,28 @@ def command_for(bin_dir: Path | str, command: str) -> str:
     return f'"{in_double_quotes(os.path.join(os.path.abspath(os.fspath(bin_dir)), command))}"'
 
 
+def command_of(entry: object) -> str | None:
+    """The command string of a ``{"type": "command", "command": ...}`` entry, else None."""
+    if not isinstance(entry, dict) or entry.get("type") != "command":
+        return None
+    command = entry.get("command")
+    return command if isinstance(command, str) else None
+
+
 def is_own_entry(entry: object, bin_dir: Path | str, commands: Iterable[str]) -> bool:
     """True when ``entry`` was written by an install (the rule: docs/install.md)."""
-    if not isinstance(entry, dict) or entry.get("type") != "command":
-        return False
-    command = entry.get("command")
-    if not isinstance(command, str):
-        return False
-    word = _single_word(command)
+    command = command_of(entry)
+    word = _single_word(command) if command is not None else None
     if word is None or not os.path.isabs(word):
         return False
     path = Path(os.path.normpath(word))
     if path.parent.name != "bin":
         return False
-    if path.parent == Path(os.path.abspath(os.fspath(bin_dir))):
-        return True
-    return path.name in set(commands) and OWN_FOLDER_NAME in path.parent.parts
+    own_bin = path.parent == Path(os.path.abspath(os.fspath(bin_dir)))
+    return own_bin or (path.name in set(commands) and OWN_FOLDER_NAME in path.parent.parts)
 
 
+# A word in double quotes as command_for writes it (only \\ \" \$ \` escaped).
 _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\$`]|\\[\\"$`])*)"')
 _UNESCAPE = re.compile(r'\\([\\"$`])')
 
@@ -234,8 +238,6 @@ def lookalike_entries(
     return found
 
 
-# --------------------------------------------------------------------------- statusLine
-
 STATUSLINE_PROGRAM = "ctx-statusline"
 CHAIN_OPTION = "--chain"
 # Outcomes of set_statusline.
@@ -247,7 +249,7 @@ STATUSLINE_KEPT_THEIRS = "kept-theirs"  # theirs, no chaining asked: untouched
 STATUSLINE_NOT_CHAINABLE = "not-chainable"  # theirs is not a command we can run first
 
 _CHAINED = re.compile(
-    r'(?P<program>"(?:[^"\\$`]|\\[\\"$`])*"|\S+)\s+--chain\s+(?P<rest>.+)', re.DOTALL
+    rf"(?P<program>{_DOUBLE_QUOTED.pattern}|\S+)\s+{CHAIN_OPTION}\s+(?P<rest>.+)", re.DOTALL
 )
 
 
@@ -264,19 +266,16 @@ def parse_own_statusline(value: object, bin_dir: Path | str) -> tuple[bool, str 
     optionally followed by ``--chain '<their command>'`` (the is_own_entry rule, for the
     program ``ctx-statusline``).
     """
-    if not isinstance(value, dict) or value.get("type") != "command":
+    command = command_of(value)
+    if command is None:
         return False, None
-    command = value.get("command")
-    if not isinstance(command, str):
-        return False, None
-    chained: str | None = None
-    program = command.strip()
+    program, chained = command.strip(), None
     match = _CHAINED.fullmatch(program)
     if match:
         try:
             rest = shlex.split(match.group("rest"))
         except ValueError:
-            return False, None
+            rest = []
         if len(rest) != 1:
             return False, None
         program, chained = match.group("program"), rest[0]
@@ -306,12 +305,8 @@ def set_statusline(settings: Settings, bin_dir: Path | str, *, chain: bool) -> t
         return result, STATUSLINE_UPDATED
     if not chain:
         return result, STATUSLINE_KEPT_THEIRS
-    theirs = current.get("command") if isinstance(current, dict) else None
-    if (
-        not isinstance(current, dict)
-        or current.get("type") != "command"
-        or not (isinstance(theirs, str) and theirs.strip())
-    ):
+    theirs = command_of(current)
+    if theirs is None or not theirs.strip():
         return result, STATUSLINE_NOT_CHAINABLE
     current["command"] = statusline_command(bin_dir, theirs)
     return result, STATUSLINE_CHAINED
