@@ -29,7 +29,7 @@ from pathlib import Path
 from context_memory.core.fsutil import atomic_write
 from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import command_for
-from context_memory.setup.install.venv import PREFIX, InstallError
+from context_memory.setup.install.venv import PREFIX, InstallError, remove_empty
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
@@ -255,11 +255,9 @@ class RemoveLaunchers(Step):
         if not would:
             for name in gone:
                 (self.bin_dir / name).unlink()
-            for folder in (self.bin_dir, self.bin_dir.parent):  # <venv>/context-memory is ours
-                try:
-                    folder.rmdir()
-                except OSError:
-                    break  # not empty: something else is in it
+            # <venv>/context-memory is ours too; a folder something else is in stays.
+            if remove_empty(self.bin_dir):
+                remove_empty(self.bin_dir.parent)
         if gone:
             print(f"{PREFIX} {'would remove' if would else 'removed'} {len(gone)} launchers "
                   f"from {self.bin_dir}")  # fmt: skip

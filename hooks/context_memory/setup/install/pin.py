@@ -86,11 +86,11 @@ def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: b
         state_dir = check_state_dir(usual_state_dir(project))
     except UnsafeNameError as exc:
         raise InstallError(str(exc)) from None
-    verb = "would " if dry_run else ""
+    verb, line = "would " if dry_run else "", pinned.IMPORT_LINE
+    if change.new is not None and not dry_run:
+        _write_claude_md(change)
     if remove:
         if change.new is not None:
-            if not dry_run:
-                _write_claude_md(change)
             print(f"{PREFIX} pinned digest: {verb}remove the line {pinned.IMPORT_LINE} from "
                   f"{change.shown}")  # fmt: skip
         digest = pinned.digest_path(state_dir)
@@ -109,14 +109,10 @@ def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: b
         return
     if change.new is None:
         print(f"{PREFIX} pinned digest: {change.shown} already imports {pinned.IMPORT_LINE}")
+    elif change.old is None:
+        print(f"{PREFIX} pinned digest: {verb}create {change.shown} with the line {line}")
     else:
-        if not dry_run:
-            _write_claude_md(change)
-        if change.old is None:
-            done = f"{verb}create {change.shown} with the line {pinned.IMPORT_LINE}"
-        else:
-            done = f"{verb}add the line {pinned.IMPORT_LINE} to {change.shown}"
-        print(f"{PREFIX} pinned digest: {done}")
+        print(f"{PREFIX} pinned digest: {verb}add the line {line} to {change.shown}")
     if dry_run:
         print(f"{PREFIX} pinned digest: would build {pinned.digest_path(state_dir)}")
         return

@@ -24,7 +24,7 @@ from context_memory.setup.install.settings_file import (
     read_settings_text,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import PREFIX
+from context_memory.setup.install.venv import PREFIX, remove_empty
 
 RECORD_NAME = "context-memory-install.json"
 RECORD_VERSION = 1
@@ -116,9 +116,6 @@ class NoteInstall(Step):
         save(self.venv, record)
 
 
-# --------------------------------------------------------------------------- uninstall
-
-
 @dataclass(frozen=True)
 class RestoreRecorded(Step):
     """--uninstall, after our entries, lines and links are out of every place ``record``
@@ -138,10 +135,7 @@ class RestoreRecorded(Step):
             if _restore_settings(Path(where), entry, tool):
                 _remove_our_backups(Path(where), entry.get("backups_before"), tool)
                 if entry.get("folder_existed") is False:
-                    try:
-                        os.rmdir(Path(where).parent)  # the install made it; only when empty
-                    except OSError:
-                        pass
+                    remove_empty(Path(where).parent)  # the install made it
         if any(
             isinstance(entry, dict) and entry.get("crontab_was_empty")
             for entry in record["cron"].values()
@@ -149,10 +143,7 @@ class RestoreRecorded(Step):
             crontab.delete_if_empty(crontab.crontab_user(os.environ))
         for folder, entry in record["links"].items():
             if isinstance(entry, dict) and entry.get("created_folder"):
-                try:
-                    os.rmdir(folder)  # only when empty: other programs' commands stay
-                except OSError:
-                    pass
+                remove_empty(Path(folder))  # other programs' commands stay
         if self.venv.is_dir():
             save(self.venv, None)
 

@@ -35,6 +35,16 @@ class InstallError(Exception):
     """Refused; ``str()`` is the whole message for people."""
 
 
+def remove_empty(folder: Path) -> bool:
+    """Remove ``folder`` if it is empty (a folder of ours that something else may use too);
+    whether it is gone."""
+    try:
+        folder.rmdir()
+    except OSError:
+        return False
+    return True
+
+
 # --------------------------------------------------------------------------- locations
 
 
