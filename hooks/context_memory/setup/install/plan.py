@@ -23,13 +23,15 @@ from context_memory.setup.install.options import InstallOptions, Step
 from context_memory.setup.install.pin import PinLine, claude_md_change
 from context_memory.setup.install.purge import PurgeLeftovers, UninstallVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
-from context_memory.setup.install.settings_edit import STATUSLINE_PROGRAM
+from context_memory.setup.install.settings_edit import (
+    STATUSLINE_PROGRAM,
+    desired_settings,
+    registered_programs,
+)
 from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
-    desired_settings,
-    registered_programs,
     runs_our_hooks,
 )
 from context_memory.setup.install.venv import (

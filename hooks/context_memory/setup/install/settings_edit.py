@@ -3,7 +3,8 @@ writes the file). ``register_hooks`` and ``unregister_hooks`` never touch the di
 mutate their argument; the installer writes nothing when the result equals the input,
 which is what makes a second ``./install`` a no-op. Which entries are ours, and where new
 ones go: docs/install.md ("Which entries of settings.json are the installer's"); the rule
-is ``is_own_entry``. The status line gets pure functions of the same kind.
+is ``is_own_entry``. The status line gets pure functions of the same kind, and the
+settings a run wants (``desired_settings``) are one of both.
 
 Settings format (Claude Code 2.1.x)::
 
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from context_memory.core.command_table import HOOKS, HookSpec
+from context_memory.setup.install.options import STATUSLINE_CHAIN
 from context_memory.setup.install.settings_file import Settings, check_hooks_shape, dumps_settings
 
 OWN_FOLDER_NAME = "context-memory"
@@ -333,3 +335,62 @@ def unset_statusline(settings: Settings, bin_dir: Path | str) -> tuple[Settings,
         return result, None
     result["statusLine"]["command"] = chained
     return result, chained
+
+
+def desired_settings(
+    settings: Settings,
+    bin_dir: Path,
+    *,
+    uninstall: bool = False,
+    statusline: str | None = None,
+    hooks_here: bool = True,
+) -> Settings:
+    """The settings after this run: a pure function of the parsed file and the options.
+    ``hooks_here`` False: another settings file (the user's) runs our hooks in every
+    project already, so this one must not run them a second time."""
+    if uninstall:
+        return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
+    new = (
+        register_hooks(settings, HOOKS, bin_dir)
+        if hooks_here
+        else unregister_hooks(settings, bin_dir)
+    )
+    if statusline:
+        return set_statusline(new, bin_dir, chain=statusline == STATUSLINE_CHAIN)[0]
+    return refresh_statusline(new, bin_dir)
+
+
+def statusline_note(
+    settings: Settings, bin_dir: Path, *, uninstall: bool, statusline: str | None
+) -> str | None:
+    """What this run does to the status line, for people; None when it does nothing."""
+    current = settings.get("statusLine")
+    if uninstall:
+        own, chained = parse_own_statusline(current, bin_dir)
+        if not own:
+            return None
+        if chained is None:
+            return f"status line: removed {STATUSLINE_PROGRAM}"
+        return f"status line: restored yours ({chained})"
+    if not statusline:
+        return None
+    _, outcome = set_statusline(settings, bin_dir, chain=statusline == STATUSLINE_CHAIN)
+    theirs = current.get("command") if isinstance(current, dict) else None
+    return {
+        STATUSLINE_ADDED: f"status line: {STATUSLINE_PROGRAM} (context bar after every reply)",
+        STATUSLINE_CHAINED: f"status line: yours ({theirs}) first, then {STATUSLINE_PROGRAM}",
+        STATUSLINE_UPDATED: f"status line: {STATUSLINE_PROGRAM} now runs from {bin_dir}",
+        STATUSLINE_KEPT_THEIRS: (
+            f"status line: you already have one ({theirs}); it was kept. To show both "
+            f"(yours first, then {STATUSLINE_PROGRAM}), run ./install --statusline=chain"
+        ),
+        STATUSLINE_NOT_CHAINABLE: (
+            "status line: yours is not a command that ctx-statusline can run first; it was kept"
+        ),
+    }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
+
+
+def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
+    """The programs of ``bin_dir`` that ``settings`` runs (hooks, and our status line)."""
+    own, _ = parse_own_statusline(settings.get("statusLine"), bin_dir)
+    return [*dict.fromkeys(spec.command for spec in HOOKS), *[STATUSLINE_PROGRAM] * own]

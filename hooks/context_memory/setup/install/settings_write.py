@@ -1,8 +1,8 @@
-"""The installer's edit of one settings file: the settings wanted after the run (a pure
-function of the parsed file and the options), what it does to the status line, the write
-(backed up, redone when another program changed the file meanwhile), and the installer's
-steps on settings files (see install/plan.py), each saying what it would do (``show``:
-the diff) or doing it and saying what it did (``apply``). Standard library only.
+"""The installer's edit of one settings file: the write (backed up, redone when another
+program changed the file meanwhile) of the settings wanted after the run
+(settings_edit.desired_settings), and the installer's steps on settings files (see
+install/plan.py), each saying what it would do (``show``: the diff) or doing it and saying
+what it did (``apply``). Standard library only.
 """
 
 from __future__ import annotations
@@ -17,23 +17,15 @@ from pathlib import Path
 
 from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import record
-from context_memory.setup.install.options import STATUSLINE_CHAIN, InstallOptions, Step
+from context_memory.setup.install.options import InstallOptions, Step
 from context_memory.setup.install.settings_edit import (
-    STATUSLINE_ADDED,
-    STATUSLINE_CHAINED,
-    STATUSLINE_KEPT_THEIRS,
-    STATUSLINE_NOT_CHAINABLE,
-    STATUSLINE_PROGRAM,
-    STATUSLINE_UPDATED,
     command_for,
+    desired_settings,
     lookalike_entries,
     own_entries,
-    parse_own_statusline,
-    refresh_statusline,
     register_hooks,
-    set_statusline,
+    statusline_note,
     unregister_hooks,
-    unset_statusline,
 )
 from context_memory.setup.install.settings_file import (
     Settings,
@@ -49,58 +41,6 @@ from context_memory.setup.install.venv import PREFIX, InstallError, show_venv_pl
 HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 MAX_WRITE_ATTEMPTS = 1000
 MAX_WRITE_SECONDS = 20
-
-
-def desired_settings(
-    settings: Settings,
-    bin_dir: Path,
-    *,
-    uninstall: bool = False,
-    statusline: str | None = None,
-    hooks_here: bool = True,
-) -> Settings:
-    """The settings after this run: a pure function of the parsed file and the options.
-    ``hooks_here`` False: another settings file (the user's) runs our hooks in every
-    project already, so this one must not run them a second time."""
-    if uninstall:
-        return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
-    if hooks_here:
-        new = register_hooks(settings, HOOKS, bin_dir)
-    else:
-        new = unregister_hooks(settings, bin_dir)
-    if statusline:
-        return set_statusline(new, bin_dir, chain=statusline == STATUSLINE_CHAIN)[0]
-    return refresh_statusline(new, bin_dir)
-
-
-def statusline_note(
-    settings: Settings, bin_dir: Path, *, uninstall: bool, statusline: str | None
-) -> str | None:
-    """What this run does to the status line, for people; None when it does nothing."""
-    current = settings.get("statusLine")
-    if uninstall:
-        own, chained = parse_own_statusline(current, bin_dir)
-        if not own:
-            return None
-        if chained is None:
-            return f"status line: removed {STATUSLINE_PROGRAM}"
-        return f"status line: restored yours ({chained})"
-    if not statusline:
-        return None
-    _, outcome = set_statusline(settings, bin_dir, chain=statusline == STATUSLINE_CHAIN)
-    theirs = current.get("command") if isinstance(current, dict) else None
-    return {
-        STATUSLINE_ADDED: f"status line: {STATUSLINE_PROGRAM} (context bar after every reply)",
-        STATUSLINE_CHAINED: f"status line: yours ({theirs}) first, then {STATUSLINE_PROGRAM}",
-        STATUSLINE_UPDATED: f"status line: {STATUSLINE_PROGRAM} now runs from {bin_dir}",
-        STATUSLINE_KEPT_THEIRS: (
-            f"status line: you already have one ({theirs}); it was kept. To show both "
-            f"(yours first, then {STATUSLINE_PROGRAM}), run ./install --statusline=chain"
-        ),
-        STATUSLINE_NOT_CHAINABLE: (
-            "status line: yours is not a command that ctx-statusline can run first; it was kept"
-        ),
-    }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
 
 
 def runs_our_hooks(path: Path, bin_dir: Path) -> bool:
@@ -144,12 +84,6 @@ def write_settings(
         "program that keeps writing it (a running Claude Code session rewrites it when you "
         "change settings there), then run ./install again."
     )
-
-
-def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
-    """The programs of ``bin_dir`` that ``settings`` runs (hooks, and our status line)."""
-    own, _ = parse_own_statusline(settings.get("statusLine"), bin_dir)
-    return [*dict.fromkeys(spec.command for spec in HOOKS), *[STATUSLINE_PROGRAM] * own]
 
 
 def _now() -> datetime | None:
