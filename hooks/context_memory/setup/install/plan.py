@@ -108,16 +108,9 @@ def edit_settings(
     options: InstallOptions, path: Path, user_path: Path, *, first: bool
 ) -> EditSettings:
     text, old = read_settings(path)
-    uninstall = options.uninstall
-    hooks_here = uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
-    new = desired_settings(
-        old,
-        options.bin_dir,
-        uninstall=uninstall,
-        statusline=options.statusline,
-        hooks_here=hooks_here,
-    )
-    return EditSettings(path, text, old, new, options, hooks_here, user_path, first)
+    here = options.uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
+    new = desired_settings(old, options, here)
+    return EditSettings(path, text, old, new, options, here, user_path, first)
 
 
 def settings_path(options: InstallOptions) -> Path:
@@ -147,7 +140,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
     steps: list[Step] = []
     if not options.dry_run and not options.uninstall:
         programs = registered_programs(
-            desired_settings(edit.old, options.bin_dir, statusline=options.statusline),
+            desired_settings(edit.old, options, hooks_here=True),
             options.bin_dir,
         )
         steps.append(PreparePrograms(options.venv, tuple(programs), options.launcher_dir))

@@ -20,10 +20,13 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.install.options import STATUSLINE_CHAIN
+
+if TYPE_CHECKING:
+    from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.settings_file import Settings, check_hooks_shape, dumps_settings
 
 OWN_FOLDER_NAME = "context-memory"
@@ -337,35 +340,26 @@ def unset_statusline(settings: Settings, bin_dir: Path | str) -> tuple[Settings,
     return result, chained
 
 
-def desired_settings(
-    settings: Settings,
-    bin_dir: Path,
-    *,
-    uninstall: bool = False,
-    statusline: str | None = None,
-    hooks_here: bool = True,
-) -> Settings:
+def desired_settings(settings: Settings, options: InstallOptions, hooks_here: bool) -> Settings:
     """The settings after this run: a pure function of the parsed file and the options.
     ``hooks_here`` False: another settings file (the user's) runs our hooks in every
     project already, so this one must not run them a second time."""
-    if uninstall:
+    bin_dir, statusline = options.bin_dir, options.statusline
+    if options.uninstall:
         return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
-    new = (
-        register_hooks(settings, HOOKS, bin_dir)
-        if hooks_here
-        else unregister_hooks(settings, bin_dir)
-    )
+    if hooks_here:
+        new = register_hooks(settings, HOOKS, bin_dir)
+    else:
+        new = unregister_hooks(settings, bin_dir)
     if statusline:
         return set_statusline(new, bin_dir, chain=statusline == STATUSLINE_CHAIN)[0]
     return refresh_statusline(new, bin_dir)
 
 
-def statusline_note(
-    settings: Settings, bin_dir: Path, *, uninstall: bool, statusline: str | None
-) -> str | None:
-    """What this run does to the status line, for people; None when it does nothing."""
-    current = settings.get("statusLine")
-    if uninstall:
+def statusline_note(settings: Settings, options: InstallOptions) -> str | None:
+    """What this run does to ``settings``' status line, for people; None when nothing."""
+    current, bin_dir, statusline = settings.get("statusLine"), options.bin_dir, options.statusline
+    if options.uninstall:
         own, chained = parse_own_statusline(current, bin_dir)
         if not own:
             return None

@@ -124,14 +124,7 @@ class EditSettings(Step):
 
     def wanted(self, settings: Settings) -> Settings:
         """The settings after this run, for the file as it is when written."""
-        options = self.options
-        return desired_settings(
-            settings,
-            options.bin_dir,
-            uninstall=options.uninstall,
-            statusline=options.statusline,
-            hooks_here=self.hooks_here,
-        )
+        return desired_settings(settings, self.options, self.hooks_here)
 
     def show(self) -> None:
         options, path, changed = self.options, self.path, self.new != self.old
@@ -204,10 +197,7 @@ class EditSettings(Step):
 
     def _say_note(self) -> None:
         """What the run does to the status line (from the settings as they were read)."""
-        options = self.options
-        note = statusline_note(
-            self.old, options.bin_dir, uninstall=options.uninstall, statusline=options.statusline
-        )
+        note = statusline_note(self.old, self.options)
         if note:
             print(f"{PREFIX} {note}")
 
