@@ -275,13 +275,9 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
     links = command_links.link_dir(environ)
     plan = command_links.plan_links(Path(venv) / "bin", links)
     # Programs the virtualenv lacks are the virtualenv check's business.
-    wanted = [command for command, action in plan if action != command_links.LINK_MISSING_TARGET]
-    unlinked = [
-        command
-        for command, action in plan
-        if action in (command_links.LINK_CREATE, command_links.LINK_UPDATE)
-    ]
-    foreign = [command for command, action in plan if action == command_links.LINK_CONFLICT]
+    wanted = [c for c, action in plan if action != command_links.LINK_MISSING_TARGET]
+    unlinked = [c for c, action in plan if action in command_links.LINK_CHANGES]
+    foreign = [c for c, action in plan if action == command_links.LINK_CONFLICT]
     found = command_links.on_path(links, environ)
     # An earlier PATH entry can still hold a program of the same name.
     path = environ.get("PATH", "")
@@ -298,12 +294,8 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
     if not wanted:
         return Check(name, OK, f"nothing to check: {venv}/bin has none of the linked commands")
     if not unlinked and not foreign and found:
-        return Check(
-            name,
-            WARN,
-            f"linked in {links}, but on PATH {shortlist(shadowed)}",
-            f"put {links} earlier in PATH, or remove the other programs",
-        )
+        fix = f"put {links} earlier in PATH, or remove the other programs"
+        return Check(name, WARN, f"linked in {links}, but on PATH {shortlist(shadowed)}", fix)
     problems: list[str] = []
     fixes: list[str] = []
     if foreign:

@@ -32,6 +32,7 @@ LINK_KEEP = "keep"
 LINK_UPDATE = "update"
 LINK_CONFLICT = "conflict"
 LINK_MISSING_TARGET = "missing-target"
+LINK_CHANGES = (LINK_CREATE, LINK_UPDATE)  # what an install writes
 
 
 def link_dir(environ: Mapping[str, str]) -> Path:
@@ -92,7 +93,7 @@ def plan_unlinks(
 def apply_links(venv_bin: Path, links: Path, plan: list[tuple[str, str]]) -> None:
     links.mkdir(parents=True, exist_ok=True)
     for command, action in plan:
-        if action not in (LINK_CREATE, LINK_UPDATE):
+        if action not in LINK_CHANGES:
             continue
         link = links / command
         tmp = links / f".{command}.context-memory.tmp"
@@ -128,7 +129,7 @@ class LinkCommands(Step):
             return
         plan = plan_links(self.bin_dir, self.links)
         # The virtualenv may not exist yet: a dry run still names its commands.
-        wanted = (LINK_CREATE, LINK_UPDATE, *[LINK_MISSING_TARGET] * would)
+        wanted = (*LINK_CHANGES, *[LINK_MISSING_TARGET] * would)
         new = [c for c, action in plan if action in wanted]
         if new and not would:
             apply_links(self.bin_dir, self.links, plan)

@@ -193,39 +193,28 @@ def loads_keeping_literals(text: str) -> Any:
 def check_hooks_shape(settings: Settings, path: Path | str) -> None:
     """Raise SettingsShapeError unless ``settings["hooks"]`` (if present) has the shape
     ``{"Event": [{"matcher"?: str, "hooks": [{...}, ...]}, ...]}``."""
+
+    def need(value: Any, kind: type, where: str, expected: str) -> Any:
+        if not isinstance(value, kind):
+            raise SettingsShapeError(
+                f"{path}: {where} must be {expected}, but it is {_kind(value)}. Fix that part "
+                "of the file by hand (settings.example.json shows the expected shape)"
+            )
+        return value
+
     if "hooks" not in settings:
         return
-
-    def refuse(where: str, expected: str, found: object) -> SettingsShapeError:
-        return SettingsShapeError(
-            f"{path}: {where} must be {expected}, but it is {_kind(found)}. Fix that part "
-            "of the file by hand (settings.example.json shows the expected shape)"
-        )
-
-    hooks = settings["hooks"]
-    if not isinstance(hooks, dict):
-        raise refuse('"hooks"', 'an object ({"EventName": [...]})', hooks)
+    hooks = need(settings["hooks"], dict, '"hooks"', 'an object ({"EventName": [...]})')
     for event, groups in hooks.items():
-        where = f"hooks.{event}"
-        if not isinstance(groups, list):
-            raise refuse(where, "a list of matcher groups", groups)
-        for i, group in enumerate(groups):
-            if not isinstance(group, dict):
-                raise refuse(f"{where}[{i}]", 'an object ({"matcher": ..., "hooks": [...]})', group)
-            if "matcher" in group and not isinstance(group["matcher"], str):
-                raise refuse(f"{where}[{i}].matcher", "a string", group["matcher"])
-            if "hooks" not in group:
-                continue
-            entries = group["hooks"]
-            if not isinstance(entries, list):
-                raise refuse(f"{where}[{i}].hooks", "a list of hook objects", entries)
+        for i, group in enumerate(need(groups, list, f"hooks.{event}", "a list of matcher groups")):
+            where = f"hooks.{event}[{i}]"
+            need(group, dict, where, 'an object ({"matcher": ..., "hooks": [...]})')
+            if "matcher" in group:
+                need(group["matcher"], str, f"{where}.matcher", "a string")
+            entries = need(group.get("hooks", []), list, f"{where}.hooks", "a list of hook objects")
             for j, entry in enumerate(entries):
-                if not isinstance(entry, dict):
-                    raise refuse(
-                        f"{where}[{i}].hooks[{j}]",
-                        'an object ({"type": "command", "command": ...})',
-                        entry,
-                    )
+                expected = 'an object ({"type": "command", "command": ...})'
+                need(entry, dict, f"{where}.hooks[{j}]", expected)
 
 
 _KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
