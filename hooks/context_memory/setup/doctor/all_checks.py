@@ -30,8 +30,6 @@ from context_memory.setup.doctor.checks_state import (
 )
 from context_memory.setup.install.venv import owned_by_installer
 
-# --------------------------------------------------------------------------- all checks
-
 
 def run_checks(
     project: str,

@@ -32,9 +32,6 @@ MAX_RECORD_BYTES = 1 << 20
 KEEP_BACKUPS = 3  # settings.json.bak-* files kept per settings file (the newest)
 
 
-# --------------------------------------------------------------------------- the record
-
-
 def record_path(venv: Path) -> Path:
     return venv / RECORD_NAME
 
@@ -206,9 +203,6 @@ def _remove_our_backups(path: Path, before: object, tool: str) -> None:
     if ours:
         noun = "backup" if len(ours) == 1 else "backups"
         print(f"{PREFIX} removed {len(ours)} {noun} of {path} that {tool} had made")
-
-
-# --------------------------------------------------------------------------- backups
 
 
 def backup_names(path: Path) -> list[str]:

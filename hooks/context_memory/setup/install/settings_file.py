@@ -39,7 +39,6 @@ class SettingsShapeError(SettingsError):
 
 _RERUN = "then run ./install again. The file was not changed."
 _BY_HAND = "Fix the file by hand (or move it aside to start from an empty one)"
-# --------------------------------------------------------------------------- reading
 
 
 def read_settings_text(path: Path) -> str | None:
@@ -88,8 +87,6 @@ def parse_settings(text: str | None, path: Path) -> Settings:
     return data
 
 
-# --------------------------------------------------------------------------- literals
-#
 # The settings file is the user's: a value this module does not change must come back as the
 # user wrote it. Python's json would turn 1e400 into Infinity (which Claude Code's parser
 # rejects), 1.0 into 1.0 but 1E2 into 100.0, and "\u00e9" into "é". So numbers are kept as
@@ -230,9 +227,6 @@ def _kind(value: object) -> str:
     if value is None:
         return "null"
     return next((name for kind, name in _KINDS if isinstance(value, kind)), type(value).__name__)
-
-
-# --------------------------------------------------------------------------- writing
 
 
 def detect_indent(text: str | None) -> int | str:

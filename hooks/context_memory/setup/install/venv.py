@@ -45,9 +45,6 @@ def remove_empty(folder: Path) -> bool:
     return True
 
 
-# --------------------------------------------------------------------------- locations
-
-
 def default_venv(environ: Mapping[str, str]) -> str:
     """``$CTX_VENV``, else ``${XDG_DATA_HOME:-$HOME/.local/share}/context-memory/venv``."""
     if environ.get("CTX_VENV"):
@@ -95,9 +92,6 @@ def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
         return Path(os.path.abspath(project)) / ".claude" / "settings.json"
     config_dir = os.path.expanduser(claude_config_dir(environ))
     return Path(os.path.abspath(config_dir)) / "settings.json"
-
-
-# --------------------------------------------------------------------------- virtualenv
 
 
 def source_hash(repo: Path) -> str:
