@@ -53,16 +53,17 @@ def run_checks(
     checks.append(venv_check)
     checks.extend(check_settings_file(item) for item in files)
     checks.extend(check_hook(spec, files, plugin and plugin.plugin_id) for spec in HOOKS)
-    checks.append(check_statusline(files))
-    checks.append(check_command_links(venv, environ, plugin=plugin is not None))
-    checks.append(check_state_dir(state_dir))
-    checks.append(
-        check_cron(project, read_crontab, installer=installer_command(venv), plugin=plugin)
-    )
-    checks.append(check_logs(state_dir))
-    checks.append(check_breakers(state_dir))
-    checks.append(check_auto_memory(project, state_dir, environ))
-    return checks
+    installer = installer_command(venv)
+    return [
+        *checks,
+        check_statusline(files),
+        check_command_links(venv, environ, plugin=plugin is not None),
+        check_state_dir(state_dir),
+        check_cron(project, read_crontab, installer=installer, plugin=plugin),
+        check_logs(state_dir),
+        check_breakers(state_dir),
+        check_auto_memory(project, state_dir, environ),
+    ]
 
 
 def installer_command(venv: str) -> str:

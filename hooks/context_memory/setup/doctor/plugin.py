@@ -19,7 +19,6 @@ from context_memory.setup.plugin import venv as plugin_venv
 
 PLUGIN_NAME = plugin_venv.PLUGIN_NAME
 MAX_CLIENT_FILE_BYTES = 4 * 1024 * 1024
-MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 HOOKS_FILE = os.path.join("hooks", "hooks.json")
 
 
@@ -52,13 +51,8 @@ def enabled_ids(settings: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
     """enabledPlugins over the settings files, later files overriding earlier ones."""
     found: dict[str, bool] = {}
     for item in settings:
-        found.update(
-            {
-                key: value
-                for key, value in _dict(item.get("enabledPlugins")).items()
-                if isinstance(value, bool)
-            }
-        )
+        plugins = _dict(item.get("enabledPlugins")).items()
+        found.update((key, value) for key, value in plugins if isinstance(value, bool))
     return found
 
 
@@ -106,7 +100,7 @@ def plugin_check(install: PluginInstall) -> Check:
     if install.source_dir is not None:
         folder = install.source_dir
         if not (
-            os.path.isfile(os.path.join(folder, MANIFEST))
+            os.path.isfile(os.path.join(folder, plugin_venv.MANIFEST))
             and os.path.isfile(os.path.join(folder, HOOKS_FILE))
         ):
             return Check(
