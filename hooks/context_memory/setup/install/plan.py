@@ -38,6 +38,7 @@ from context_memory.setup.install.venv import (
     STAMP_NAME,
     InstallError,
     missing_entry_points,
+    owned_by_installer,
     settings_path_for,
 )
 
@@ -62,7 +63,7 @@ def check_utf8_paths(venv: Path, path: Path) -> None:
 
 def check_purge(options: InstallOptions) -> None:
     venv = options.venv
-    if options.purge and venv.exists() and not (venv / STAMP_NAME).is_file():
+    if options.purge and venv.exists() and not owned_by_installer(venv):
         raise InstallError(
             f"{venv} does not look like a context-memory virtualenv (no {STAMP_NAME}), "
             "so --purge will not delete it. Run without --purge, then delete it yourself."

@@ -124,18 +124,14 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
             f"{venv} exists but is not a virtualenv (no pyvenv.cfg), so it is left alone. "
             "Set CTX_VENV to another folder, or remove that one, then run ./install again."
         )
-    python = venv / "bin" / "python"
     try:
-        works = (
-            subprocess.run(
-                [str(python), "-c", ""], stdin=subprocess.DEVNULL, timeout=60, check=False
-            ).returncode
-            == 0
-        )
+        argv = [str(venv / "bin" / "python"), "-c", ""]
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, timeout=60, check=False)
+        works = done.returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         works = False
     if not works:
-        if not (venv / STAMP_NAME).is_file():
+        if not owned_by_installer(venv):
             raise InstallError(
                 f"{venv} is a virtualenv whose python does not run, and not one that ./install "
                 "made, so it is left alone. Remove it or set CTX_VENV to another folder, then "
