@@ -173,11 +173,6 @@ def registrations(files: list[SettingsFile], program_name: str) -> list[Registra
     return found
 
 
-def hook_registrations(files: list[SettingsFile], spec: HookSpec) -> list[Registration]:
-    """The registrations of ``spec``'s program for its event."""
-    return [reg for reg in registrations(files, spec.command) if reg.event == spec.event]
-
-
 def program_problem(program: str) -> str | None:
     """Why ``program`` cannot run, or None when it can."""
     if not os.path.isabs(program):
@@ -194,7 +189,7 @@ def check_hook(spec: HookSpec, files: list[SettingsFile], plugin_id: str | None 
     registers it (hooks/hooks.json), so one in settings too runs twice."""
     label = spec.event if spec.matcher is None else f"{spec.event}[{spec.matcher}]"
     name = f"hook {spec.command}"
-    found = hook_registrations(files, spec)
+    found = [reg for reg in registrations(files, spec.command) if reg.event == spec.event]
     where = ", ".join(f"{reg.file.label} settings" for reg in found)
     if plugin_id is not None and not found:
         return Check(name, OK, f"{label} through the plugin {plugin_id}")
