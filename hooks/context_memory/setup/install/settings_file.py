@@ -269,8 +269,11 @@ def _encode(value: Any, unit: str, level: int, out: list[str]) -> None:
                 out.append(json.dumps(str(key), ensure_ascii=False) + ": ")
             _encode(item, unit, level + 1, out)
         out.append("\n" + unit * level + ("}" if is_dict else "]"))
-    else:  # what json.dumps writes: a bool, None, a plain number or string, {} or []
+    elif value is None or isinstance(value, (str, int, float, dict, list)):
+        # As json.dumps writes them: a bool, None, a plain number or string, {} or [].
         out.append(json.dumps(value, ensure_ascii=False, allow_nan=False))
+    else:
+        raise TypeError(f"cannot write {type(value).__name__} into settings")
 
 
 def backup_file(path: Path, now: datetime | None = None) -> Path:
