@@ -45,21 +45,11 @@ def link_dir(environ: Mapping[str, str]) -> Path:
 
 
 def _target(link: Path) -> Path | None:
+    """Where the symlink ``link`` points (None: no symlink there)."""
     try:
         return Path(os.readlink(link))
     except OSError:
         return None
-
-
-def _points_into(link: Path, venv_bin: Path) -> bool:
-    target = _target(link)
-    return target is not None and target.parent == venv_bin
-
-
-def _is_ours(link: Path) -> bool:
-    """A symlink into some context-memory virtualenv (a moved CTX_VENV, an older install)."""
-    target = _target(link)
-    return target is not None and target.parent.name == "bin" and OWN_FOLDER_NAME in target.parts
 
 
 def plan_links(
@@ -68,15 +58,15 @@ def plan_links(
     """(command, action) for installing the links; pure apart from reading the folder."""
     plan = []
     for command in commands:
-        link = links / command
-        target = venv_bin / command
+        link, target = links / command, _target(links / command)
         if not os.path.lexists(link):
-            action = LINK_CREATE if os.path.exists(target) else LINK_MISSING_TARGET
-        elif _points_into(link, venv_bin):
+            action = LINK_CREATE if os.path.exists(venv_bin / command) else LINK_MISSING_TARGET
+        elif target is not None and target.parent == venv_bin:
             action = LINK_KEEP
-        elif link.is_symlink() and _is_ours(link):
-            # Never trade a link to another install's program for a dangling one.
-            action = LINK_UPDATE if os.path.exists(target) else LINK_MISSING_TARGET
+        elif target is not None and target.parent.name == "bin" and OWN_FOLDER_NAME in target.parts:
+            # A link into another context-memory virtualenv (a moved CTX_VENV, an older
+            # install): never traded for a dangling one.
+            action = LINK_UPDATE if os.path.exists(venv_bin / command) else LINK_MISSING_TARGET
         else:
             action = LINK_CONFLICT
         plan.append((command, action))
@@ -87,7 +77,8 @@ def plan_unlinks(
     venv_bin: Path, links: Path, commands: Sequence[str] = LINKED_COMMANDS
 ) -> list[str]:
     """The links an uninstall removes: only those pointing into this virtualenv."""
-    return [c for c in commands if (links / c).is_symlink() and _points_into(links / c, venv_bin)]
+    targets = {command: _target(links / command) for command in commands}
+    return [c for c, target in targets.items() if target is not None and target.parent == venv_bin]
 
 
 def apply_links(venv_bin: Path, links: Path, plan: list[tuple[str, str]]) -> None:
