@@ -188,13 +188,10 @@ class CronChange(NamedTuple):
 
 def planned_addition(bin_dir: str, project: str, user: str | None = None) -> CronChange:
     """The crontab running ctx-merge hourly for ``project`` (one line, idempotent)."""
-    line = cron_line(bin_dir, project)
-    old = read_crontab(user)
+    line, old = cron_line(bin_dir, project), read_crontab(user)
     new = with_line(old, line, project)
-    if new == old:
-        return CronChange(UNCHANGED, [line], old, new)
     present = any(is_project_line(existing, project) for existing in old.splitlines())
-    return CronChange(UPDATED if present else ADDED, [line], old, new)
+    return CronChange(UNCHANGED if new == old else UPDATED if present else ADDED, [line], old, new)
 
 
 def planned_removal(

@@ -6,6 +6,7 @@ putting back what it kept. Standard library only: the installer runs with the sy
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -193,13 +194,10 @@ def _remove_our_backups(path: Path, before: object, tool: str) -> None:
         return
     kept = {name for name in before if isinstance(name, str)}
     ours = [name for name in backup_names(path) if name not in kept]
-    for name in ours:
-        old = path.parent / name
-        try:
+    for old in (path.parent / name for name in ours):
+        with contextlib.suppress(OSError):
             if old.is_file() and not old.is_symlink():
                 old.unlink()
-        except OSError:
-            continue
     if ours:
         noun = "backup" if len(ours) == 1 else "backups"
         print(f"{PREFIX} removed {len(ours)} {noun} of {path} that {tool} had made")
