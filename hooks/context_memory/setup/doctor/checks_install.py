@@ -78,10 +78,8 @@ def registered_venv(files: list[SettingsFile]) -> str | None:
                 continue
             above = program.parent.parent
             candidates = [above, above.parent] if above.name == OWN_LAUNCHERS_DIRNAME else [above]
-            for candidate in candidates:
-                if (candidate / "pyvenv.cfg").is_file():
-                    return str(candidate)
-            return str(candidates[-1])
+            found = (str(c) for c in candidates if (c / "pyvenv.cfg").is_file())
+            return next(found, str(candidates[-1]))
     return None
 
 

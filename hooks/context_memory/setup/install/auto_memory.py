@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from context_memory.setup.install.options import Step
+from context_memory.setup.install.venv import PREFIX
 
 
 @dataclass(frozen=True)
@@ -18,14 +19,12 @@ class AutoMemory(Step):
 
     def show(self) -> None:
         from context_memory.memory.native import toolkit_folders
-        from context_memory.setup.install.venv import PREFIX
 
         for folder in toolkit_folders(self.projects):
             print(f"{PREFIX} would take the toolkit's lines and files out of {folder}")
 
     def apply(self) -> None:
         from context_memory.memory.native import remove_everywhere
-        from context_memory.setup.install.venv import PREFIX
 
         for item in remove_everywhere(self.projects):
             print(f"{PREFIX} removed {item}")

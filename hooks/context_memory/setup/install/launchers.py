@@ -47,15 +47,8 @@ class LauncherError(Exception):
 
 def _dist_info(venv: Path | str) -> str:
     """The installed package's ``entry_points.txt`` in the virtualenv's site-packages."""
-    pattern = os.path.join(
-        glob.escape(os.fspath(venv)),
-        "lib",
-        "python3*",
-        "site-packages",
-        "context_memory-*.dist-info",
-        "entry_points.txt",
-    )
-    found = sorted(glob.glob(pattern))
+    site = os.path.join(glob.escape(os.fspath(venv)), "lib", "python3*", "site-packages")
+    found = sorted(glob.glob(os.path.join(site, "context_memory-*.dist-info", "entry_points.txt")))
     if len(found) != 1:
         raise LauncherError(
             f"expected one installed context-memory in {venv}, found {len(found)}. "
