@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from context_memory.core.command_table import HOOKS
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
 from context_memory.setup.install.auto_memory import AutoMemory
@@ -37,7 +38,7 @@ from context_memory.setup.install.settings_write import (
 from context_memory.setup.install.venv import (
     STAMP_NAME,
     InstallError,
-    missing_entry_points,
+    missing_programs,
     owned_by_installer,
     settings_path_for,
 )
@@ -73,7 +74,7 @@ def check_purge(options: InstallOptions) -> None:
 def check_programs(options: InstallOptions) -> None:
     """An install (not a dry run) needs the virtualenv's programs it will register (pip's
     console scripts: our launchers are made from the same entry points)."""
-    missing = missing_entry_points(options.package_bin)
+    missing = missing_programs(options.package_bin, (spec.command for spec in HOOKS))
     if missing:
         raise InstallError(
             f"{missing[0]} does not exist: the virtualenv {options.venv} is missing or "

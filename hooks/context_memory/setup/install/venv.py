@@ -142,7 +142,9 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
         stamp = (venv / STAMP_NAME).read_text(encoding="utf-8").strip()
     except OSError:
         stamp = ""
-    if stamp != source_hash(repo) or missing_entry_points(venv / "bin", specs):
+    if stamp != source_hash(repo) or missing_programs(
+        venv / "bin", (spec.command for spec in specs)
+    ):
         return PLAN_UPDATE
     return PLAN_CURRENT
 
@@ -166,8 +168,3 @@ def missing_programs(bin_dir: Path, names: Iterable[str]) -> list[Path]:
     """The programs of ``names`` that ``bin_dir`` lacks (or cannot execute)."""
     paths = [bin_dir / name for name in dict.fromkeys(names)]
     return [path for path in paths if not (path.is_file() and os.access(path, os.X_OK))]
-
-
-def missing_entry_points(bin_dir: Path, specs: Sequence[HookSpec] = HOOKS) -> list[Path]:
-    """The registry's hook programs that ``bin_dir`` lacks (or cannot execute)."""
-    return missing_programs(bin_dir, (spec.command for spec in specs))
