@@ -19,7 +19,6 @@ from context_memory.setup.doctor.checks_install import (
     check_statusline,
     check_venv,
     expected_programs,
-    hook_registrations,
     settings_files,
 )
 from context_memory.setup.doctor.checks_memory import check_auto_memory
@@ -30,8 +29,6 @@ from context_memory.setup.doctor.checks_state import (
     check_state_dir,
 )
 from context_memory.setup.install.venv import owned_by_installer
-
-# --------------------------------------------------------------------------- all checks
 
 
 def run_checks(
@@ -55,22 +52,18 @@ def run_checks(
         venv_check = plugin_doctor.venv_check(environ)  # plugin-only: no ./install virtualenv
     checks.append(venv_check)
     checks.extend(check_settings_file(item) for item in files)
-    for spec in HOOKS:
-        if plugin is None:
-            checks.append(check_hook(spec, files))
-        else:
-            where = [f"{reg.file.label} settings" for reg in hook_registrations(files, spec)]
-            checks.append(plugin_doctor.hook_check(spec, where, plugin.plugin_id))
-    checks.append(check_statusline(files))
-    checks.append(check_command_links(venv, environ, plugin=plugin is not None))
-    checks.append(check_state_dir(state_dir))
-    checks.append(
-        check_cron(project, read_crontab, installer=installer_command(venv), plugin=plugin)
-    )
-    checks.append(check_logs(state_dir))
-    checks.append(check_breakers(state_dir))
-    checks.append(check_auto_memory(project, state_dir, environ))
-    return checks
+    checks.extend(check_hook(spec, files, plugin and plugin.plugin_id) for spec in HOOKS)
+    installer = installer_command(venv)
+    return [
+        *checks,
+        check_statusline(files),
+        check_command_links(venv, environ, plugin=plugin is not None),
+        check_state_dir(state_dir),
+        check_cron(project, read_crontab, installer=installer, plugin=plugin),
+        check_logs(state_dir),
+        check_breakers(state_dir),
+        check_auto_memory(project, state_dir, environ),
+    ]
 
 
 def installer_command(venv: str) -> str:

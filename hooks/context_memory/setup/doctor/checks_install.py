@@ -6,7 +6,6 @@ line as registered there, and the command links on PATH.
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import sys
 from collections.abc import Iterable, Mapping
@@ -17,6 +16,8 @@ from context_memory.core.command_table import HOOKS, SCRIPTS, HookSpec
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.install import command_links
 from context_memory.setup.install.settings_edit import (
+    STATUSLINE_PROGRAM,
+    command_of,
     command_word,
     hook_entries,
     in_double_quotes,
@@ -30,9 +31,7 @@ from context_memory.setup.install.venv import (
 from context_memory.setup.install.venv import running_venv as find_running_venv
 
 MIN_PYTHON = (3, 10)
-STATUSLINE_PROGRAM = "ctx-statusline"
 DISTRIBUTION = "context-memory"
-# --------------------------------------------------------------------------- python, venv
 
 
 def check_python(version: tuple[int, ...] | None = None, executable: str | None = None) -> Check:
@@ -40,12 +39,8 @@ def check_python(version: tuple[int, ...] | None = None, executable: str | None 
     executable = sys.executable if executable is None else executable
     text = ".".join(str(part) for part in version)
     if version[:2] < MIN_PYTHON:
-        return Check(
-            "python",
-            FAIL,
-            f"Python {text} at {executable} is older than 3.10",
-            "install Python 3.10 or newer, then run ./install again",
-        )
+        fix = "install Python 3.10 or newer, then run ./install again"
+        return Check("python", FAIL, f"Python {text} at {executable} is older than 3.10", fix)
     return Check("python", OK, f"Python {text} at {executable}")
 
 
@@ -83,10 +78,8 @@ def registered_venv(files: list[SettingsFile]) -> str | None:
                 continue
             above = program.parent.parent
             candidates = [above, above.parent] if above.name == OWN_LAUNCHERS_DIRNAME else [above]
-            for candidate in candidates:
-                if (candidate / "pyvenv.cfg").is_file():
-                    return str(candidate)
-            return str(candidates[-1])
+            found = (str(c) for c in candidates if (c / "pyvenv.cfg").is_file())
+            return next(found, str(candidates[-1]))
     return None
 
 
@@ -111,9 +104,6 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
             "run ./install (it reinstalls the package)",
         )
     return Check(name, OK, f"{venv} has all {plural(len(wanted), 'entry point')}")
-
-
-# --------------------------------------------------------------------------- settings, hooks
 
 
 class SettingsFile(NamedTuple):
@@ -161,20 +151,6 @@ def check_settings_file(item: SettingsFile) -> Check:
     return Check(name, OK, f"{item.path} is valid JSON")
 
 
-def program_of(command: object) -> str | None:
-    if not isinstance(command, str):
-        return None
-    # The POSIX rules the installer quotes by (shlex keeps the backslash of \\$ and \\`).
-    word = command_word(command)
-    if word is not None:
-        return word
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    return words[0] if words else None
-
-
 class Registration(NamedTuple):
     file: SettingsFile
     event: str
@@ -187,19 +163,12 @@ def registrations(files: list[SettingsFile], program_name: str) -> list[Registra
     found: list[Registration] = []
     for item in files:
         for event, group, entry in hook_entries(item.settings):
-            if not isinstance(entry, dict) or entry.get("type") != "command":
-                continue
-            program = program_of(entry.get("command"))
+            program = command_word(command_of(entry))
             if program and os.path.basename(program) == program_name:
                 matcher = group.get("matcher")
                 matcher = matcher if isinstance(matcher, str) else None
                 found.append(Registration(item, event, matcher, program))
     return found
-
-
-def hook_registrations(files: list[SettingsFile], spec: HookSpec) -> list[Registration]:
-    """The registrations of ``spec``'s program for its event."""
-    return [reg for reg in registrations(files, spec.command) if reg.event == spec.event]
 
 
 def program_problem(program: str) -> str | None:
@@ -213,10 +182,24 @@ def program_problem(program: str) -> str | None:
     return None
 
 
-def check_hook(spec: HookSpec, files: list[SettingsFile]) -> Check:
+def check_hook(spec: HookSpec, files: list[SettingsFile], plugin_id: str | None = None) -> Check:
+    """``spec``'s registration in the settings files; ``plugin_id``: an active plugin install
+    registers it (hooks/hooks.json), so one in settings too runs twice."""
     label = spec.event if spec.matcher is None else f"{spec.event}[{spec.matcher}]"
     name = f"hook {spec.command}"
-    found = hook_registrations(files, spec)
+    found = [reg for reg in registrations(files, spec.command) if reg.event == spec.event]
+    where = ", ".join(f"{reg.file.label} settings" for reg in found)
+    if plugin_id is not None and not found:
+        return Check(name, OK, f"{label} through the plugin {plugin_id}")
+    if plugin_id is not None:
+        return Check(
+            name,
+            WARN,
+            f"{label} registered by the plugin {plugin_id} and by ./install ({where}): it runs "
+            "twice",
+            "keep one way: ./install --uninstall (keep the plugin), or claude plugin uninstall "
+            f"{plugin_id} (keep ./install)",
+        )
     if not found:
         unreadable = [item.label for item in files if item.error is not None]
         note = f" (unreadable: {', '.join(unreadable)} settings)" if unreadable else ""
@@ -227,7 +210,6 @@ def check_hook(spec: HookSpec, files: list[SettingsFile]) -> Check:
             "run ./install (user settings) or ./install --project DIR; installed with "
             "pipx or uv tool: run ctx-install",
         )
-    where = ", ".join(f"{reg.file.label} settings" for reg in found)
     for reg in found:
         problem = program_problem(reg.program)
         if problem:
@@ -264,36 +246,17 @@ def check_statusline(files: list[SettingsFile]) -> Check:
         if not isinstance(value, dict):
             continue
         command = value.get("command")
-        program = program_of(command)
+        program = command_word(command)
+        where = f"{item.label} settings"
         if not program or os.path.basename(program) != STATUSLINE_PROGRAM:
-            return Check(
-                name,
-                OK,
-                f"your own status line ({item.label} settings); the window comes from the "
-                "model table",
-                None,
-            )
+            return Check(name, OK, f"your own status line ({where}); the window comes from the "
+                         "model table")  # fmt: skip
         problem = program_problem(program)
         if problem:
-            return Check(
-                name, FAIL, f"{item.label} settings: {problem}", "run ./install --statusline"
-            )
-        chained = " --chain " in f" {command} "
-        return Check(
-            name,
-            OK,
-            f"{STATUSLINE_PROGRAM} in {item.label} settings"
-            + (" (after your own status line)" if chained else ""),
-        )
-    return Check(
-        name,
-        OK,
-        "not installed; hooks use the model table for the window",
-        None,
-    )
-
-
-# --------------------------------------------------------------------------- command links
+            return Check(name, FAIL, f"{where}: {problem}", "run ./install --statusline")
+        chained = " (after your own status line)" if " --chain " in f" {command} " else ""
+        return Check(name, OK, f"{STATUSLINE_PROGRAM} in {where}{chained}")
+    return Check(name, OK, "not installed; hooks use the model table for the window")
 
 
 def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool = False) -> Check:
@@ -305,13 +268,9 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
     links = command_links.link_dir(environ)
     plan = command_links.plan_links(Path(venv) / "bin", links)
     # Programs the virtualenv lacks are the virtualenv check's business.
-    wanted = [command for command, action in plan if action != command_links.LINK_MISSING_TARGET]
-    unlinked = [
-        command
-        for command, action in plan
-        if action in (command_links.LINK_CREATE, command_links.LINK_UPDATE)
-    ]
-    foreign = [command for command, action in plan if action == command_links.LINK_CONFLICT]
+    wanted = [c for c, action in plan if action != command_links.LINK_MISSING_TARGET]
+    unlinked = [c for c, action in plan if action in command_links.LINK_CHANGES]
+    foreign = [c for c, action in plan if action == command_links.LINK_CONFLICT]
     found = command_links.on_path(links, environ)
     # An earlier PATH entry can still hold a program of the same name.
     path = environ.get("PATH", "")
@@ -323,19 +282,13 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
     ]
     if wanted and not unlinked and not foreign and found and not shadowed:
         return Check(name, OK, f"{plural(len(wanted), 'command')} linked in {links}, on PATH")
-    if plugin:
-        from context_memory.setup.doctor.plugin import links_check
-
-        return links_check()
+    if plugin:  # no links of an ./install here: what the plugin user has is its bin/
+        return Check(name, OK, "the plugin's bin/ is on the agent's PATH")
     if not wanted:
         return Check(name, OK, f"nothing to check: {venv}/bin has none of the linked commands")
     if not unlinked and not foreign and found:
-        return Check(
-            name,
-            WARN,
-            f"linked in {links}, but on PATH {shortlist(shadowed)}",
-            f"put {links} earlier in PATH, or remove the other programs",
-        )
+        fix = f"put {links} earlier in PATH, or remove the other programs"
+        return Check(name, WARN, f"linked in {links}, but on PATH {shortlist(shadowed)}", fix)
     problems: list[str] = []
     fixes: list[str] = []
     if foreign:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from context_memory.core.fsutil import list_dir, open_file
 from context_memory.core.hookio import BREAKER_LIMIT, breaker_failures
 from context_memory.core.isotime import parse_time
 from context_memory.core.state import (
@@ -22,16 +23,15 @@ from context_memory.core.state import (
     STATE_DIR_ENV,
     breaker_file,
 )
-from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
-from context_memory.setup.doctor.checks_install import program_of, program_problem
+from context_memory.setup.doctor.checks_install import program_problem
+from context_memory.setup.install.settings_edit import command_word
 
 if TYPE_CHECKING:
     from context_memory.setup.doctor.plugin import PluginInstall
 
 LOG_TAIL_BYTES = 1024 * 1024
 ERROR_WINDOW_SECONDS = 24 * 3600
-# --------------------------------------------------------------------------- state folder
 
 
 def check_state_dir(state_dir: str) -> Check:
@@ -69,9 +69,6 @@ def check_state_dir(state_dir: str) -> Check:
     )
 
 
-# --------------------------------------------------------------------------- cron
-
-
 def check_cron(
     project: str,
     read_crontab: Callable[[], str] | None = None,
@@ -85,9 +82,13 @@ def check_cron(
     name = "cron (ctx-merge)"
 
     def none_found(found: str, why: str) -> Check:
-        if plugin is not None:
-            return plugin_doctor.cron_check(plugin, found)
-        return Check(name, OK, f"{found} ({installer} --cron {why})")
+        if plugin is None:
+            return Check(name, OK, f"{found} ({installer} --cron {why})")
+        # The plugin sets up no crontab line (that is ./install's --cron): say how a plugin
+        # user merges instead of naming an installer they do not have.
+        ctx_run = os.path.join(plugin.source_dir or plugin.install_path, "bin", "ctx-run")
+        return Check(name, OK, f"{found} (the plugin sets up no cron job; {ctx_run} ctx-merge "
+                     "merges by hand, and a crontab line can run it hourly)")  # fmt: skip
 
     from context_memory.setup.install import crontab
 
@@ -115,7 +116,7 @@ def check_cron(
             f"run {installer} --cron again (it keeps exactly one)",
         )
     fields = ours[0].split(None, 5)
-    program = program_of(fields[5]) if len(fields) == 6 else None
+    program = command_word(fields[5]) if len(fields) == 6 else None
     problem = program_problem(program) if program else "the line has no command"
     if problem:
         return Check(
@@ -125,37 +126,28 @@ def check_cron(
     return Check(name, OK, f"{when} for {project}: {program}")
 
 
-# --------------------------------------------------------------------------- logs, breakers
-
-
-def _read_tail(path: str, limit: int = LOG_TAIL_BYTES) -> list[str]:
-    from context_memory.core.fsutil import open_file
-
-    with open(open_file(path), "rb") as handle:  # no link followed, no FIFO waited on
+def _read_tail(path: str) -> list[str]:
+    """The last LOG_TAIL_BYTES of ``path`` as lines (no link followed, no FIFO waited on)."""
+    with open(open_file(path), "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
-        handle.seek(max(0, size - limit))
-        data = handle.read(limit)
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    return lines[1:] if size > limit else lines  # the first line may be cut
-
-
-def log_files(state_dir: str) -> list[str]:
-    """Every ``*.log`` in ``<state>/logs`` (hooks.log first)."""
-    folder = os.path.join(state_dir, LOGS_DIR)
-    try:
-        names = [name for name in os.listdir(folder) if name.endswith(".log")]
-    except OSError:
-        return []
-    names.sort(key=lambda name: (name != HOOKS_LOG, name))
-    return [os.path.join(folder, name) for name in names]
+        handle.seek(max(0, size - LOG_TAIL_BYTES))
+        lines = handle.read(LOG_TAIL_BYTES).decode("utf-8", errors="replace").splitlines()
+    return lines[1:] if size > LOG_TAIL_BYTES else lines  # the first line may be cut
 
 
 def check_logs(state_dir: str, now: float | None = None) -> Check:
-    """Errors logged in the last day, per hook. Lines are hookio.log_line's: UTC stamp,
-    hook, session, message, tab-separated; other lines are passed over."""
+    """Errors logged in the last day, per hook, in every ``*.log`` of ``<state>/logs``
+    (hooks.log first). Lines are hookio.log_line's: UTC stamp, hook, session, message,
+    tab-separated; other lines are passed over."""
     name = "hook errors (24 h)"
     now = time.time() if now is None else now
-    paths = log_files(state_dir)
+    folder = os.path.join(state_dir, LOGS_DIR)
+    try:
+        names = sorted((n for n in os.listdir(folder) if n.endswith(".log")),
+                       key=lambda n: (n != HOOKS_LOG, n))  # fmt: skip
+    except OSError:
+        names = []
+    paths = [os.path.join(folder, n) for n in names]
     if not paths:
         return Check(name, OK, "no hook has logged an error")
     per_hook: Counter[str] = Counter()
@@ -165,11 +157,8 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
             lines = _read_tail(path)
         except OSError as exc:
             return Check(name, WARN, f"cannot read {path}: {exc.strerror or exc}", None)
-        for line in lines:
-            parts = line.split("\t", 3)
-            if len(parts) != 4:
-                continue
-            stamp = parse_time(parts[0])
+        for parts in (line.split("\t", 3) for line in lines):
+            stamp = parse_time(parts[0]) if len(parts) == 4 else None
             if stamp is None or now - stamp > ERROR_WINDOW_SECONDS:
                 continue
             per_hook[parts[1]] += 1
@@ -178,54 +167,44 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
     if not per_hook or last is None:
         return Check(name, OK, "none in the last day")
     counts = ", ".join(f"{hook} {count}" for hook, count in sorted(per_hook.items()))
-    total = sum(per_hook.values())
     return Check(
         name,
         WARN,
-        f"{plural(total, 'error')} ({counts}); last at {last[0]}, {last[1]}: {last[2]}",
-        f"read {' and '.join(paths) if len(paths) <= 2 else os.path.dirname(paths[0])}",
+        f"{plural(sum(per_hook.values()), 'error')} ({counts}); last at {last[0]}, {last[1]}: "
+        f"{last[2]}",
+        f"read {' and '.join(paths) if len(paths) <= 2 else folder}",
     )
 
 
-def open_breakers(state_dir: str) -> list[tuple[str, str, int]]:
-    """(session, hook, failures) of every breaker at or past the limit (read as the hooks
-    read their own: core/hookio.breaker_failures)."""
-    from context_memory.core.fsutil import list_dir
-
+def check_breakers(state_dir: str) -> Check:
+    """The breakers at or past the limit, read as the hooks read their own
+    (core/hookio.breaker_failures)."""
+    name = "circuit breakers"
     sessions = os.path.join(state_dir, SESSIONS_DIR)
-    found: list[tuple[str, str, int]] = []
+    found: list[str] = []
     try:
         names = sorted(list_dir(sessions, root=state_dir))
     except OSError:
-        return found
+        names = []
     for session in names:
         try:
             files = sorted(list_dir(os.path.join(sessions, session), root=state_dir))
         except OSError:
             continue
-        hooks = [
-            n[1 : -len(BREAKER_SUFFIX)]
-            for n in files
-            if n[:1] == "." and n.endswith(BREAKER_SUFFIX)
-        ]
-        for hook in hooks:
-            count = breaker_failures(state_dir, hook, session)
-            if count >= BREAKER_LIMIT:
-                found.append((session, hook, count))
-    return found
-
-
-def check_breakers(state_dir: str) -> Check:
-    name = "circuit breakers"
-    found = open_breakers(state_dir)
+        hooks = [n[1 : -len(BREAKER_SUFFIX)] for n in files
+                 if n[:1] == "." and n.endswith(BREAKER_SUFFIX)]  # fmt: skip
+        found.extend(
+            f"{hook} in session {session}"
+            for hook in hooks
+            if breaker_failures(state_dir, hook, session) >= BREAKER_LIMIT
+        )
     if not found:
         return Check(name, OK, "none open")
-    items = [f"{hook} in session {session}" for session, hook, _ in found]
     return Check(
         name,
         WARN,
         f"{plural(len(found), 'hook')} switched off after {BREAKER_LIMIT} failures: "
-        f"{shortlist(items)}",
+        f"{shortlist(found)}",
         f"fix the error in {LOGS_DIR}/{HOOKS_LOG}, then delete "
         f"{os.path.join(state_dir, SESSIONS_DIR, '<session>', breaker_file('<hook>'))}",
     )

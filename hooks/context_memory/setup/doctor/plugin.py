@@ -13,16 +13,13 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from context_memory.core.command_table import HookSpec
 from context_memory.setup.doctor.check import Check
 from context_memory.setup.platforms import claude_config_dir
 from context_memory.setup.plugin import venv as plugin_venv
 
 PLUGIN_NAME = plugin_venv.PLUGIN_NAME
 MAX_CLIENT_FILE_BYTES = 4 * 1024 * 1024
-MANIFEST = os.path.join(".claude-plugin", "plugin.json")
 HOOKS_FILE = os.path.join("hooks", "hooks.json")
-CRON_CHECK = "cron (ctx-merge)"
 
 
 class PluginInstall(NamedTuple):
@@ -54,13 +51,8 @@ def enabled_ids(settings: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
     """enabledPlugins over the settings files, later files overriding earlier ones."""
     found: dict[str, bool] = {}
     for item in settings:
-        found.update(
-            {
-                key: value
-                for key, value in _dict(item.get("enabledPlugins")).items()
-                if isinstance(value, bool)
-            }
-        )
+        plugins = _dict(item.get("enabledPlugins")).items()
+        found.update((key, value) for key, value in plugins if isinstance(value, bool))
     return found
 
 
@@ -108,7 +100,7 @@ def plugin_check(install: PluginInstall) -> Check:
     if install.source_dir is not None:
         folder = install.source_dir
         if not (
-            os.path.isfile(os.path.join(folder, MANIFEST))
+            os.path.isfile(os.path.join(folder, plugin_venv.MANIFEST))
             and os.path.isfile(os.path.join(folder, HOOKS_FILE))
         ):
             return Check(
@@ -126,34 +118,6 @@ def plugin_check(install: PluginInstall) -> Check:
     return Check("plugin", "OK", f"{label}, hooks from {install.install_path}", None)
 
 
-def hook_check(spec: HookSpec, in_settings: list[str], plugin_id: str) -> Check:
-    label = spec.event if spec.matcher is None else f"{spec.event}[{spec.matcher}]"
-    name = f"hook {spec.command}"
-    if not in_settings:
-        return Check(name, "OK", f"{label} through the plugin {plugin_id}", None)
-    where = ", ".join(in_settings)
-    return Check(
-        name, "WARN",
-        f"{label} registered by the plugin {plugin_id} and by ./install ({where}): it runs "
-        "twice",
-        "keep one way: ./install --uninstall (keep the plugin), or claude plugin uninstall "
-        f"{plugin_id} (keep ./install)",
-    )  # fmt: skip
-
-
-def cron_check(install: PluginInstall, found: str) -> Check:
-    """No crontab line (``found``: what was found instead): the plugin sets up none (that
-    is ./install's --cron); say how a plugin user merges instead of naming an installer
-    they do not have."""
-    ctx_run = os.path.join(install.source_dir or install.install_path, "bin", "ctx-run")
-    return Check(
-        CRON_CHECK, "OK",
-        f"{found} (the plugin sets up no cron job; {ctx_run} ctx-merge merges by hand, and a "
-        "crontab line can run it hourly)",
-        None,
-    )  # fmt: skip
-
-
 def venv_check(environ: Mapping[str, str]) -> Check:
     data = plugin_venv.data_dir(environ)
     venv = plugin_venv.venv_dir(data)
@@ -166,8 +130,3 @@ def venv_check(environ: Mapping[str, str]) -> Check:
         "meanwhile",
         "start a session (it is built in the background) or run ctx-decide --list once",
     )  # fmt: skip
-
-
-def links_check() -> Check:
-    """No links of an ./install here: what the plugin user has is its bin/."""
-    return Check("command links", "OK", "the plugin's bin/ is on the agent's PATH")

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from context_memory.setup.install.options import Step
+from context_memory.setup.install.venv import PREFIX
+
 
 @dataclass(frozen=True)
-class AutoMemory:
+class AutoMemory(Step):
     """--uninstall: every auto-memory folder of ``projects`` (this run's and the projects
     the install record names) and every ``~/.claude/projects/*/memory``."""
 
@@ -16,14 +19,12 @@ class AutoMemory:
 
     def show(self) -> None:
         from context_memory.memory.native import toolkit_folders
-        from context_memory.setup.install.venv import PREFIX
 
         for folder in toolkit_folders(self.projects):
             print(f"{PREFIX} would take the toolkit's lines and files out of {folder}")
 
     def apply(self) -> None:
         from context_memory.memory.native import remove_everywhere
-        from context_memory.setup.install.venv import PREFIX
 
         for item in remove_everywhere(self.projects):
             print(f"{PREFIX} removed {item}")

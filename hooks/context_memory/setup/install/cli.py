@@ -21,6 +21,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from context_memory import __version__
 from context_memory.core import exit_codes
@@ -44,7 +45,39 @@ from context_memory.setup.install.venv import (
     venv_plan,
 )
 
-# --------------------------------------------------------------------------- command line
+# The options of --help, in its order: what each does (each is a flag unless _KINDS says).
+_HELP = {
+    "--project": "register in DIR/.claude/settings.json instead of the user settings "
+    "($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json)",
+    "--dry-run": "print what would change (a diff of the settings file) and write nothing",
+    "--uninstall": "remove what ./install added, wherever it was added (it keeps a record in "
+    "the virtualenv): the hooks and status line in every settings file, the command links, "
+    "the crontab lines and the CLAUDE.md line of --pin-decisions; settings files it "
+    "created are deleted, others get their text from before ./install back when only "
+    f"its entries changed. Keeps the virtualenv and your {STATE_DIRNAME} folders",
+    "--purge": "with --uninstall: also delete the virtualenv",
+    "--venv": "the virtualenv (default: $CTX_VENV, else "
+    "${XDG_DATA_HOME:-~/.local/share}/context-memory/venv)",
+    "--statusline": "also set ctx-statusline as Claude Code's status line (it makes the "
+    "hooks' window exact). An existing status line of yours is kept; --statusline=chain "
+    "runs yours first, then ctx-statusline (--uninstall restores yours)",
+    "--cron": "also add a line to your crontab that runs ctx-merge --quiet hourly for the "
+    "project (--project DIR, else the current directory); running it again changes "
+    "nothing, --uninstall removes it",
+    "--pin-decisions": f"also add the line @{STATE_DIRNAME}/{PINNED_FILE} to the project's "
+    "CLAUDE.md (--project DIR, else the current directory) and build that digest of the "
+    "project's decisions: the client then sends it with every request, so no "
+    "compaction can lose it; --uninstall removes the line",
+}
+_KINDS: dict[str, dict[str, Any]] = {
+    "--project": {"metavar": "DIR"},
+    "--venv": {"metavar": "DIR"},
+    "--statusline": {
+        "nargs": "?",
+        "const": STATUSLINE_ADD,
+        "choices": (STATUSLINE_ADD, STATUSLINE_CHAIN),
+    },
+}
 
 
 def build_parser(prog: str = "install") -> argparse.ArgumentParser:
@@ -58,61 +91,8 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
             "change."
         ),
     )
-    parser.add_argument(
-        "--project",
-        metavar="DIR",
-        help="register in DIR/.claude/settings.json instead of the user settings "
-        "($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json)",
-    )
-    parser.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="print what would change (a diff of the settings file) and write nothing",
-    )
-    parser.add_argument(
-        "--uninstall",
-        action="store_true",
-        help="remove what ./install added, wherever it was added (it keeps a record in the "
-        "virtualenv): the hooks and status line in every settings file, the command links, "
-        "the crontab lines and the CLAUDE.md line of --pin-decisions; settings files it "
-        "created are deleted, others get their text from before ./install back when only "
-        f"its entries changed. Keeps the virtualenv and your {STATE_DIRNAME} folders",
-    )
-    parser.add_argument(
-        "--purge",
-        action="store_true",
-        help="with --uninstall: also delete the virtualenv",
-    )
-    parser.add_argument(
-        "--venv",
-        metavar="DIR",
-        help="the virtualenv (default: $CTX_VENV, else "
-        "${XDG_DATA_HOME:-~/.local/share}/context-memory/venv)",
-    )
-    parser.add_argument(
-        "--statusline",
-        nargs="?",
-        const=STATUSLINE_ADD,
-        choices=(STATUSLINE_ADD, STATUSLINE_CHAIN),
-        help="also set ctx-statusline as Claude Code's status line (it makes the hooks' "
-        "window exact). An existing status line of yours is kept; --statusline=chain "
-        "runs yours first, then ctx-statusline (--uninstall restores yours)",
-    )
-    parser.add_argument(
-        "--cron",
-        action="store_true",
-        help="also add a line to your crontab that runs ctx-merge --quiet hourly for the "
-        "project (--project DIR, else the current directory); running it again changes "
-        "nothing, --uninstall removes it",
-    )
-    parser.add_argument(
-        "--pin-decisions",
-        action="store_true",
-        help=f"also add the line @{STATE_DIRNAME}/{PINNED_FILE} to the project's CLAUDE.md "
-        "(--project DIR, else the current directory) and build that digest of the "
-        "project's decisions: the client then sends it with every request, so no "
-        "compaction can lose it; --uninstall removes the line",
-    )
+    for option, text in _HELP.items():
+        parser.add_argument(option, help=text, **_KINDS.get(option, {"action": "store_true"}))
     # For ctx-install: pipx and uv link the commands themselves; leave their links alone.
     parser.add_argument("--no-links", action="store_true", help=argparse.SUPPRESS)
     # For ctx-install: where our launchers go in a virtualenv pipx or uv owns.

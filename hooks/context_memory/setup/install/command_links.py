@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.command_table import SCRIPTS
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import OWN_FOLDER_NAME, in_double_quotes
 from context_memory.setup.install.venv import PREFIX
 from context_memory.setup.platforms import home
@@ -31,6 +32,7 @@ LINK_KEEP = "keep"
 LINK_UPDATE = "update"
 LINK_CONFLICT = "conflict"
 LINK_MISSING_TARGET = "missing-target"
+LINK_CHANGES = (LINK_CREATE, LINK_UPDATE)  # what an install writes
 
 
 def link_dir(environ: Mapping[str, str]) -> Path:
@@ -43,21 +45,11 @@ def link_dir(environ: Mapping[str, str]) -> Path:
 
 
 def _target(link: Path) -> Path | None:
+    """Where the symlink ``link`` points (None: no symlink there)."""
     try:
         return Path(os.readlink(link))
     except OSError:
         return None
-
-
-def _points_into(link: Path, venv_bin: Path) -> bool:
-    target = _target(link)
-    return target is not None and target.parent == venv_bin
-
-
-def _is_ours(link: Path) -> bool:
-    """A symlink into some context-memory virtualenv (a moved CTX_VENV, an older install)."""
-    target = _target(link)
-    return target is not None and target.parent.name == "bin" and OWN_FOLDER_NAME in target.parts
 
 
 def plan_links(
@@ -66,15 +58,15 @@ def plan_links(
     """(command, action) for installing the links; pure apart from reading the folder."""
     plan = []
     for command in commands:
-        link = links / command
-        target = venv_bin / command
+        link, target = links / command, _target(links / command)
         if not os.path.lexists(link):
-            action = LINK_CREATE if os.path.exists(target) else LINK_MISSING_TARGET
-        elif _points_into(link, venv_bin):
+            action = LINK_CREATE if os.path.exists(venv_bin / command) else LINK_MISSING_TARGET
+        elif target is not None and target.parent == venv_bin:
             action = LINK_KEEP
-        elif link.is_symlink() and _is_ours(link):
-            # Never trade a link to another install's program for a dangling one.
-            action = LINK_UPDATE if os.path.exists(target) else LINK_MISSING_TARGET
+        elif target is not None and target.parent.name == "bin" and OWN_FOLDER_NAME in target.parts:
+            # A link into another context-memory virtualenv (a moved CTX_VENV, an older
+            # install): never traded for a dangling one.
+            action = LINK_UPDATE if os.path.exists(venv_bin / command) else LINK_MISSING_TARGET
         else:
             action = LINK_CONFLICT
         plan.append((command, action))
@@ -85,13 +77,14 @@ def plan_unlinks(
     venv_bin: Path, links: Path, commands: Sequence[str] = LINKED_COMMANDS
 ) -> list[str]:
     """The links an uninstall removes: only those pointing into this virtualenv."""
-    return [c for c in commands if (links / c).is_symlink() and _points_into(links / c, venv_bin)]
+    targets = {command: _target(links / command) for command in commands}
+    return [c for c, target in targets.items() if target is not None and target.parent == venv_bin]
 
 
 def apply_links(venv_bin: Path, links: Path, plan: list[tuple[str, str]]) -> None:
     links.mkdir(parents=True, exist_ok=True)
     for command, action in plan:
-        if action not in (LINK_CREATE, LINK_UPDATE):
+        if action not in LINK_CHANGES:
             continue
         link = links / command
         tmp = links / f".{command}.context-memory.tmp"
@@ -107,7 +100,7 @@ def on_path(folder: Path, environ: Mapping[str, str]) -> bool:
 
 
 @dataclass(frozen=True)
-class LinkCommands:
+class LinkCommands(Step):
     """The installer's step: the links in ``links`` into the venv's ``bin_dir`` (pipx
     style; ~/.local/bin, CTX_BIN_DIR), or with ``remove`` (--uninstall) the links there
     that point into ``bin_dir`` (a file of the same name that is not ours stays)."""
@@ -116,35 +109,25 @@ class LinkCommands:
     links: Path
     remove: bool
 
-    def show(self) -> None:
-        if self.remove:
-            self._say_removed(plan_unlinks(self.bin_dir, self.links), "would remove")
-            return
-        plan = plan_links(self.bin_dir, self.links)
-        # The virtualenv may not exist yet: its commands are still what is linked.
-        wanted = (LINK_CREATE, LINK_UPDATE, LINK_MISSING_TARGET)
-        self._say_linked([c for c, action in plan if action in wanted], plan, "would link")
-
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
         if self.remove:
             gone = plan_unlinks(self.bin_dir, self.links)
-            for command in gone:
+            for command in () if would else gone:
                 (self.links / command).unlink()
-            self._say_removed(gone, "removed")
+            if gone:
+                verb = "would remove" if would else "removed"
+                print(f"{PREFIX} {verb} {len(gone)} command links from {self.links}")
             return
         plan = plan_links(self.bin_dir, self.links)
-        new = [c for c, action in plan if action in (LINK_CREATE, LINK_UPDATE)]
-        if new:
+        # The virtualenv may not exist yet: a dry run still names its commands.
+        wanted = (*LINK_CHANGES, *[LINK_MISSING_TARGET] * would)
+        new = [c for c, action in plan if action in wanted]
+        if new and not would:
             apply_links(self.bin_dir, self.links, plan)
-        self._say_linked(new, plan, "link")
-
-    def _say_removed(self, gone: list[str], verb: str) -> None:
-        if gone:
-            print(f"{PREFIX} {verb} {len(gone)} command links from {self.links}")
-
-    def _say_linked(self, new: list[str], plan: list[tuple[str, str]], verb: str) -> None:
         if new:
-            print(f"{PREFIX} {verb} {', '.join(new)} into {self.links}")
+            print(
+                f"{PREFIX} {'would link' if would else 'link'} {', '.join(new)} into {self.links}"
+            )
         for command, action in plan:
             if action == LINK_CONFLICT:
                 print(

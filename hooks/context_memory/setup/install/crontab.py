@@ -20,11 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.venv import PREFIX, REPO_ROOT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    Done = subprocess.CompletedProcess[str]
 
 TAG_PREFIX = "# context-memory:"
 MERGE_PROGRAM = "ctx-merge"
@@ -125,14 +128,9 @@ def runs_merge_from(line: str, bin_dir: str) -> bool:
     )
 
 
-# --------------------------------------------------------------------------- crontab I/O
-
-
-def _crontab_argv(user: str | None, *args: str) -> list[str]:
-    return ["crontab", *(["-u", user] if user else []), *args]
-
-
-def _run(argv: list[str], stdin_text: str | None = None) -> subprocess.CompletedProcess[str]:
+def _crontab(user: str | None, arg: str, stdin_text: str | None = None) -> Done:
+    """``crontab [-u user] <arg>``, run."""
+    argv = ["crontab", *(["-u", user] if user else []), arg]
     try:
         return subprocess.run(
             argv,
@@ -157,7 +155,7 @@ def _run(argv: list[str], stdin_text: str | None = None) -> subprocess.Completed
 
 def read_crontab(user: str | None = None) -> str:
     """The user's crontab (``crontab -l``); '' when they have none yet."""
-    done = _run(_crontab_argv(user, "-l"))
+    done = _crontab(user, "-l")
     if done.returncode == 0:
         return done.stdout
     message = done.stderr.strip()
@@ -168,7 +166,7 @@ def read_crontab(user: str | None = None) -> str:
 
 def write_crontab(text: str, user: str | None = None) -> None:
     """Install ``text`` as the user's crontab (``crontab -``, which checks it first)."""
-    done = _run(_crontab_argv(user, "-"), stdin_text=text)
+    done = _crontab(user, "-", stdin_text=text)
     if done.returncode != 0:
         message = done.stderr.strip() or f"exit status {done.returncode}"
         raise CrontabError(f"crontab refused the new crontab, which was not installed: {message}")
@@ -190,13 +188,10 @@ class CronChange(NamedTuple):
 
 def planned_addition(bin_dir: str, project: str, user: str | None = None) -> CronChange:
     """The crontab running ctx-merge hourly for ``project`` (one line, idempotent)."""
-    line = cron_line(bin_dir, project)
-    old = read_crontab(user)
+    line, old = cron_line(bin_dir, project), read_crontab(user)
     new = with_line(old, line, project)
-    if new == old:
-        return CronChange(UNCHANGED, [line], old, new)
     present = any(is_project_line(existing, project) for existing in old.splitlines())
-    return CronChange(UPDATED if present else ADDED, [line], old, new)
+    return CronChange(UNCHANGED if new == old else UPDATED if present else ADDED, [line], old, new)
 
 
 def planned_removal(
@@ -238,11 +233,19 @@ def delete_if_empty(user: str | None = None) -> None:
             return
     except CrontabError:
         return
-    _run(_crontab_argv(user, "-r"))
+    _crontab(user, "-r")
+
+
+# What CronLine says of a change: the verb, then what it changes.
+_SAID = {
+    ADDED: ("add", "a line that runs ctx-merge hourly for {project}:"),
+    UPDATED: ("update", "the ctx-merge line for {project}:"),
+    REMOVED: ("remove", "the ctx-merge {noun}:"),
+}
 
 
 @dataclass(frozen=True)
-class CronLine:
+class CronLine(Step):
     """The installer's step: ``asked`` (--cron), the line that runs ctx-merge hourly for
     ``project``; ``remove`` (--uninstall) takes it out (with ``purge``, also every line
     running this virtualenv's ctx-merge)."""
@@ -253,8 +256,8 @@ class CronLine:
     remove: bool
     purge: bool
 
-    def show(self) -> None:
-        if not self.remove and self.asked and crontab_missing():
+    def run(self, would: bool) -> None:
+        if would and not self.remove and self.asked and crontab_missing():
             print(
                 f"{PREFIX} crontab: the crontab command is not installed (Debian/Ubuntu: sudo "
                 "apt install cron), so ./install --cron would stop; the line it would add, for "
@@ -262,13 +265,10 @@ class CronLine:
             )
             print(f"  {cron_line(str(self.bin_dir), self.project)}")
             return
-        self._say(self._planned(), would=True)
-
-    def apply(self) -> None:
         change = self._planned()
-        if change is not None and change.action in (ADDED, UPDATED, REMOVED):
+        if not would and change is not None and change.action in _SAID:
             write_crontab(change.new_text, crontab_user(os.environ))
-        self._say(change, would=False)
+        self._say(change, would)
 
     def _planned(self) -> CronChange | None:
         user = crontab_user(os.environ)
@@ -289,23 +289,18 @@ class CronLine:
         if change is None:
             return
         project, action = self.project, change.action
-        verb = {ADDED: "add", UPDATED: "update", REMOVED: "remove"}.get(action, "")
-        verb = f"would {verb}" if would else f"{verb.rstrip('e')}ed"
-        if action == ADDED:
-            said = [f"crontab: {verb} a line that runs ctx-merge hourly for {project}:"]
-        elif action == UPDATED:
-            said = [f"crontab: {verb} the ctx-merge line for {project}:"]
-        elif action == REMOVED:
+        if action in _SAID:
+            verb, what = _SAID[action]
             noun = "line" if len(change.lines) == 1 else f"{len(change.lines)} lines"
-            said = [f"crontab: {verb} the ctx-merge {noun}:"]
+            verb = f"would {verb}" if would else verb.rstrip("e") + "ed"
+            print(f"{PREFIX} crontab: {verb} {what.format(project=project, noun=noun)}")
+            for line in change.lines:
+                print(f"  {line}")
         elif action == UNCHANGED:
-            said = [f"crontab: already runs ctx-merge hourly for {project}; nothing to change"]
-        else:
-            said = [f"crontab: no ctx-merge line for {project}; nothing to remove"] * self.asked
-        for line in said:
-            print(f"{PREFIX} {line}")
-        for line in change.lines if action in (ADDED, UPDATED, REMOVED) else ():
-            print(f"  {line}")
+            said = f"already runs ctx-merge hourly for {project}; nothing to change"
+            print(f"{PREFIX} crontab: {said}")
+        elif self.asked:
+            print(f"{PREFIX} crontab: no ctx-merge line for {project}; nothing to remove")
         if self.asked and not self.remove and os.path.realpath(project) == str(REPO_ROOT):
             print(
                 f"{PREFIX} note: {project} is this context-memory checkout; for your own "

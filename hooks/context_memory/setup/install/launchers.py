@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from context_memory.core.fsutil import atomic_write
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import command_for
-from context_memory.setup.install.venv import PREFIX, InstallError
+from context_memory.setup.install.venv import PREFIX, InstallError, remove_empty
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
@@ -46,15 +47,8 @@ class LauncherError(Exception):
 
 def _dist_info(venv: Path | str) -> str:
     """The installed package's ``entry_points.txt`` in the virtualenv's site-packages."""
-    pattern = os.path.join(
-        glob.escape(os.fspath(venv)),
-        "lib",
-        "python3*",
-        "site-packages",
-        "context_memory-*.dist-info",
-        "entry_points.txt",
-    )
-    found = sorted(glob.glob(pattern))
+    site = os.path.join(glob.escape(os.fspath(venv)), "lib", "python3*", "site-packages")
+    found = sorted(glob.glob(os.path.join(site, "context_memory-*.dist-info", "entry_points.txt")))
     if len(found) != 1:
         raise LauncherError(
             f"expected one installed context-memory in {venv}, found {len(found)}. "
@@ -88,12 +82,12 @@ def package_paths(venv: Path | str) -> list[str]:
 def entry_points(venv: Path | str) -> dict[str, str]:
     """``{command: "module:function"}`` from the installed package's ``entry_points.txt``
     (what pip made wrappers for), in name order."""
-    found = [_dist_info(venv)]
+    found = _dist_info(venv)
     parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keep names as written
-    parser.read(found[0], encoding="utf-8")
+    parser.read(found, encoding="utf-8")
     if not parser.has_section("console_scripts"):
-        raise LauncherError(f"{found[0]} lists no console scripts. Run ./install again.")
+        raise LauncherError(f"{found} lists no console scripts. Run ./install again.")
     return dict(sorted(parser.items("console_scripts")))
 
 
@@ -138,19 +132,11 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
     # -c puts '' (the current folder) first on sys.path; take it off before any import.
     # "$0" becomes sys.argv[0], as it is for a #! script.
     # (Not there under -P or PYTHONSAFEPATH, hence the test.)
-    body = "\n".join(
-        ["import sys", 'if sys.path[:1] == [""]: del sys.path[0]', "del sys.argv[0]", *code[1:]]
-    )
-    return (
-        "\n".join(
-            [
-                "#!/bin/sh",
-                MARK + " (a shell script: the interpreter's path cannot go on a #! line)",
-                f'exec {sh_quote(python)} {ISOLATION_FLAGS} -c {sh_quote(body)} "$0" "$@"',
-            ]
-        )
-        + "\n"
-    )
+    body = sh_quote("\n".join(["import sys", 'if sys.path[:1] == [""]: del sys.path[0]',
+                                "del sys.argv[0]", *code[1:]]))  # fmt: skip
+    run = f'exec {sh_quote(python)} {ISOLATION_FLAGS} -c {body} "$0" "$@"'
+    shell = MARK + " (a shell script: the interpreter's path cannot go on a #! line)"
+    return "\n".join(["#!/bin/sh", shell, run]) + "\n"
 
 
 def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list[str]:
@@ -178,17 +164,6 @@ def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list
         atomic_write(path, text.encode("utf-8", "surrogateescape"), mode=0o755)
         changed.append(command)
     return changed
-
-
-def prepare_programs(venv: Path, programs: Sequence[str], bin_dir: Path | None = None) -> None:
-    """Our launchers in ``bin_dir`` (default ``<venv>/bin``), not pip's wrappers; then each
-    command that the settings will name must run through sh, as the client runs it, before
-    anything of the user's is changed."""
-    try:
-        write_launchers(venv, bin_dir)
-    except LauncherError as exc:
-        raise InstallError(str(exc)) from None
-    verify_commands(bin_dir or venv / "bin", programs)
 
 
 def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
@@ -224,19 +199,21 @@ def verify_commands(bin_dir: Path, programs: Sequence[str]) -> None:
 
 
 @dataclass(frozen=True)
-class PreparePrograms:
-    """The installer's first step (not planned for a dry run): write our launchers into
-    ``bin_dir`` and run each program the settings will name once."""
+class PreparePrograms(Step):
+    """The installer's first step (not planned for a dry run): our launchers in ``bin_dir``
+    (not pip's wrappers); then each program that the settings will name must run through
+    sh, as the client runs it, before anything of the user's is changed."""
 
     venv: Path
     programs: tuple[str, ...]
     bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
 
-    def show(self) -> None:
-        pass
-
     def apply(self) -> None:
-        prepare_programs(self.venv, self.programs, self.bin_dir)
+        try:
+            write_launchers(self.venv, self.bin_dir)
+        except LauncherError as exc:
+            raise InstallError(str(exc)) from None
+        verify_commands(self.bin_dir or self.venv / "bin", self.programs)
 
 
 def is_launcher(path: str) -> bool:
@@ -259,27 +236,21 @@ def our_launchers(bin_dir: Path) -> list[str]:
 
 
 @dataclass(frozen=True)
-class RemoveLaunchers:
+class RemoveLaunchers(Step):
     """The installer's step for --uninstall of ctx-install: our launchers' own folder
     (``<venv>/context-memory/bin``, see write_launchers) in a virtualenv that pipx or uv
     owns, and its parent when that is empty then; anything else in them stays."""
 
     bin_dir: Path
 
-    def show(self) -> None:
-        self._say(our_launchers(self.bin_dir), "would remove")
-
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
         gone = our_launchers(self.bin_dir)
-        for name in gone:
-            (self.bin_dir / name).unlink()
-        for folder in (self.bin_dir, self.bin_dir.parent):  # <venv>/context-memory is ours
-            try:
-                folder.rmdir()
-            except OSError:
-                break  # not empty: something else is in it
-        self._say(gone, "removed")
-
-    def _say(self, gone: list[str], verb: str) -> None:
+        if not would:
+            for name in gone:
+                (self.bin_dir / name).unlink()
+            # <venv>/context-memory is ours too; a folder something else is in stays.
+            if remove_empty(self.bin_dir):
+                remove_empty(self.bin_dir.parent)
         if gone:
-            print(f"{PREFIX} {verb} {len(gone)} launchers from {self.bin_dir}")
+            print(f"{PREFIX} {'would remove' if would else 'removed'} {len(gone)} launchers "
+                  f"from {self.bin_dir}")  # fmt: skip

@@ -1,7 +1,7 @@
 """What one run of the installer was asked to do: ``InstallOptions``, built from the command
 line by install/cli.py (./install, ctx-install) or by hand (ctx-pin, tests). Below the
-command-line layer every function takes these, never an ``argparse.Namespace``.
-Standard library only.
+command-line layer every function takes these, never an ``argparse.Namespace``. And the
+shape of the run's steps (``Step``). Standard library only.
 """
 
 from __future__ import annotations
@@ -44,3 +44,19 @@ class InstallOptions:
     def package_bin(self) -> Path:
         """The folder of the programs pip installed (the package's console scripts)."""
         return self.venv / "bin"
+
+
+class Step:
+    """One step of a run, next to the code it drives (see install/plan.py): ``show`` says
+    what it would change where (--dry-run: nothing written), ``apply`` does it and says what
+    it did. Most steps do both in ``run`` (``would``: the dry run); one that only acts
+    overrides ``apply`` and shows nothing."""
+
+    def show(self) -> None:
+        self.run(would=True)
+
+    def apply(self) -> None:
+        self.run(would=False)
+
+    def run(self, would: bool) -> None:
+        pass

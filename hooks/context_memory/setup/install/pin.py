@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from context_memory.core import fsutil
 from context_memory.pinned import claude_md
 from context_memory.pinned import digest as pinned_digest
 from context_memory.pinned import store as pinned
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.venv import PREFIX, InstallError
 
 
@@ -61,7 +63,7 @@ def claude_md_change(project: str, *, add: bool, remove: bool) -> ClaudeMdChange
 
 
 @dataclass(frozen=True)
-class PinLine:
+class PinLine(Step):
     """The installer's step: --pin-decisions (or with ``remove``, its undoing) for
     ``project``; ``change`` from claude_md_change (None: nothing to do)."""
 
@@ -69,11 +71,8 @@ class PinLine:
     change: ClaudeMdChange | None
     remove: bool
 
-    def show(self) -> None:
-        pin(self.project, self.change, remove=self.remove, dry_run=True)
-
-    def apply(self) -> None:
-        pin(self.project, self.change, remove=self.remove, dry_run=False)
+    def run(self, would: bool) -> None:
+        pin(self.project, self.change, remove=self.remove, dry_run=would)
 
 
 def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: bool) -> None:
@@ -87,11 +86,11 @@ def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: b
         state_dir = check_state_dir(usual_state_dir(project))
     except UnsafeNameError as exc:
         raise InstallError(str(exc)) from None
-    verb = "would " if dry_run else ""
+    verb, line = "would " if dry_run else "", pinned.IMPORT_LINE
+    if change.new is not None and not dry_run:
+        _write_claude_md(change)
     if remove:
         if change.new is not None:
-            if not dry_run:
-                _write_claude_md(change)
             print(f"{PREFIX} pinned digest: {verb}remove the line {pinned.IMPORT_LINE} from "
                   f"{change.shown}")  # fmt: skip
         digest = pinned.digest_path(state_dir)
@@ -104,23 +103,16 @@ def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: b
                 return
             if not dry_run:
                 for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
-                    try:
-                        os.unlink(path)
-                    except FileNotFoundError:
-                        pass
+                    fsutil.remove(path)
             print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the decisions "
                   "log, which is kept)")  # fmt: skip
         return
     if change.new is None:
         print(f"{PREFIX} pinned digest: {change.shown} already imports {pinned.IMPORT_LINE}")
+    elif change.old is None:
+        print(f"{PREFIX} pinned digest: {verb}create {change.shown} with the line {line}")
     else:
-        if not dry_run:
-            _write_claude_md(change)
-        if change.old is None:
-            done = f"{verb}create {change.shown} with the line {pinned.IMPORT_LINE}"
-        else:
-            done = f"{verb}add the line {pinned.IMPORT_LINE} to {change.shown}"
-        print(f"{PREFIX} pinned digest: {done}")
+        print(f"{PREFIX} pinned digest: {verb}add the line {line} to {change.shown}")
     if dry_run:
         print(f"{PREFIX} pinned digest: would build {pinned.digest_path(state_dir)}")
         return
@@ -133,11 +125,9 @@ def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: b
 
 
 def _write_claude_md(change: ClaudeMdChange) -> None:
-    from context_memory.core.fsutil import atomic_write
-
     assert change.new is not None
     if change.old is not None and change.new == "":
         # It held only the import line, which an install added: nothing of the user's is left.
         os.unlink(change.target)
         return
-    atomic_write(change.target, change.new)
+    fsutil.atomic_write(change.target, change.new)

@@ -11,57 +11,43 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
+from context_memory.core.command_table import HOOKS
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
 from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
-from context_memory.setup.install.options import InstallOptions
+from context_memory.setup.install.options import InstallOptions, Step
 from context_memory.setup.install.pin import PinLine, claude_md_change
 from context_memory.setup.install.purge import PurgeLeftovers, UninstallVenv
 from context_memory.setup.install.record import NoteInstall, RestoreRecorded
-from context_memory.setup.install.settings_edit import STATUSLINE_PROGRAM
+from context_memory.setup.install.settings_edit import (
+    STATUSLINE_PROGRAM,
+    desired_settings,
+    registered_programs,
+)
 from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
-    desired_settings,
-    registered_programs,
     runs_our_hooks,
 )
 from context_memory.setup.install.venv import (
     STAMP_NAME,
     InstallError,
-    missing_entry_points,
+    missing_programs,
+    owned_by_installer,
     settings_path_for,
 )
-
-
-class Step(Protocol):
-    """One step of a run, next to the code it drives (command_links.LinkCommands,
-    crontab.CronLine, pin.PinLine, settings_write's steps on settings files, record's,
-    purge's, launchers.RemoveLaunchers, auto_memory.AutoMemory): ``show`` says what it
-    would change where (--dry-run, nothing written), ``apply`` does it and says what it
-    did."""
-
-    def show(self) -> None: ...
-
-    def apply(self) -> None: ...
 
 
 def carry_out(steps: Sequence[Step], *, dry_run: bool) -> None:
     """Carry out ``steps`` in order (``dry_run``: print what each would do instead)."""
     for step in steps:
-        if dry_run:
-            step.show()
-        else:
-            step.apply()
-
-
-# --------------------------------------------------------------------------- checks
+        (step.show if dry_run else step.apply)()
 
 
 def check_utf8_paths(venv: Path, path: Path) -> None:
@@ -78,7 +64,7 @@ def check_utf8_paths(venv: Path, path: Path) -> None:
 
 def check_purge(options: InstallOptions) -> None:
     venv = options.venv
-    if options.purge and venv.exists() and not (venv / STAMP_NAME).is_file():
+    if options.purge and venv.exists() and not owned_by_installer(venv):
         raise InstallError(
             f"{venv} does not look like a context-memory virtualenv (no {STAMP_NAME}), "
             "so --purge will not delete it. Run without --purge, then delete it yourself."
@@ -88,7 +74,7 @@ def check_purge(options: InstallOptions) -> None:
 def check_programs(options: InstallOptions) -> None:
     """An install (not a dry run) needs the virtualenv's programs it will register (pip's
     console scripts: our launchers are made from the same entry points)."""
-    missing = missing_entry_points(options.package_bin)
+    missing = missing_programs(options.package_bin, (spec.command for spec in HOOKS))
     if missing:
         raise InstallError(
             f"{missing[0]} does not exist: the virtualenv {options.venv} is missing or "
@@ -120,28 +106,13 @@ def crontab_before(options: InstallOptions) -> str | None:
     return crontab.read_crontab(crontab.crontab_user(os.environ))
 
 
-# --------------------------------------------------------------------------- the plan
-
-
-def project_of(options: InstallOptions) -> str:
-    """The project of --cron and --pin-decisions: --project DIR, else the current folder."""
-    return os.path.abspath(options.project) if options.project is not None else os.getcwd()
-
-
 def edit_settings(
     options: InstallOptions, path: Path, user_path: Path, *, first: bool
 ) -> EditSettings:
     text, old = read_settings(path)
-    uninstall = options.uninstall
-    hooks_here = uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
-    new = desired_settings(
-        old,
-        options.bin_dir,
-        uninstall=uninstall,
-        statusline=options.statusline,
-        hooks_here=hooks_here,
-    )
-    return EditSettings(path, text, old, new, options, hooks_here, user_path, first)
+    here = options.uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
+    new = desired_settings(old, options, here)
+    return EditSettings(path, text, old, new, options, here, user_path, first)
 
 
 def settings_path(options: InstallOptions) -> Path:
@@ -165,12 +136,13 @@ def make_plan(options: InstallOptions) -> list[Step]:
     if not options.uninstall and not options.dry_run:
         check_programs(options)
     before_cron = crontab_before(options)
-    project = project_of(options)
+    # The project of --cron and --pin-decisions: --project DIR, else the current folder.
+    project = os.path.abspath(options.project) if options.project is not None else os.getcwd()
     claude_md = claude_md_change(project, add=options.pin_decisions, remove=options.uninstall)
     steps: list[Step] = []
     if not options.dry_run and not options.uninstall:
         programs = registered_programs(
-            desired_settings(edit.old, options.bin_dir, statusline=options.statusline),
+            desired_settings(edit.old, options, hooks_here=True),
             options.bin_dir,
         )
         steps.append(PreparePrograms(options.venv, tuple(programs), options.launcher_dir))
@@ -221,14 +193,14 @@ def project_duplicates(
 ) -> list[Step]:
     """A user-level install after --project ones: the project settings files the record
     lists that still register our hooks would run each of them twice."""
-    found: list[Step] = []
-    for where in kept["settings"]:
-        path = Path(where)
-        if path == user_path or not path.parent.parent.is_dir():
-            continue
-        if runs_our_hooks(path, options.bin_dir):
-            found.append(DropProjectHooks(path, user_path, options.bin_dir))
-    return found
+    paths = [Path(where) for where in kept["settings"]]
+    return [
+        DropProjectHooks(path, user_path, options.bin_dir)
+        for path in paths
+        if path != user_path
+        and path.parent.parent.is_dir()
+        and runs_our_hooks(path, options.bin_dir)
+    ]
 
 
 def recorded_projects(kept: dict[str, Any], project: str) -> tuple[str, ...]:

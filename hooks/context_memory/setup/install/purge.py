@@ -12,7 +12,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from context_memory.setup.install.venv import PREFIX
+from context_memory.setup.install.options import Step
+from context_memory.setup.install.venv import PREFIX, remove_empty
 
 # What the toolkit writes into its cache folder: the session registry (core/session_registry)
 # and the compaction counts (transcript/compaction_count).
@@ -20,7 +21,7 @@ CACHE_FOLDERS = ("sessions", "compactions")
 
 
 @dataclass(frozen=True)
-class UninstallVenv:
+class UninstallVenv(Step):
     """The virtualenv at the end of an uninstall: deleted with ``purge``, else kept (and
     said so: ./install's own; ctx-install's belongs to pipx or uv)."""
 
@@ -43,19 +44,14 @@ class UninstallVenv:
             return
         shutil.rmtree(venv)
         print(f"{PREFIX} deleted the virtualenv {venv}")
-        parent = venv.parent
-        if parent.name == "context-memory":
-            # The default place is <data>/context-memory/venv: its folder is ours too, and
-            # an empty one left behind says something is still installed.
-            try:
-                parent.rmdir()
-            except OSError:
-                return  # not empty: something else of the user's is in it
-            print(f"{PREFIX} deleted the folder {parent}, now empty")
+        # The default place is <data>/context-memory/venv: its folder is ours too, and an
+        # empty one left behind says something is still installed.
+        if venv.parent.name == "context-memory" and remove_empty(venv.parent):
+            print(f"{PREFIX} deleted the folder {venv.parent}, now empty")
 
 
 @dataclass(frozen=True)
-class PurgeLeftovers:
+class PurgeLeftovers(Step):
     """--uninstall --purge, last: the toolkit's cache folder, and the folders the install
     script created for the virtualenv that are empty by then."""
 
@@ -90,16 +86,10 @@ class PurgeLeftovers:
             else:
                 shutil.rmtree(folder)
         if self.cache.is_dir() and not self.cache.is_symlink():
-            try:
-                self.cache.rmdir()
+            if remove_empty(self.cache):
                 print(f"{PREFIX} deleted the cache folder {self.cache}")
-            except OSError:  # something else of the user's is in it
-                if ours:
-                    print(f"{PREFIX} deleted the toolkit's folders in the cache folder "
-                          f"{self.cache}")  # fmt: skip
+            elif ours:  # something else of the user's is in it
+                print(f"{PREFIX} deleted the toolkit's folders in the cache folder {self.cache}")
         for folder in self._made():
-            try:
-                folder.rmdir()
-            except OSError:
-                continue  # not empty: something else is in it now
-            print(f"{PREFIX} deleted the folder {folder}, which ./install had made, now empty")
+            if remove_empty(folder):  # else something else is in it now
+                print(f"{PREFIX} deleted the folder {folder}, which ./install had made, now empty")

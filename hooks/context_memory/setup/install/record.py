@@ -6,6 +6,7 @@ putting back what it kept. Standard library only: the installer runs with the sy
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Mapping
@@ -13,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from context_memory.core.fsutil import atomic_write
+from context_memory.core.fsutil import atomic_write, remove
 from context_memory.setup.install import crontab
+from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_file import (
     BACKUP_INFIX,
     Settings,
@@ -23,15 +25,12 @@ from context_memory.setup.install.settings_file import (
     read_settings_text,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import PREFIX
+from context_memory.setup.install.venv import PREFIX, remove_empty
 
 RECORD_NAME = "context-memory-install.json"
 RECORD_VERSION = 1
 MAX_RECORD_BYTES = 1 << 20
 KEEP_BACKUPS = 3  # settings.json.bak-* files kept per settings file (the newest)
-
-
-# --------------------------------------------------------------------------- the record
 
 
 def record_path(venv: Path) -> Path:
@@ -87,26 +86,20 @@ def save(
         installs[identity(environ)] = record
     path = record_path(venv)
     if not installs:
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
+        remove(path)
         return
     document = {"version": RECORD_VERSION, "installs": installs}
     atomic_write(path, json.dumps(document, indent=1, sort_keys=True) + "\n")
 
 
 @dataclass(frozen=True)
-class NoteInstall:
+class NoteInstall(Step):
     """The installer's last step: this install's places (``added``, in the record's shape:
     see empty_record) added to the record. The first install of a place wins: a re-run
     must not replace the settings text from before the first install."""
 
     venv: Path
     added: dict[str, Any]
-
-    def show(self) -> None:
-        pass  # a dry run records nothing
 
     def apply(self) -> None:
         if not self.venv.is_dir():
@@ -121,11 +114,8 @@ class NoteInstall:
         save(self.venv, record)
 
 
-# --------------------------------------------------------------------------- uninstall
-
-
 @dataclass(frozen=True)
-class RestoreRecorded:
+class RestoreRecorded(Step):
     """--uninstall, after our entries, lines and links are out of every place ``record``
     lists: put back each settings file's text from before the first install (and drop the
     backups made since), ``crontab -r`` a crontab that was empty before, remove a link
@@ -134,10 +124,7 @@ class RestoreRecorded:
 
     venv: Path
     record: dict[str, Any]
-    tool: str
-
-    def show(self) -> None:
-        pass  # the settings steps' dry runs already show the restored text
+    tool: str  # the settings steps' dry runs already show the restored text
 
     def apply(self) -> None:
         record, tool = self.record, self.tool
@@ -146,10 +133,7 @@ class RestoreRecorded:
             if _restore_settings(Path(where), entry, tool):
                 _remove_our_backups(Path(where), entry.get("backups_before"), tool)
                 if entry.get("folder_existed") is False:
-                    try:
-                        os.rmdir(Path(where).parent)  # the install made it; only when empty
-                    except OSError:
-                        pass
+                    remove_empty(Path(where).parent)  # the install made it
         if any(
             isinstance(entry, dict) and entry.get("crontab_was_empty")
             for entry in record["cron"].values()
@@ -157,35 +141,25 @@ class RestoreRecorded:
             crontab.delete_if_empty(crontab.crontab_user(os.environ))
         for folder, entry in record["links"].items():
             if isinstance(entry, dict) and entry.get("created_folder"):
-                try:
-                    os.rmdir(folder)  # only when empty: other programs' commands stay
-                except OSError:
-                    pass
+                remove_empty(Path(folder))  # other programs' commands stay
         if self.venv.is_dir():
             save(self.venv, None)
 
 
-RESTORE_DELETE = "delete"  # the install created the file and nothing else is in it
-RESTORE_TEXT = "text"  # the file gets its text from before the first install back
-
-
-def planned_restore(entry: object, new: Settings, path: Path) -> tuple[str | None, str | None]:
-    """What ``RestoreRecorded`` will do to the settings file ``path`` once the uninstall has
-    taken our entries out (``new``), so that a dry run shows that and not a rewrite:
-    (RESTORE_DELETE, None), (RESTORE_TEXT, the text from before the first install), or
-    (None, None) when the file stays as the edit leaves it. ``entry``: its record entry."""
-    if not isinstance(entry, dict) or "before" not in entry:
-        return None, None
-    before = entry["before"]
+def planned_restore(entry: object, new: Settings, path: Path) -> tuple[bool, str | None]:
+    """Whether ``RestoreRecorded`` will put back the settings file ``path`` once the
+    uninstall has taken our entries out (``new``), so that a dry run shows that and not a
+    rewrite: (True, None) deletes the file the install created, (True, text) puts back its
+    text from before the first install. ``entry``: its record entry."""
+    before = entry.get("before", False) if isinstance(entry, dict) else False
     if before is None:
-        return (RESTORE_DELETE, None) if new == {} else (None, None)
+        return new == {}, None
     if not isinstance(before, str):
-        return None, None
+        return False, None
     try:
-        same = parse_settings(before, path) == new
+        return (True, before) if parse_settings(before, path) == new else (False, None)
     except SettingsError:
-        return None, None
-    return (RESTORE_TEXT, before) if same else (None, None)
+        return False, None
 
 
 def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
@@ -199,17 +173,13 @@ def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
         if now_text is None or now_text == entry.get("before"):
             return now_text is not None or entry.get("before") is None
         restore, before = planned_restore(entry, parse_settings(now_text, path), path)
-        if restore == RESTORE_DELETE and read_settings_text(path) == now_text:
+        if restore and before is None and read_settings_text(path) == now_text:
             path.unlink()
             print(f"{PREFIX} deleted {path}, which {tool} had created")
             return True
     except (OSError, SettingsError):
         return False
-    if (
-        restore == RESTORE_TEXT
-        and before is not None
-        and replace_if_unchanged(path, now_text, before)
-    ):
+    if restore and before is not None and replace_if_unchanged(path, now_text, before):
         print(f"{PREFIX} restored {path} to its text from before {tool}")
         return True
     return False
@@ -224,19 +194,13 @@ def _remove_our_backups(path: Path, before: object, tool: str) -> None:
         return
     kept = {name for name in before if isinstance(name, str)}
     ours = [name for name in backup_names(path) if name not in kept]
-    for name in ours:
-        old = path.parent / name
-        try:
+    for old in (path.parent / name for name in ours):
+        with contextlib.suppress(OSError):
             if old.is_file() and not old.is_symlink():
                 old.unlink()
-        except OSError:
-            continue
     if ours:
         noun = "backup" if len(ours) == 1 else "backups"
         print(f"{PREFIX} removed {len(ours)} {noun} of {path} that {tool} had made")
-
-
-# --------------------------------------------------------------------------- backups
 
 
 def backup_names(path: Path) -> list[str]:

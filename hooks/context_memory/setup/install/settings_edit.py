@@ -3,7 +3,8 @@ writes the file). ``register_hooks`` and ``unregister_hooks`` never touch the di
 mutate their argument; the installer writes nothing when the result equals the input,
 which is what makes a second ``./install`` a no-op. Which entries are ours, and where new
 ones go: docs/install.md ("Which entries of settings.json are the installer's"); the rule
-is ``is_own_entry``. The status line gets pure functions of the same kind.
+is ``is_own_entry``. The status line gets pure functions of the same kind, and the
+settings a run wants (``desired_settings``) are one of both.
 
 Settings format (Claude Code 2.1.x)::
 
@@ -19,9 +20,13 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from context_memory.core.command_table import HOOKS, HookSpec
+from context_memory.setup.install.options import STATUSLINE_CHAIN
+
+if TYPE_CHECKING:
+    from context_memory.setup.install.options import InstallOptions
 from context_memory.setup.install.settings_file import Settings, check_hooks_shape, dumps_settings
 
 OWN_FOLDER_NAME = "context-memory"
@@ -31,7 +36,6 @@ EXAMPLE_VENV = "/home/you/.local/share/context-memory/venv"
 Entry = dict[str, Any]
 # (event, matcher, own entry) -> the entry to put in its place, or None to drop it
 Replacer = Callable[[str, "str | None", Entry], "Entry | None"]
-# --------------------------------------------------------------------------- pure edits
 
 
 def in_double_quotes(text: str) -> str:
@@ -46,62 +50,56 @@ def command_for(bin_dir: Path | str, command: str) -> str:
     return f'"{in_double_quotes(os.path.join(os.path.abspath(os.fspath(bin_dir)), command))}"'
 
 
-def hook_entry(spec: HookSpec, bin_dir: Path | str) -> dict[str, Any]:
-    """The settings object for one hook entry."""
-    return {
-        "type": "command",
-        "command": command_for(bin_dir, spec.command),
-        "timeout": spec.timeout,
-    }
+def command_of(entry: object) -> str | None:
+    """The command string of a ``{"type": "command", "command": ...}`` entry, else None."""
+    if not isinstance(entry, dict) or entry.get("type") != "command":
+        return None
+    command = entry.get("command")
+    return command if isinstance(command, str) else None
 
 
 def is_own_entry(entry: object, bin_dir: Path | str, commands: Iterable[str]) -> bool:
     """True when ``entry`` was written by an install (the rule: docs/install.md)."""
-    if not isinstance(entry, dict) or entry.get("type") != "command":
-        return False
-    command = entry.get("command")
-    if not isinstance(command, str):
-        return False
-    word = _single_word(command)
+    command = command_of(entry)
+    word = _single_word(command) if command is not None else None
     if word is None or not os.path.isabs(word):
         return False
     path = Path(os.path.normpath(word))
     if path.parent.name != "bin":
         return False
-    if path.parent == Path(os.path.abspath(os.fspath(bin_dir))):
-        return True
-    return path.name in set(commands) and OWN_FOLDER_NAME in path.parent.parts
+    own_bin = path.parent == Path(os.path.abspath(os.fspath(bin_dir)))
+    return own_bin or (path.name in set(commands) and OWN_FOLDER_NAME in path.parent.parts)
 
 
+# A word in double quotes as command_for writes it (only \\ \" \$ \` escaped).
 _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\$`]|\\[\\"$`])*)"')
 _UNESCAPE = re.compile(r'\\([\\"$`])')
 
 
-def _single_word(command: str) -> str | None:
-    """The one word the shell makes of ``command``, or None when it is several words or
-    uses expansions. Double-quoted text follows POSIX rules (as command_for writes it);
-    anything else goes through shlex."""
-    text = command.strip()
-    quoted = _DOUBLE_QUOTED.fullmatch(text)
-    if quoted:
-        return _UNESCAPE.sub(r"\1", quoted.group(1))
-    if any(ch in text for ch in "$`"):
-        return None
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        return None
-    return words[0] if len(words) == 1 else None
-
-
-def command_word(command: str) -> str | None:
-    """The program (first word) of a command whose first word is double-quoted as
-    command_for writes it, or of a one-word command; else None."""
+def _first_word(command: str) -> tuple[str | None, bool]:
+    """(the program of ``command``, whether it is the one word the shell makes of it, with
+    no expansion). Double-quoted text follows the POSIX rules, as command_for writes it
+    (shlex would keep the backslash of \\$ and \\`); anything else goes through shlex."""
     text = command.strip()
     quoted = _DOUBLE_QUOTED.match(text)
     if quoted and (quoted.end() == len(text) or text[quoted.end()].isspace()):
-        return _UNESCAPE.sub(r"\1", quoted.group(1))
-    return _single_word(command)
+        return _UNESCAPE.sub(r"\1", quoted.group(1)), quoted.end() == len(text)
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return None, False
+    alone = len(words) == 1 and not any(ch in text for ch in "$`")
+    return (words[0] if words else None), alone
+
+
+def _single_word(command: str) -> str | None:
+    word, alone = _first_word(command)
+    return word if alone else None
+
+
+def command_word(command: object) -> str | None:
+    """The program (first word) of a command, or None."""
+    return _first_word(command)[0] if isinstance(command, str) else None
 
 
 def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
@@ -116,12 +114,11 @@ def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path 
     groups, events and settings are kept untouched. ``register_hooks(register_hooks(s))``
     equals ``register_hooks(s)``.
     """
-    check_hooks_shape(settings, "settings")
     wanted: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
     for spec in specs:
-        wanted.setdefault((spec.event, spec.matcher, spec.command), []).append(
-            hook_entry(spec, bin_dir)
-        )
+        entry: Entry = {"type": "command", "command": command_for(bin_dir, spec.command)}
+        entry["timeout"] = spec.timeout
+        wanted.setdefault((spec.event, spec.matcher, spec.command), []).append(entry)
     names = {spec.command for spec in specs}
 
     def replacement(event: str, matcher: str | None, entry: dict[str, Any]) -> Entry | None:
@@ -161,7 +158,6 @@ def unregister_hooks(
     same settings to Claude Code). Groups that were already empty, and everything
     foreign, stay.
     """
-    check_hooks_shape(settings, "settings")
     names = {spec.command for spec in HOOKS} if commands is None else set(commands)
     return _rewrite_own_entries(settings, bin_dir, names, lambda *_: None)
 
@@ -169,38 +165,29 @@ def unregister_hooks(
 def _rewrite_own_entries(
     settings: Settings, bin_dir: Path | str, names: set[str], replace: Replacer
 ) -> Settings:
-    """Copy of ``settings`` where each own entry is swapped for ``replace(event, matcher,
-    entry)`` (None = drop it), then containers emptied by a drop are removed."""
+    """Copy of ``settings`` (of the checked shape) where each own entry is swapped for
+    ``replace(event, matcher, entry)`` (None = drop it), then containers emptied by a drop
+    are removed."""
+    check_hooks_shape(settings, "settings")
     result = copy.deepcopy(settings)
-    hooks = result.get("hooks")
-    if not isinstance(hooks, dict):
-        return result
+    hooks = result.get("hooks", {})
     for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        kept_groups = []
-        dropped_any = False
-        for group in groups:
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            if not isinstance(entries, list):
-                kept_groups.append(group)
-                continue
-            matcher = group.get("matcher")
-            new_entries = []
-            for entry in entries:
-                if is_own_entry(entry, bin_dir, names):
-                    new = replace(event, matcher, entry)
-                    if new is None:
-                        dropped_any = True
-                        continue
-                    entry = new
-                new_entries.append(entry)
-            group["hooks"] = new_entries
-            if new_entries or len(entries) == 0:
-                kept_groups.append(group)
-        hooks[event] = kept_groups
-        if not kept_groups and dropped_any:
+        kept, dropped = [], False
+        for group in hooks[event]:
+            entries = group.get("hooks")
+            if entries:
+                swapped = [
+                    replace(event, group.get("matcher"), e)
+                    if is_own_entry(e, bin_dir, names)
+                    else e
+                    for e in entries
+                ]
+                group["hooks"] = [e for e in swapped if e is not None]
+                dropped = dropped or len(group["hooks"]) < len(entries)
+            if group.get("hooks") or not entries:
+                kept.append(group)
+        hooks[event] = kept
+        if not kept and dropped:
             del hooks[event]
     if not hooks and settings.get("hooks"):
         del result["hooks"]
@@ -256,8 +243,6 @@ def lookalike_entries(
     return found
 
 
-# --------------------------------------------------------------------------- statusLine
-
 STATUSLINE_PROGRAM = "ctx-statusline"
 CHAIN_OPTION = "--chain"
 # Outcomes of set_statusline.
@@ -269,7 +254,7 @@ STATUSLINE_KEPT_THEIRS = "kept-theirs"  # theirs, no chaining asked: untouched
 STATUSLINE_NOT_CHAINABLE = "not-chainable"  # theirs is not a command we can run first
 
 _CHAINED = re.compile(
-    r'(?P<program>"(?:[^"\\$`]|\\[\\"$`])*"|\S+)\s+--chain\s+(?P<rest>.+)', re.DOTALL
+    rf"(?P<program>{_DOUBLE_QUOTED.pattern}|\S+)\s+{CHAIN_OPTION}\s+(?P<rest>.+)", re.DOTALL
 )
 
 
@@ -286,19 +271,16 @@ def parse_own_statusline(value: object, bin_dir: Path | str) -> tuple[bool, str 
     optionally followed by ``--chain '<their command>'`` (the is_own_entry rule, for the
     program ``ctx-statusline``).
     """
-    if not isinstance(value, dict) or value.get("type") != "command":
+    command = command_of(value)
+    if command is None:
         return False, None
-    command = value.get("command")
-    if not isinstance(command, str):
-        return False, None
-    chained: str | None = None
-    program = command.strip()
+    program, chained = command.strip(), None
     match = _CHAINED.fullmatch(program)
     if match:
         try:
             rest = shlex.split(match.group("rest"))
         except ValueError:
-            return False, None
+            rest = []
         if len(rest) != 1:
             return False, None
         program, chained = match.group("program"), rest[0]
@@ -328,12 +310,8 @@ def set_statusline(settings: Settings, bin_dir: Path | str, *, chain: bool) -> t
         return result, STATUSLINE_UPDATED
     if not chain:
         return result, STATUSLINE_KEPT_THEIRS
-    theirs = current.get("command") if isinstance(current, dict) else None
-    if (
-        not isinstance(current, dict)
-        or current.get("type") != "command"
-        or not (isinstance(theirs, str) and theirs.strip())
-    ):
+    theirs = command_of(current)
+    if theirs is None or not theirs.strip():
         return result, STATUSLINE_NOT_CHAINABLE
     current["command"] = statusline_command(bin_dir, theirs)
     return result, STATUSLINE_CHAINED
@@ -360,3 +338,53 @@ def unset_statusline(settings: Settings, bin_dir: Path | str) -> tuple[Settings,
         return result, None
     result["statusLine"]["command"] = chained
     return result, chained
+
+
+def desired_settings(settings: Settings, options: InstallOptions, hooks_here: bool) -> Settings:
+    """The settings after this run: a pure function of the parsed file and the options.
+    ``hooks_here`` False: another settings file (the user's) runs our hooks in every
+    project already, so this one must not run them a second time."""
+    bin_dir, statusline = options.bin_dir, options.statusline
+    if options.uninstall:
+        return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
+    if hooks_here:
+        new = register_hooks(settings, HOOKS, bin_dir)
+    else:
+        new = unregister_hooks(settings, bin_dir)
+    if statusline:
+        return set_statusline(new, bin_dir, chain=statusline == STATUSLINE_CHAIN)[0]
+    return refresh_statusline(new, bin_dir)
+
+
+def statusline_note(settings: Settings, options: InstallOptions) -> str | None:
+    """What this run does to ``settings``' status line, for people; None when nothing."""
+    current, bin_dir, statusline = settings.get("statusLine"), options.bin_dir, options.statusline
+    if options.uninstall:
+        own, chained = parse_own_statusline(current, bin_dir)
+        if not own:
+            return None
+        if chained is None:
+            return f"status line: removed {STATUSLINE_PROGRAM}"
+        return f"status line: restored yours ({chained})"
+    if not statusline:
+        return None
+    _, outcome = set_statusline(settings, bin_dir, chain=statusline == STATUSLINE_CHAIN)
+    theirs = current.get("command") if isinstance(current, dict) else None
+    return {
+        STATUSLINE_ADDED: f"status line: {STATUSLINE_PROGRAM} (context bar after every reply)",
+        STATUSLINE_CHAINED: f"status line: yours ({theirs}) first, then {STATUSLINE_PROGRAM}",
+        STATUSLINE_UPDATED: f"status line: {STATUSLINE_PROGRAM} now runs from {bin_dir}",
+        STATUSLINE_KEPT_THEIRS: (
+            f"status line: you already have one ({theirs}); it was kept. To show both "
+            f"(yours first, then {STATUSLINE_PROGRAM}), run ./install --statusline=chain"
+        ),
+        STATUSLINE_NOT_CHAINABLE: (
+            "status line: yours is not a command that ctx-statusline can run first; it was kept"
+        ),
+    }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
+
+
+def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
+    """The programs of ``bin_dir`` that ``settings`` runs (hooks, and our status line)."""
+    own, _ = parse_own_statusline(settings.get("statusLine"), bin_dir)
+    return [*dict.fromkeys(spec.command for spec in HOOKS), *[STATUSLINE_PROGRAM] * own]

@@ -39,7 +39,6 @@ class SettingsShapeError(SettingsError):
 
 _RERUN = "then run ./install again. The file was not changed."
 _BY_HAND = "Fix the file by hand (or move it aside to start from an empty one)"
-# --------------------------------------------------------------------------- reading
 
 
 def read_settings_text(path: Path) -> str | None:
@@ -88,8 +87,6 @@ def parse_settings(text: str | None, path: Path) -> Settings:
     return data
 
 
-# --------------------------------------------------------------------------- literals
-#
 # The settings file is the user's: a value this module does not change must come back as the
 # user wrote it. Python's json would turn 1e400 into Infinity (which Claude Code's parser
 # rejects), 1.0 into 1.0 but 1E2 into 100.0, and "\u00e9" into "é". So numbers are kept as
@@ -193,39 +190,28 @@ def loads_keeping_literals(text: str) -> Any:
 def check_hooks_shape(settings: Settings, path: Path | str) -> None:
     """Raise SettingsShapeError unless ``settings["hooks"]`` (if present) has the shape
     ``{"Event": [{"matcher"?: str, "hooks": [{...}, ...]}, ...]}``."""
+
+    def need(value: Any, kind: type, where: str, expected: str) -> Any:
+        if not isinstance(value, kind):
+            raise SettingsShapeError(
+                f"{path}: {where} must be {expected}, but it is {_kind(value)}. Fix that part "
+                "of the file by hand (settings.example.json shows the expected shape)"
+            )
+        return value
+
     if "hooks" not in settings:
         return
-
-    def refuse(where: str, expected: str, found: object) -> SettingsShapeError:
-        return SettingsShapeError(
-            f"{path}: {where} must be {expected}, but it is {_kind(found)}. Fix that part "
-            "of the file by hand (settings.example.json shows the expected shape)"
-        )
-
-    hooks = settings["hooks"]
-    if not isinstance(hooks, dict):
-        raise refuse('"hooks"', 'an object ({"EventName": [...]})', hooks)
+    hooks = need(settings["hooks"], dict, '"hooks"', 'an object ({"EventName": [...]})')
     for event, groups in hooks.items():
-        where = f"hooks.{event}"
-        if not isinstance(groups, list):
-            raise refuse(where, "a list of matcher groups", groups)
-        for i, group in enumerate(groups):
-            if not isinstance(group, dict):
-                raise refuse(f"{where}[{i}]", 'an object ({"matcher": ..., "hooks": [...]})', group)
-            if "matcher" in group and not isinstance(group["matcher"], str):
-                raise refuse(f"{where}[{i}].matcher", "a string", group["matcher"])
-            if "hooks" not in group:
-                continue
-            entries = group["hooks"]
-            if not isinstance(entries, list):
-                raise refuse(f"{where}[{i}].hooks", "a list of hook objects", entries)
+        for i, group in enumerate(need(groups, list, f"hooks.{event}", "a list of matcher groups")):
+            where = f"hooks.{event}[{i}]"
+            need(group, dict, where, 'an object ({"matcher": ..., "hooks": [...]})')
+            if "matcher" in group:
+                need(group["matcher"], str, f"{where}.matcher", "a string")
+            entries = need(group.get("hooks", []), list, f"{where}.hooks", "a list of hook objects")
             for j, entry in enumerate(entries):
-                if not isinstance(entry, dict):
-                    raise refuse(
-                        f"{where}[{i}].hooks[{j}]",
-                        'an object ({"type": "command", "command": ...})',
-                        entry,
-                    )
+                expected = 'an object ({"type": "command", "command": ...})'
+                need(entry, dict, f"{where}.hooks[{j}]", expected)
 
 
 _KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
@@ -241,9 +227,6 @@ def _kind(value: object) -> str:
     if value is None:
         return "null"
     return next((name for kind, name in _KINDS if isinstance(value, kind)), type(value).__name__)
-
-
-# --------------------------------------------------------------------------- writing
 
 
 def detect_indent(text: str | None) -> int | str:
@@ -273,30 +256,22 @@ def dumps_settings(settings: Settings, indent: int | str = 2) -> str:
 def _encode(value: Any, unit: str, level: int, out: list[str]) -> None:
     if isinstance(value, RawString) and value.literal:
         out.append(value.literal)
-    elif isinstance(value, str):
-        out.append(json.dumps(value, ensure_ascii=False))
-    elif value is None or isinstance(value, bool):
-        out.append(json.dumps(value))
     elif isinstance(value, RawNumber):
         out.append(value.text)
-    elif isinstance(value, int):
-        out.append(int.__repr__(value))
-    elif isinstance(value, float):
-        out.append(json.dumps(value, allow_nan=False))
-    elif isinstance(value, (dict, list)):
-        items = value.items() if isinstance(value, dict) else value
-        if not value:
-            out.append("{}" if isinstance(value, dict) else "[]")
-            return
+    elif isinstance(value, (dict, list)) and value:
+        is_dict = isinstance(value, dict)
         inner = "\n" + unit * (level + 1)
-        out.append("{" if isinstance(value, dict) else "[")
-        for i, item in enumerate(items):
+        out.append("{" if is_dict else "[")
+        for i, item in enumerate(value.items() if isinstance(value, dict) else value):
             out.append(("," if i else "") + inner)
-            if isinstance(value, dict):
+            if is_dict:
                 key, item = item
                 out.append(json.dumps(str(key), ensure_ascii=False) + ": ")
             _encode(item, unit, level + 1, out)
-        out.append("\n" + unit * level + ("}" if isinstance(value, dict) else "]"))
+        out.append("\n" + unit * level + ("}" if is_dict else "]"))
+    elif value is None or isinstance(value, (str, int, float, dict, list)):
+        # As json.dumps writes them: a bool, None, a plain number or string, {} or [].
+        out.append(json.dumps(value, ensure_ascii=False, allow_nan=False))
     else:
         raise TypeError(f"cannot write {type(value).__name__} into settings")
 

@@ -1,8 +1,8 @@
-"""The installer's edit of one settings file: the settings wanted after the run (a pure
-function of the parsed file and the options), what it does to the status line, the write
-(backed up, redone when another program changed the file meanwhile), and the installer's
-steps on settings files (see install/plan.py), each saying what it would do (``show``:
-the diff) or doing it and saying what it did (``apply``). Standard library only.
+"""The installer's edit of one settings file: the write (backed up, redone when another
+program changed the file meanwhile) of the settings wanted after the run
+(settings_edit.desired_settings), and the installer's steps on settings files (see
+install/plan.py), each saying what it would do (``show``: the diff) or doing it and saying
+what it did (``apply``). Standard library only.
 """
 
 from __future__ import annotations
@@ -17,23 +17,15 @@ from pathlib import Path
 
 from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import record
-from context_memory.setup.install.options import STATUSLINE_CHAIN, InstallOptions
+from context_memory.setup.install.options import InstallOptions, Step
 from context_memory.setup.install.settings_edit import (
-    STATUSLINE_ADDED,
-    STATUSLINE_CHAINED,
-    STATUSLINE_KEPT_THEIRS,
-    STATUSLINE_NOT_CHAINABLE,
-    STATUSLINE_PROGRAM,
-    STATUSLINE_UPDATED,
     command_for,
+    desired_settings,
     lookalike_entries,
     own_entries,
-    parse_own_statusline,
-    refresh_statusline,
     register_hooks,
-    set_statusline,
+    statusline_note,
     unregister_hooks,
-    unset_statusline,
 )
 from context_memory.setup.install.settings_file import (
     Settings,
@@ -44,82 +36,20 @@ from context_memory.setup.install.settings_file import (
     read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import (
-    PLAN_CREATE,
-    PLAN_CURRENT,
-    PLAN_RECREATE,
-    PLAN_UPDATE,
-    PREFIX,
-    REPO_ROOT,
-    InstallError,
-    venv_plan,
-)
+from context_memory.setup.install.venv import PREFIX, InstallError, show_venv_plan
 
 HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 MAX_WRITE_ATTEMPTS = 1000
 MAX_WRITE_SECONDS = 20
 
 
-def desired_settings(
-    settings: Settings,
-    bin_dir: Path,
-    *,
-    uninstall: bool = False,
-    statusline: str | None = None,
-    hooks_here: bool = True,
-) -> Settings:
-    """The settings after this run: a pure function of the parsed file and the options.
-    ``hooks_here`` False: another settings file (the user's) runs our hooks in every
-    project already, so this one must not run them a second time."""
-    if uninstall:
-        return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
-    if hooks_here:
-        new = register_hooks(settings, HOOKS, bin_dir)
-    else:
-        new = unregister_hooks(settings, bin_dir)
-    if statusline:
-        return set_statusline(new, bin_dir, chain=statusline == STATUSLINE_CHAIN)[0]
-    return refresh_statusline(new, bin_dir)
-
-
-def statusline_note(
-    settings: Settings, bin_dir: Path, *, uninstall: bool, statusline: str | None
-) -> str | None:
-    """What this run does to the status line, for people; None when it does nothing."""
-    current = settings.get("statusLine")
-    if uninstall:
-        own, chained = parse_own_statusline(current, bin_dir)
-        if not own:
-            return None
-        if chained is None:
-            return f"status line: removed {STATUSLINE_PROGRAM}"
-        return f"status line: restored yours ({chained})"
-    if not statusline:
-        return None
-    _, outcome = set_statusline(settings, bin_dir, chain=statusline == STATUSLINE_CHAIN)
-    theirs = current.get("command") if isinstance(current, dict) else None
-    return {
-        STATUSLINE_ADDED: f"status line: {STATUSLINE_PROGRAM} (context bar after every reply)",
-        STATUSLINE_CHAINED: f"status line: yours ({theirs}) first, then {STATUSLINE_PROGRAM}",
-        STATUSLINE_UPDATED: f"status line: {STATUSLINE_PROGRAM} now runs from {bin_dir}",
-        STATUSLINE_KEPT_THEIRS: (
-            f"status line: you already have one ({theirs}); it was kept. To show both "
-            f"(yours first, then {STATUSLINE_PROGRAM}), run ./install --statusline=chain"
-        ),
-        STATUSLINE_NOT_CHAINABLE: (
-            "status line: yours is not a command that ctx-statusline can run first; it was kept"
-        ),
-    }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
-
-
 def runs_our_hooks(path: Path, bin_dir: Path) -> bool:
     """Whether the settings file ``path`` registers any of our hooks (an unreadable or
     damaged file counts as not: the hooks then go where they were asked to go)."""
     try:
-        _, settings = read_settings(path)
+        return bool(_own_count(read_settings(path)[1], bin_dir))
     except (SettingsError, OSError):
         return False
-    return bool(own_entries(settings, bin_dir, {spec.command for spec in HOOKS}))
 
 
 def write_settings(
@@ -156,21 +86,9 @@ def write_settings(
     )
 
 
-def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
-    """The programs of ``bin_dir`` that ``settings`` runs (hooks, and our status line)."""
-    names = dict.fromkeys(spec.command for spec in HOOKS)
-    own, _ = parse_own_statusline(settings.get("statusLine"), bin_dir)
-    if own:
-        names[STATUSLINE_PROGRAM] = None
-    return list(names)
-
-
 def _now() -> datetime | None:
     """The backup timestamp (None = the clock); tests replace this."""
     return None
-
-
-# --------------------------------------------------------------------------- the steps
 
 
 def _own_count(settings: Settings, bin_dir: Path) -> int:
@@ -183,28 +101,13 @@ def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
     def lines(text: str) -> list[str]:
         return [line if line.endswith("\n") else line + "\n" for line in text.splitlines(True)]
 
-    old_lines, new_lines = lines(old_text or ""), lines(new_text)
     old_name = "/dev/null" if old_text is None else str(path)
-    return "".join(difflib.unified_diff(old_lines, new_lines, old_name, str(path)))
-
-
-def show_venv_plan(venv: Path) -> None:
-    """A dry run of ./install: what the install script would do to the virtualenv (not
-    for ctx-install, which has no checkout)."""
-    if not (REPO_ROOT / "pyproject.toml").is_file():
-        return
-    said = {
-        PLAN_CURRENT: f"the virtualenv {venv} is up to date; pip would be skipped",
-        PLAN_CREATE: f"would create the virtualenv {venv} and pip-install context-memory into it",
-        PLAN_RECREATE: f"would recreate the broken virtualenv {venv} and pip-install "
-        "context-memory into it",
-        PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
-    }
-    print(f"{PREFIX} {said[venv_plan(venv, REPO_ROOT)]}")
+    diff = difflib.unified_diff(lines(old_text or ""), lines(new_text), old_name, str(path))
+    return "".join(diff)
 
 
 @dataclass(frozen=True)
-class EditSettings:
+class EditSettings(Step):
     """One settings file: its text and settings now, and after this run. ``hooks_here``
     False: the user settings run the hooks already. ``first``: the place this run was
     asked for (its dry run shows the full report); the others are an uninstall's recorded
@@ -219,63 +122,48 @@ class EditSettings:
     user_path: Path
     first: bool
 
-    def show(self) -> None:
-        self._show_change()
-        self._say_note()
+    def wanted(self, settings: Settings) -> Settings:
+        """The settings after this run, for the file as it is when written."""
+        return desired_settings(settings, self.options, self.hooks_here)
 
-    def _show_change(self) -> None:
+    def show(self) -> None:
         options, path, changed = self.options, self.path, self.new != self.old
-        shown = dumps_settings(self.new, detect_indent(self.text)) if changed else self.text or ""
-        restore: str | None = None
+        shown = dumps_settings(self.new, detect_indent(self.text)) if changed else ""
+        restore, before = False, None
         if options.uninstall and changed:
             # What the run ends with: the file deleted, or its text from before put back.
             entry = record.load(options.venv)["settings"].get(str(path))
             restore, before = record.planned_restore(entry, self.new, path)
-            if restore == record.RESTORE_DELETE:
-                if self.first:
-                    print(f"{PREFIX} dry run: nothing will be written")
-                print(
-                    f"{PREFIX} would remove {_own_count(self.old, options.bin_dir)} hooks from "
-                    f"{path}, then delete it: {options.tool} had created it, and nothing else "
-                    "is in it"
-                )
-                return
-            if restore == record.RESTORE_TEXT and before is not None:
-                shown = before
         if self.first:
             print(f"{PREFIX} dry run: nothing will be written")
             if not options.uninstall:
                 show_venv_plan(options.venv)
             if not self.hooks_here:
                 self._say_elsewhere()
-        if changed:
+        if restore and before is None:
+            print(
+                f"{PREFIX} would remove {_own_count(self.old, options.bin_dir)} hooks from "
+                f"{path}, then delete it: {options.tool} had created it, and nothing else is in it"
+            )
+        elif changed:
             if restore:
                 print(f"{PREFIX} would restore {path} to its text from before {options.tool}:")
             elif self.text is None:
                 print(f"{PREFIX} would create {path}:")
             else:
                 print(f"{PREFIX} would change {path} (after backing it up):")
-            sys.stdout.write(unified_diff(self.text, shown, path))
+            sys.stdout.write(unified_diff(self.text, shown if before is None else before, path))
         elif options.uninstall:
             print(f"{PREFIX} no context-memory hooks in {path}; nothing would change")
         elif self.hooks_here:
             print(f"{PREFIX} hooks already registered in {path}; nothing would change")
+        self._say_note()
 
     def apply(self) -> None:
         options, path, bin_dir = self.options, self.path, self.options.bin_dir
-
-        def wanted(settings: Settings) -> Settings:
-            return desired_settings(
-                settings,
-                bin_dir,
-                uninstall=options.uninstall,
-                statusline=options.statusline,
-                hooks_here=self.hooks_here,
-            )
-
         old, new, changed = self.old, self.new, False
         if new != old:
-            old, new, changed = write_settings(path, wanted, self.text, old)
+            old, new, changed = write_settings(path, self.wanted, self.text, old)
         removed = _own_count(old, bin_dir) - _own_count(new, bin_dir)
         if options.uninstall and not changed:
             print(f"{PREFIX} no context-memory hooks in {path}; nothing to change")
@@ -309,10 +197,7 @@ class EditSettings:
 
     def _say_note(self) -> None:
         """What the run does to the status line (from the settings as they were read)."""
-        options = self.options
-        note = statusline_note(
-            self.old, options.bin_dir, uninstall=options.uninstall, statusline=options.statusline
-        )
+        note = statusline_note(self.old, self.options)
         if note:
             print(f"{PREFIX} {note}")
 
@@ -324,7 +209,7 @@ class EditSettings:
 
 
 @dataclass(frozen=True)
-class DropProjectHooks:
+class DropProjectHooks(Step):
     """A project settings file an earlier --project install registered the hooks in, now
     that the user settings run them in every project: our hooks out of it (the status
     line and the rest stay)."""
@@ -333,26 +218,19 @@ class DropProjectHooks:
     user_path: Path
     bin_dir: Path
 
-    def show(self) -> None:
-        try:
-            _, old = read_settings(self.path)
-        except (SettingsError, OSError):
-            return
-        self._say(old, "would remove")
-
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
         try:
             text, old = read_settings(self.path)
         except (SettingsError, OSError):
             return
-        unregister = lambda s: unregister_hooks(s, self.bin_dir)  # noqa: E731
-        old, _, changed = write_settings(self.path, unregister, text, old)
-        if changed:
-            self._say(old, "removed")
-
-    def _say(self, old: Settings, verb: str) -> None:
+        if not would:
+            unregister = lambda s: unregister_hooks(s, self.bin_dir)  # noqa: E731
+            old, _, changed = write_settings(self.path, unregister, text, old)
+            if not changed:
+                return
         print(
-            f"{PREFIX} {verb} {_own_count(old, self.bin_dir)} hooks from {self.path}: "
+            f"{PREFIX} {'would remove' if would else 'removed'} {_own_count(old, self.bin_dir)} "
+            f"hooks from {self.path}: "
             f"{self.user_path} runs them in every project now, and both would run each hook "
             "twice"
         )

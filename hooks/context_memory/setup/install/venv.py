@@ -35,7 +35,14 @@ class InstallError(Exception):
     """Refused; ``str()`` is the whole message for people."""
 
 
-# --------------------------------------------------------------------------- locations
+def remove_empty(folder: Path) -> bool:
+    """Remove ``folder`` if it is empty (a folder of ours that something else may use too);
+    whether it is gone."""
+    try:
+        folder.rmdir()
+    except OSError:
+        return False
+    return True
 
 
 def default_venv(environ: Mapping[str, str]) -> str:
@@ -87,9 +94,6 @@ def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
     return Path(os.path.abspath(config_dir)) / "settings.json"
 
 
-# --------------------------------------------------------------------------- virtualenv
-
-
 def source_hash(repo: Path) -> str:
     """sha256 over ``pyproject.toml`` and the ``hooks/`` tree (paths and contents), leaving
     out build and bytecode litter (``__pycache__``, ``*.pyc``, ``*.egg-info``) that pip
@@ -120,18 +124,14 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
             f"{venv} exists but is not a virtualenv (no pyvenv.cfg), so it is left alone. "
             "Set CTX_VENV to another folder, or remove that one, then run ./install again."
         )
-    python = venv / "bin" / "python"
     try:
-        works = (
-            subprocess.run(
-                [str(python), "-c", ""], stdin=subprocess.DEVNULL, timeout=60, check=False
-            ).returncode
-            == 0
-        )
+        argv = [str(venv / "bin" / "python"), "-c", ""]
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, timeout=60, check=False)
+        works = done.returncode == 0
     except (OSError, subprocess.TimeoutExpired):
         works = False
     if not works:
-        if not (venv / STAMP_NAME).is_file():
+        if not owned_by_installer(venv):
             raise InstallError(
                 f"{venv} is a virtualenv whose python does not run, and not one that ./install "
                 "made, so it is left alone. Remove it or set CTX_VENV to another folder, then "
@@ -142,17 +142,29 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
         stamp = (venv / STAMP_NAME).read_text(encoding="utf-8").strip()
     except OSError:
         stamp = ""
-    if stamp != source_hash(repo) or missing_entry_points(venv / "bin", specs):
+    if stamp != source_hash(repo) or missing_programs(
+        venv / "bin", (spec.command for spec in specs)
+    ):
         return PLAN_UPDATE
     return PLAN_CURRENT
+
+
+def show_venv_plan(venv: Path) -> None:
+    """A dry run of ./install: what the install script would do to the virtualenv (not
+    for ctx-install, which has no checkout)."""
+    if not (REPO_ROOT / "pyproject.toml").is_file():
+        return
+    said = {
+        PLAN_CURRENT: f"the virtualenv {venv} is up to date; pip would be skipped",
+        PLAN_CREATE: f"would create the virtualenv {venv} and pip-install context-memory into it",
+        PLAN_RECREATE: f"would recreate the broken virtualenv {venv} and pip-install "
+        "context-memory into it",
+        PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
+    }
+    print(f"{PREFIX} {said[venv_plan(venv, REPO_ROOT)]}")
 
 
 def missing_programs(bin_dir: Path, names: Iterable[str]) -> list[Path]:
     """The programs of ``names`` that ``bin_dir`` lacks (or cannot execute)."""
     paths = [bin_dir / name for name in dict.fromkeys(names)]
     return [path for path in paths if not (path.is_file() and os.access(path, os.X_OK))]
-
-
-def missing_entry_points(bin_dir: Path, specs: Sequence[HookSpec] = HOOKS) -> list[Path]:
-    """The registry's hook programs that ``bin_dir`` lacks (or cannot execute)."""
-    return missing_programs(bin_dir, (spec.command for spec in specs))

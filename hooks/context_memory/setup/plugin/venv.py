@@ -81,12 +81,6 @@ def wanted_stamp(root: str | None = None) -> bytes:
     return manifest + b"\npython %d.%d\n" % sys.version_info[:2]
 
 
-def site_packages(data: str) -> str:
-    return os.path.join(
-        venv_dir(data), "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages"
-    )
-
-
 def ready(data: str, root: str | None = None) -> str | None:
     """The venv's site-packages folder when the venv is built for this plugin and Python."""
     try:
@@ -96,7 +90,8 @@ def ready(data: str, root: str | None = None) -> str | None:
         return None
     if stamp != wanted_stamp(root):
         return None
-    found = site_packages(data)
+    python = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    found = os.path.join(venv_dir(data), "lib", python, "site-packages")
     return found if os.path.isdir(found) else None
 
 
