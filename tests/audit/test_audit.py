@@ -21,7 +21,7 @@ from context_memory.memory.decisions import append_record, make_record
 from helpers import cli_run
 from helpers import transcript_rows as tr
 from helpers.cli_run import invoke
-from helpers.paths import SAMPLE_TRANSCRIPT, subprocess_env
+from helpers.paths import SAMPLE_TRANSCRIPT, run_bare_python, subprocess_env
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 SAMPLE_SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
@@ -827,12 +827,8 @@ def test_hook_path_imports_no_click():
         "sys.stdin = io.TextIOWrapper(io.BytesIO(b'{}')); a.main([]); "
         "print(sorted(m for m in ('click', 'orjson', 'filelock') if m in sys.modules))"
     )
-    result = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(CTX_STATE_DIR=os.devnull + "-state-unused"),
-        timeout=30,
+    result = run_bare_python(
+        code, env=subprocess_env(CTX_STATE_DIR=os.devnull + "-state-unused"), timeout=30
     )
     assert result.stdout.strip().splitlines()[-1] == "[]", result.stderr
 

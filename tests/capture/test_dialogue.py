@@ -18,6 +18,7 @@ import pytest
 from context_memory.capture.agent_text import MAX_OPTION_CHARS, MAX_OPTIONS, offer_in
 from context_memory.capture.dialogue import reply_names
 from context_memory.capture.engine import MAX_STATE_BYTES, Capturer
+from helpers import transcript_rows as tr
 from helpers.real_fixture import SLOPOMETRY, real_lines
 
 
@@ -429,37 +430,20 @@ def test_what_is_captured_behind_a_held_directive_keeps_the_order_of_its_rows() 
     # contradicts: the later record wins).
     capturer = Capturer()
     assert capturer.feed(prompt_row("以后都用 npm 安装依赖")) == []
-    call = {
-        "type": "assistant",
-        "uuid": "a2",
-        "message": {
-            "role": "assistant",
-            "content": [
-                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "npm i x"}}
-            ],
-        },
-    }
-    rejected = {
-        "type": "user",
-        "uuid": "r1",
-        "message": {
-            "role": "user",
-            "content": [
-                {
-                    "type": "tool_result",
-                    "tool_use_id": "t1",
-                    "is_error": True,
-                    "content": "The user doesn't want to proceed with this tool use. The tool use "
-                    "was rejected (eg. if it was a file edit, the new_string was NOT written to "
-                    "the file). To tell you how to proceed, the user said:\nno, use pnpm",
-                }
-            ],
-        },
-    }
+    call, call_id = tr.tool_call("Bash", {"command": "npm i x"})
+    text = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. "
+        "if it was a file edit, the new_string was NOT written to the file). To tell you how "
+        "to proceed, the user said:\nno, use pnpm"
+    )
+    rejected = tr.tool_result(call_id, text, is_error=True)
     assert capturer.feed(call) == []
     assert capturer.feed(rejected) == []  # behind the held directive
     items = capturer.end_run()
-    assert [(i["uuid"], i["kind"]) for i in items] == [("p1", "constraint"), ("r1", "rejected")]
+    assert [(i["uuid"], i["kind"]) for i in items] == [
+        ("p1", "constraint"),
+        (rejected["uuid"], "rejected"),
+    ]
     assert all("_behind" not in i for i in items)
     assert "npm" in items[0]["anchors"] and "pnpm" not in items[0]["anchors"]
 
@@ -469,17 +453,8 @@ def test_an_english_directive_takes_the_replys_words_after_its_own() -> None:
 
     capturer = Capturer()
     assert capturer.feed(prompt_row("Install it and test localy before you push to `main`")) == []
-    thinking = {
-        "type": "assistant",
-        "uuid": "a1",
-        "message": {
-            "role": "assistant",
-            "content": [
-                {"type": "thinking", "thinking": "The user wants me to run the tests locally."}
-            ],
-        },
-    }
-    assert capturer.feed(thinking) == []
+    thinking = [{"type": "thinking", "thinking": "The user wants me to run the tests locally."}]
+    assert capturer.feed(tr.assistant("msg_t", tr.usage(), content=thinking)) == []
     (item,) = capturer.end_run()
     assert item["anchors"][0] == "main"  # the user's own first
     assert "locally" in item["anchors"]  # the agent's word for what was typed

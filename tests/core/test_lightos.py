@@ -4,14 +4,12 @@ path meets (it stands in for them there: see its docstring)."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from context_memory.core import lightos
-from helpers.paths import subprocess_env
+from helpers.paths import run_bare_python, subprocess_env
 
 PATHS = [
     "",
@@ -114,14 +112,7 @@ def test_environ_without_os_is_the_starting_environment_decoded_as_os_does() -> 
     env = {k.encode(): v.encode() for k, v in subprocess_env().items()}
     env[b"CTX_PROBE"] = "é ok".encode()
     env[b"CTX_PROBE_BYTES"] = b"\xff"
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        env=env,  # type: ignore[arg-type]
-        timeout=60,
-        check=True,
-    )
+    done = run_bare_python(code, env=env, check=True)
     assert done.stdout == "'\\xe9 ok' '\\udcff' None False\n"
 
 

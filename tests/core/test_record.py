@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import copy
-import subprocess
-import sys
 
 import pytest
 
 from context_memory.core.record import Record
-from helpers.paths import subprocess_env
+from helpers.paths import run_bare_python
 
 
 class Sample(Record):
@@ -77,14 +75,7 @@ def test_importing_it_loads_nothing_of_the_standard_library() -> None:
         "import sys; before = set(sys.modules); import context_memory.core.record; "
         "print(' '.join(sorted(set(sys.modules) - before)))"
     )
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(),
-        timeout=60,
-        check=True,
-    )
+    done = run_bare_python(code, check=True)
     assert done.stdout.split() == [
         "__future__",
         "context_memory",

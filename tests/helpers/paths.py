@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -41,6 +44,28 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = str(REPO / "hooks")
     env.update(extra)
     return env
+
+
+def run_bare_python(
+    code: str,
+    *args: str,
+    env: Mapping[str, str] | Mapping[bytes, bytes] | None = None,
+    check: bool = False,
+    timeout: float = 60,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``python -S -c code args``: this interpreter without its site hooks (.pth files
+    import what they like), the package importable (``subprocess_env``, unless ``env``),
+    output as text: what a hook's interpreter loads, measured apart from the user's Python."""
+    return subprocess.run(
+        [sys.executable, "-S", "-c", code, *args],
+        capture_output=True,
+        text=True,
+        env=subprocess_env() if env is None else env,  # type: ignore[arg-type]
+        timeout=timeout,
+        check=check,
+        cwd=cwd,
+    )
 
 
 def file_tree(folder: Path, folders: bool = False) -> dict[str, bytes | str]:

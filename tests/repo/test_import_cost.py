@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from context_memory.core.prompt_tables import AUDIT_PENDING_MARK
-from helpers.paths import subprocess_env
+from helpers.paths import run_bare_python, subprocess_env
 from hostile.harness import ENTRY_POINTS, Entry, Sandbox, entry_for, seeded_sandbox
 
 pytestmark = pytest.mark.slow  # seconds of real processes: not in the fast tier
@@ -98,14 +98,7 @@ PROMPT_PATH_AVOIDS = ("context_memory.core.tables", "context_memory.core.fsutil"
 @pytest.mark.parametrize("module", PROMPT_PATH_MODULES)
 def test_prompt_path_imports_neither_tables_nor_fsutil(module: str) -> None:
     code = f"import sys, {module}; print(' '.join(sorted(sys.modules)))"
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(),
-        timeout=60,
-        check=True,
-    )
+    done = run_bare_python(code, check=True)
     loaded = set(done.stdout.split())
     assert module in loaded and "context_memory.core.hookio" in loaded  # the check can fail
     assert sorted(loaded & set(PROMPT_PATH_AVOIDS)) == []
@@ -135,14 +128,7 @@ def all_modules_after_run(
     run_env = subprocess_env(**{**sandbox.env(), **env})
     # -S skips the .pth files (they import what they like); the packages stay importable.
     run_env["PYTHONPATH"] = os.pathsep.join([run_env["PYTHONPATH"], *site.getsitepackages()])
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code, json.dumps(payload)],
-        capture_output=True,
-        text=True,
-        cwd=sandbox.project,
-        env=run_env,
-        timeout=60,
-    )
+    done = run_bare_python(code, json.dumps(payload), env=run_env, cwd=sandbox.project)
     # No error line: the run did its whole work, it did not fail early.
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     return set(done.stdout.rsplit("MODULES ", 1)[1].split())
@@ -210,14 +196,7 @@ def test_the_prompt_path_adds_exactly_these_standard_modules(
     payload = sandbox.payload(entry)
     modules_after_run(entry, sandbox, payload)  # registers the session, records the window
     loaded = modules_after_run(entry, sandbox, payload)
-    bare = subprocess.run(
-        [sys.executable, "-S", "-c", BARE_MODULES_CODE],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(),
-        timeout=60,
-        check=True,
-    ).stdout.split()
+    bare = run_bare_python(BARE_MODULES_CODE, check=True).stdout.split()
     assert "os" not in bare  # the comparison is with an interpreter that has not loaded it
     assert sorted(loaded - set(bare) - {"context_memory"}) == sorted(PROMPT_PATH_STANDARD)
 

@@ -9,8 +9,6 @@ lists every one it finds).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from context_memory.commands.handoff import tokens_in
@@ -21,7 +19,7 @@ from context_memory.handlers.statusline import context_numbers, format_line
 from context_memory.transcript import compaction_estimate as ce
 from context_memory.transcript.reader import scan_transcript
 from helpers import transcript_rows as tr
-from helpers.paths import subprocess_env
+from helpers.paths import run_bare_python
 from helpers.real_fixture import SLOPOMETRY, real_lines, row_index, write_lines
 
 SESSION = "0f112eb4-a676-476d-8986-d6c78693cd5b"
@@ -153,13 +151,7 @@ def test_ctx_usage_in_a_fresh_process(tmp_path):
         f"status = main([{str(path)!r}])\n"
         "print('status', status, 'tokens', tokens, 'heavy', heavy)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        env=subprocess_env(),
-        timeout=60,
-    )
+    done = run_bare_python(code)
     assert done.stderr == ""
     lines = done.stdout.splitlines()
     assert lines[0] == "33,555 / 200,000 tokens (16.8%)  band: free"
