@@ -144,7 +144,7 @@ def test_the_offer_is_carried_across_runs_and_bounded() -> None:
     third.feed(agent_row(many))
     assert len(json.dumps(third.to_state()).encode()) < MAX_STATE_BYTES
     broken = Capturer({"v": 2, "dialogue": {"offer": {"options": [[1, 2], "x"], "rec": 7}}})
-    assert broken.to_state()["dialogue"] == {"offer": {}, "held": []}
+    assert broken.to_state()["dialogue"] == {"offer": {}, "held": [], "calls_named": 0}
 
 
 def test_offered_options_are_read_from_the_agents_shapes() -> None:
@@ -422,6 +422,21 @@ def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> 
     assert anchors[:6] == ["script", "wrapped", "command-line", "tool", "own", "entry"]
     assert "layout" not in anchors
     assert "repo/bin/report_cli.py" in anchors  # the file the agent wrote in answer
+
+
+def test_only_the_agents_first_calls_name_a_held_directive() -> None:
+    from context_memory.capture.dialogue import MAX_NAMING_CALLS
+
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("以后都先跑测试再提交")) == []
+    paths = [f"/repo/src/module_{n}.py" for n in range(MAX_NAMING_CALLS + 2)]
+    for path in paths:
+        call, _ = tr.tool_call("Write", {"file_path": path, "content": "x = 1"})
+        assert capturer.feed(call) == []
+        capturer = Capturer(capturer.to_state())  # also across runs
+    (item,) = capturer.end_run()
+    named = [p.lstrip("/") for p in paths if p.lstrip("/") in item["anchors"]]
+    assert named == [p.lstrip("/") for p in paths[:MAX_NAMING_CALLS]]
 
 
 def test_what_is_captured_behind_a_held_directive_keeps_the_order_of_its_rows() -> None:

@@ -138,6 +138,9 @@ _BEHIND = "_behind"  # the mark of an item that waits only for its turn
 # words (memory/decisions.make_captured_record).
 OWN_ANCHORS = "own_anchors"
 MAX_CALL_NAMES = 4  # anchors of one of the agent's calls that a held item takes
+# The agent's first calls after an item is held name what it acted on in answer; reading
+# every call of a long turn would cost a Stop a few ms per hundred calls for little.
+MAX_NAMING_CALLS = 3
 MAX_HELD_ANCHORS = MAX_ANCHORS  # a held item's anchors, its own and those its reply adds
 MAX_REPLY_NAMES = 4  # names a reply adds to a held item's anchors
 REPLY_SCAN = 2000  # characters of the reply read for names
@@ -244,15 +247,18 @@ class Dialogue:
     def __init__(self, state: object = None) -> None:
         self._offer: dict[str, Any] = {}
         self._held: list[Item] = []
+        self._calls_named = 0  # calls that named the held items (a new hold starts again)
         if isinstance(state, dict):
             offer = state.get("offer")
             self._offer = bounded_offer(offer) if isinstance(offer, dict) else {}
             held = state.get("held")
             if isinstance(held, list):
                 self._held = [i for i in held[-MAX_HELD:] if isinstance(i, dict)]
+            named = state.get("calls_named")
+            self._calls_named = named if isinstance(named, int) and named >= 0 else 0
 
     def to_state(self) -> dict[str, Any]:
-        return {"offer": self._offer, "held": self._held}
+        return {"offer": self._offer, "held": self._held, "calls_named": self._calls_named}
 
     def agent_text(self, text: str) -> None:
         """The agent wrote ``text``: its offer replaces the last one; held items take the
@@ -271,10 +277,15 @@ class Dialogue:
         if self._held and thinking.strip():
             self._name_held(thinking_gist(thinking))
 
+    def wants_call_names(self) -> bool:
+        """Whether the agent's next call should name the held items (``agent_call``)."""
+        return self.holds() and self._calls_named < MAX_NAMING_CALLS
+
     def agent_call(self, names: list[str]) -> None:
         """The agent called a tool on ``names`` (the call's anchors): held items take the
         first few (what the agent acted on in answer)."""
         if self._held:
+            self._calls_named += 1
             self._name_held(names[:MAX_CALL_NAMES])
 
     def _name_held(self, names: list[str]) -> None:
@@ -301,6 +312,7 @@ class Dialogue:
         """The held items in their order, without a reply (a new prompt came first, or the
         run ends)."""
         out, self._held = self._held, []
+        self._calls_named = 0
         for item in out:
             item.pop(_BEHIND, None)
         return out

@@ -234,7 +234,7 @@ class Capturer:
                     command = tool_input.get("command")
                     if isinstance(command, str):
                         self._note_passwords(command)
-                if self._dialogue.holds():
+                if self._dialogue.wants_call_names():
                     anchors = self._seen.facts_for(block["id"][:120]).get("anchors", [])
                     self._dialogue.agent_call([str(a) for a in anchors])
             elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
