@@ -183,6 +183,29 @@ def test_capturing_the_same_rows_twice_adds_nothing(state: Path, transcript: Pat
     assert [r["uuid"] for r in log(state)] == ["u1"]
 
 
+def test_one_row_that_states_several_things_of_one_kind_gives_a_record_each(
+    state: Path, transcript: Path
+) -> None:
+    from helpers import transcript_rows as tr
+
+    # A file that starts with a compaction summary restating two of the user's rules.
+    summary = (
+        "6. All user messages:\n"
+        '   - "Never touch the old migrations"\n'
+        '   - "Never commit the generated client"\n'
+    )
+    tr.write_transcript(transcript, [tr.compact_summary(summary), tr.user("go on")])
+    first = capture_session(str(state), SESSION, str(transcript))
+    assert sorted(r["decision"] for r in first.added) == [
+        "Never commit the generated client",
+        "Never touch the old migrations",
+    ]
+    assert len({r["uuid"] for r in first.added}) == 1  # the summary's row, both
+    os.unlink(position_path(str(state), SESSION))  # read all again: nothing new
+    again = capture_session(str(state), SESSION, str(transcript))
+    assert (again.added, again.duplicates) == ([], 2)
+
+
 def test_capture_across_several_stop_runs_reads_only_new_rows(
     state: Path, transcript: Path
 ) -> None:

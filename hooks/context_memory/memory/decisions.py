@@ -422,11 +422,15 @@ def without_typed_password(item: dict[str, object]) -> dict[str, object]:
     return clean
 
 
-def capture_identity(record: dict[str, object]) -> tuple[str, str, str] | None:
-    """(uuid, kind, source) of a captured record, None for one written by ctx-decide."""
+def capture_identity(record: dict[str, object]) -> tuple[str, str, str, str] | None:
+    """(uuid, kind, source, text) of a captured record, None for one written by ctx-decide:
+    the same row read again gives the same identity; one row that states several things of
+    one kind (a compaction summary restating the user's messages, messages handed to the
+    agent at one of its rows) gives one per thing."""
     uuid, kind, source = record.get("uuid"), record.get("kind"), record.get("source")
+    text = record.get("decision")
     if isinstance(uuid, str) and isinstance(kind, str) and isinstance(source, str) and uuid:
-        return (uuid, kind, source)
+        return (uuid, kind, source, text if isinstance(text, str) else "")
     return None
 
 
