@@ -389,6 +389,20 @@ def test_the_thinkings_sentence_about_the_user_gives_its_words(sentence: str) ->
     assert thinking_gist("Let me look at the layout first.") == []
 
 
+def test_the_list_a_sentence_about_the_user_introduces_gives_its_words_too() -> None:
+    from context_memory.capture.dialogue import thinking_gist
+
+    thinking = (
+        "The user is clarifying:\n1. The folder is docs/ (plural)\n"
+        "2. This template is only for internal decks\n\nLet me check the layout.\n- unrelated"
+    )
+    assert thinking_gist(thinking) == [
+        "folder", "docs", "plural", "template", "only", "internal", "decks",
+    ]  # fmt: skip
+    # A list after a sentence that is not about the user gives nothing.
+    assert thinking_gist("Let me plan:\n1. The folder is docs/\n2. Templates") == []
+
+
 def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> None:
     capturer = Capturer()
     assert capturer.feed(prompt_row("把这个脚本包装成一个命令行工具")) == []

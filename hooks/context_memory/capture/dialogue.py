@@ -174,8 +174,10 @@ def reply_names(reply: str) -> list[str]:
     return names[:MAX_REPLY_NAMES]
 
 
-MAX_GIST_WORDS = 12  # words a thinking or an English reply adds to a held item
+MAX_GIST_WORDS = 20  # words a thinking or an English reply adds to a held item
 GIST_SCAN = 1500  # characters of a thinking block read
+MAX_LISTED = 6  # lines of the list a sentence about the user introduces
+_LIST_LINE = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s+\S")
 # A sentence of the agent's thinking about what the user said, wants or turned down.
 _ABOUT_USER = re.compile(
     r"\b(?:the user|user's|user (?:is|wants|wanted|asks|asked|said|says|prefers|would like|"
@@ -202,9 +204,22 @@ _GIST_STOP = frozenset(
 
 def thinking_gist(thinking: str) -> list[str]:
     """The English words (lowercase, each once) of the sentences of the agent's thinking
-    that restate the user ("The user wants the dashboard as an HTML file"), bounded: words
-    of letters only, so no token or number is taken."""
-    return _gist(s for s in _sentences(thinking) if _ABOUT_USER.search(s))
+    that restate the user ("The user wants the dashboard as an HTML file"), and of the list
+    such a sentence introduces ("The user wants me to:" then "1. ...", "- ..."), bounded:
+    words of letters only, so no token or number is taken."""
+    chosen: list[str] = []
+    listing = 0  # list lines still to take after "The user ...:"
+    for line in thinking[:GIST_SCAN].split("\n"):
+        if listing and _LIST_LINE.match(line):
+            chosen.append(line)
+            listing -= 1
+            continue
+        listing = 0
+        for sentence in _sentences(line):
+            if _ABOUT_USER.search(sentence):
+                chosen.append(sentence)
+                listing = MAX_LISTED if sentence.rstrip().endswith((":", "：")) else 0
+    return _gist(chosen)
 
 
 def reply_gist(reply: str) -> list[str]:
