@@ -438,6 +438,21 @@ def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> 
     assert "repo/bin/report_cli.py" in anchors  # the file the agent wrote in answer
 
 
+def test_a_held_directive_takes_the_words_of_the_calls_own_prose() -> None:
+    capturer = Capturer()
+    assert capturer.feed(prompt_row("以后都让每个成员用自己的工作树")) == []
+    todo, _ = tr.tool_call(
+        "TodoWrite", {"todos": [{"content": "Create a separate worktree per teammate"}]}
+    )
+    bash, _ = tr.tool_call(
+        "Bash", {"command": "git worktree add ../x-scratch", "description": "Add isolated tree"}
+    )
+    assert capturer.feed(todo) == [] and capturer.feed(bash) == []
+    (item,) = capturer.end_run()
+    assert {"create", "separate", "worktree", "teammate", "isolated"} <= set(item["anchors"])
+    assert "scratch" not in item["anchors"]  # the command's words are its names, not prose
+
+
 def test_only_the_agents_first_calls_name_a_held_directive() -> None:
     from context_memory.capture.dialogue import MAX_NAMING_CALLS
 

@@ -233,6 +233,23 @@ def reply_gist(reply: str) -> list[str]:
     return _gist(_sentences(reply)[:2])
 
 
+def call_gist(tool: str, tool_input: object) -> list[str]:
+    """The English words a call's own prose uses: its ``description`` (Bash, Task, Agent)
+    and, for TodoWrite, the items it lists; not its command, code or content."""
+    if not isinstance(tool_input, dict):
+        return []
+    texts: list[str] = []
+    description = tool_input.get("description")
+    if isinstance(description, str):
+        texts.append(description[:GIST_SCAN])
+    todos = tool_input.get("todos") if tool == "TodoWrite" else None
+    for todo in todos[:MAX_LISTED] if isinstance(todos, list) else []:
+        content = todo.get("content") if isinstance(todo, dict) else None
+        if isinstance(content, str):
+            texts.append(content[:GIST_SCAN])
+    return _gist(texts)
+
+
 def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.!?])\s+|\n+", text[:GIST_SCAN]) if s.strip()]
 
@@ -291,6 +308,12 @@ class Dialogue:
         about the user (``thinking_gist``)."""
         if self._held and thinking.strip():
             self._name_held(thinking_gist(thinking))
+
+    def agent_call_words(self, tool: str, tool_input: object) -> None:
+        """The agent's call says in English what it is about to do (its ``description``,
+        the items of a TodoWrite): held items take its words (``call_gist``)."""
+        if self.wants_call_names():
+            self._name_held(call_gist(tool, tool_input))
 
     def wants_call_names(self) -> bool:
         """Whether the agent's next call should name the held items (``agent_call``)."""

@@ -235,6 +235,7 @@ class Capturer:
                     if isinstance(command, str):
                         self._note_passwords(command)
                 if self._dialogue.wants_call_names():
+                    self._dialogue.agent_call_words(tool, tool_input)
                     anchors = self._seen.facts_for(block["id"][:120]).get("anchors", [])
                     self._dialogue.agent_call([str(a) for a in anchors])
             elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
