@@ -134,6 +134,7 @@ def test_a_newer_clients_reason_text_is_read() -> None:
             "t1", text, toolUseResult="User rejected tool use", toolDenialKind="user-rejected"
         )
     )
+    items += capturer.end_run()  # they wait for the agent's reply in the turn (Stop)
     assert items[0]["reason"] == "Use date-fns instead, moment is too heavy"
     # A package rejection is about the package, not the package manager.
     assert items[0]["avoid"] == ["moment"] and items[0]["prefer"] == ["date-fns"]

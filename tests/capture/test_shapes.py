@@ -662,7 +662,8 @@ def test_a_rejection_read_in_the_next_run_still_finds_what_its_call_acted_on() -
     first = Capturer()
     assert first.feed(call_row("t1", "Bash", {"command": "npm install moment"}, "2.1.332")) == []
     state = json.loads(json.dumps(first.to_state()))
-    (item,) = Capturer(state).feed(
+    second = Capturer(state)
+    second.feed(
         fixture_rows()[1]
         | {
             "message": {
@@ -678,6 +679,7 @@ def test_a_rejection_read_in_the_next_run_still_finds_what_its_call_acted_on() -
             }
         }
     )
+    (item,) = second.end_run()  # it waits for the agent's reply, written at Stop
     assert item["ruled_out"] == [{"kind": "package", "value": "moment"}]
     assert item["preferred"] == [{"kind": "package", "value": "date-fns"}]
 

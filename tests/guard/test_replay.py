@@ -26,10 +26,10 @@ RABBIT = PREFIX + "coderabbit-review-helper_cb2e607c-c758-415a-8b45-c49e4631906a
 TOKENIZER = PREFIX + "danieldemmel-me-next_9e953218-585f-4692-89df-9e0747a31c68.jsonl.gz"
 # Every verdict that is not allow on the 17 shared transcripts, as recorded: (transcript,
 # tool_use_id, verdict, the matched record's reason). The one ask of issue 21's guard, a
-# commit whose message starts as the clipped rejected one did, is a reminder now.
-EXPECTED = [
-    (TOKENIZER, "toolu_015TsTNXBfZx3YZBpA3zLCXF", "remind", "please add transformer.js too first"),
-]
+# commit whose message starts as the clipped rejected one did, became a reminder, and is
+# none now: its record is written when the turn that rejected the call ends (Stop), after
+# the call the agent made next in that turn.
+EXPECTED: list[tuple[str, str, str, str]] = []
 # With the final live records preloaded (as the next session sees them): the one ask is a
 # rejected call itself, whole, the reason typed into the rejection ("use pnpm"); the
 # reminders, rejected calls whose reason came from the user's next prompt (a bare "no" in

@@ -431,7 +431,7 @@ class Capturer:
                     subjects=of_rejection([], reason),
                 )
             )
-        return self._dialogue.behind(out)
+        return [x for item in out for x in self._dialogue.hold(item)]
 
     def _stash(self, item: Item) -> list[Item]:
         self._pending.append(item)
