@@ -350,7 +350,7 @@ class Capturer:
                 if item["decision"] == self._last_plan and not resolved:
                     return []  # the same plan approved again: no new decision
                 self._last_plan = item["decision"]
-                return self._dialogue.behind([item])
+                return self._dialogue.hold(item)
             return []
         verdict, reason = rejections.read_result(row, text, tool)
         if verdict == "interrupted" and call:
