@@ -91,6 +91,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Sounds good, but keep the old flag.", "decided"),
     ],
     "zh": [
+        ("用 redis 就行", "decided"),
+        ("名字叫 ctx-guard", "decided"),
+        ("优先考虑性能", "decided"),
+        ("用 TypeScript 写", "decided"),
         ("不要用全局变量", "rejected"),
         ("这个函数不需要了", "rejected"),
         ("别改配置文件", "rejected"),
@@ -119,6 +123,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("同意，但是旧接口要留着", "decided"),
     ],
     "ja": [
+        ("SQLiteで大丈夫です", "decided"),
+        ("性能を優先して", "decided"),
         ("このファイルは変えないで", "rejected"),
         ("いや、違う", "rejected"),
         ("このテストはいらない", "rejected"),
@@ -136,6 +142,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("はい、ただ古いフラグは残して", "decided"),
     ],
     "ko": [
+        ("그냥 SQLite로 해", "decided"),
+        ("이름은 ctx-guard로 해줘", "decided"),
         ("이 파일은 건드리지 마", "rejected"),
         ("npm 말고 pnpm", "rejected"),
         ("설정 파일은 수정하지 말아 주세요", "rejected"),
@@ -149,6 +157,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("네, 근데 테스트는 그대로 둬", "decided"),
     ],
     "es": [
+        ("usa SQLite para la caché", "decided"),
+        ("llámalo ctx-guard", "decided"),
         ("No me gusta ese diseño", "rejected"),
         ("No hace falta el caché", "rejected"),
         ("No el menú, sino el pie de página", "rejected"),
@@ -164,6 +174,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Hay que mantener la compatibilidad con la versión anterior", "constraint"),
     ],
     "de": [
+        ("nimm SQLite für den Cache", "decided"),
         ("Nein, die Datei bleibt, wo sie ist.", "rejected"),
         ("Das ist falsch.", "rejected"),
         ("Das brauchen wir nicht.", "rejected"),
@@ -177,6 +188,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Lass uns SQLite verwenden.", "decided"),
     ],
     "fr": [
+        ("utilise SQLite pour le cache", "decided"),
         ("Non, le fichier reste là.", "rejected"),
         ("Ce n'est pas ce que je voulais.", "rejected"),
         ("Pas besoin de cache.", "rejected"),
@@ -188,6 +200,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Je préfère la version simple.", "decided"),
     ],
     "pt": [
+        ("use SQLite para o cache", "decided"),
         ("Não, o arquivo fica onde está.", "rejected"),
         ("Não é isso que eu pedi.", "rejected"),
         ("Eu já te disse que o banco é Postgres.", "rejected"),
@@ -203,6 +216,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("O relatório tem que ficar em uma página só.", "constraint"),
     ],
     "ru": [
+        ("используй SQLite для кэша", "decided"),
         ("Нет, файл остаётся на месте.", "rejected"),
         ("Это не то, что я просил.", "rejected"),
         ("Кэш не нужен.", "rejected"),
@@ -216,6 +230,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Перейди на SQLite.", "decided"),
     ],
     "vi": [
+        ("dùng SQLite cho bộ nhớ đệm", "decided"),
         ("Không phải lỗi giao diện mà là lỗi API", "rejected"),
         ("Không cần bộ nhớ đệm", "rejected"),
         ("Đừng sửa file cấu hình", "constraint"),

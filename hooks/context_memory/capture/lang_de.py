@@ -35,6 +35,12 @@ DIRECTIVES = (
         r"\blass uns (?:\w+ ){0,3}(?:verwenden|benutzen|nehmen|wechseln|bleiben|behalten)\b",
         "decided",
     ),
+    # a choice stated as an order: "nimm SQLite", "nenn es ctx-guard"
+    (
+        r"^(?:(?:ok|ja)[,. ]+)?(?:nimm|verwende|benutze|nutze|nenn(?:e)? es)\s+"
+        r"(?!kein|nicht)\S",
+        "decided",
+    ),
 )
 
 AGENT_CHOICES = (r"\b(?:statt|anstatt|anstelle von|um (?:\S+ ){1,4}zu vermeiden)\b",)
@@ -102,6 +108,6 @@ WORDS: frozenset[str] = frozenset(
     (
         "nicht und der das ist ich wir immer kein keine keinen bitte nimm statt lass "
         "uns mach nein nee sondern verwende benutze antworte dass stell achte musst darfst "
-        "lieber anstatt stattdessen brauchen passt weiter"
+        "lieber anstatt stattdessen brauchen passt weiter nutze nenn"
     ).split()
 )

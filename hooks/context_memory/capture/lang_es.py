@@ -42,6 +42,12 @@ DIRECTIVES = (
         r"^(?:sí|vale|ok|de acuerdo|perfecto)[,!. ]+pero\b",
         "decided",
     ),
+    # a choice stated as an order: "usa SQLite", "llámalo ctx-guard"; "con X basta"
+    (
+        r"^(?:(?:ok|vale|bueno|sí)[,. ]+)?(?:usa|utiliza|usemos|llámalo|nómbralo)\s+\S|"
+        r"\bcon \S+(?: \S+)? (?:basta|es suficiente|está bien)\b",
+        "decided",
+    ),
 )
 
 AGENT_CHOICES = (r"\b(?:en lugar de|en vez de|para evitar|mejor que|cambiando a)\b",)
@@ -113,6 +119,6 @@ WORDS: frozenset[str] = frozenset(
     (
         "que los las del para usa uses utiliza siempre nunca quiero mejor vamos hazlo "
         "pero esto eso debes tienes mantén sino opción primera primero vez lugar gusta falta "
-        "sigue continúa"
+        "sigue continúa prefiero usemos llámalo basta"
     ).split()
 )

@@ -31,6 +31,11 @@ DIRECTIVES = (
         "decided",
     ),
     (r"\b(?:je préfère|passe à|passons à|allons-y avec|choisissons)\b", "decided"),
+    # a choice stated as an order: "utilise SQLite", "appelle-le ctx-guard"
+    (
+        r"^(?:(?:ok|oui|d'accord)[,. ]+)?(?:utilise|prends|appelle-le|nomme-le)\s+(?!pas\b)\S",
+        "decided",
+    ),
 )
 
 AGENT_CHOICES = (r"\b(?:au lieu de|plutôt que|pour éviter|à la place de)\b",)
@@ -96,6 +101,6 @@ LETTERS = "àâçèéêëîïôûùœ"
 WORDS: frozenset[str] = frozenset(
     (
         "pas le les des une est je tu toujours jamais utilise utilisons au plutôt oui "
-        "non fais mais garde désormais continuez"
+        "non fais mais garde désormais continuez prends appelle-le"
     ).split()
 )

@@ -40,6 +40,8 @@ DIRECTIVES = (
         r"^(?:sim|ok|beleza|perfeito|concordo)[,!. ]+mas\b",
         "decided",
     ),
+    # a choice stated as an order: "use SQLite", "chame de ctx-guard"
+    (r"^(?:(?:ok|sim|beleza)[,. ]+)?(?:use|usa|utilize|chame(?:-o)? de)\s+\S", "decided"),
 )
 
 AGENT_CHOICES = (r"\b(?:em vez de|ao invés de|para evitar|no lugar de|trocando para)\b",)
@@ -109,6 +111,6 @@ LETTERS = "ãõçáéíóúâêô"
 WORDS: frozenset[str] = frozenset(
     (
         "não nao que os da para sempre nunca quero você vamos sim isso mas mantenha escolho "
-        "prefiro vez invés lugar pode prossiga"
+        "prefiro vez invés lugar pode prossiga utilize chame"
     ).split()
 )

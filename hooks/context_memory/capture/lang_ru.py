@@ -24,6 +24,8 @@ DIRECTIVES = (
         "decided",
     ),
     (r"\b(?:переходим на|перейди на|используем)\b", "decided"),
+    # a choice stated as an order: "используй SQLite", "назови его ctx-guard"
+    (r"^(?:(?:ок|да)[,. ]+)?(?:используй|возьми|назови(?: его| её)?)\s+\S", "decided"),
 )
 
 AGENT_CHOICES = (r"(?:вместо|чтобы избежать)",)

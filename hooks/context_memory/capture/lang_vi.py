@@ -18,6 +18,8 @@ DIRECTIVES = (
         r"\b(?:hãy dùng|hãy sử dụng|mình dùng|ta dùng|chọn phương án|tôi chọn|mình chọn)\b",
         "decided",
     ),
+    # a choice stated as an order: "dùng SQLite", "đặt tên là ctx-guard"
+    (r"^(?:(?:ok|vâng)[,. ]+)?(?:dùng|sử dụng|đặt tên(?: là)?)\s+\S", "decided"),
 )
 
 AGENT_CHOICES = (r"\b(?:thay vì|thay bằng|để tránh|chuyển sang|đổi sang|tốt hơn)\b",)
@@ -75,5 +77,5 @@ NAMES = {"tiếng việt": "vietnamese", "tiếng anh": "english"}
 RANGES: tuple[tuple[str, str], ...] = ()
 LETTERS = "ăđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ"
 WORDS: frozenset[str] = frozenset(
-    "dùng không vì của là này được hãy đừng tôi bạn mình với các những để có".split()
+    "dùng không vì của là này được hãy đừng tôi bạn mình với các những để có đặt".split()
 )
