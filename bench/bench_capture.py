@@ -33,6 +33,7 @@ import argparse
 import gzip
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +42,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
 from context_memory.capture.engine import Capturer  # noqa: E402
-from context_memory.memory.decisions import (  # noqa: E402
-    RecordError,
-    capture_identity,
-    make_captured_record,
-)
+from context_memory.capture.store import CaptureResult, add_records  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures"
 DEFAULT_LABELS = FIXTURES / "decision-labels" / "labels.jsonl"
@@ -117,11 +114,11 @@ def row_positions(path: Path) -> dict[str, int]:
 
 def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
     """(the records capture writes for one transcript, user prompts seen), in one pass:
-    the engine's items made into records as the store writes them (make_captured_record:
-    texts cut to their bounds, at most MAX_ANCHORS anchors, credentials redacted), so the
-    score is that of what a later session reads. A record the store would not append (the
-    same row's record again, or the same statement read from another row: store._append_new)
-    is not counted either."""
+    the engine's items handed to the store (capture/store.add_records, a dry run in a
+    folder of its own): made into records as it writes them (texts cut to their bounds, at
+    most MAX_ANCHORS anchors, credentials redacted), without what it would not append (the
+    same row's record again, the same statement read from another row), so the score is
+    that of what a later session reads."""
     capturer = Capturer()
     items: list[dict[str, Any]] = []
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
@@ -132,22 +129,12 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
                 continue
             items.extend(capturer.feed(row))
     items.extend(capturer.flush())
-    records: list[dict[str, Any]] = []
-    known: set[object] = set()
-    said: set[tuple[object, object, object]] = set()
-    for item in capturer.scrubbed(items):
-        try:
-            record = make_captured_record(item, session="bench", ts="2026-01-01T00:00:00Z")
-        except RecordError:
-            continue
-        identity = capture_identity(record)
-        statement = (record.get("kind"), record.get("by"), record.get("decision"))
-        if identity in known or statement in said:
-            continue
-        known.add(identity)
-        said.add(statement)
-        records.append({**record, "source": item.get("source", "")})
-    return records, capturer.prompts
+    result = CaptureResult()
+    with tempfile.TemporaryDirectory() as state:
+        add_records(
+            state, capturer.scrubbed(items), session="bench", author="", result=result, dry_run=True
+        )
+    return result.added, capturer.prompts
 
 
 def haystack(item: dict[str, Any]) -> str:
