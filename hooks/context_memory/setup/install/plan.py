@@ -16,25 +16,26 @@ from typing import Any
 from context_memory.core.command_table import HOOKS
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
-from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
 from context_memory.setup.install.options import InstallOptions, Step
-from context_memory.setup.install.pin import PinLine, claude_md_change
-from context_memory.setup.install.purge import PurgeLeftovers, UninstallVenv
-from context_memory.setup.install.record import NoteInstall, RestoreRecorded
+from context_memory.setup.install.pin import AutoMemory, PinLine, claude_md_change
+from context_memory.setup.install.record import (
+    NoteInstall,
+    PurgeLeftovers,
+    RestoreRecorded,
+    UninstallVenv,
+)
 from context_memory.setup.install.settings_edit import (
     STATUSLINE_PROGRAM,
-    desired_settings,
-    registered_programs,
-)
-from context_memory.setup.install.settings_file import read_settings
-from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
+    desired_settings,
+    registered_programs,
     runs_our_hooks,
 )
+from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.venv import (
     STAMP_NAME,
     InstallError,
