@@ -136,15 +136,6 @@ def check_cron(
     return Check(name, OK, f"{when} for {project}: {program}")
 
 
-def _read_tail(path: str) -> list[str]:
-    """The last LOG_TAIL_BYTES of ``path`` as lines (no link followed, no FIFO waited on)."""
-    with open(open_file(path), "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        handle.seek(max(0, size - LOG_TAIL_BYTES))
-        lines = handle.read(LOG_TAIL_BYTES).decode("utf-8", errors="replace").splitlines()
-    return lines[1:] if size > LOG_TAIL_BYTES else lines  # the first line may be cut
-
-
 def check_logs(state_dir: str, now: float | None = None) -> Check:
     """Errors logged in the last day, per hook, in every ``*.log`` of ``<state>/logs``
     (hooks.log first). Lines are hookio.log_line's: UTC stamp, hook, session, message,
@@ -163,10 +154,14 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
     per_hook: Counter[str] = Counter()
     last: tuple[str, str, str] | None = None
     for path in paths:
-        try:
-            lines = _read_tail(path)
+        try:  # the last LOG_TAIL_BYTES (no link followed, no FIFO waited on)
+            with open(open_file(path), "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                handle.seek(max(0, size - LOG_TAIL_BYTES))
+                lines = handle.read(LOG_TAIL_BYTES).decode("utf-8", errors="replace").splitlines()
         except OSError as exc:
             return Check(name, WARN, f"cannot read {path}: {exc.strerror or exc}", None)
+        lines = lines[1:] if size > LOG_TAIL_BYTES else lines  # the first line may be cut
         for parts in (line.split("\t", 3) for line in lines):
             stamp = parse_time(parts[0]) if len(parts) == 4 else None
             if stamp is None or now - stamp > ERROR_WINDOW_SECONDS:

@@ -9,6 +9,10 @@ file (backed up, redone when another program changed the file meanwhile) and the
 installer's steps on settings files (EditSettings, DropProjectHooks; see install/plan.py),
 each saying what it would do (``show``: the diff) or doing it and saying what it did.
 
+Size: what the installer does to settings.json is one job, from the pure edits to the steps
+that write them; apart, the steps' module imported a dozen names of this one and nothing
+else used it.
+
 Settings format (Claude Code 2.1.x)::
 
     {"hooks": {"EventName": [{"matcher": "...", "hooks": [
