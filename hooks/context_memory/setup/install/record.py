@@ -42,10 +42,6 @@ KEEP_BACKUPS = 3  # settings.json.bak-* files kept per settings file (the newest
 CACHE_FOLDERS = ("sessions", "compactions")
 
 
-def record_path(venv: Path) -> Path:
-    return venv / RECORD_NAME
-
-
 def empty_record() -> dict[str, Any]:
     return {"settings": {}, "links": {}, "cron": {}, "pinned": [], "made_folders": []}
 
@@ -59,7 +55,7 @@ def identity(environ: Mapping[str, str]) -> str:
 
 def _load_all(venv: Path) -> dict[str, Any]:
     try:
-        with open(record_path(venv), "rb") as handle:
+        with open(venv / RECORD_NAME, "rb") as handle:
             data = json.loads(handle.read(MAX_RECORD_BYTES + 1)[:MAX_RECORD_BYTES])
     except (OSError, ValueError):
         return {}
@@ -93,7 +89,7 @@ def save(
         installs.pop(identity(environ), None)
     else:
         installs[identity(environ)] = record
-    path = record_path(venv)
+    path = venv / RECORD_NAME
     if not installs:
         remove(path)
         return

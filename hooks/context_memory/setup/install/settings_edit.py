@@ -1,13 +1,13 @@
-"""Editing Claude Code's settings.json: pure functions on dicts (settings_file.py loads and
-writes the file). ``register_hooks`` and ``unregister_hooks`` never touch the disk nor
-mutate their argument; the installer writes nothing when the result equals the input,
-which is what makes a second ``./install`` a no-op. Which entries are ours, and where new
-ones go: docs/install.md ("Which entries of settings.json are the installer's"); the rule
-is ``is_own_entry``. The status line gets pure functions of the same kind, and the
+"""Editing Claude Code's settings.json: pure functions on dicts first (settings_file.py reads,
+parses and serialises the file). ``register_hooks`` and ``unregister_hooks`` never touch the
+disk nor mutate their argument; the installer writes nothing when the result equals the
+input, which is what makes a second ``./install`` a no-op. Which entries are ours, and where
+new ones go: docs/install.md ("Which entries of settings.json are the installer's"); the
+rule is ``is_own_entry``. The status line gets pure functions of the same kind, and the
 settings a run wants (``desired_settings``) are one of both. Then the write of one settings
-file (backed up, redone when another program changed the file meanwhile) and the
-installer's steps on settings files (EditSettings, DropProjectHooks; see install/plan.py),
-each saying what it would do (``show``: the diff) or doing it and saying what it did.
+file (backed up, redone when another program changed the file meanwhile) and the installer's
+steps on settings files (EditSettings, DropProjectHooks; see install/plan.py), each saying
+what it would do (``show``: the diff) or doing it and saying what it did.
 
 Size: what the installer does to settings.json is one job, from the pure edits to the steps
 that write them; apart, the steps' module imported a dozen names of this one and nothing
@@ -494,10 +494,6 @@ class EditSettings(Step):
     user_path: Path
     first: bool
 
-    def wanted(self, settings: Settings) -> Settings:
-        """The settings after this run, for the file as it is when written."""
-        return desired_settings(settings, self.options, self.hooks_here)
-
     def show(self) -> None:
         options, path, changed = self.options, self.path, self.new != self.old
         shown = dumps_settings(self.new, detect_indent(self.text)) if changed else ""
@@ -535,7 +531,9 @@ class EditSettings(Step):
         options, path, bin_dir = self.options, self.path, self.options.bin_dir
         old, new, changed = self.old, self.new, False
         if new != old:
-            old, new, changed = write_settings(path, self.wanted, self.text, old)
+            # The settings after this run, for the file as it is when written.
+            wanted = lambda s: desired_settings(s, options, self.hooks_here)  # noqa: E731
+            old, new, changed = write_settings(path, wanted, self.text, old)
         removed = _own_count(old, bin_dir) - _own_count(new, bin_dir)
         if options.uninstall and not changed:
             print(f"{PREFIX} no context-memory hooks in {path}; nothing to change")
