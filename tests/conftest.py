@@ -78,7 +78,7 @@ def installed_project(python_label: str):
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A throwaway HOME without the installer's variables; command links go to a tmp folder
     that is not on PATH (never to the real ~/.local/bin); backups are stamped WHEN."""
-    from context_memory.setup.install import settings_write
+    from context_memory.setup.install import settings_edit
     from context_memory.setup.install.command_links import on_path
     from helpers.install_env import INSTALL_VARS, LINKS_NAME, SYSTEM_PATH, WHEN
 
@@ -90,7 +90,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CTX_BIN_DIR", str(tmp_path / LINKS_NAME))
     monkeypatch.setenv("PATH", SYSTEM_PATH)
     assert not on_path(tmp_path / LINKS_NAME, os.environ)
-    monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
+    monkeypatch.setattr(settings_edit, "_now", lambda: WHEN)
     return home
 
 

@@ -495,7 +495,7 @@ def test_a_stop_that_captures_rebuilds_the_pinned_digest(
 
 
 def test_ctx_doctor_shows_the_folder_the_block_and_its_budget(app: Path, home: Path) -> None:
-    from context_memory.setup.doctor.checks_memory import check_auto_memory
+    from context_memory.setup.doctor.checks_state import check_auto_memory
 
     for n in range(30):
         add(app, captured("rejected", f"option {n}"))

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from context_memory.core.command_table import HOOKS
-from context_memory.setup.install import settings_write
+from context_memory.setup.install import settings_edit
 from context_memory.setup.install.cli import main
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 from context_memory.setup.install.settings_edit import command_for, register_hooks
@@ -440,7 +440,7 @@ def test_an_unwritable_settings_folder_is_reported(
     def refuse(path: Path, based_on: str | None, text: str) -> bool:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(settings_write, "replace_if_unchanged", refuse)
+    monkeypatch.setattr(settings_edit, "replace_if_unchanged", refuse)
     code, out, err = run(capsys, "--venv", str(venv))
     settings = home / ".claude" / "settings.json"
     assert (code, out) == (1, "")

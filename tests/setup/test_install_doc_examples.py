@@ -17,7 +17,7 @@ import pytest
 from context_memory.commands import doctor as doctor_cli
 from context_memory.setup.doctor import all_checks
 from context_memory.setup.install import cli as installer
-from context_memory.setup.install import settings_write
+from context_memory.setup.install import settings_edit
 from context_memory.setup.install.venv import default_venv
 from helpers.install_env import WHEN, stand_in_venv
 from helpers.paths import REPO
@@ -63,7 +63,7 @@ def you(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("PATH", os.environ.get("PATH") or os.defpath)
     monkeypatch.chdir(home / "app")
-    monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
+    monkeypatch.setattr(settings_edit, "_now", lambda: WHEN)
     return home
 
 

@@ -14,16 +14,14 @@ import pytest
 
 from context_memory.core.command_table import HOOKS
 from context_memory.setup.install import plan as install_plan
-from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.launchers import PreparePrograms
 from context_memory.setup.install.options import InstallOptions
-from context_memory.setup.install.pin import PinLine
+from context_memory.setup.install.pin import AutoMemory, PinLine
 from context_memory.setup.install.plan import make_plan
-from context_memory.setup.install.purge import UninstallVenv
-from context_memory.setup.install.record import NoteInstall, RestoreRecorded
-from context_memory.setup.install.settings_write import (
+from context_memory.setup.install.record import NoteInstall, RestoreRecorded, UninstallVenv
+from context_memory.setup.install.settings_edit import (
     EditSettings,
 )
 from helpers.install_env import run

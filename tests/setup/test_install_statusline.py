@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from context_memory.setup.install import crontab, settings_write
+from context_memory.setup.install import crontab, settings_edit
 from context_memory.setup.install.cli import main
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 from context_memory.setup.install.settings_edit import (
@@ -138,7 +138,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # Command links into a tmp folder on PATH (so no PATH note), never the real ~/.local/bin.
     monkeypatch.setenv("CTX_BIN_DIR", str(tmp_path / "bin dir"))
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin dir'}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setattr(settings_write, "_now", lambda: WHEN)
+    monkeypatch.setattr(settings_edit, "_now", lambda: WHEN)
     # --uninstall also looks for a ctx-merge crontab line: never the real crontab here.
     monkeypatch.setattr(crontab.CronLine, "apply", lambda self: None)
     return home

@@ -21,8 +21,8 @@ from context_memory.setup.doctor.checks_install import (
     expected_programs,
     settings_files,
 )
-from context_memory.setup.doctor.checks_memory import check_auto_memory
 from context_memory.setup.doctor.checks_state import (
+    check_auto_memory,
     check_breakers,
     check_cron,
     check_logs,

@@ -1,6 +1,7 @@
 """ctx-doctor's checks of a project's working state: the state folder is writable, the
 hourly ctx-merge crontab line, the errors in ``.working-state/logs/`` over the last day
-(per hook) and the circuit breakers that are open.
+(per hook), the circuit breakers that are open, and Claude Code's auto memory (the folder,
+the toolkit's block in MEMORY.md and its budget: memory/native.py).
 """
 
 from __future__ import annotations
@@ -23,11 +24,20 @@ from context_memory.core.state import (
     STATE_DIR_ENV,
     breaker_file,
 )
+from context_memory.core.tables import (
+    NATIVE_BLOCK_CHARS,
+    NATIVE_BLOCK_LINES,
+    NATIVE_CLIENT_LINES,
+)
+from context_memory.memory.native import INDEX_FILE, Index, read_index, read_state
+from context_memory.memory.native_folder import native_location
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.doctor.checks_install import program_problem
 from context_memory.setup.install.settings_edit import command_word
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from context_memory.setup.doctor.plugin import PluginInstall
 
 LOG_TAIL_BYTES = 1024 * 1024
@@ -126,15 +136,6 @@ def check_cron(
     return Check(name, OK, f"{when} for {project}: {program}")
 
 
-def _read_tail(path: str) -> list[str]:
-    """The last LOG_TAIL_BYTES of ``path`` as lines (no link followed, no FIFO waited on)."""
-    with open(open_file(path), "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        handle.seek(max(0, size - LOG_TAIL_BYTES))
-        lines = handle.read(LOG_TAIL_BYTES).decode("utf-8", errors="replace").splitlines()
-    return lines[1:] if size > LOG_TAIL_BYTES else lines  # the first line may be cut
-
-
 def check_logs(state_dir: str, now: float | None = None) -> Check:
     """Errors logged in the last day, per hook, in every ``*.log`` of ``<state>/logs``
     (hooks.log first). Lines are hookio.log_line's: UTC stamp, hook, session, message,
@@ -153,10 +154,14 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
     per_hook: Counter[str] = Counter()
     last: tuple[str, str, str] | None = None
     for path in paths:
-        try:
-            lines = _read_tail(path)
+        try:  # the last LOG_TAIL_BYTES (no link followed, no FIFO waited on)
+            with open(open_file(path), "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                handle.seek(max(0, size - LOG_TAIL_BYTES))
+                lines = handle.read(LOG_TAIL_BYTES).decode("utf-8", errors="replace").splitlines()
         except OSError as exc:
             return Check(name, WARN, f"cannot read {path}: {exc.strerror or exc}", None)
+        lines = lines[1:] if size > LOG_TAIL_BYTES else lines  # the first line may be cut
         for parts in (line.split("\t", 3) for line in lines):
             stamp = parse_time(parts[0]) if len(parts) == 4 else None
             if stamp is None or now - stamp > ERROR_WINDOW_SECONDS:
@@ -208,3 +213,48 @@ def check_breakers(state_dir: str) -> Check:
         f"fix the error in {LOGS_DIR}/{HOOKS_LOG}, then delete "
         f"{os.path.join(state_dir, SESSIONS_DIR, '<session>', breaker_file('<hook>'))}",
     )
+
+
+AUTO_MEMORY = "auto memory"
+
+
+def check_auto_memory(project: str, state_dir: str, environ: Mapping[str, str]) -> Check:
+    """Where the client's auto memory is, whether the toolkit writes there, and the block:
+    its lines and characters against the budget, the whole MEMORY.md against the client's
+    200-line cut."""
+    location = native_location(project, environ)
+    folder = location.folder
+    if not location.on:
+        return Check(AUTO_MEMORY, OK, f"{folder}: nothing mirrored ({location.why})")
+    try:
+        index = Index(read_index(folder))
+    except OSError as exc:
+        return Check(
+            AUTO_MEMORY,
+            WARN,
+            f"{os.path.join(folder, INDEX_FILE)}: {exc.strerror or exc}",
+            "make it a regular file the user can read, or set CTX_NATIVE_MEMORY=off",
+        )
+    block = index.block or []
+    chars = sum(len(line) + 1 for line in block)
+    total = index.own_lines() + (len(block) + 2 if index.block is not None else 0)
+    state = read_state(state_dir)
+    written = state.get("folder") == folder
+    unlisted = state.get("unlisted") if written else 0
+    message = (
+        f"{folder}: the toolkit's block {len(block)} of {NATIVE_BLOCK_LINES} lines, "
+        f"{chars} of {NATIVE_BLOCK_CHARS} characters; MEMORY.md {total} of "
+        f"{NATIVE_CLIENT_LINES} lines ({location.why})"
+    )
+    if isinstance(unlisted, int) and unlisted > 0:
+        message += f"; {unlisted} more of the user's records left out (newest first)"
+    if not written and index.block is None:
+        message += "; nothing mirrored yet (the next Stop or session start does it)"
+    if total > NATIVE_CLIENT_LINES:
+        return Check(
+            AUTO_MEMORY,
+            WARN,
+            message + f"; lines past {NATIVE_CLIENT_LINES} are cut by the client",
+            f"shorten {os.path.join(folder, INDEX_FILE)} (/memory in Claude Code)",
+        )
+    return Check(AUTO_MEMORY, OK, message)

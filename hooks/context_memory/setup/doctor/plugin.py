@@ -47,15 +47,6 @@ def _str(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
-def enabled_ids(settings: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
-    """enabledPlugins over the settings files, later files overriding earlier ones."""
-    found: dict[str, bool] = {}
-    for item in settings:
-        plugins = _dict(item.get("enabledPlugins")).items()
-        found.update((key, value) for key, value in plugins if isinstance(value, bool))
-    return found
-
-
 def plugin_installs(
     environ: Mapping[str, str], settings: Sequence[Mapping[str, Any]] = ()
 ) -> list[PluginInstall]:
@@ -65,7 +56,10 @@ def plugin_installs(
         "plugins"
     ))  # fmt: skip
     markets = _dict(_read_json(os.path.join(plugins, "known_marketplaces.json")))
-    enabled = enabled_ids(settings)
+    enabled: dict[str, bool] = {}  # enabledPlugins, later settings files overriding earlier
+    for item in settings:
+        plugins_on = _dict(item.get("enabledPlugins")).items()
+        enabled.update((key, value) for key, value in plugins_on if isinstance(value, bool))
     found: list[PluginInstall] = []
     for plugin_id, entries in installed.items():
         name, _, market = plugin_id.partition("@")

@@ -98,10 +98,6 @@ def is_project_line(line: str, project: str) -> bool:
     return text.endswith(_escape_percent(old_style).rstrip())
 
 
-def _join(lines: list[str]) -> str:
-    return "".join(line + "\n" for line in lines)
-
-
 def with_line(text: str, line: str, project: str) -> str:
     """``text`` with the project's tagged line set to ``line``: replaced where it is, or
     appended; extra copies (edited in by hand) are dropped. The rest is unchanged."""
@@ -109,12 +105,12 @@ def with_line(text: str, line: str, project: str) -> str:
     ours = [i for i, existing in enumerate(lines) if is_project_line(existing, project)]
     kept = [existing for i, existing in enumerate(lines) if i not in ours]
     kept.insert(ours[0] if ours else len(kept), line)
-    return _join(kept)
+    return "".join(existing + "\n" for existing in kept)
 
 
 def without_lines(text: str, unwanted: Callable[[str], bool]) -> str:
     """``text`` without the lines ``unwanted`` picks; the rest unchanged."""
-    return _join([line for line in text.splitlines() if not unwanted(line)])
+    return "".join(line + "\n" for line in text.splitlines() if not unwanted(line))
 
 
 def runs_merge_from(line: str, bin_dir: str) -> bool:

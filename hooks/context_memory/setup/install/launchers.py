@@ -91,23 +91,20 @@ def entry_points(venv: Path | str) -> dict[str, str]:
     return dict(sorted(parser.items("console_scripts")))
 
 
-def shebang_safe(python: str) -> bool:
-    """Whether ``python`` can be the interpreter of a ``#!`` line as it is."""
-    data = python.encode("utf-8", "surrogateescape")
-    return (
-        len(data) + 3 + len(ISOLATION_FLAGS) <= MAX_SHEBANG_BYTES
-        and os.path.isabs(python)
-        and not any(ch.isspace() or not ch.isprintable() for ch in python)
-    )
+def sh_quote(text: str) -> str:
+    """``text`` as one POSIX shell word in single quotes."""
+    return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-def _python_code(command: str, target: str, paths: list[str]) -> list[str]:
+def launcher_text(python: str, command: str, target: str, paths: list[str]) -> str:
+    """The launcher for ``command`` (``module:function``) run by the interpreter ``python``
+    isolated, with ``paths`` (package_paths) appended to sys.path: a ``#!`` script when
+    ``python`` can be the interpreter of a ``#!`` line as it is, else a ``sh`` script."""
     module, _, function = target.partition(":")
     names_ok = all(part.isidentifier() for part in [*module.split("."), function])
     if not (names_ok and command.replace("-", "_").isidentifier()):
         raise LauncherError(f"unexpected entry point {command} = {target}")
-    return [
-        "import sys",
+    code = [
         *(f"sys.path.append({path!r})" for path in paths),
         f"from {module} import {function}",
         f'if sys.argv[1:] == ["{VERSION_OPTION}"]:',
@@ -116,24 +113,18 @@ def _python_code(command: str, target: str, paths: list[str]) -> list[str]:
         "    sys.exit(0)",
         f"sys.exit({function}())",
     ]
-
-
-def sh_quote(text: str) -> str:
-    """``text`` as one POSIX shell word in single quotes."""
-    return "'" + text.replace("'", "'\"'\"'") + "'"
-
-
-def launcher_text(python: str, command: str, target: str, paths: list[str]) -> str:
-    """The launcher for ``command`` (``module:function``) run by the interpreter ``python``
-    isolated, with ``paths`` (package_paths) appended to sys.path."""
-    code = _python_code(command, target, paths)
-    if shebang_safe(python):
-        return "\n".join([f"#!{python} {ISOLATION_FLAGS}", MARK, *code]) + "\n"
+    shebang = f"#!{python} {ISOLATION_FLAGS}"
+    if (
+        len(shebang.encode("utf-8", "surrogateescape")) <= MAX_SHEBANG_BYTES
+        and os.path.isabs(python)
+        and not any(ch.isspace() or not ch.isprintable() for ch in python)
+    ):
+        return "\n".join([shebang, MARK, "import sys", *code]) + "\n"
     # -c puts '' (the current folder) first on sys.path; take it off before any import.
     # "$0" becomes sys.argv[0], as it is for a #! script.
     # (Not there under -P or PYTHONSAFEPATH, hence the test.)
-    body = sh_quote("\n".join(["import sys", 'if sys.path[:1] == [""]: del sys.path[0]',
-                                "del sys.argv[0]", *code[1:]]))  # fmt: skip
+    lines = ["import sys", 'if sys.path[:1] == [""]: del sys.path[0]', "del sys.argv[0]", *code]
+    body = sh_quote("\n".join(lines))
     run = f'exec {sh_quote(python)} {ISOLATION_FLAGS} -c {body} "$0" "$@"'
     shell = MARK + " (a shell script: the interpreter's path cannot go on a #! line)"
     return "\n".join(["#!/bin/sh", shell, run]) + "\n"
@@ -216,23 +207,23 @@ class PreparePrograms(Step):
         verify_commands(self.bin_dir or self.venv / "bin", self.programs)
 
 
-def is_launcher(path: str) -> bool:
-    """Whether the file ``path`` is one of our launchers (its second line is the mark)."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(4096).split(b"\n")
-    except OSError:
-        return False
-    return len(head) > 1 and head[1].startswith(MARK.encode())
-
-
 def our_launchers(bin_dir: Path) -> list[str]:
-    """The names (sorted) of our launchers in ``bin_dir``; links and other files are not."""
+    """The names (sorted) of our launchers in ``bin_dir`` (files whose second line is the
+    mark); links and other files are not."""
     try:
         names = sorted(os.listdir(bin_dir))
     except OSError:
         return []
-    return [n for n in names if not (bin_dir / n).is_symlink() and is_launcher(str(bin_dir / n))]
+    found = []
+    for name in (n for n in names if not (bin_dir / n).is_symlink()):
+        try:
+            with open(bin_dir / name, "rb") as handle:
+                head = handle.read(4096).split(b"\n")
+        except OSError:
+            continue
+        if len(head) > 1 and head[1].startswith(MARK.encode()):
+            found.append(name)
+    return found
 
 
 @dataclass(frozen=True)

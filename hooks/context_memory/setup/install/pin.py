@@ -1,7 +1,9 @@
 """``./install --pin-decisions`` and its undoing: the import line in the project's
 CLAUDE.md (shown as a diff, written atomically) and the pinned digest built next to the
-state folder. ``PinLine`` is the installer's step (see install/plan.py). Standard library
-only.
+state folder. ``PinLine`` is the installer's step (see install/plan.py); ``AutoMemory`` the
+one for --uninstall that takes the toolkit's files and block out of Claude Code's
+auto-memory folders (memory/native.py does the removal; the model's own files and lines
+stay). Standard library only.
 """
 
 from __future__ import annotations
@@ -131,3 +133,23 @@ def _write_claude_md(change: ClaudeMdChange) -> None:
         os.unlink(change.target)
         return
     fsutil.atomic_write(change.target, change.new)
+
+
+@dataclass(frozen=True)
+class AutoMemory(Step):
+    """--uninstall: every auto-memory folder of ``projects`` (this run's and the projects
+    the install record names) and every ``~/.claude/projects/*/memory``."""
+
+    projects: tuple[str, ...]
+
+    def show(self) -> None:
+        from context_memory.memory.native import toolkit_folders
+
+        for folder in toolkit_folders(self.projects):
+            print(f"{PREFIX} would take the toolkit's lines and files out of {folder}")
+
+    def apply(self) -> None:
+        from context_memory.memory.native import remove_everywhere
+
+        for item in remove_everywhere(self.projects):
+            print(f"{PREFIX} removed {item}")

@@ -16,25 +16,26 @@ from typing import Any
 from context_memory.core.command_table import HOOKS
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
-from context_memory.setup.install.auto_memory import AutoMemory
 from context_memory.setup.install.command_links import LinkCommands
 from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
 from context_memory.setup.install.options import InstallOptions, Step
-from context_memory.setup.install.pin import PinLine, claude_md_change
-from context_memory.setup.install.purge import PurgeLeftovers, UninstallVenv
-from context_memory.setup.install.record import NoteInstall, RestoreRecorded
+from context_memory.setup.install.pin import AutoMemory, PinLine, claude_md_change
+from context_memory.setup.install.record import (
+    NoteInstall,
+    PurgeLeftovers,
+    RestoreRecorded,
+    UninstallVenv,
+)
 from context_memory.setup.install.settings_edit import (
     STATUSLINE_PROGRAM,
-    desired_settings,
-    registered_programs,
-)
-from context_memory.setup.install.settings_file import read_settings
-from context_memory.setup.install.settings_write import (
     DropProjectHooks,
     EditSettings,
+    desired_settings,
+    registered_programs,
     runs_our_hooks,
 )
+from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.venv import (
     STAMP_NAME,
     InstallError,
@@ -50,59 +51,40 @@ def carry_out(steps: Sequence[Step], *, dry_run: bool) -> None:
         (step.show if dry_run else step.apply)()
 
 
-def check_utf8_paths(venv: Path, path: Path) -> None:
-    for label, where in (("virtualenv", str(venv)), ("settings file", str(path))):
-        try:
-            where.encode("utf-8")
-        except UnicodeEncodeError:
-            raise InstallError(
-                f"the {label} path {where!r} is not UTF-8 text, which settings.json cannot "
-                "hold. Set CTX_VENV (or CLAUDE_CONFIG_DIR) to a UTF-8 path, then run "
-                "./install again. Nothing was changed."
-            ) from None
-
-
-def check_purge(options: InstallOptions) -> None:
+def refuse_early(options: InstallOptions) -> str | None:
+    """Refuse (InstallError, CrontabError) what cannot be done, before anything is written:
+    --purge of a virtualenv that is not ours; an install (not a dry run) without the
+    programs it registers (pip's console scripts: our launchers are made from the same
+    entry points) or with those of --statusline or --cron missing (a virtualenv of an older
+    context-memory). Returns the crontab as it is for --cron (None when not asked, or a dry
+    run without crontab)."""
     venv = options.venv
     if options.purge and venv.exists() and not owned_by_installer(venv):
         raise InstallError(
             f"{venv} does not look like a context-memory virtualenv (no {STAMP_NAME}), "
             "so --purge will not delete it. Run without --purge, then delete it yourself."
         )
-
-
-def check_programs(options: InstallOptions) -> None:
-    """An install (not a dry run) needs the virtualenv's programs it will register (pip's
-    console scripts: our launchers are made from the same entry points)."""
-    missing = missing_programs(options.package_bin, (spec.command for spec in HOOKS))
-    if missing:
-        raise InstallError(
-            f"{missing[0]} does not exist: the virtualenv {options.venv} is missing or "
-            "incomplete. Run ./install, which creates it and installs the package into it."
-        )
-    if options.statusline:
-        require_newer(options, STATUSLINE_PROGRAM, "--statusline")
-
-
-def require_newer(options: InstallOptions, program: str, option: str) -> None:
-    """Refuse an option whose program a virtualenv of an older context-memory lacks."""
-    path = options.package_bin / program
-    if not os.access(path, os.X_OK):
-        raise InstallError(
-            f"{path} does not exist: the virtualenv {options.venv} holds an older "
-            f"context-memory. Run ./install {option}, which updates it."
-        )
-
-
-def crontab_before(options: InstallOptions) -> str | None:
-    """--cron: the crontab as it is (None when not asked, or a dry run without crontab);
-    refuses (no crontab command, not allowed to use it) before anything is written."""
-    if not options.cron or options.uninstall:
+    if options.uninstall:
         return None
     if not options.dry_run:
-        require_newer(options, crontab.MERGE_PROGRAM, "--cron")
-    if options.dry_run and crontab.crontab_missing():
-        return None  # the dry run shows the line instead (see crontab.CronLine.show)
+        missing = missing_programs(options.package_bin, (spec.command for spec in HOOKS))
+        if missing:
+            raise InstallError(
+                f"{missing[0]} does not exist: the virtualenv {venv} is missing or "
+                "incomplete. Run ./install, which creates it and installs the package into it."
+            )
+        for program, option, asked in (
+            (STATUSLINE_PROGRAM, "--statusline", options.statusline),
+            (crontab.MERGE_PROGRAM, "--cron", options.cron),
+        ):
+            path = options.package_bin / program
+            if asked and not os.access(path, os.X_OK):
+                raise InstallError(
+                    f"{path} does not exist: the virtualenv {venv} holds an older "
+                    f"context-memory. Run ./install {option}, which updates it."
+                )
+    if not options.cron or (options.dry_run and crontab.crontab_missing()):
+        return None  # the dry run shows the line instead (see crontab.CronLine.run)
     return crontab.read_crontab(crontab.crontab_user(os.environ))
 
 
@@ -121,7 +103,15 @@ def settings_path(options: InstallOptions) -> Path:
     if options.project is not None and not os.path.isdir(options.project):
         raise InstallError(f"--project {options.project}: no such directory")
     path = settings_path_for(options.project, os.environ)
-    check_utf8_paths(options.venv, path)
+    for label, where in (("virtualenv", str(options.venv)), ("settings file", str(path))):
+        try:
+            where.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InstallError(
+                f"the {label} path {where!r} is not UTF-8 text, which settings.json cannot "
+                "hold. Set CTX_VENV (or CLAUDE_CONFIG_DIR) to a UTF-8 path, then run "
+                "./install again. Nothing was changed."
+            ) from None
     return path
 
 
@@ -132,10 +122,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
     kept = record.load(options.venv)
     # Read and check the settings file first: an unusable file is refused before anything.
     edit = edit_settings(options, path, user_path, first=True)
-    check_purge(options)
-    if not options.uninstall and not options.dry_run:
-        check_programs(options)
-    before_cron = crontab_before(options)
+    before_cron = refuse_early(options)
     # The project of --cron and --pin-decisions: --project DIR, else the current folder.
     project = os.path.abspath(options.project) if options.project is not None else os.getcwd()
     claude_md = claude_md_change(project, add=options.pin_decisions, remove=options.uninstall)
