@@ -79,11 +79,12 @@ class CallsSeen:
         bounded = tool_input
         if tool == "Bash" and isinstance(tool_input, dict):
             command = tool_input.get("command")
-            text = command[:MAX_COMMAND] if isinstance(command, str) else ""
+            # redacted: a password piped into ``sudo -S`` is no anchor (the state keeps them)
+            text = redact(command[:MAX_COMMAND]) if isinstance(command, str) else ""
             bounded = {**tool_input, "command": text}
         facts = {
             "subjects": list(of_call(tool, bounded)),
-            "anchors": anchors_of(*call_texts(tool, tool_input)),
+            "anchors": anchors_of(*call_texts(tool, bounded)),
         }
         self._facts[call_id] = facts
         return facts

@@ -290,8 +290,8 @@ def _line(value: object, limit: int) -> str:
     return clip(" ".join(redact(value).split()), limit) if isinstance(value, str) else ""
 
 
-def _own_count(value: object, anchors: list[str]) -> int:
-    return value if isinstance(value, int) and 0 <= value <= len(anchors) else len(anchors)
+def _own(value: object, count: int) -> int:
+    return value if isinstance(value, int) and 0 <= value <= count else count
 
 
 def _words(value: object, limit: int = MAX_ANCHORS) -> list[str]:
@@ -330,9 +330,7 @@ def make_captured_record(
     engine's dict: kind, by, source, uuid, row_ts, decision, reason, quote, alternatives,
     anchors, avoid, prefer, call). Texts are cut to one line of MAX_CAPTURED_TEXT; anchors
     are lowercase and at most MAX_ANCHORS; avoid and prefer keep only anchors; ``keywords``
-    are the first MAX_AUDIT_TERMS anchors, what the audit looks for as for ctx-decide's (of
-    an English item only its own: ``own_anchors`` counts them, the agent's reply added the
-    others)."""
+    are the first MAX_AUDIT_TERMS anchors (its ``own_anchors`` only), the audit's words."""
     kind = item.get("kind")
     if kind not in ("decided", "rejected", "constraint"):
         raise RecordError(f"a captured kind must be decided, rejected or constraint, not {kind!r}")
@@ -357,7 +355,7 @@ def make_captured_record(
         alternatives=[_line(a, MAX_CAPTURED_TEXT) for a in str_list(item.get("alternatives"))][
             :MAX_LIST_ITEMS
         ],
-        keywords=anchors[: min(MAX_AUDIT_TERMS, _own_count(item.get("own_anchors"), anchors))],
+        keywords=anchors[: min(MAX_AUDIT_TERMS, _own(item.get("own_anchors"), len(anchors)))],
         ts=ts,
         author=author,
     )
@@ -423,10 +421,8 @@ def without_typed_password(item: dict[str, object]) -> dict[str, object]:
 
 
 def capture_identity(record: dict[str, object]) -> tuple[str, str, str, str] | None:
-    """(uuid, kind, source, text) of a captured record, None for one written by ctx-decide:
-    the same row read again gives the same identity; one row that states several things of
-    one kind (a compaction summary restating the user's messages, messages handed to the
-    agent at one of its rows) gives one per thing."""
+    """(uuid, kind, source, text) of a captured record (None: one ctx-decide wrote): a row
+    read again, the same; one row stating several things of one kind, one per thing."""
     uuid, kind, source = record.get("uuid"), record.get("kind"), record.get("source")
     text = record.get("decision")
     if isinstance(uuid, str) and isinstance(kind, str) and isinstance(source, str) and uuid:
