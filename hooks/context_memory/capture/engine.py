@@ -312,7 +312,7 @@ class Capturer:
         if call and answered:
             # The rejection record rules the call out; the rule is the user's own words.
             out.extend(
-                self._dialogue.behind([_said_on(row, found, f"rejecting {describe_call(call)}")])
+                self._dialogue.hold(_said_on(row, found, f"rejecting {describe_call(call)}"))
             )
             return out
         if call and rejections.corrects(found.text):
@@ -326,7 +326,7 @@ class Capturer:
                 known=tuple(facts.get("anchors", ())),
                 subjects=of_rejection(subjects_from(facts.get("subjects")), found.text),
             )
-            out.extend(self._dialogue.behind([correction]))
+            out.extend(self._dialogue.hold(correction))
             return out
         out.extend(
             self._dialogue.hold(dialogue.stated_item(row, found.kind, found.text, found.quote))
