@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers.cli_run import run_program
+
 from .conftest import ClaudeRunner
 from .fake_api import FakeMessagesApi, ScriptedTurn, bash_turn, result_text, tool_result
 
@@ -61,14 +63,8 @@ def test_claudecode_is_set_for_the_bash_tool_and_not_in_a_terminal(
         ["env"], env=client_env, capture_output=True, text=True, timeout=30, check=True
     )
     assert "CLAUDECODE" not in env_names(plain.stdout)
-    typed = subprocess.run(
-        [str(decide), "--rejected", "yarn", "--reason", "use pnpm"],
-        cwd=project_dir,
-        env=client_env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    typed = run_program(
+        [str(decide), "--rejected", "yarn", "--reason", "use pnpm"], cwd=project_dir, env=client_env
     )
     assert typed.returncode == 0, typed.stderr
 

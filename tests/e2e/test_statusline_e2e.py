@@ -9,11 +9,12 @@ transcript path, as the interactive client would on its next refresh.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from helpers.cli_run import run_program
 
 from .conftest import ClaudeRunner, isolated_env, run_command, run_install
 from .fake_api import FakeMessagesApi, Usage
@@ -80,14 +81,8 @@ def test_statusline_cache_makes_ctx_usage_report_the_1m_window(
     project = run_claude.project_dir
     payload = status_json(session_id, transcript, project)
     # The client runs the statusLine command through the shell, in the session's cwd.
-    shown = subprocess.run(
-        ["/bin/sh", "-c", command],
-        input=json.dumps(payload).encode(),
-        capture_output=True,
-        cwd=project,
-        env=env,
-        timeout=60,
-        check=False,
+    shown = run_program(
+        ["/bin/sh", "-c", command], cwd=project, env=env, stdin=json.dumps(payload).encode()
     )
     assert (shown.returncode, shown.stderr) == (0, b"")
     assert shown.stdout.decode() == "██▌░░░░░░░ 250K/1M 25% free · 717K to auto-compact\n"

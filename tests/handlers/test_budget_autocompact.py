@@ -11,6 +11,7 @@ from context_memory.handlers import budget
 from context_memory.transcript.reader import recent_reply_tokens
 from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main
+from helpers.hook_payloads import prompt_payload
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 # claude-sonnet-4-6: 200K window, 32K max output -> threshold 167,000 (refused from ~177,000).
@@ -39,13 +40,7 @@ def replies(
 
 
 def run(monkeypatch, capsys, path: Path, project: Path) -> str:
-    payload = {
-        "session_id": SESSION,
-        "transcript_path": str(path),
-        "cwd": str(project),
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": "next",
-    }
+    payload = prompt_payload(SESSION, path, project)
     status, out, _ = run_hook_main(monkeypatch, capsys, budget.main, payload)
     assert status == 0
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""

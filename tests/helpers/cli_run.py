@@ -12,6 +12,8 @@ or in a fresh process as ``python -m context_memory.<module>`` or as its console
   context_memory.<module>`` in a fresh process, text in and out.
 - ``run_console_script(command, *args, cwd=..., env=...)``: the console script of
   pyproject.toml in a fresh process, as its launcher runs it (``sys.exit(main())``).
+- ``run_program(argv, cwd=..., env=..., stdin=...)``: any program (an installed launcher,
+  ``./install``, ``sh -c``) in a fresh process; text, or bytes when ``stdin`` is bytes.
 """
 
 from __future__ import annotations
@@ -108,6 +110,28 @@ def run_module(
         input=stdin,
         capture_output=True,
         text=True,
+        cwd=cwd,
+        env=dict(env),
+        timeout=FRESH_PROCESS_TIMEOUT,
+        check=False,
+    )
+
+
+def run_program(
+    argv: Sequence[str],
+    *,
+    cwd: Path | str,
+    env: Mapping[str, str],
+    stdin: str | bytes | None = None,
+) -> subprocess.CompletedProcess[Any]:
+    """``argv`` in a fresh process, its output captured, never raising on its exit code:
+    text in and out, or bytes when ``stdin`` is bytes (a hook's payload as the client
+    sends it)."""
+    return subprocess.run(
+        list(argv),
+        input=stdin,
+        capture_output=True,
+        text=not isinstance(stdin, bytes),
         cwd=cwd,
         env=dict(env),
         timeout=FRESH_PROCESS_TIMEOUT,

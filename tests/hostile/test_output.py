@@ -12,13 +12,13 @@ import os
 import shlex
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from context_memory.core.hookio import by_hand_text
+from helpers.cli_run import run_module
 from helpers.paths import SAMPLE_TRANSCRIPT, subprocess_env
 from hostile.harness import Entry, Sandbox, console_command, entry_for
 
@@ -175,23 +175,12 @@ def test_an_infinite_ctx_window_is_ignored_with_a_message(tmp_path: Path) -> Non
     """Before: CTX_WINDOW=1.0e999 made ctx-usage die with an OverflowError."""
     env = subprocess_env(CTX_WINDOW="1.0e999")
     env.pop("PYTHONUNBUFFERED", None)
-    done = subprocess.run(
-        [sys.executable, "-m", "context_memory.commands.usage", str(SAMPLE_TRANSCRIPT)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    plain = subprocess.run(
-        [sys.executable, "-m", "context_memory.commands.usage", str(SAMPLE_TRANSCRIPT)],
+    done = run_module("commands.usage", str(SAMPLE_TRANSCRIPT), cwd=tmp_path, env=env)
+    plain = run_module(
+        "commands.usage",
+        str(SAMPLE_TRANSCRIPT),
         cwd=tmp_path,
         env={k: v for k, v in env.items() if k != "CTX_WINDOW"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
     )
     assert (done.returncode, done.stdout) == (0, plain.stdout)
     assert done.stderr == (

@@ -19,6 +19,9 @@ from pathlib import Path
 import pytest
 
 from helpers import transcript_rows as tr
+from helpers.cli_run import run_program
+from helpers.hook_payloads import as_bytes, prompt_payload
+from helpers.hook_payloads import status_payload as status_json
 from helpers.installed import installed_for
 from helpers.paths import subprocess_env
 
@@ -64,27 +67,11 @@ def project_at(root: Path, tokens: int) -> tuple[Path, Path]:
 
 
 def budget_payload(project: Path, transcript: Path) -> bytes:
-    return json.dumps(
-        {
-            "session_id": SESSION,
-            "transcript_path": str(transcript),
-            "cwd": str(project),
-            "hook_event_name": "UserPromptSubmit",
-            "prompt": "next",
-        }
-    ).encode()
+    return as_bytes(prompt_payload(SESSION, transcript, project))
 
 
 def status_payload(project: Path, transcript: Path) -> bytes:
-    return json.dumps(
-        {
-            "session_id": SESSION,
-            "transcript_path": str(transcript),
-            "cwd": str(project),
-            "model": {"id": "claude-sonnet-4-6", "display_name": "Sonnet 4.6"},
-            "workspace": {"current_dir": str(project), "project_dir": str(project)},
-        }
-    ).encode()
+    return as_bytes(status_json(SESSION, transcript, project))
 
 
 def assert_one_budget_document(stdout: bytes) -> None:
@@ -157,14 +144,11 @@ def test_launchers_written_into_a_pipx_style_virtualenv_are_isolated(tmp_path: P
     project, transcript = project_at(tmp_path, 170_000)
     hostile = hostile_folder(tmp_path)
     env = subprocess_env(PYTHONPATH=str(hostile), HOME=str(tmp_path), **HOSTILE_VARIABLES)
-    done = subprocess.run(
+    done = run_program(
         [str(launchers / "ctx-budget")],
-        input=budget_payload(project, transcript),
-        capture_output=True,
         cwd=project,
         env=env,
-        timeout=60,
-        check=False,
+        stdin=budget_payload(project, transcript),
     )
     assert (done.returncode, done.stderr) == (0, b"")
     assert_one_budget_document(done.stdout)
@@ -186,14 +170,8 @@ def test_the_plugin_launcher_is_isolated(tmp_path: Path, command: str) -> None:
         **HOSTILE_VARIABLES,
     )
     payload = (budget_payload if command == "ctx-budget" else status_payload)(project, transcript)
-    done = subprocess.run(
-        ["/bin/sh", str(REPO / "bin" / "ctx-run"), command],
-        input=payload,
-        capture_output=True,
-        cwd=project,
-        env=env,
-        timeout=60,
-        check=False,
+    done = run_program(
+        ["/bin/sh", str(REPO / "bin" / "ctx-run"), command], cwd=project, env=env, stdin=payload
     )
     assert (done.returncode, done.stderr) == (0, b""), done.stderr
     if command == "ctx-budget":

@@ -17,6 +17,7 @@ from context_memory.measure.turn_start import take_injected
 from context_memory.memory.decisions import append_record, make_record
 from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main
+from helpers.hook_payloads import prompt_payload
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 OTHER = "99999999-2222-3333-4444-555555555555"
@@ -49,13 +50,7 @@ def hook(monkeypatch, capsys, module, payload: dict) -> str:
 
 
 def prompt(monkeypatch, capsys, project: Path, path: Path) -> str:
-    payload = {
-        "session_id": SESSION,
-        "transcript_path": str(path),
-        "cwd": str(project),
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": "next",
-    }
+    payload = prompt_payload(SESSION, path, project)
     out = hook(monkeypatch, capsys, budget, payload)
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 

@@ -18,6 +18,7 @@ from context_memory.measure.window_cache import (
 )
 from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main, run_main
+from helpers.hook_payloads import prompt_payload
 
 SESSION = "7d3e2a10-4b5c-4d6e-9f80-112233445566"
 
@@ -56,13 +57,7 @@ def test_write_then_read(project):
 
 
 def run_budget(monkeypatch, capsys, path: Path, cwd: Path) -> str:
-    payload = {
-        "session_id": SESSION,
-        "transcript_path": str(path),
-        "cwd": str(cwd),
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": "next",
-    }
+    payload = prompt_payload(SESSION, path, cwd)
     status, out, _ = run_hook_main(monkeypatch, capsys, budget.main, payload)
     assert status == 0
     return out

@@ -6,7 +6,6 @@ by setup/platforms.unsupported, the one check), a ``uname`` on PATH for the scri
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from context_memory.commands import plugin_run
 from context_memory.setup import platforms
 from context_memory.setup.install import cli as installer
 from context_memory.setup.plugin import venv as plugin_venv
+from helpers.cli_run import run_program
 from helpers.paths import REPO, file_tree
 
 P = "context-memory:"
@@ -110,14 +110,6 @@ def test_the_install_script_refuses(tmp_path: Path) -> None:
         "PATH": f"{fake}{os.pathsep}{os.environ.get('PATH', os.defpath)}",
     }
     for argv in ([], ["--uninstall"], ["--dry-run"]):
-        done = subprocess.run(
-            [str(REPO / "install"), *argv],
-            cwd=home,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        done = run_program([str(REPO / "install"), *argv], cwd=home, env=env)
         assert (done.returncode, done.stdout, done.stderr) == (1, "", LINE)
     assert file_tree(home, folders=True) == {}

@@ -1,0 +1,37 @@
+"""The payloads Claude Code sends its hooks on standard input (protocol file, section 2),
+for a transcript in a project: what a test feeds a hook's ``main`` or its process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+def prompt_payload(
+    session: str, transcript: Path, cwd: Path, prompt: str = "next"
+) -> dict[str, Any]:
+    """UserPromptSubmit (ctx-budget)."""
+    return {
+        "session_id": session,
+        "transcript_path": str(transcript),
+        "cwd": str(cwd),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+    }
+
+
+def status_payload(session: str, transcript: Path, cwd: Path) -> dict[str, Any]:
+    """The status line's input (ctx-statusline)."""
+    return {
+        "session_id": session,
+        "transcript_path": str(transcript),
+        "cwd": str(cwd),
+        "model": {"id": "claude-sonnet-4-6", "display_name": "Sonnet 4.6"},
+        "workspace": {"current_dir": str(cwd), "project_dir": str(cwd)},
+    }
+
+
+def as_bytes(payload: dict[str, Any]) -> bytes:
+    """The payload as a process reads it."""
+    return json.dumps(payload).encode()
