@@ -27,6 +27,7 @@ from context_memory.merge.render import render_markdown, result_data
 from context_memory.merge.rules import normalise, reason_of, subject_of
 from context_memory.merge.sources import count_new_sessions, scan_handoffs
 from helpers.handoff_files import handoff, write_handoff
+from helpers.merged_text import MERGED_HEAD_TWO_SESSIONS
 
 HOUR = 3600.0
 T0 = "2026-11-01T09:00:00Z"
@@ -405,15 +406,7 @@ def sample_result() -> merge.MergeResult:
 def test_render_markdown_is_exact() -> None:
     skipped = [Problem("/p/.working-state/sessions/x/handoffs/stage-1.md", "missing section")]
     text = render_markdown(sample_result(), skipped)
-    assert text == (
-        "# Merged decisions\n"
-        "\n"
-        "Merged by ctx-merge from 2 handoffs of 2 sessions, "
-        "written 2026-11-01 to 2026-11-02.\n"
-        "A later entry overrides an earlier one on the same subject (its text before the "
-        "first '(', ':', ' - ' or ' — ', without a lead-in such as 'Use' or 'Not': 'Use X', "
-        "'Not X' and 'X instead of Y' are about X); what it replaced is listed under "
-        "Overridden.\n"
+    assert text == MERGED_HEAD_TWO_SESSIONS + (
         "\n"
         "## Decided\n"
         "\n"
