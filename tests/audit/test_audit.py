@@ -21,6 +21,7 @@ from context_memory.memory.decisions import append_record, make_record
 from helpers import cli_run
 from helpers import transcript_rows as tr
 from helpers.cli_run import invoke
+from helpers.hook_input import hook_input
 from helpers.paths import SAMPLE_TRANSCRIPT, run_bare_python, subprocess_env
 
 SESSION = "11111111-2222-3333-4444-555555555555"
@@ -93,14 +94,7 @@ def now_iso(offset: float = 0.0) -> str:
 
 
 def hook_payload(project: Path, event: str, transcript: Path | None = None, **extra: Any) -> str:
-    data: dict[str, Any] = {
-        "session_id": SESSION,
-        "transcript_path": str(transcript) if transcript else "",
-        "cwd": str(project),
-        "hook_event_name": event,
-    }
-    data.update(extra)
-    return json.dumps(data)
+    return json.dumps(hook_input(SESSION, project, event, transcript, **extra))
 
 
 def run_hook_main(monkeypatch, capsys, module, stdin: str) -> tuple[int, str, str]:

@@ -135,51 +135,46 @@ def test_rejection_lost_when_summary_names_only_the_chosen_option():
     assert (result.present, result.found, result.missing) == (False, ["redis"], ["sentinel"])
 
 
-def test_full_width_and_half_width_match_both_ways():
-    assert present("Codis", "ＣＯＤＩＳ は却下した")
-    assert present("ＲＥＤＩＳ　ＣＬＵＳＴＥＲ", "we chose redis cluster")
-    assert present("会话 TTL 设为 30 分钟", "会话ＴＴＬ：３０分钟")
-
-
-def test_units_match_in_any_spelling():
-    assert present("Cache entries expire after 300 seconds", "Cached entries get a 300 s TTL.")
-    assert present("缓存层采用 Redis Cluster，6 个节点", "a 6-node Redis Cluster for the cache")
-    assert not present("Proxy adds 2ms", "the proxy adds 20ms")
-
-
-def test_code_names_match_with_other_separators():
-    assert present("raise `max_connections` to 200", "max connections is now 200")
-    assert present("use maxPoolSize 50", "pool: max_pool_size=50")
-
-
-def test_prefix_of_a_long_name_matches():
-    assert present("Use PostgreSQL 16", "Data lives in Postgres 16.")
-    assert present("MongoDB", "Mongo was rejected")
-    assert not present("Redis", "Redisson client")
-
-
-def test_chinese_sibling_decision_does_not_count():
-    # "服务端" (server side) is there, "渲染" (rendering) is not.
-    assert not present("服务端渲染", "上传图片：对象存储直传，服务端仅签发签名。")
-    assert present("服务端渲染", "不做服务端渲染（内部系统无需 SEO）。")
-
-
-def test_light_paraphrase_counts_as_present():
-    assert present(
+# (decision, text of the context, whether the decision is present in it)
+PRESENCE = [
+    # Full width and half width match both ways.
+    ("Codis", "ＣＯＤＩＳ は却下した", True),
+    ("ＲＥＤＩＳ　ＣＬＵＳＴＥＲ", "we chose redis cluster", True),
+    ("会话 TTL 设为 30 分钟", "会话ＴＴＬ：３０分钟", True),
+    # Units match in any spelling.
+    ("Cache entries expire after 300 seconds", "Cached entries get a 300 s TTL.", True),
+    ("缓存层采用 Redis Cluster，6 个节点", "a 6-node Redis Cluster for the cache", True),
+    ("Proxy adds 2ms", "the proxy adds 20ms", False),
+    # Code names match with other separators.
+    ("raise `max_connections` to 200", "max connections is now 200", True),
+    ("use maxPoolSize 50", "pool: max_pool_size=50", True),
+    # The prefix of a long name matches.
+    ("Use PostgreSQL 16", "Data lives in Postgres 16.", True),
+    ("MongoDB", "Mongo was rejected", True),
+    ("Redis", "Redisson client", False),
+    # A Chinese sibling decision does not count: "服务端" (server side) is there, "渲染"
+    # (rendering) is not.
+    ("服务端渲染", "上传图片：对象存储直传，服务端仅签发签名。", False),
+    ("服务端渲染", "不做服务端渲染（内部系统无需 SEO）。", True),
+    # A light paraphrase counts as present.
+    (
         "Use PostgreSQL advisory locks for job scheduling",
         "Job scheduling relies on Postgres advisory locks.",
-    )
-    assert present("用一致性哈希做分片路由", "路由层按一致性哈希分片。")
+        True,
+    ),
+    ("用一致性哈希做分片路由", "路由层按一致性哈希分片。", True),
+    # A decision of stop words only is looked up whole.
+    ("use it", "we will use it", True),
+    ("use it", "we will not", False),
+    # An empty text keeps nothing.
+    ("use Redis Cluster", "", False),
+    ("否决 Codis（社区停更，Proxy 延迟 +2ms）", "", False),
+]
 
 
-def test_decision_of_stop_words_only_is_looked_up_whole():
-    assert present("use it", "we will use it")
-    assert not present("use it", "we will not")
-
-
-def test_empty_text_keeps_nothing():
-    assert not present("use Redis Cluster", "")
-    assert not present("否决 Codis（社区停更，Proxy 延迟 +2ms）", "")
+@pytest.mark.parametrize(("decision", "text", "expected"), PRESENCE)
+def test_presence_of_a_decision(decision: str, text: str, expected: bool) -> None:
+    assert present(decision, text) is expected
 
 
 def test_is_present_at_the_exact_threshold():

@@ -21,6 +21,11 @@ def acts(tool: str, **tool_input: object) -> list[tuple[str, str, str]]:
     ]
 
 
+def edit_acts(path: str, old: str, new: str) -> list[tuple[str, str, str]]:
+    """The acts of an Edit call that replaces ``old`` with ``new`` in ``path``."""
+    return acts("Edit", file_path=path, old_string=old, new_string=new)
+
+
 def bash(command: str) -> list[tuple[str, str, str]]:
     return acts("Bash", command=command)
 
@@ -146,23 +151,17 @@ def test_file_acts_of_commands(command: str, expected: list[tuple[str, str, str]
 
 
 def test_edit_tools_write_their_file_and_add_what_a_manifest_gains() -> None:
-    assert acts(
-        "Edit",
-        file_path="/app/package.json",
-        old_string='"dependencies": {',
-        new_string='"dependencies": {\n    "moment": "^2.29.4",',
+    assert edit_acts(
+        "/app/package.json", '"dependencies": {', '"dependencies": {\n    "moment": "^2.29.4",'
     ) == [("write", "path", "/app/package.json"), ("add-package", "package", "moment")]
     # The text only mentions moment: the doc is written, nothing is added.
     assert acts("Write", file_path="docs/dates.md", content="We use date-fns, not moment.") == [
         ("write", "path", "docs/dates.md")
     ]
     # A version bump of a package already there adds nothing.
-    assert acts(
-        "Edit",
-        file_path="package.json",
-        old_string='"moment": "^2.29.3"',
-        new_string='"moment": "^2.29.4"',
-    ) == [("write", "path", "package.json")]
+    assert edit_acts("package.json", '"moment": "^2.29.3"', '"moment": "^2.29.4"') == [
+        ("write", "path", "package.json")
+    ]
     assert acts(
         "MultiEdit",
         file_path="requirements-dev.txt",
@@ -174,11 +173,8 @@ def test_edit_tools_write_their_file_and_add_what_a_manifest_gains() -> None:
 
 
 def test_an_edit_that_swaps_an_identifier_renames_it() -> None:
-    assert acts(
-        "Edit",
-        file_path="src/svc.ts",
-        old_string="export class UserService {",
-        new_string="export class AccountService {",
+    assert edit_acts(
+        "src/svc.ts", "export class UserService {", "export class AccountService {"
     ) == [
         ("write", "path", "src/svc.ts"),
         ("rename", "name", "UserService"),

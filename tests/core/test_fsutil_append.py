@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -109,18 +110,30 @@ def test_no_append_is_lost_or_torn_while_git_replaces_the_log(tmp_path: Path) ->
     assert len(parsed) >= len(expected)
 
 
+def replaced_after_the_first_write(
+    log: Path, content: Callable[[bytes], bytes]
+) -> tuple[Callable[[], None], list[int]]:
+    """A ``settle`` hook that replaces ``log`` (temp file + rename, as git does) right after
+    the first write with ``content(what the log holds then)``, and the list of its calls."""
+    calls: list[int] = []
+
+    def replace_it() -> None:
+        calls.append(1)
+        if len(calls) == 2:  # settle runs before and after each write: this is after the first
+            new = log.with_name("new")
+            new.write_bytes(content(log.read_bytes()))
+            os.replace(new, log)
+
+    return replace_it, calls
+
+
 def test_a_line_lost_to_a_replacement_is_appended_again(tmp_path: Path) -> None:
     """In-process: the replacement happens right after the write (inside ``settle``)."""
     log = tmp_path / "decisions.jsonl"
     log.write_bytes(b'{"old":1}\n')
-    calls = []
-
-    def git_replaces_with_old_content() -> None:
-        calls.append(1)
-        if len(calls) == 2:  # settle runs before and after each write: this is after the first
-            (tmp_path / "new").write_bytes(b'{"old":1}\n{"theirs":2}\n')
-            os.replace(tmp_path / "new", log)
-
+    git_replaces_with_old_content, calls = replaced_after_the_first_write(
+        log, lambda _: b'{"old":1}\n{"theirs":2}\n'
+    )
     append_line_locked(log, '{"mine":3}', settle=git_replaces_with_old_content)
     assert log.read_bytes() == b'{"old":1}\n{"theirs":2}\n{"mine":3}\n'
     assert len(calls) == 4
@@ -129,16 +142,7 @@ def test_a_line_lost_to_a_replacement_is_appended_again(tmp_path: Path) -> None:
 def test_a_replacement_that_kept_the_line_is_not_appended_twice(tmp_path: Path) -> None:
     log = tmp_path / "decisions.jsonl"
     log.write_bytes(b"")
-    calls = []
-
-    def git_keeps_it() -> None:
-        calls.append(1)
-        if len(calls) != 2:
-            return
-        data = log.read_bytes()
-        (tmp_path / "new").write_bytes(b'{"theirs":2}\n' + data)
-        os.replace(tmp_path / "new", log)
-
+    git_keeps_it, calls = replaced_after_the_first_write(log, lambda data: b'{"theirs":2}\n' + data)
     append_line_locked(log, '{"mine":3}', settle=git_keeps_it)
     assert log.read_bytes() == b'{"theirs":2}\n{"mine":3}\n'
     assert len(calls) == 2

@@ -36,6 +36,7 @@ from context_memory.pinned import store as pinned
 from context_memory.setup.doctor.check import OK, Check
 from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main
+from helpers.hook_input import hook_input
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 TS = "2026-11-30T09:00:00Z"
@@ -137,14 +138,7 @@ def seed(project: Path) -> Path:
 
 
 def payload(project: Path, event: str, transcript: Path | None = None, **extra: object) -> dict:
-    data: dict[str, object] = {
-        "session_id": SESSION,
-        "transcript_path": str(transcript) if transcript else "",
-        "cwd": str(project),
-        "hook_event_name": event,
-    }
-    data.update(extra)
-    return data
+    return hook_input(SESSION, project, event, transcript, **extra)
 
 
 def plain_transcript(project: Path, tokens: int) -> Path:
@@ -161,6 +155,13 @@ def additional_context(out: str) -> str:
     return str(json.loads(out)["hookSpecificOutput"]["additionalContext"])
 
 
+def context_of(main, data: dict, monkeypatch, capsys) -> str:
+    """The additionalContext of a hook's main() run on ``data``, which must succeed quietly."""
+    done = run_hook_main(monkeypatch, capsys, main, data)
+    assert (done.exit_code, done.stderr) == (0, "")
+    return additional_context(done.stdout)
+
+
 def lost_in_compaction(project: Path, monkeypatch, capsys) -> None:
     """PostCompact with a summary that names none of the records: all three are pending."""
     post = payload(project, "PostCompact", compact_summary="<summary>nothing</summary>")
@@ -172,25 +173,19 @@ def budget_instruction(project: Path, monkeypatch, capsys) -> str:
     """ctx-budget's additionalContext: the pending audit, then the band's instruction."""
     lost_in_compaction(project, monkeypatch, capsys)
     prompt = payload(project, "UserPromptSubmit", plain_transcript(project, 130_000), prompt="go")
-    done = run_hook_main(monkeypatch, capsys, budget.main, prompt)
-    assert (done.exit_code, done.stderr) == (0, "")
-    return additional_context(done.stdout)
+    return context_of(budget.main, prompt, monkeypatch, capsys)
 
 
 def audit_reinjection(project: Path, monkeypatch, capsys) -> str:
     """The audit re-injected at SessionStart after a compaction."""
     lost_in_compaction(project, monkeypatch, capsys)
     start = payload(project, "SessionStart", plain_transcript(project, 5_000), source="compact")
-    done = run_hook_main(monkeypatch, capsys, audit.main, start)
-    assert (done.exit_code, done.stderr) == (0, "")
-    return additional_context(done.stdout)
+    return context_of(audit.main, start, monkeypatch, capsys)
 
 
 def restore_pointer(project: Path, monkeypatch, capsys) -> str:
     start = payload(project, "SessionStart", source="startup")
-    done = run_hook_main(monkeypatch, capsys, restore.main, start)
-    assert (done.exit_code, done.stderr) == (0, "")
-    return additional_context(done.stdout)
+    return context_of(restore.main, start, monkeypatch, capsys)
 
 
 def pinned_digest(project: Path, monkeypatch, capsys) -> str:

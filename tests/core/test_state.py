@@ -56,6 +56,16 @@ def session_start(project: Path, home: Path, tmp_path: Path) -> None:
     assert (done.returncode, done.stderr) == (0, "")
 
 
+def started_in_frontend(home: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A repository ~/app and a session started in its subfolder app/frontend."""
+    app = home / "app"
+    (app / ".git").mkdir(parents=True)
+    frontend = app / "frontend"
+    frontend.mkdir()
+    session_start(frontend, home, tmp_path)
+    return app, frontend
+
+
 def agent_decides(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """ctx-decide as the agent runs it: the session id, no CLAUDE_PROJECT_DIR."""
     return run_module("commands.decide", list(args), cwd, home, CLAUDE_CODE_SESSION_ID=SESSION)
@@ -126,11 +136,7 @@ def test_by_hand_outside_a_session_home_claude_is_no_marker(home, tmp_path):
 
 
 def test_started_in_a_subfolder_of_a_repository(home, tmp_path):
-    app = home / "app"
-    (app / ".git").mkdir(parents=True)
-    frontend = app / "frontend"
-    frontend.mkdir()
-    session_start(frontend, home, tmp_path)
+    app, frontend = started_in_frontend(home, tmp_path)
 
     assert agent_decides(frontend, home, "first").returncode == 0
     assert agent_decides(app, home, "second, after cd ..").returncode == 0
@@ -194,11 +200,7 @@ def test_a_failing_hook_logs_into_an_existing_state_folder(home, tmp_path):
 
 
 def test_handoff_and_plan_follow_the_session(home, tmp_path):
-    app = home / "app"
-    (app / ".git").mkdir(parents=True)
-    frontend = app / "frontend"
-    frontend.mkdir()
-    session_start(frontend, home, tmp_path)
+    app, _ = started_in_frontend(home, tmp_path)
     done = run_module(
         "commands.plan", [], app, home, "- [ ] ship\n", CLAUDE_CODE_SESSION_ID=SESSION
     )

@@ -11,20 +11,26 @@ from context_memory.memory.decisions import make_captured_record, make_record
 
 
 @pytest.mark.parametrize(
-    ("raw", "name"),
+    ("kind", "raw", "value"),
     [
-        ("moment", "moment"),
-        ("moment@2.29.4", "moment"),
-        ("@types/node@20", "@types/node"),
-        ("@types/node", "@types/node"),
-        ("requests[socks]>=2.0", "requests"),
-        ("Django==4.2", "django"),
-        ("'lodash'", "lodash"),
-        ("numpy~=1.26", "numpy"),
+        # Packages lose versions and extras.
+        ("package", "moment", "moment"),
+        ("package", "moment@2.29.4", "moment"),
+        ("package", "@types/node@20", "@types/node"),
+        ("package", "@types/node", "@types/node"),
+        ("package", "requests[socks]>=2.0", "requests"),
+        ("package", "Django==4.2", "django"),
+        ("package", "'lodash'", "lodash"),
+        ("package", "numpy~=1.26", "numpy"),
+        # Paths: no leading ./, no doubled slashes, forward slashes; a folder keeps its /.
+        ("path", "./migrations/", "migrations/"),
+        ("path", "a//b/", "a/b/"),
+        ("path", "/abs/x.py", "/abs/x.py"),
+        ("path", "src\\api.py", "src/api.py"),
     ],
 )
-def test_package_names_lose_versions_and_extras(raw: str, name: str) -> None:
-    assert s.subject("package", raw) == {"kind": "package", "value": name}
+def test_package_and_path_values(kind: str, raw: str, value: str) -> None:
+    assert s.subject(kind, raw) == {"kind": kind, "value": value}
 
 
 def test_packages_are_one_across_spellings() -> None:
@@ -34,19 +40,6 @@ def test_packages_are_one_across_spellings() -> None:
     assert not s.same_subject(
         {"kind": "package", "value": "moment"}, {"kind": "name", "value": "moment"}
     )
-
-
-@pytest.mark.parametrize(
-    ("raw", "value"),
-    [
-        ("./migrations/", "migrations/"),
-        ("a//b/", "a/b/"),
-        ("/abs/x.py", "/abs/x.py"),
-        ("src\\api.py", "src/api.py"),
-    ],
-)
-def test_path_values(raw: str, value: str) -> None:
-    assert s.subject("path", raw) == {"kind": "path", "value": value}
 
 
 def test_unknown_kind_or_empty_value_is_no_subject() -> None:

@@ -64,6 +64,18 @@ def write(state: Path, *records: dict[str, Any]) -> None:
         append_record(str(state), record)
 
 
+def write_stated(state: Path, kind: str, *stated: tuple[str, str, str, str]) -> None:
+    """Records of ``kind`` the user stated in prompts, each (text, uuid, when it was
+    captured, when it was said: the row's time), written in that order."""
+    write(
+        state,
+        *(
+            typed(kind, text, uuid=uuid, ts=ts, row_ts=row_ts, source="prompt")
+            for text, uuid, ts, row_ts in stated
+        ),
+    )
+
+
 def moment_log(state: Path) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """A rejection of moment (for date-fns), one of a migration folder, then a later
     decision of another session that takes moment after all: it supersedes the first."""
@@ -123,23 +135,12 @@ def test_the_pointer_leaves_out_a_superseded_rejection(tmp_path: Path) -> None:
 def test_the_pointer_orders_by_when_it_was_stated(tmp_path: Path) -> None:
     state = tmp_path / "state"
     # Captured later by hand (ts), stated earlier (row_ts): it is the older of the two.
-    early = typed(
+    write_stated(
+        state,
         "constraint",
-        "keep the API v1 routes",
-        uuid="c1",
-        ts="2026-03-05T00:00:00Z",
-        row_ts="2026-03-01T00:00:00.000Z",
-        source="prompt",
+        ("keep the API v1 routes", "c1", "2026-03-05T00:00:00Z", "2026-03-01T00:00:00.000Z"),
+        ("answer in Korean", "c2", "2026-03-03T00:00:00Z", "2026-03-02T00:00:00.000Z"),
     )
-    late = typed(
-        "constraint",
-        "answer in Korean",
-        uuid="c2",
-        ts="2026-03-03T00:00:00Z",
-        row_ts="2026-03-02T00:00:00.000Z",
-        source="prompt",
-    )
-    write(state, early, late)
     assert recent_records(str(state), "constraint") == [
         "answer in Korean (user)",
         "keep the API v1 routes (user)",
@@ -178,23 +179,12 @@ def test_the_digest_leaves_out_a_superseded_rejection(tmp_path: Path) -> None:
 
 def test_the_digest_dates_by_when_it_was_stated(tmp_path: Path) -> None:
     state = tmp_path / "state"
-    first = typed(
+    write_stated(
+        state,
         "decided",
-        "use SQLite",
-        uuid="d1",
-        ts="2026-03-09T00:00:00Z",
-        row_ts="2026-03-01T00:00:00.000Z",
-        source="prompt",
+        ("use SQLite", "d1", "2026-03-09T00:00:00Z", "2026-03-01T00:00:00.000Z"),
+        ("use WAL mode", "d2", "2026-03-03T00:00:00Z", "2026-03-02T00:00:00.000Z"),
     )
-    second = typed(
-        "decided",
-        "use WAL mode",
-        uuid="d2",
-        ts="2026-03-03T00:00:00Z",
-        row_ts="2026-03-02T00:00:00.000Z",
-        source="prompt",
-    )
-    write(state, first, second)
     records, _ = read_records(state)
     text = render_digest(records).text
     # Newest first by the row's time: WAL mode was said after SQLite.

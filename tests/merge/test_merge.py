@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from filelock import FileLock
@@ -27,6 +29,7 @@ from context_memory.merge.render import render_markdown, result_data
 from context_memory.merge.rules import normalise, reason_of, subject_of
 from context_memory.merge.sources import count_new_sessions, scan_handoffs
 from helpers.handoff_files import handoff, write_handoff
+from helpers.merged_text import MERGED_HEAD_TWO_SESSIONS
 
 HOUR = 3600.0
 T0 = "2026-11-01T09:00:00Z"
@@ -83,40 +86,33 @@ def test_normalise_exact_forms() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "subject"),
+    ("text", "subject", "reason"),
     [
-        ("Codis (unmaintained)", "codis"),
-        ("Codis（不再维护）", "codis"),
-        ("Ｃｏｄｉｓ （不再维护）", "codis"),
-        ("Redis: cluster mode", "redis"),
-        ("数据库：PostgreSQL", "数据库"),
-        ("Redis - too costly", "redis"),
-        ("Redis — too costly", "redis"),
-        ("read-through cache", "read-through cache"),  # a hyphen without spaces is a word
-        ("Use Redis Cluster, 6 nodes (needs sharding)", "redis cluster, 6 nodes"),
-        ("A: b (c)", "a"),  # the first separator wins
-        ("A (b: c)", "a"),
-        ("使用 MongoDB（灵活的文档模型）", "mongodb"),
-        ("(a note that starts with a parenthesis)", "(a note that starts with a parenthesis)"),
-        ("Plain entry.", "plain entry"),
+        ("Codis (unmaintained)", "codis", "unmaintained"),
+        ("Codis（不再维护）", "codis", "不再维护"),
+        ("Ｃｏｄｉｓ （不再维护）", "codis", "不再维护"),
+        ("Redis: cluster mode", "redis", "cluster mode"),
+        ("数据库：PostgreSQL", "数据库", "PostgreSQL"),
+        ("Redis - too costly", "redis", "too costly"),
+        ("Redis — too costly", "redis", "too costly"),
+        ("read-through cache", "read-through cache", ""),  # a hyphen without spaces is a word
+        ("Use Redis Cluster, 6 nodes (needs sharding)", "redis cluster, 6 nodes", "needs sharding"),
+        ("A: b (c)", "a", "b (c)"),  # the first separator wins
+        ("A (b: c)", "a", "b: c"),
+        ("使用 MongoDB（灵活的文档模型）", "mongodb", "灵活的文档模型"),
+        (
+            "(a note that starts with a parenthesis)",
+            "(a note that starts with a parenthesis)",
+            "a note that starts with a parenthesis",
+        ),
+        ("Plain entry.", "plain entry", ""),
+        ("Redis", "redis", ""),
     ],
 )
-def test_subject(text: str, subject: str) -> None:
-    assert subject_of(text) == subject
-
-
-@pytest.mark.parametrize(
-    ("text", "reason"),
-    [
-        ("Codis (unmaintained)", "unmaintained"),
-        ("Codis（不再维护）", "不再维护"),
-        ("Redis: cluster mode", "cluster mode"),
-        ("Redis - too costly", "too costly"),
-        ("Redis", ""),
-    ],
-)
-def test_reason(text: str, reason: str) -> None:
-    assert reason_of(text) == reason
+def test_subject_and_reason(text: str, subject: str, reason: str) -> None:
+    """The subject an entry is merged on, and its reason (what it says in brackets or after
+    the separator)."""
+    assert (subject_of(text), reason_of(text)) == (subject, reason)
 
 
 def test_parse_time() -> None:
@@ -131,20 +127,124 @@ def test_parse_time() -> None:
 # --------------------------------------------------------------------------- the override rule
 
 
-def test_a_later_rejection_reverses_an_earlier_decision() -> None:
-    result = merge_handoffs(
+def at(entry: merge.Entry) -> str:
+    """An entry as "text @session/stage"."""
+    return f"{entry.text} @{entry.session}/{entry.stage}"
+
+
+def overrides(result: merge.MergeResult) -> list[tuple[str, str, bool]]:
+    """Each override as (what it replaced, what replaced it, whether that reversed it)."""
+    return [(at(o.entry), at(o.by), o.reversed) for o in result.overridden]
+
+
+REVERSAL = [
+    handoff("s1", 1, "2026-11-01T09:00:00Z", decided=["Codis (cheap, we know it)"]),
+    handoff("s1", 2, "2026-11-01T10:00:00Z", decided=["Redis Cluster (sharding)"]),
+    handoff("s1", 3, "2026-11-01T11:00:00Z", rejected=["Codis (unmaintained)"]),
+]
+DECIDED_AND_REJECTED = handoff(
+    "s1",
+    1,
+    "2026-11-01T09:00:00Z",
+    decided=["Cache: Redis"],
+    rejected=["Cache: Memcached (no persistence)"],
+)
+
+
+def case(
+    name: str,
+    handoffs: list[Any],
+    *,
+    decided: Sequence[tuple[str, str, int]] = (),
+    rejected: Sequence[tuple[str, str, int]] = (),
+    overridden: Sequence[tuple[str, str, bool]] = (),
+) -> Any:
+    """A case of the override rule: what the merge of ``handoffs`` keeps and overrides."""
+    return pytest.param(handoffs, list(decided), list(rejected), list(overridden), id=name)
+
+
+OVERRIDE_CASES = [
+    case(
+        "a-later-rejection-reverses-an-earlier-decision",
+        REVERSAL,
+        decided=[("Redis Cluster (sharding)", "s1", 2)],
+        rejected=[("Codis (unmaintained)", "s1", 3)],
+        overridden=[("Codis (cheap, we know it) @s1/1", "Codis (unmaintained) @s1/3", True)],
+    ),
+    case(
+        "a-later-decision-revives-an-earlier-rejection",
         [
-            handoff("s1", 1, "2026-11-01T09:00:00Z", decided=["Codis (cheap, we know it)"]),
-            handoff("s1", 2, "2026-11-01T10:00:00Z", decided=["Redis Cluster (sharding)"]),
-            handoff("s1", 3, "2026-11-01T11:00:00Z", rejected=["Codis (unmaintained)"]),
-        ]
-    )
-    assert texts(result.decided) == [("Redis Cluster (sharding)", "s1", 2)]
-    assert texts(result.rejected) == [("Codis (unmaintained)", "s1", 3)]
-    assert [(texts([o.entry]), texts([o.by]), o.reversed) for o in result.overridden] == [
-        ([("Codis (cheap, we know it)", "s1", 1)], [("Codis (unmaintained)", "s1", 3)], True)
-    ]
-    assert result.rejected[0].as_dict() == {
+            handoff("a", 1, "2026-11-01T09:00:00Z", decided=["SQLite: simplest"]),
+            handoff("b", 1, "2026-11-02T09:00:00Z", rejected=["SQLite - no concurrent writers"]),
+            handoff("c", 4, "2026-11-03T09:00:00Z", decided=["sqlite (WAL mode fixes writers)"]),
+        ],
+        decided=[("sqlite (WAL mode fixes writers)", "c", 4)],
+        overridden=[
+            ("SQLite: simplest @a/1", "SQLite - no concurrent writers @b/1", True),
+            ("SQLite - no concurrent writers @b/1", "sqlite (WAL mode fixes writers) @c/4", True),
+        ],
+    ),
+    case(
+        "exact-and-normalised-duplicates-are-dropped-keeping-the-first",
+        [
+            handoff(
+                "s1", 1, "2026-11-01T09:00:00Z", decided=["Use Redis Cluster", "Use Redis Cluster"]
+            ),
+            handoff("s2", 1, "2026-11-02T09:00:00Z", decided=["use  redis cluster."]),
+            handoff("s3", 2, "2026-11-03T09:00:00Z", decided=["Ｕｓｅ Ｒｅｄｉｓ Ｃｌｕｓｔｅｒ"]),
+            handoff("s4", 1, "2026-11-04T09:00:00Z", rejected=["Codis", "codis!"]),
+        ],
+        decided=[("Use Redis Cluster", "s1", 1)],
+        rejected=[("Codis", "s4", 1)],
+    ),
+    case(
+        "a-restated-decision-with-another-reason-replaces-the-earlier",
+        [
+            handoff("s1", 1, "2026-11-01T09:00:00Z", decided=["Redis: 6 nodes"]),
+            handoff("s1", 2, "2026-11-01T10:00:00Z", decided=["Redis: 9 nodes (load test)"]),
+        ],
+        decided=[("Redis: 9 nodes (load test)", "s1", 2)],
+        overridden=[("Redis: 6 nodes @s1/1", "Redis: 9 nodes (load test) @s1/2", False)],
+    ),
+    case(
+        "one-handoff-may-decide-and-reject-on-one-subject",
+        [
+            DECIDED_AND_REJECTED,
+            handoff("s2", 1, "2026-11-02T09:00:00Z", decided=["cache: redis"]),  # restated
+        ],
+        decided=[("Cache: Redis", "s1", 1)],
+        rejected=[("Cache: Memcached (no persistence)", "s1", 1)],
+    ),
+    case(
+        "a-later-decision-overrides-both-of-one-handoff",
+        [
+            DECIDED_AND_REJECTED,
+            handoff("s2", 1, "2026-11-02T09:00:00Z", decided=["Cache: none for now"]),
+        ],
+        decided=[("Cache: none for now", "s2", 1)],
+        overridden=[
+            ("Cache: Redis @s1/1", "Cache: none for now @s2/1", False),
+            ("Cache: Memcached (no persistence) @s1/1", "Cache: none for now @s2/1", True),
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("handoffs", "decided", "rejected", "overridden"), OVERRIDE_CASES)
+def test_the_override_rule(
+    handoffs: list[Any],
+    decided: list[tuple[str, str, int]],
+    rejected: list[tuple[str, str, int]],
+    overridden: list[tuple[str, str, bool]],
+) -> None:
+    result = merge_handoffs(handoffs)
+    assert texts(result.decided) == decided
+    assert texts(result.rejected) == rejected
+    assert overrides(result) == overridden
+
+
+def test_a_rejection_that_reverses_a_decision_keeps_its_subject_and_reason() -> None:
+    assert merge_handoffs(REVERSAL).rejected[0].as_dict() == {
         "kind": "rejected",
         "text": "Codis (unmaintained)",
         "subject": "codis",
@@ -153,22 +253,6 @@ def test_a_later_rejection_reverses_an_earlier_decision() -> None:
         "stage": 3,
         "time": "2026-11-01T11:00:00Z",
     }
-
-
-def test_a_later_decision_revives_an_earlier_rejection() -> None:
-    result = merge_handoffs(
-        [
-            handoff("a", 1, "2026-11-01T09:00:00Z", decided=["SQLite: simplest"]),
-            handoff("b", 1, "2026-11-02T09:00:00Z", rejected=["SQLite - no concurrent writers"]),
-            handoff("c", 4, "2026-11-03T09:00:00Z", decided=["sqlite (WAL mode fixes writers)"]),
-        ]
-    )
-    assert texts(result.decided) == [("sqlite (WAL mode fixes writers)", "c", 4)]
-    assert result.rejected == []
-    assert [(o.entry.text, o.by.text, o.reversed) for o in result.overridden] == [
-        ("SQLite: simplest", "SQLite - no concurrent writers", True),
-        ("SQLite - no concurrent writers", "sqlite (WAL mode fixes writers)", True),
-    ]
 
 
 def test_chinese_entries_override_and_deduplicate() -> None:
@@ -196,71 +280,6 @@ def test_chinese_entries_override_and_deduplicate() -> None:
     ]
     assert result.rejected[0].as_dict()["reason"] == "不支持多文档事务"
     assert result.rejected[0].as_dict()["subject"] == "mongodb"
-
-
-def test_exact_and_normalised_duplicates_are_dropped_keeping_the_first() -> None:
-    result = merge_handoffs(
-        [
-            handoff(
-                "s1", 1, "2026-11-01T09:00:00Z", decided=["Use Redis Cluster", "Use Redis Cluster"]
-            ),
-            handoff("s2", 1, "2026-11-02T09:00:00Z", decided=["use  redis cluster."]),
-            handoff("s3", 2, "2026-11-03T09:00:00Z", decided=["Ｕｓｅ Ｒｅｄｉｓ Ｃｌｕｓｔｅｒ"]),
-            handoff("s4", 1, "2026-11-04T09:00:00Z", rejected=["Codis", "codis!"]),
-        ]
-    )
-    assert texts(result.decided) == [("Use Redis Cluster", "s1", 1)]
-    assert texts(result.rejected) == [("Codis", "s4", 1)]
-    assert result.overridden == []
-
-
-def test_a_restated_decision_with_another_reason_replaces_the_earlier() -> None:
-    result = merge_handoffs(
-        [
-            handoff("s1", 1, "2026-11-01T09:00:00Z", decided=["Redis: 6 nodes"]),
-            handoff("s1", 2, "2026-11-01T10:00:00Z", decided=["Redis: 9 nodes (load test)"]),
-        ]
-    )
-    assert texts(result.decided) == [("Redis: 9 nodes (load test)", "s1", 2)]
-    assert [(o.entry.text, o.by.text, o.reversed) for o in result.overridden] == [
-        ("Redis: 6 nodes", "Redis: 9 nodes (load test)", False)
-    ]
-
-
-def test_one_handoff_may_decide_and_reject_on_one_subject() -> None:
-    result = merge_handoffs(
-        [
-            handoff(
-                "s1",
-                1,
-                "2026-11-01T09:00:00Z",
-                decided=["Cache: Redis"],
-                rejected=["Cache: Memcached (no persistence)"],
-            ),
-            handoff("s2", 1, "2026-11-02T09:00:00Z", decided=["cache: redis"]),  # restated
-        ]
-    )
-    assert texts(result.decided) == [("Cache: Redis", "s1", 1)]
-    assert texts(result.rejected) == [("Cache: Memcached (no persistence)", "s1", 1)]
-    assert result.overridden == []
-    later = merge_handoffs(
-        [
-            handoff(
-                "s1",
-                1,
-                "2026-11-01T09:00:00Z",
-                decided=["Cache: Redis"],
-                rejected=["Cache: Memcached (no persistence)"],
-            ),
-            handoff("s2", 1, "2026-11-02T09:00:00Z", decided=["Cache: none for now"]),
-        ]
-    )
-    assert texts(later.decided) == [("Cache: none for now", "s2", 1)]
-    assert later.rejected == []
-    assert [o.entry.text for o in later.overridden] == [
-        "Cache: Redis",
-        "Cache: Memcached (no persistence)",
-    ]
 
 
 def test_risks_are_deduplicated_and_files_and_remaining_come_from_each_sessions_newest() -> None:
@@ -405,15 +424,7 @@ def sample_result() -> merge.MergeResult:
 def test_render_markdown_is_exact() -> None:
     skipped = [Problem("/p/.working-state/sessions/x/handoffs/stage-1.md", "missing section")]
     text = render_markdown(sample_result(), skipped)
-    assert text == (
-        "# Merged decisions\n"
-        "\n"
-        "Merged by ctx-merge from 2 handoffs of 2 sessions, "
-        "written 2026-11-01 to 2026-11-02.\n"
-        "A later entry overrides an earlier one on the same subject (its text before the "
-        "first '(', ':', ' - ' or ' — ', without a lead-in such as 'Use' or 'Not': 'Use X', "
-        "'Not X' and 'X instead of Y' are about X); what it replaced is listed under "
-        "Overridden.\n"
+    assert text == MERGED_HEAD_TWO_SESSIONS + (
         "\n"
         "## Decided\n"
         "\n"

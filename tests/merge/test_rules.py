@@ -15,6 +15,7 @@ from context_memory.commands.merge import main
 from context_memory.merge.rules import subject_of
 from helpers.cli_run import captured
 from helpers.handoff_files import write_handoff
+from helpers.merged_text import MERGED_HEAD_TWO_SESSIONS
 
 NOW = "2026-12-01T00:00:00Z"
 run = captured(main)  # run(capsys, *argv) -> (exit code, stdout, stderr)
@@ -115,14 +116,7 @@ def test_ctx_merge_lists_a_later_rejection_of_use_x_as_overriding_it(
         f"ctx-merge: merged 2 handoffs from 2 sessions into {md}: 3 decided, 3 rejected, "
         "3 overridden, 0 risks\n"
     )
-    assert md.read_text(encoding="utf-8") == (
-        "# Merged decisions\n"
-        "\n"
-        "Merged by ctx-merge from 2 handoffs of 2 sessions, written 2026-11-01 to 2026-11-02.\n"
-        "A later entry overrides an earlier one on the same subject (its text before the "
-        "first '(', ':', ' - ' or ' — ', without a lead-in such as 'Use' or 'Not': 'Use X', "
-        "'Not X' and 'X instead of Y' are about X); what it replaced is listed under "
-        "Overridden.\n"
+    assert md.read_text(encoding="utf-8") == MERGED_HEAD_TWO_SESSIONS + (
         "\n"
         "## Decided\n"
         "\n"
