@@ -21,7 +21,7 @@ from context_memory.memory.decisions import append_record, make_record
 from helpers import cli_run
 from helpers import transcript_rows as tr
 from helpers.cli_run import invoke
-from helpers.hook_input import hook_input
+from helpers.hook_payloads import hook_input
 from helpers.paths import SAMPLE_TRANSCRIPT, run_bare_python, subprocess_env
 
 SESSION = "11111111-2222-3333-4444-555555555555"

@@ -36,7 +36,7 @@ from context_memory.pinned import store as pinned
 from context_memory.setup.doctor.check import OK, Check
 from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main
-from helpers.hook_input import hook_input
+from helpers.hook_payloads import hook_input
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 TS = "2026-11-30T09:00:00Z"

@@ -8,17 +8,25 @@ from pathlib import Path
 from typing import Any
 
 
+def hook_input(
+    session: str, project: Path, event: str, transcript: Path | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The common fields of every event, then the event's own (``extra``)."""
+    data: dict[str, Any] = {
+        "session_id": session,
+        "transcript_path": str(transcript) if transcript else "",
+        "cwd": str(project),
+        "hook_event_name": event,
+    }
+    data.update(extra)
+    return data
+
+
 def prompt_payload(
     session: str, transcript: Path, cwd: Path, prompt: str = "next"
 ) -> dict[str, Any]:
     """UserPromptSubmit (ctx-budget)."""
-    return {
-        "session_id": session,
-        "transcript_path": str(transcript),
-        "cwd": str(cwd),
-        "hook_event_name": "UserPromptSubmit",
-        "prompt": prompt,
-    }
+    return hook_input(session, cwd, "UserPromptSubmit", transcript, prompt=prompt)
 
 
 def status_payload(session: str, transcript: Path, cwd: Path) -> dict[str, Any]:
