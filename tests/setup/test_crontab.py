@@ -45,6 +45,7 @@ from helpers.handoff_files import write_handoff
 from helpers.install_env import stand_in_venv
 from helpers.needs import missing
 from helpers.paths import REPO, subprocess_env
+from helpers.throwaway_home import throwaway_home
 from helpers.throwaway_user import run_command, throwaway_user
 
 P = "context-memory:"
@@ -297,12 +298,7 @@ def test_the_installed_line_runs_the_merge(user_crontab: str, tmp_path: Path) ->
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    for name in ("CTX_VENV", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    return home
+    return throwaway_home(tmp_path, monkeypatch, ("CTX_VENV", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR"))
 
 
 @pytest.fixture
