@@ -12,6 +12,8 @@ or in a fresh process as ``python -m context_memory.<module>`` or as its console
   context_memory.<module>`` in a fresh process, text in and out.
 - ``run_console_script(command, *args, cwd=..., env=...)``: the console script of
   pyproject.toml in a fresh process, as its launcher runs it (``sys.exit(main())``).
+- ``assert_refused(result, stderr, untouched)``: a command's refusal, exit status 1 with
+  exactly ``stderr``, that left the folder ``untouched`` empty.
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ class Result(NamedTuple):
     exit_code: int
     stdout: str
     stderr: str
+
+
+def assert_refused(result: Any, stderr: str, untouched: Path) -> None:
+    """``result`` (this module's Result or click's) is a refusal: exit status 1, exactly
+    ``stderr`` on stderr, and nothing written into the folder ``untouched``."""
+    assert (result.exit_code, result.stderr) == (1, stderr)
+    assert list(untouched.iterdir()) == []
 
 
 def run_main(main: Callable[[list[str]], int], args: Sequence[str], stdin: str = "") -> Result:
