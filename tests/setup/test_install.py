@@ -164,13 +164,20 @@ def test_install_twice_is_install_once(home: Path, venv: Path, links: Path, caps
         assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
+def foreign_user_settings(home: Path, indent: int) -> tuple[Path, str]:
+    """~/.claude/settings.json holding FOREIGN_SETTINGS in the user's own layout (``indent``
+    spaces): its path and its text."""
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = json.dumps(FOREIGN_SETTINGS, indent=indent) + "\n"
+    settings.write_text(original)
+    return settings, original
+
+
 def test_install_keeps_every_setting_and_foreign_hook_and_backs_up(
     home: Path, venv: Path, links: Path, capsys: Any
 ) -> None:
-    settings = home / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    original = json.dumps(FOREIGN_SETTINGS, indent=4) + "\n"
-    settings.write_text(original)
+    settings, original = foreign_user_settings(home, indent=4)
     settings.chmod(0o600)
     code, out, err = run(capsys, "--venv", str(venv))
     assert (code, err) == (0, "")
@@ -544,10 +551,7 @@ def test_dry_run_uninstall(home: Path, venv: Path, links: Path, capsys: Any) -> 
 def test_uninstall_removes_exactly_what_install_added(
     home: Path, venv: Path, links: Path, capsys: Any
 ) -> None:
-    settings = home / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    original = json.dumps(FOREIGN_SETTINGS, indent=2) + "\n"
-    settings.write_text(original)
+    settings, original = foreign_user_settings(home, indent=2)
     run(capsys, "--venv", str(venv))
     os.rename(settings.parent / BAK, settings.parent / "first.bak")
     code, out, err = run(capsys, "--venv", str(venv), "--uninstall")
