@@ -13,7 +13,7 @@ from context_memory.memory.handoff_draft import last_handoff, records_since, wri
 from context_memory.memory.identity import manual_session
 from context_memory.transcript.locate import project_folder_name
 from helpers import transcript_rows as tr
-from helpers.cli_run import invoke
+from helpers.cli_run import assert_refused, invoke
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 GOOD = """# whatever title
@@ -245,14 +245,13 @@ def test_symlink_out_of_the_state_folder_is_refused(project, tmp_path):
     outside.mkdir()
     (project / ".working-state").mkdir()
     (project / ".working-state" / "sessions").symlink_to(outside)
-    result = run(["--session", SESSION], GOOD)
-    assert result.exit_code == 1
-    assert result.stderr == (
+    assert_refused(
+        run(["--session", SESSION], GOOD),
         f"Error: {project / '.working-state' / 'sessions'}: a symbolic link: not followed "
         "(the state folder holds regular files and folders only; replace it with a real one "
-        "or remove it); nothing written\n"
+        "or remove it); nothing written\n",
+        outside,
     )
-    assert list(outside.iterdir()) == []
 
 
 def test_parallel_writers_never_take_the_same_stage(project):

@@ -14,6 +14,8 @@ or in a fresh process as ``python -m context_memory.<module>`` or as its console
   pyproject.toml in a fresh process, as its launcher runs it (``sys.exit(main())``).
 - ``run_program(argv, cwd=..., env=..., stdin=...)``: any program (an installed launcher,
   ``./install``, ``sh -c``) in a fresh process; text, or bytes when ``stdin`` is bytes.
+- ``assert_refused(result, stderr, untouched)``: a command's refusal, exit status 1 with
+  exactly ``stderr``, that left the folder ``untouched`` empty.
 """
 
 from __future__ import annotations
@@ -36,6 +38,13 @@ class Result(NamedTuple):
     exit_code: int
     stdout: str
     stderr: str
+
+
+def assert_refused(result: Any, stderr: str, untouched: Path) -> None:
+    """``result`` (this module's Result or click's) is a refusal: exit status 1, exactly
+    ``stderr`` on stderr, and nothing written into the folder ``untouched``."""
+    assert (result.exit_code, result.stderr) == (1, stderr)
+    assert list(untouched.iterdir()) == []
 
 
 def run_main(main: Callable[[list[str]], int], args: Sequence[str], stdin: str = "") -> Result:

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +28,7 @@ from context_memory.core.command_table import HOOKS
 from helpers.installed import SYSTEM_PYTHON, clean_env, copy_source
 from helpers.needs import missing
 from helpers.paths import file_tree
+from helpers.throwaway_user import throwaway_user
 
 pytestmark = pytest.mark.root  # a throwaway user (useradd); root implies slow (conftest)
 
@@ -80,51 +79,35 @@ class PlainUser:
         return done.stdout
 
 
-def _root(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
-
-
 @pytest.fixture(scope="module")
 def plain_user() -> Iterator[PlainUser]:
     """A throwaway user with a home of its own and pipx and uv installed from PyPI."""
-    if os.geteuid() != 0:
-        missing(
-            "tests/install/test_pipx_uv_cycle.py runs pipx and uv as a throwaway plain user, and "
-            "creating that user (useradd) needs root; run the tests as root (as CI does)"
-        )
     if not os.path.exists(SYSTEM_PYTHON):
         missing(f"{SYSTEM_PYTHON} is missing: the plain user's Python")
     base = Path(tempfile.mkdtemp(prefix="ctx-pipx-uv-"))
     base.chmod(0o755)
     home = base / "home"
     home.mkdir()
-    name = "ctxplain" + secrets.token_hex(4)
-    for _ in range(50):
-        done = _root(
-            "useradd", "--no-create-home", "--home-dir", str(home), "--shell", "/bin/sh",
-            "--user-group", name,
-        )  # fmt: skip
-        if done.returncode == 0:
-            break
-        if "lock" not in done.stderr:  # another useradd holds /etc/passwd: try again
-            shutil.rmtree(base)
-            pytest.fail(f"useradd {name} failed: {done.stderr.strip()}")
-        time.sleep(0.1)
-    else:
-        shutil.rmtree(base)
-        pytest.fail(f"useradd {name}: /etc/passwd stayed locked")
     try:
-        import pwd
+        with throwaway_user(
+            "ctxplain", "--no-create-home", "--home-dir", str(home), "--shell", "/bin/sh",
+            "--user-group",
+            reason_for_root=(
+                "tests/install/test_pipx_uv_cycle.py runs pipx and uv as a throwaway plain "
+                "user, and creating that user (useradd) needs root; run the tests as root "
+                "(as CI does)"
+            ),
+        ) as name:  # fmt: skip
+            import pwd
 
-        entry = pwd.getpwnam(name)
-        os.chown(home, entry.pw_uid, entry.pw_gid)
-        user = PlainUser(name, entry.pw_uid, entry.pw_gid, home, home / "tools")
-        user.ok(SYSTEM_PYTHON, "-m", "venv", str(user.tools))
-        pip = str(user.tools / "bin" / "pip")
-        user.ok(pip, "install", "--quiet", "pipx", "uv", timeout=TIMEOUT)
-        yield user
+            entry = pwd.getpwnam(name)
+            os.chown(home, entry.pw_uid, entry.pw_gid)
+            user = PlainUser(name, entry.pw_uid, entry.pw_gid, home, home / "tools")
+            user.ok(SYSTEM_PYTHON, "-m", "venv", str(user.tools))
+            pip = str(user.tools / "bin" / "pip")
+            user.ok(pip, "install", "--quiet", "pipx", "uv", timeout=TIMEOUT)
+            yield user
     finally:
-        _root("userdel", name)
         shutil.rmtree(base, ignore_errors=True)
 
 

@@ -26,21 +26,23 @@ from context_memory.memory.native_read import auto_memory_constraints, auto_memo
 from context_memory.memory.pointer import recovery_pointer
 from context_memory.transcript.locate import project_folder_name
 from helpers.cli_run import run_hook_main
+from helpers.throwaway_home import throwaway_home
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 MODEL_LINE = "- [Terse answers](feedback_terse.md) — the user reads the diff"
+# What would move Claude Code's auto memory or turn it (or the mirror) off: none is set.
+NATIVE_MEMORY_VARS = (
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_DISABLE_AUTO_MEMORY",
+    "CLAUDE_CODE_SIMPLE",
+    "CTX_NATIVE_MEMORY",
+    "CLAUDE_PROJECT_DIR",
+)
 
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    for name in ("CLAUDE_CONFIG_DIR", "CLAUDE_CODE_DISABLE_AUTO_MEMORY", "CLAUDE_CODE_SIMPLE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.delenv("CTX_NATIVE_MEMORY", raising=False)
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    return folder
+    return throwaway_home(tmp_path, monkeypatch, NATIVE_MEMORY_VARS)
 
 
 @pytest.fixture
@@ -66,6 +68,17 @@ def captured(kind: str, text: str, source: str = "tool-rejection", **extra: Any)
         **extra,
     }
     return make_captured_record(item, session=SESSION)
+
+
+def stated_command(text: str, preferred: str, ruled_out: str) -> dict[str, Any]:
+    """A constraint the user stated in a prompt: the command ``preferred``, not ``ruled_out``."""
+    return captured(
+        "constraint",
+        text,
+        source="prompt",
+        ruled_out=[{"kind": "command", "value": ruled_out}],
+        preferred=[{"kind": "command", "value": preferred}],
+    )
 
 
 def add(app: Path, record: dict[str, Any]) -> dict[str, Any]:
@@ -220,21 +233,11 @@ def test_the_users_records_are_mirrored_in_the_clients_format(app: Path, home: P
 def test_a_superseded_record_leaves_and_a_removed_line_is_a_retraction(
     app: Path, home: Path
 ) -> None:
-    pnpm = add(
-        app,
-        captured("constraint", "use pnpm, not npm", source="prompt",
-                 ruled_out=[{"kind": "command", "value": "npm"}],
-                 preferred=[{"kind": "command", "value": "pnpm"}]),
-    )  # fmt: skip
+    pnpm = add(app, stated_command("use pnpm, not npm", preferred="pnpm", ruled_out="npm"))
     other = add(app, captured("rejected", "rm -rf build", reason="keep the cache"))
     sync(app)
     folder = memory_folder(home, app)
-    npm = add(
-        app,
-        captured("constraint", "use npm after all", source="prompt",
-                 ruled_out=[{"kind": "command", "value": "pnpm"}],
-                 preferred=[{"kind": "command", "value": "npm"}]),
-    )  # fmt: skip
+    npm = add(app, stated_command("use npm after all", preferred="npm", ruled_out="pnpm"))
     result = sync(app)
     assert result.written == [other["id"], npm["id"]]
     assert not (folder / f"ctx_feedback_{pnpm['id']}.md").exists()

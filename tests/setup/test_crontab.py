@@ -11,12 +11,9 @@ needs root, as CI runs (.ci/run installs Debian's cron package for the crontab c
 from __future__ import annotations
 
 import hashlib
-import os
-import secrets
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -48,6 +45,8 @@ from helpers.handoff_files import write_handoff
 from helpers.install_env import stand_in_venv
 from helpers.needs import missing
 from helpers.paths import REPO, subprocess_env
+from helpers.throwaway_home import throwaway_home
+from helpers.throwaway_user import run_command, throwaway_user
 
 P = "context-memory:"
 FOREIGN = (
@@ -152,55 +151,40 @@ def test_runs_merge_from_picks_the_lines_of_one_virtualenv() -> None:
 # --------------------------------------------------------------------------- the real crontab
 
 
-def _run(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
-
-
 @pytest.fixture(scope="module")
 def cron_user() -> Iterator[str]:
     """A throwaway system user (no home, no login shell) whose crontab the tests own."""
-    if os.geteuid() != 0:
-        missing(
+    if shutil.which("crontab") is None:
+        missing("the crontab command is missing: apt-get install cron (.ci/run does)")
+    with throwaway_user(
+        "ctxcron", "--system", "--no-create-home", "--home-dir", "/nonexistent",
+        "--shell", "/usr/sbin/nologin",
+        reason_for_root=(
             "tests/setup/test_crontab.py runs the real crontab command on a throwaway user's "
             "crontab, and creating that user (useradd) needs root; run the tests as root "
             "(as CI does), e.g. in a container"
-        )
-    if shutil.which("crontab") is None:
-        missing("the crontab command is missing: apt-get install cron (.ci/run does)")
-    name = "ctxcron" + secrets.token_hex(4)
-    for _ in range(50):
-        done = _run(
-            "useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
-            "--shell", "/usr/sbin/nologin", name,
-        )  # fmt: skip
-        if done.returncode == 0:
-            break
-        if "lock" not in done.stderr:  # another useradd holds /etc/passwd: try again
-            pytest.fail(f"useradd {name} failed: {done.stderr.strip()}")
-        time.sleep(0.1)
-    else:
-        pytest.fail(f"useradd {name}: /etc/passwd stayed locked")
-    try:
-        yield name
-    finally:
-        _run("crontab", "-u", name, "-r")
-        _run("userdel", name)
+        ),
+    ) as name:  # fmt: skip
+        try:
+            yield name
+        finally:
+            run_command("crontab", "-u", name, "-r")
 
 
 @pytest.fixture
 def user_crontab(cron_user: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The throwaway user's crontab, empty, selected through CTX_CRONTAB_USER; checks that
     the crontab of the user running the tests is untouched."""
-    _run("crontab", "-u", cron_user, "-r")
+    run_command("crontab", "-u", cron_user, "-r")
     monkeypatch.setenv("CTX_CRONTAB_USER", cron_user)
-    own_before = _run("crontab", "-l")
+    own_before = run_command("crontab", "-l")
     yield cron_user
-    own_after = _run("crontab", "-l")
+    own_after = run_command("crontab", "-l")
     assert (own_after.returncode, own_after.stdout) == (own_before.returncode, own_before.stdout)
 
 
 def installed(user: str) -> str:
-    done = _run("crontab", "-u", user, "-l")
+    done = run_command("crontab", "-u", user, "-l")
     if done.returncode != 0:
         assert done.stderr.startswith("no crontab for"), done.stderr
         return ""
@@ -314,12 +298,7 @@ def test_the_installed_line_runs_the_merge(user_crontab: str, tmp_path: Path) ->
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    for name in ("CTX_VENV", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR"):
-        monkeypatch.delenv(name, raising=False)
-    return home
+    return throwaway_home(tmp_path, monkeypatch, ("CTX_VENV", "XDG_DATA_HOME", "CLAUDE_CONFIG_DIR"))
 
 
 @pytest.fixture
@@ -590,7 +569,7 @@ def test_uninstall_from_elsewhere_leaves_the_crontab_as_before_install(
     --project, and an absent crontab is absent again (not an empty one)."""
     if before:
         install_text(user_crontab, before)
-    listed_before = _run("crontab", "-u", user_crontab, "-l")
+    listed_before = run_command("crontab", "-u", user_crontab, "-l")
     project = tmp_path / "app"
     project.mkdir()
     assert run_installer(capsys, "--project", str(project), "--venv", str(venv), "--cron")[0] == 0
@@ -601,7 +580,7 @@ def test_uninstall_from_elsewhere_leaves_the_crontab_as_before_install(
     code, out, err = run_installer(capsys, "--venv", str(venv), "--uninstall")
     assert (code, err) == (0, "")
     assert f"{P} crontab: removed the ctx-merge line:" in out
-    listed_after = _run("crontab", "-u", user_crontab, "-l")
+    listed_after = run_command("crontab", "-u", user_crontab, "-l")
     assert (listed_after.returncode, listed_after.stdout, listed_after.stderr) == (
         listed_before.returncode,
         listed_before.stdout,

@@ -228,6 +228,14 @@ def on_path_env(links: Path, *before: Path) -> dict[str, str]:
     }
 
 
+def links_warning(venv: Path, links: Path, *before: Path) -> tuple[str, str | None]:
+    """The message and the fix of check_command_links, which must warn, with ``links`` on
+    PATH after ``before`` (on_path_env)."""
+    check = check_command_links(str(venv), on_path_env(links, *before))
+    assert check.status == WARN, check.line()
+    return check.message, check.fix
+
+
 def test_command_links_ok(tmp_path):
     venv, links = linked_venv(tmp_path)
     check = check_command_links(str(venv), on_path_env(links))
@@ -251,9 +259,7 @@ def test_command_links_folder_not_on_path(tmp_path):
 def test_command_links_missing(tmp_path):
     venv = make_venv(tmp_path)
     links = tmp_path / "bin dir"
-    check = check_command_links(str(venv), on_path_env(links))
-    assert (check.status, check.message, check.fix) == (
-        WARN,
+    assert links_warning(venv, links) == (
         f"not linked in {links}: ctx-usage, ctx-decide, ctx-plan and "
         f"{len(LINKED_COMMANDS) - 3} more",
         "run ./install",
@@ -278,21 +284,14 @@ def test_command_links_into_another_venv_need_an_install(tmp_path):
     apply_links(old / "bin", links, plan_links(old / "bin", links, ["ctx-merge"]))
     rest = [name for name in LINKED_COMMANDS if name != "ctx-merge"]
     apply_links(venv / "bin", links, plan_links(venv / "bin", links, rest))
-    check = check_command_links(str(venv), on_path_env(links))
-    assert (check.status, check.message, check.fix) == (
-        WARN,
-        f"not linked in {links}: ctx-merge",
-        "run ./install",
-    )
+    assert links_warning(venv, links) == (f"not linked in {links}: ctx-merge", "run ./install")
 
 
 def test_command_links_foreign_program(tmp_path):
     venv, links = linked_venv(tmp_path)
     (links / "ctx-usage").unlink()
     (links / "ctx-usage").write_text("#!/bin/sh\necho mine\n")
-    check = check_command_links(str(venv), on_path_env(links))
-    assert (check.status, check.message, check.fix) == (
-        WARN,
+    assert links_warning(venv, links) == (
         f"not this install's: {links / 'ctx-usage'}",
         "move them aside if they are left over, then run ./install",
     )
@@ -301,9 +300,7 @@ def test_command_links_foreign_program(tmp_path):
 def test_command_links_shadowed_by_an_earlier_path_entry(tmp_path):
     venv, links = linked_venv(tmp_path)
     earlier = make_venv(tmp_path / "pipx", ["ctx-decide"]) / "bin"
-    check = check_command_links(str(venv), on_path_env(links, earlier))
-    assert (check.status, check.message, check.fix) == (
-        WARN,
+    assert links_warning(venv, links, earlier) == (
         f"linked in {links}, but on PATH ctx-decide is {earlier / 'ctx-decide'}",
         f"put {links} earlier in PATH, or remove the other programs",
     )

@@ -13,7 +13,7 @@ import pytest
 
 from context_memory.commands.doctor import main
 from context_memory.memory.team import ATTRIBUTE_LINES, IGNORE_LINES
-from helpers.cli_run import run_main
+from helpers.cli_run import assert_refused, run_main
 from helpers.paths import subprocess_env
 
 if shutil.which("git") is None:
@@ -130,14 +130,13 @@ def test_warns_when_git_ignores_the_state_folder_or_tracks_per_machine_files(rep
 
 
 def test_refuses_outside_git_and_files_it_cannot_read(project: Path) -> None:
-    result = run_main(main, ["--team"])
-    assert result.exit_code == 1
-    assert result.stderr == (
+    assert_refused(
+        run_main(main, ["--team"]),
         f"Error: {project / '.working-state'} is not inside a git work tree: sharing goes "
         "through git. Run 'git init' in the project (or clone it), then ctx-doctor --team "
-        "again; nothing changed\n"
+        "again; nothing changed\n",
+        project,
     )
-    assert list(project.iterdir()) == []
     git(project, "init", "-q")
     (project / ".working-state").mkdir()
     odd = b"\xff\xfe not utf-8\n"

@@ -164,13 +164,20 @@ def test_install_twice_is_install_once(home: Path, venv: Path, links: Path, caps
         assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
+def foreign_user_settings(home: Path, indent: int) -> tuple[Path, str]:
+    """~/.claude/settings.json holding FOREIGN_SETTINGS in the user's own layout (``indent``
+    spaces): its path and its text."""
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = json.dumps(FOREIGN_SETTINGS, indent=indent) + "\n"
+    settings.write_text(original)
+    return settings, original
+
+
 def test_install_keeps_every_setting_and_foreign_hook_and_backs_up(
     home: Path, venv: Path, links: Path, capsys: Any
 ) -> None:
-    settings = home / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    original = json.dumps(FOREIGN_SETTINGS, indent=4) + "\n"
-    settings.write_text(original)
+    settings, original = foreign_user_settings(home, indent=4)
     settings.chmod(0o600)
     code, out, err = run(capsys, "--venv", str(venv))
     assert (code, err) == (0, "")
@@ -544,10 +551,7 @@ def test_dry_run_uninstall(home: Path, venv: Path, links: Path, capsys: Any) -> 
 def test_uninstall_removes_exactly_what_install_added(
     home: Path, venv: Path, links: Path, capsys: Any
 ) -> None:
-    settings = home / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    original = json.dumps(FOREIGN_SETTINGS, indent=2) + "\n"
-    settings.write_text(original)
+    settings, original = foreign_user_settings(home, indent=2)
     run(capsys, "--venv", str(venv))
     os.rename(settings.parent / BAK, settings.parent / "first.bak")
     code, out, err = run(capsys, "--venv", str(venv), "--uninstall")
@@ -972,20 +976,26 @@ def test_script_honours_claude_config_dir(
     assert list(home.iterdir()) == []
 
 
-def test_script_help_creates_nothing(source: Path, tmp_path: Path) -> None:
+def script_creating_nothing(
+    source: Path, tmp_path: Path, *args: str, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """./install ARGS run in a fresh HOME, which it must leave empty."""
     home = fresh_home(tmp_path)
-    result = script(source, "--help", home=home)
+    result = script(source, *args, home=home, **env)
+    assert list(home.iterdir()) == [], result.stdout + result.stderr
+    return result
+
+
+def test_script_help_creates_nothing(source: Path, tmp_path: Path) -> None:
+    result = script_creating_nothing(source, tmp_path, "--help")
     assert result.returncode == 0
     assert result.stdout.startswith("usage: install [-h] [--project DIR] [--dry-run]")
-    assert list(home.iterdir()) == []
 
 
 def test_script_bad_option_creates_nothing(source: Path, tmp_path: Path) -> None:
-    home = fresh_home(tmp_path)
-    result = script(source, "--no-such-option", home=home)
+    result = script_creating_nothing(source, tmp_path, "--no-such-option")
     assert result.returncode == 2
     assert result.stderr.endswith("install: error: unrecognized arguments: --no-such-option\n")
-    assert list(home.iterdir()) == []
 
 
 def test_script_needs_python_3_10(source: Path, tmp_path: Path) -> None:
@@ -1000,8 +1010,7 @@ def test_script_needs_python_3_10(source: Path, tmp_path: Path) -> None:
         '#!/bin/sh\nif [ "$1" = --version ]; then echo "Python 3.8.10"; exit 0; fi\nexit 1\n'
     )
     old_python.chmod(0o755)
-    home = fresh_home(tmp_path)
-    result = script(source, home=home, PATH=str(fake))
+    result = script_creating_nothing(source, tmp_path, PATH=str(fake))
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == (
         f"{P} error: context-memory needs Python 3.10 or newer, and none was found on PATH "
@@ -1009,7 +1018,6 @@ def test_script_needs_python_3_10(source: Path, tmp_path: Path) -> None:
         "https://www.python.org/downloads/), or point CTX_PYTHON at one, then run "
         "./install again.\n"
     )
-    assert list(home.iterdir()) == []
 
 
 def test_purge_leaves_nothing_of_the_toolkit_behind(
