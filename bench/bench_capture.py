@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import random
 import sys
 import tempfile
 from pathlib import Path
@@ -271,6 +272,46 @@ def score(
     return result
 
 
+# The uncertainty of a group's figures: a bootstrap over its repositories (transcripts of
+# one repository share a user and a style, so they are drawn together), seeded so that the
+# same capture prints the same interval.
+BOOTSTRAP_DRAWS = 2000
+BOOTSTRAP_SEED = 26
+INTERVAL = (0.05, 0.95)
+
+
+def interval(per_file: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
+    """The 90% bootstrap interval of recall (user, all) and precision, drawing repositories
+    with replacement; empty for fewer than two repositories."""
+    repos: dict[str, list[dict[str, Any]]] = {}
+    for scored in per_file:
+        repos.setdefault(repository(scored["file"]), []).append(scored)
+    names = sorted(repos)
+    if len(names) < 2:
+        return {}
+    draw = random.Random(BOOTSTRAP_SEED)
+    samples: dict[str, list[float]] = {"recall_user": [], "recall_all": [], "precision": []}
+    for _ in range(BOOTSTRAP_DRAWS):
+        files = [f for _ in names for f in repos[draw.choice(names)]]
+        labels = [label for f in files for label in f["labels"]]
+        found = [hit for f in files for hit in f["found"]]
+        user = [hit for hit, label in zip(found, labels, strict=True) if label["by"] == "user"]
+        records = sum(f["records"] for f in files)
+        if user:
+            samples["recall_user"].append(sum(user) / len(user))
+        if found:
+            samples["recall_all"].append(sum(found) / len(found))
+        if records:
+            samples["precision"].append(sum(f["matched"] for f in files) / records)
+    out: dict[str, tuple[float, float]] = {}
+    for name, values in samples.items():
+        values.sort()
+        if values:
+            low, high = (values[min(int(q * len(values)), len(values) - 1)] for q in INTERVAL)
+            out[name] = (low, high)
+    return out
+
+
 def score_sets(sets: list[tuple[Path, Path]]) -> dict[str, Any]:
     """Both label sets: figures per group (held-out, dev, all) and per repository."""
     per_file: list[dict[str, Any]] = []
@@ -280,12 +321,12 @@ def score_sets(sets: list[tuple[Path, Path]]) -> dict[str, Any]:
     repos: dict[str, list[dict[str, Any]]] = {}
     for scored in per_file:
         repos.setdefault(repository(scored["file"]), []).append(scored)
+    groups: dict[str, dict[str, Any]] = {}
+    for name in GROUPS:
+        files = [f for f in per_file if name == "all" or group_of(f["file"]) == name]
+        groups[name] = {**figures(files), "interval": interval(files)}
     return {
-        "groups": {
-            "held-out": figures([f for f in per_file if group_of(f["file"]) == "held-out"]),
-            "dev": figures([f for f in per_file if group_of(f["file"]) == "dev"]),
-            "all": figures(per_file),
-        },
+        "groups": groups,
         "repositories": {
             name: {"group": group_of(scored[0]["file"]), **figures(scored)}
             for name, scored in sorted(repos.items(), key=lambda kv: kv[0].lower())
@@ -310,6 +351,20 @@ def summary(name: str, result: dict[str, Any]) -> list[str]:
         f"precision {result['near']['precision']:.2f} "
         f"({result['near']['matched_records']}/{result['records']})",
     ]
+    bounds = result.get("interval", {})
+    if bounds:
+        lines.append(
+            f"  90% interval over repositories (bootstrap, {BOOTSTRAP_DRAWS} draws): "
+            + "  ".join(
+                f"{label} {bounds[key][0]:.2f}-{bounds[key][1]:.2f}"
+                for key, label in (
+                    ("recall_user", "user"),
+                    ("recall_all", "all"),
+                    ("precision", "precision"),
+                )
+                if key in bounds
+            )
+        )
     for kind, (value, hit, total) in result["per_kind"].items():
         lines.append(f"    recall {kind:<10} {value:.2f} ({hit}/{total})")
     for by, (value, hit, total) in result["per_by"].items():

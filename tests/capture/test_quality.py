@@ -111,3 +111,35 @@ def test_the_markdown_report_lists_every_miss_and_extra_per_group(capsys: object
         len(result["groups"][g]["missed"]) + len(result["groups"][g]["extra"])
         for g in ("held-out", "dev")
     )
+
+
+def _scored(file: str, found: list[bool], records: int, matched: int) -> dict[str, object]:
+    labels = [{"by": "user", "kind": "decision"} for _ in found]
+    return {"file": file, "labels": labels, "found": found, "records": records, "matched": matched}
+
+
+def test_the_interval_draws_repositories_not_transcripts() -> None:
+    # Two repositories: one always right, one always wrong. Each draw takes two repositories,
+    # so recall is 0, 0.5 or 1 (0.25, 0.5, 0.25 of the draws): the 90% interval spans 0 to 1.
+    per_file = [
+        _scored("a__one__x.jsonl.gz", [True, True], 2, 2),
+        _scored("a__one__y.jsonl.gz", [True], 1, 1),
+        _scored("b__two__z.jsonl.gz", [False, False, False], 3, 0),
+    ]
+    bounds = bench_capture.interval(per_file)  # type: ignore[arg-type]
+    assert bounds == {
+        "recall_user": (0.0, 1.0),
+        "recall_all": (0.0, 1.0),
+        "precision": (0.0, 1.0),
+    }
+    assert bench_capture.interval(per_file[:2]) == {}  # type: ignore[arg-type]  # one repository
+
+
+def test_the_interval_is_the_same_on_every_run() -> None:
+    per_file = [
+        _scored(f"o{n}__r{n}__f.jsonl.gz", [n % 3 == 0, n % 2 == 0], 2, n % 2) for n in range(6)
+    ]
+    first = bench_capture.interval(per_file)  # type: ignore[arg-type]
+    assert first == bench_capture.interval(per_file)  # type: ignore[arg-type]
+    low, high = first["recall_all"]
+    assert 0.0 <= low < high <= 1.0
