@@ -21,7 +21,7 @@ DIRECTIVES = (
     (r"\bnot \S+(?: \S+)?,? but\b", "rejected"),
     (
         r"\bno need (?:to|for)\b|"
-        r"\b(?:we|you) (?:don'?t|dont|do not) need (?:to|the|a|any|this|that)\b",
+        r"\b(?:we|you) (?:don'?t|dont|do not) need (?:to|the|a|any|this|that|it|them)\b",
         "rejected",
     ),
     (
@@ -32,6 +32,20 @@ DIRECTIVES = (
     (
         r"^(?:please |just |then |ok,? |so )?(?:skip|drop|ditch|forget(?: about)?) "
         r"(?:the|that|this|it|those|these)\b",
+        "rejected",
+    ),
+    # what the agent did is too much: "that's too complicated", "overkill", "too many files"
+    (
+        r"^(?:but |no,? |hmm,? )?(?:that'?s|this is|that is) (?:way |far |a bit |much |just )?"
+        r"(?:too (?:complicated|complex|heavy|much|verbose|big|long|many \w+)|overkill|"
+        r"over-?engineered|overcomplicated)\b|^(?:this is |that'?s )?overkill\b|"
+        r"^too (?:many|much)\b",
+        "rejected",
+    ),
+    # the wrong target named: "wrong file, I meant the other config"
+    (
+        r"^wrong (?:file|folder|directory|branch|repo|path|function|class|method|one|place|"
+        r"project|table|version|command)\b|\bI meant (?!to\b)",
         "rejected",
     ),
     # standing instructions
@@ -63,6 +77,30 @@ DIRECTIVES = (
     ),
     (r"^no (?:more )?\w+s (?:in|for|on|anywhere|at all|please)\b|^no more\b", "constraint"),
     (r"^(?:please )?remember (?:to|that)\b", "constraint"),
+    # a rule for each of a kind: "every endpoint needs a test", "any new dependency needs ..."
+    (
+        r"^(?:every|each|all|any)(?: new)? [\w.-]+(?: [\w.-]+)? (?:needs?|must|should|has to|"
+        r"have to|requires?) ",
+        "constraint",
+    ),
+    # what the project does not do: "we're not doing SSR"
+    (
+        r"^we(?:'re| are) not (?:doing|using|adding|supporting|shipping|building|going to use) "
+        r"[\w.@/+#-]+(?: [\w.@/+#-]+){0,3}[.!]?$",
+        "constraint",
+    ),
+    # where a kind of file lives: "tests go under tests/unit", "config lives in app.toml"
+    (
+        r"^[\w.-]+(?: [\w.-]+)? (?:go|goes|belong|belongs|live|lives) (?:in|under|into|inside) "
+        r"[`'\"]?[\w-]*[/.][\w./-]*",
+        "constraint",
+    ),
+    # a thing ruled out with its replacement after it: "no TypeScript, plain JS is fine"
+    (
+        r"^no (?!(?:luck|problem|problems|worries|idea|clue|change|changes|difference|errors?|"
+        r"output|response|way|thanks|rush|need|more)\b)[a-z][\w.+#-]*(?: [\w.+#-]+)?,",
+        "constraint",
+    ),
     (r"^we(?:'re| are) (?:using|going with|sticking with|sticking to)\b", "constraint"),
     (
         r"\b(?:the|our|this|that|these|those|it|they)(?: [\w.-]+){0,2} (?:should|must|has to|"
@@ -129,8 +167,9 @@ DIRECTIVES = (
     ),
     # the form wanted: "I want the output as JSON", "I'd like it in TypeScript"
     (
-        r"\bI(?:'d| would)? (?:want|like|prefer|need) (?:it|this|that|them|the [\w.-]+"
-        r"(?: [\w.-]+)?) (?:as|in) (?:a |an |one |plain |a single )?[\w.+#-]+",
+        r"\bI(?:'d| would)? (?:want|like|prefer|need) (?:it|this|that|them|"
+        r"(?:all (?:of )?)?the [\w.-]+(?: [\w.-]+)?) (?:as|in) "
+        r"(?:a |an |one |plain |a single )?[\w.+#-]+",
         "decided",
     ),
     # "prefer X over Y", "go for the simplest option"
@@ -176,6 +215,23 @@ DIRECTIVES = (
         "decided",
     ),
     (r"^[`\w.@/-]+,? not [`\w.@/-]+[.!]?$", "decided"),
+    # an order with what it replaces: "use pnpm, not npm", "we'll deploy on Fly.io, not Heroku"
+    (
+        r"^(?:please |just |ok,? |then )?(?:use|we'?ll (?:use|deploy|go|host|run|write|build)|"
+        r"deploy|host|write|build|go with|pick|choose|switch to)\b.*, not "
+        r"[`\w.@/+#-]+(?: [`\w.@/+#-]+)?[.!]?$",
+        "decided",
+    ),
+    (r"^(?:please |ok,? |then |so )?go (?:with|for) (?!it\b)\S", "decided"),
+    (r"\b(?:I|we)(?:'ve| have)? decided (?:to|on|that|against)\b", "decided"),
+    # what is enough: "a shell script is enough", "plain JS is fine"
+    (
+        r"\b(?:a|an|one|plain|just|simple|the (?:current|existing|old|default)) [\w.+#/-]+"
+        r"(?: [\w.+#/-]+){0,2} (?:is|are|would be|will be) "
+        r"(?:fine|enough|sufficient|good enough)\b",
+        "decided",
+    ),
+    (r"\b(?:it'?s|it is) (?:fine|ok|okay|acceptable) to (?!ask\b|know\b)\w", "decided"),
     (
         r"\b(?:is|are) (?:fine|enough|good enough|sufficient) for (?:now|this|us|me|our|the)\b",
         "decided",
@@ -249,6 +305,22 @@ DEFERS = (
 )
 
 VETOES = (
+    # a fault reported, not a rule: "it always fails on CI", "every time I run it, it crashes"
+    r"\b(?:it|this|that|the [\w.-]+(?: [\w.-]+)?) (?:always|still|keeps?(?: on)?) (?:fail|crash|"
+    r"break|hang|freez|throw|error|time|restart|return|show|give|get|load|exit)\w*",
+    r"^(?:but |and |so )?(?:every|each|any) ?time (?:I|we) \w+[^,]*, (?:it|the|this|that|my|our)\b",
+    # what should happen but does not: "it should return a list but it returns None"
+    r"\b(?:should|is supposed to|must) [^,]{1,60},? but (?:it|this|that|they|instead|now|"
+    r"I get|we get|I see|it's|it is)\b",
+    # the next task, not a choice: "we need to fix the login bug", "let's try again"
+    r"\bwe (?:should|need to|must)(?: probably| first| also| still| now)? (?:fix|look (?:at|into)|"
+    r"debug|investigate|figure out|finish|continue|work on)\b",
+    r"\blet'?s (?:try (?:again|it|that)|move on|continue|proceed|get started|start|begin)\b",
+    # a guess at a cause: "this must be a caching issue", "it must have changed"
+    r"\b(?:must|should|has to) (?:be|have been) (?:a |an |the |some )?(?:[\w.-]+ ){0,2}"
+    r"(?:issue|bug|problem|error|typo|mistake|regression|leak|glitch|flaky|broken|wrong|stale|outdated|"
+    r"the reason|the cause)\b|\bmust have (?:been|changed|broken|failed|happened|crashed|"
+    r"missed|deleted|removed)\b",
     # the form of this one answer, not a standing rule
     r"\b(?:same (?:overall )?length|bullet points?|\d+ (?:words|sentences|paragraphs)|"
     r"(?:short|brief|concise|long)(?:er)? (?:answer|reply|summary))\b",
