@@ -244,10 +244,26 @@ def test_implement_the_following_plan_is_an_approved_plan() -> None:
         # a quoted document
         "> Never store secrets in the repo. Always use the vault.",
         "## Security policy\nNever store secrets in the repo.",
+        # an HTTP request line of a log
+        "GET /api/users 500 - never cache this",
+        'PUT https://api.example.com/items/3 409: "always send an etag"',
     ],
 )
 def test_pasted_output_logs_code_and_relayed_text_capture_nothing(text: str) -> None:
     assert Capturer().feed(prompt_row(text)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Put the fix in a new branch, not main.", "decided"),
+        ("Delete the old tests, we don't need them.", "rejected"),
+        ("Head over to the config and never hard-code the port.", "constraint"),
+    ],
+)
+def test_a_prompt_that_starts_with_an_http_methods_word_is_typed(text: str, kind: str) -> None:
+    # "Put", "Delete", "Head" start a paste only as a log's request line: "PUT /x", in capitals
+    assert [i["kind"] for i in typed(text)] == [kind]
 
 
 def test_an_indented_list_item_is_the_users_own_words() -> None:

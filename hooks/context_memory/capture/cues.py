@@ -211,7 +211,7 @@ PASTE_LINE = re.compile(
     r"^(?:\s{4,}" + _LIST_ITEM + r"\S|\t" + _LIST_ITEM + r"|```|~~~|Traceback \(most recent|"
     r"\s*File \"|\s*at [\w.$<]+[ (]|[{}\[\]]\s*$|"
     r"\s*[{\[]\s*\"|\s*[$➜#>] |\s*#{2,6} |\s*\d{1,2}:\d{2}(?::\d{2})?|={3,}|-{3,}|_{3,}|"
-    r"\s*\||\s*(?:GET|POST|PUT|DELETE|HEAD)\s|\s*(?:error|warning|warn|info|debug|hint|note|"
+    r"\s*\||(?-i:\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:/|https?://|\"))|\s*(?:error|warning|warn|info|debug|hint|note|"
     r"fatal|remote|caused by)[\[:]|\s*npm (?:warn|err!|error|notice)\b|"
     r"\s*[\w./-]+:\d+(?::\d+)?[: ]|\s*E\s{2,}|\s*>>>|\s*\$ |"
     r"(?-i:\s*[A-Z]\w*(?:Warning|Error|Exception):|\s*(?:FAIL|PASS|ERROR|WARN)\s|"

@@ -9,7 +9,8 @@ DIRECTIVES = (
     ),
     (r"\bthe (?:correct|right) (?:\S+ ){0,2}(?:is|was|should be)\b", "rejected"),
     (
-        r"\bnot like (?:that|this)\b|\bthat'?s (?:not|wrong)\b|\bI told you\b|\bas I said\b",
+        r"\bnot like (?:that|this)\b|\bthat'?s (?:not|wrong)\b|\bI (?:already |just )?told you\b|"
+        r"\bas I said\b",
         "rejected",
     ),
     (r"\bI (?:do not|don'?t) think (?:we|you|it|that) (?:need|should)\b", "rejected"),
@@ -68,7 +69,19 @@ DIRECTIVES = (
         "constraint",
     ),
     (r"\b(?:cross-platform|cross-browser|backwards?[- ]compatible)\b", "constraint"),
-    (r"\b(?:we|you) (?:lost|broke|dropped)\b", "constraint"),
+    (r"\b(?:we|you) (?:lost|broke|dropped|removed|deleted)\b", "constraint"),
+    # a question that asks the agent not to: "can you not use regex for this?"
+    (
+        r"\b(?:can|could|would) you (?:not (?:use|add|touch|change|call)|avoid|stop (?:using|"
+        r"adding|touching|changing|calling))\b",
+        "constraint",
+    ),
+    # what may not be used: "axios is not allowed", "we can't use GPL code"
+    (
+        r"\b(?:is|are) (?:not allowed|forbidden|banned|off-limits)(?: here| in this "
+        r"(?:project|repo))?[.!]?$|\bwe (?:can'?t|cannot|can not|aren'?t allowed to) use\b",
+        "constraint",
+    ),
     (r"\b(?:continue|keep going|carry on|keep working)\b.{0,40}\buntil\b", "constraint"),
     (
         r"^(?:please |also |and |just )?(?:avoid|refrain from)\b|\bavoid (?:using|adding|touching|"
@@ -105,6 +118,7 @@ DIRECTIVES = (
     (
         r"\b(?:the|our|this|that|these|those|it|they)(?: [\w.-]+){0,2} (?:should|must|has to|"
         r"have to|needs? to) (?:(?:stay|live|use|run|support|include|keep|return|show)\b|be "
+        r"(?:a |an )?"
         r"(?:in|under|inside|outside|at|kept|written|stored|named|called|private|public|async|"
         r"optional|configurable|reusable|separate|compatible|backwards)\b)",
         "constraint",
@@ -162,7 +176,8 @@ DIRECTIVES = (
     # what it is built in or with: "write it in Go", "do it with plain CSS"
     (
         r"\b(?:write|do|build|implement|make|code|redo|rewrite) (?:it|this|that|them|the "
-        r"[\w.-]+) (?:in|with|using) (?:plain |pure |vanilla |just )?[\w.+#-]+",
+        r"[\w.-]+|all (?:the |new |of the )?[\w.-]+) (?:in|with|using) "
+        r"(?:plain |pure |vanilla |just )?[\w.+#-]+",
         "decided",
     ),
     # the form wanted: "I want the output as JSON", "I'd like it in TypeScript"
@@ -217,7 +232,8 @@ DIRECTIVES = (
     (r"^[`\w.@/-]+,? not [`\w.@/-]+[.!]?$", "decided"),
     # an order with what it replaces: "use pnpm, not npm", "we'll deploy on Fly.io, not Heroku"
     (
-        r"^(?:please |just |ok,? |then )?(?:use|we'?ll (?:use|deploy|go|host|run|write|build)|"
+        r"^(?:please |just |ok,? |then )?(?:use|put|we'?ll (?:use|deploy|go|host|run|write|"
+        r"build)|"
         r"deploy|host|write|build|go with|pick|choose|switch to)\b.*, not "
         r"[`\w.@/+#-]+(?: [`\w.@/+#-]+)?[.!]?$",
         "decided",
@@ -285,6 +301,8 @@ AGENT_ACTS = (
 
 # A question counts (is a proposal) only with one of these.
 PROPOSALS = (
+    r"\b(?:can|could|would) you (?:not (?:use|add|touch|change|call)|avoid|stop (?:using|"
+    r"adding|touching|changing|calling))\b",
     r"\b(?:could|can|should|shall) we (?:(?:just|simply|not|instead|rather|also) |"
     r"(?:use|reuse|switch|keep|drop|remove|skip|avoid|replace|move|go with|stick|try|merge|"
     r"combine|simplify|rename|delete|extract|share|inline|split)\b)",
