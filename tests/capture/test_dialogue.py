@@ -247,6 +247,12 @@ def test_implement_the_following_plan_is_an_approved_plan() -> None:
         # an HTTP request line of a log
         "GET /api/users 500 - never cache this",
         'PUT https://api.example.com/items/3 409: "always send an etag"',
+        # tool prefixes, lowercase or a logger's capitals
+        "note: required because you must use the trait here",
+        "INFO:root:never retry, always fail fast",
+        "Error: you must install the peer dependency first",
+        # code, its keyword lowercase
+        "const rules = {\n  neverPush: true, // never push to main\n}",
     ],
 )
 def test_pasted_output_logs_code_and_relayed_text_capture_nothing(text: str) -> None:
@@ -259,9 +265,16 @@ def test_pasted_output_logs_code_and_relayed_text_capture_nothing(text: str) -> 
         ("Put the fix in a new branch, not main.", "decided"),
         ("Delete the old tests, we don't need them.", "rejected"),
         ("Head over to the config and never hard-code the port.", "constraint"),
+        # a typed heading word: a tool writes "note:" and "INFO:", a user "Note:" and "NOTE:"
+        ("Note: never push to main.", "constraint"),
+        ("NOTE: always run the linter first.", "constraint"),
+        ("Hint: stick to the standard library.", "constraint"),
+        # a line ending in a colon that starts with a code keyword's word, in a sentence
+        ("Let me explain what I want:\n- use pnpm\n- never push to main", "constraint"),
+        ("Return the list as JSON:\nnever as CSV.", "constraint"),
     ],
 )
-def test_a_prompt_that_starts_with_an_http_methods_word_is_typed(text: str, kind: str) -> None:
+def test_a_typed_line_with_a_paste_lines_first_word_is_typed(text: str, kind: str) -> None:
     # "Put", "Delete", "Head" start a paste only as a log's request line: "PUT /x", in capitals
     assert [i["kind"] for i in typed(text)] == [kind]
 

@@ -211,15 +211,19 @@ PASTE_LINE = re.compile(
     r"^(?:\s{4,}" + _LIST_ITEM + r"\S|\t" + _LIST_ITEM + r"|```|~~~|Traceback \(most recent|"
     r"\s*File \"|\s*at [\w.$<]+[ (]|[{}\[\]]\s*$|"
     r"\s*[{\[]\s*\"|\s*[$➜#>] |\s*#{2,6} |\s*\d{1,2}:\d{2}(?::\d{2})?|={3,}|-{3,}|_{3,}|"
-    r"\s*\||(?-i:\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:/|https?://|\"))|\s*(?:error|warning|warn|info|debug|hint|note|"
-    r"fatal|remote|caused by)[\[:]|\s*npm (?:warn|err!|error|notice)\b|"
+    r"\s*\||(?-i:\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(?:/|https?://|\"))|"
+    # a tool's own prefix: lowercase ("note:", "hint:"), a logger's capitals ("INFO:"), or
+    # an error's ("Error:", "Caused by:"); a typed "Note: ..." or "NOTE: ..." is the user's
+    r"(?-i:\s*(?:error|warning|warn|info|debug|hint|note|fatal|remote|ERROR|WARNING|WARN|INFO|"
+    r"DEBUG|FATAL|Error|Warning|Fatal|Caused by)[\[:])|\s*npm (?:warn|err!|error|notice)\b|"
     r"\s*[\w./-]+:\d+(?::\d+)?[: ]|\s*E\s{2,}|\s*>>>|\s*\$ |"
     r"(?-i:\s*[A-Z]\w*(?:Warning|Error|Exception):|\s*(?:FAIL|PASS|ERROR|WARN)\s|"
     r"\s*[A-Z]{1,4}\d{3,4}\b)|"
     r"\s*[✓✗✔✘×⎯]|\s*\S+@\d[\w.-]*:|\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\s*##\[|"
     r"\s*Run [\w./-]+@|\s*(?:diff --git|index [0-9a-f]{7}|@@ |\+\+\+ |--- a/)|"
-    r"\s*(?:def|class|import|from [\w.]+ import|function|const|let|var|export|return|"
-    r"#include|package|public|private|fn|impl|func)\s[^\n]*[({:;=]\s*$)",
+    # code keywords are lowercase: "Let me explain:" and "Return the list as JSON:" are typed
+    r"(?-i:\s*(?:def|class|import|from [\w.]+ import|function|const|let|var|export|return|"
+    r"#include|package|public|private|fn|impl|func)\s[^\n]*[({:;=]\s*$))",
     _I,
 )
 # A line that introduces text relayed from elsewhere ("Here is the review from Codex:",
