@@ -43,6 +43,14 @@ DIRECTIVES = (
         r"^too (?:many|much)\b",
         "rejected",
     ),
+    # dislike: "not a fan of the global store", "I hate the new icons", "scrap that"
+    (
+        r"\b(?:not (?:a |the )?(?:big |huge )?fan of|I (?:hate|dislike|can'?t stand)(?! to| how)|"
+        r"(?:isn'?t|is not|wasn'?t|was not) what I (?:wanted|asked|meant|had in mind)|"
+        r"scrap (?:that|this|it)|scratch that)\b",
+        "rejected",
+    ),
+    (r"^(?:hmm+|actually|well|uh|wait)[,.]? (?:no|nope|nah)\b[,.!]", "rejected"),
     # the wrong target named: "wrong file, I meant the other config"
     (
         r"^wrong (?:file|folder|directory|branch|repo|path|function|class|method|one|place|"
@@ -56,7 +64,7 @@ DIRECTIVES = (
     (r"\balways\b", "constraint"),
     (
         r"(?:^|\blet'?s |\bplease |\bwant to |\blike to |\bwe (?:should|must|need to) |"
-        r"\bwhile |[,;:] ?)keep(?:ing)? (?:it|them|the|this|that|using|to|[a-z_.-]+ as)\b",
+        r"\bwhile |\bso |[,;:] ?)keep(?:ing)? (?:it|them|the|this|that|using|to|[a-z_.-]+ as)\b",
         "constraint",
     ),
     (r"\b(?:must|mustn'?t|must not|shouldn'?t|should not|make sure|ensure)\b", "constraint"),
@@ -88,7 +96,35 @@ DIRECTIVES = (
         r"changing|calling)\b",
         "constraint",
     ),
-    (r"^no (?:more )?\w+s (?:in|for|on|anywhere|at all|please)\b|^no more\b", "constraint"),
+    (
+        r"^no (?:more )?\w+s (?:in|for|on|anywhere|at all|please)\b|^(?:please,? )?no more\b",
+        "constraint",
+    ),
+    # asking first: "ask me before deleting files", "wait for my approval before merging"
+    (
+        r"\b(?:ask|check with|confirm with) me (?:before|first)\b|\bwait for my (?:approval|"
+        r"review|ok|okay|go-ahead|confirmation)\b|\bwithout (?:asking|checking with) me\b",
+        "constraint",
+    ),
+    # a step for each change: "run the linter before every commit", "after each edit"
+    (
+        r"^.+\b(?:before|after) (?:every|each|any) (?:commit|push|merge|release|deploy|change|"
+        r"edit|pr|step|file)\b|^(?:before|after) (?:every|each|any) \w+,? (?:please |always )?"
+        r"(?:run|check|update|test|lint|format|rebuild|build|verify|ask|make sure)\b",
+        "constraint",
+    ),
+    # the form of every answer or line: "be concise", "keep answers short", "max 80 characters"
+    (
+        r"^(?:please )?(?:be (?:concise|brief|terse|succinct)|keep (?:answers|replies|responses|"
+        r"your (?:answers|replies|responses|messages)|(?:the )?commit messages) (?:short|brief|"
+        r"concise)|(?:max(?:imum)?|at most|up to) \d+ \w+ (?:per|in|for|each)\b)",
+        "constraint",
+    ),
+    # a naming rule: "prefix the branches with feat/"
+    (
+        r"^(?:please )?(?:prefix|suffix) (?:all |the |every |each )?[\w.-]+(?: [\w.-]+)? with\b",
+        "constraint",
+    ),
     (r"^(?:please )?remember (?:to|that)\b", "constraint"),
     # a rule for each of a kind: "every endpoint needs a test", "any new dependency needs ..."
     (
@@ -120,11 +156,13 @@ DIRECTIVES = (
         r"have to|needs? to) (?:(?:stay|live|use|run|support|include|keep|return|show)\b|be "
         r"(?:a |an )?"
         r"(?:in|under|inside|outside|at|kept|written|stored|named|called|private|public|async|"
-        r"optional|configurable|reusable|separate|compatible|backwards)\b)",
+        r"optional|configurable|reusable|separate|compatible|backwards)\b|"
+        r"be \d[\w.%]*(?: \w+)?[.!]?$)",
         "constraint",
     ),
     (
-        r"\bstick (?:to|with)\b|\bonly (?:use|touch|change|edit|modify|work (?:on|in)|fix|"
+        r"\bstick (?:to|with)\b|\bwork only (?:on|in)\b|^(?:please )?stay (?:within|inside)\b|"
+        r"\bonly (?:use|touch|change|edit|modify|work (?:on|in)|fix|"
         r"update|run|add|commit|push|test|read)\b",
         "constraint",
     ),
@@ -240,6 +278,13 @@ DIRECTIVES = (
     ),
     (r"^(?:please |ok,? |then |so )?go (?:with|for) (?!it\b)\S", "decided"),
     (r"\b(?:I|we)(?:'ve| have)? decided (?:to|on|that|against)\b", "decided"),
+    # a property chosen: "make the port configurable", "make it async"
+    (
+        r"^(?:please |just |and )?make (?:it|them|this|the [\w.-]+(?: [\w.-]+)?) "
+        r"(?:configurable|optional|private|public|async|immutable|read-?only|idempotent|"
+        r"reusable|generic|synchronous|thread-?safe)\b",
+        "decided",
+    ),
     # what is enough: "a shell script is enough", "plain JS is fine"
     (
         r"\b(?:a|an|one|plain|just|simple|the (?:current|existing|old|default)) [\w.+#/-]+"
@@ -278,7 +323,8 @@ DIRECTIVES = (
     ),
     # a yes with a change: "ok, but ...", "sounds good, just ...": the proposal, amended
     (
-        r"^(?:yes|yeah|yep|ok(?:ay)?|sure|sounds good|agreed|looks good|great)[,!. ]+"
+        r"^(?:yes|yeah|yep|ok(?:ay)?|sure|sounds good|agreed|looks good|great|good|fine|nice|"
+        r"cool|that works)[,!. ]+"
         r"(?:but|just|except)\b",
         "decided",
     ),
