@@ -279,6 +279,33 @@ def test_a_typed_line_with_a_paste_lines_first_word_is_typed(text: str, kind: st
     assert [i["kind"] for i in typed(text)] == [kind]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please do the following:\n1. Use pnpm\n2. Never push to main",
+        "Here are my rules:\n- never push to main\n- use pnpm",
+        "Here is what I want:\n- never push to main\n- keep it in one file",
+        "Requirements below:\n- it must run offline",
+    ],
+)
+def test_a_list_the_user_introduces_is_the_users_own_words(text: str) -> None:
+    assert [i["kind"] for i in typed(text)] == ["constraint"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Here is the error:\nnever call load() without a Loader",
+        "Codex says:\nnever use global state",
+        "The following is from ChatGPT:\nnever use global state",
+        "Here is what my teammate wrote:\nalways squash before merging",
+        "报错如下：\n不要用 npm",
+    ],
+)
+def test_a_line_that_names_what_it_relays_ends_the_users_words(text: str) -> None:
+    assert typed(text) == []
+
+
 def test_an_indented_list_item_is_the_users_own_words() -> None:
     items = typed("A few rules:\n    - never push to main\n    - use pnpm")
     assert [(i["kind"], i["decision"]) for i in items] == [

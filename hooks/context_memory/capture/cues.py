@@ -227,11 +227,17 @@ PASTE_LINE = re.compile(
     _I,
 )
 # A line that introduces text relayed from elsewhere ("Here is the review from Codex:",
-# "The CI output:", "以下是报错："): what follows is not the user's words.
+# "The CI output:", "以下是报错："): what follows is not the user's words. It names what is
+# relayed or where it is from: "Here are my rules:" and "Please do the following:" introduce
+# the user's own list.
 PASTE_INTRO = re.compile(
     r"(?:\b(?:review|feedback|output|log|logs|error|errors|response|reply|answer|says|said|"
-    r"wrote|suggests|comments?|report|trace|message|result|results|here(?:'s| is| are)|below|"
-    r"following|pasted?)\b[^:\n]{0,60}|如下|以下|下面|报错|報錯|日志|日誌|输出|輸出|回复|回覆|"
-    r"以下の|次の|다음)[:：]\s*$",
+    r"wrote|suggests|comments?|report|trace|message|result|results|pasted?|doc|docs|document|"
+    r"email|article|snippet|transcript)\b[^:\n]{0,60}|\bfrom (?:the |another |my )?(?:other )?"
+    r"(?:ai|model|llm|agent|codex|gemini|chatgpt|gpt-?\w*|copilot|cursor|colleague|coworker|"
+    r"teammate|reviewer)\b[^:\n]{0,40}|"
+    # "as follows" relays unless it introduces the user's own rules ("要求如下：")
+    r"(?<!要求)(?<!规则)(?<!規則)(?<!需求)(?<!约束)(?<!約束)(?<!原则)(?<!原則)(?:如下|以下|下面)|"
+    r"报错|報錯|日志|日誌|输出|輸出|回复|回覆|以下の|次の|다음)[:：]\s*$",
     _I,
 )
