@@ -51,6 +51,33 @@ DIRECTIVES = (
         "rejected",
     ),
     (r"^(?:hmm+|actually|well|uh|wait)[,.]? (?:no|nope|nah)\b[,.!]", "rejected"),
+    # the way back: "put it back", "revert it", "go back to the previous design"
+    (
+        r"\b(?:put|change|move|set|turn) (?:it|them|that|this) back\b|[,;] (?:please |just |"
+        r"then )?(?:revert|undo|roll ?back) (?:it|that|this|them)\b|^(?:please )?go back to "
+        r"(?:the )?(?:previous|old|original|earlier|last)\b|^(?:please )?cancel (?:that|this|it)\b",
+        "rejected",
+    ),
+    # the earlier one was better: "the old version was better", "I liked it better before"
+    (
+        r"\b(?:old|previous|original|earlier) (?:one|version|design|layout|approach|way|code|"
+        r"name|wording) (?:was|is|looked|looks) (?:much |way )?better\b|\bI liked (?:it|that|"
+        r"this|the [\w.-]+) better\b",
+        "rejected",
+    ),
+    # a judgment of what the agent did or proposes
+    (
+        r"\byou misunderstood\b|\bthe wrong way (?:round|around)\b|\bI want the opposite\b|"
+        r"^(?:this|that) (?:breaks|broke) (?:the |our )?(?:existing|current|old|public)\b|"
+        r"\b(?:this|that|your) (?:change|edit|commit|fix|update|script|version) (?:broke|breaks)\b|"
+        r"\bI (?:do not|don'?t) think (?:that'?s|this is|it'?s) (?:right|correct|a good idea|"
+        r"needed|necessary)\b|^(?:this|that|your(?: \w+)?) (?:approach|plan|idea|solution|fix)? ?"
+        r"(?:won'?t|will not) (?:work|scale|fly)\b|^too (?:slow|complicated|complex|heavy|"
+        r"verbose|long|big|hacky|fragile|risky)\b|^(?:this|that|it)(?: \w+)? (?:is|looks) "
+        r"(?:really |so |very |kind of |pretty )?(?:ugly|hacky|messy|awful|terrible|horrible)\b",
+        "rejected",
+    ),
+    (r"\bI (?:don'?t|dont|do not) need (?:a|an|the|any)\b", "rejected"),
     # the wrong target named: "wrong file, I meant the other config"
     (
         r"^wrong (?:file|folder|directory|branch|repo|path|function|class|method|one|place|"
