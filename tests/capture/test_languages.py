@@ -408,6 +408,10 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
         ("the first one", OPTIONS, "1"),
         ("first option sounds easy", OPTIONS, "1"),
         ("let's go with the last one", OPTIONS, "3"),
+        ("option two", OPTIONS, "2"),
+        ("second", OPTIONS, "2"),
+        ("2 but with compression", OPTIONS, "2"),
+        ("1, and add an index", OPTIONS, "1"),
     ],
     "zh": [("方案二", OPTIONS, "2"), ("就第一个吧", OPTIONS, "1"), ("选3", OPTIONS, "3")],
     "ja": [("2番でお願いします", OPTIONS, "2"), ("最初の案で", OPTIONS, "1")],
@@ -601,7 +605,13 @@ def test_a_reply_that_names_no_single_option_or_chooses_nothing_picks_nothing(re
 RECOMMENDED = {**OPTIONS, "rec": "2"}
 # Replies that accept the recommended option, per language (every AFFIRMS entry).
 AFFIRM_EXAMPLES: dict[str, list[str]] = {
-    "en": ["yes, do that", "that would be perfect"],
+    "en": [
+        "yes, do that",
+        "that would be perfect",
+        "your recommendation",
+        "whatever you recommend",
+        "the one you recommended",
+    ],
     "zh": ["好，就这样做吧", "按你推荐的来"],
     "ja": ["はい、それでお願いします"],
     "ko": ["네, 추천대로 진행해 주세요"],
@@ -709,6 +719,9 @@ def test_a_yes_takes_the_recommended_option_and_nothing_without_one(reply: str) 
         "not option 2, but the first idea",  # turns it down
         "option 7",  # not offered
         "1. Is already done, let's test 2 and wait for 3 until CI is green again please",
+        "1 and 2",  # both: no one option
+        "2 but not the index",  # turns part of it down
+        "two",  # a bare number word is no reference ("two of them")
     ],
 )
 def test_what_picks_no_offered_option_picks_nothing(reply: str) -> None:

@@ -446,8 +446,19 @@ PICKS = (
     _LEAD + r"the (?P<n>first|second|third|fourth|fifth|last)\b" + _REST,
     _LEAD + r"(?P<n>first|second|third|fourth|fifth|last) (?:one|option|choice|approach|"
     r"solution|alternative|way|plan)\b" + _REST,
+    # the number as a word: "option two", "let's do number three"
+    _LEAD + r"(?:the )?(?:option|choice|approach|solution|number|no\.)\s*"
+    r"(?P<n>one|two|three|four|five)\b" + _REST,
+    # a bare ordinal: "second", "the last one."
+    r"^(?:the )?(?P<n>first|second|third|fourth|fifth|last)(?: one)?[.!]*$",
+    # a pick with a change to it: "2 but with compression", "1, and add an index"
+    r"^(?:option\s*)?(?P<n>[1-9])[,.]?\s+(?:but|and|with|plus)\b(?!\s*(?:option\s*)?[1-9]\b)"
+    r"(?P<rest>[^?]{0,80})$",
 )
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
+ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1,
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+}  # fmt: skip
 
 # A question typed without a question mark (how, what, why, is it): prompts.asks_only.
 QUESTIONS = (
@@ -474,8 +485,9 @@ AFFIRMS = (
     r"looks good)[,!. ]*)*(?:please )?(?:do (?:that|it|this)|go (?:ahead|for it)"
     r"(?: with (?:that|it|this|your recommendation))?|let'?s do (?:that|it|this)|"
     r"that (?:would be|sounds|is) (?:perfect|great|good|ideal|fine)|"
-    r"sounds (?:good|great|perfect)|(?:go|let'?s go) with (?:your|the) recommend(?:ation|ed"
-    r"(?: one| option)?)|agreed|as you (?:recommend|suggest)(?:ed)?)?[.! ]*"
+    r"sounds (?:good|great|perfect)|(?:(?:go|let'?s go) with )?(?:your|the) recommend(?:ation|ed"
+    r"(?: one| option)?)|agreed|as you (?:recommend|suggest)(?:ed)?|whatever you (?:recommend|"
+    r"suggest|think is best)|the one you (?:recommend|suggest)(?:ed)?)?[.! ]*"
     r"(?:please|thanks|thank you)?[.! ]*$",
 )
 

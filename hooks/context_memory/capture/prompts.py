@@ -204,6 +204,9 @@ _NEGATION = re.compile(
 )
 
 
+_AMENDS = re.compile(r"^\W*but\b", re.IGNORECASE)
+
+
 def _option_index(raw: str, count: int) -> str:
     """The label an option reference names: "2", "b", or from an ordinal word."""
     word = " ".join(raw.lower().split())
@@ -277,7 +280,8 @@ def picked_option(typed: str, offer: dict[str, object]) -> tuple[str, str] | Non
             if match is None:
                 continue
             rest = match.groupdict().get("rest") or ""
-            if _NEGATION.search(rest):
+            # "2 but with compression" amends the pick; "2 but not the index" turns part down
+            if _NEGATION.search(_AMENDS.sub("", rest, count=1)):
                 return None
             label = _option_index(match.group("n"), len(labels))
             if label in labels:
