@@ -180,6 +180,48 @@ def test_a_reply_naming_an_offered_option_is_its_choice(reply: str, picked: str)
     assert reply_to(OFFER, "postgres has been slow for us") == []  # a statement, no choice
 
 
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        ("Should I use SQLite or plain JSON files for the cache?", ["SQLite", "plain JSON files"]),
+        ("Do you want the report as HTML or as a PDF?", ["HTML", "PDF"]),
+        ("Should I use `httpx` or `requests`?", ["httpx", "requests"]),
+        ("Which do you prefer, tabs or spaces?", ["tabs", "spaces"]),
+    ],
+)
+def test_two_options_named_in_one_question_are_an_offer(question: str, options: list[str]) -> None:
+    offer = offer_in(f"The parser is done. {question}")
+    assert offer == {"options": [["1", options[0]], ["2", options[1]]], "question": question}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is it a bug in the parser or in the lexer?",  # a question of fact
+        "Should I continue or stop here?",  # the flow of the work
+        "Do you want me to commit this or not?",
+        "Want me to fix the tests now or later?",
+        "Would you like me to verify the file contents are correct, or are you ready to test?",
+        "Should I use SQLite, JSON or YAML?",  # not two
+        "The parser or the lexer fails?",  # asks nobody to choose
+    ],
+)
+def test_a_question_with_an_or_that_names_no_two_options_offers_nothing(question: str) -> None:
+    assert offer_in(question) == {}
+
+
+def test_a_reply_naming_one_of_two_options_in_a_question_is_its_choice() -> None:
+    agent = "Should I use SQLite or plain JSON files for the cache?"
+    (item,) = reply_to(agent, "json")
+    assert (item["kind"], item["by"], item["decision"]) == (
+        "decided",
+        "user",
+        "chose option 2: plain JSON files",
+    )
+    assert item["reason"] == f"the user's reply to the options the agent offered: {agent}"
+    assert reply_to(agent, "yes") == []  # a yes picks neither
+
+
 def test_a_summary_whose_only_question_mark_is_in_code_offers_nothing() -> None:
     # A report of numbered changes, a "?" only in code: it asks the user nothing, so a
     # next prompt that happens to name a heading's word is no pick.

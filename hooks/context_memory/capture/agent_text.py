@@ -91,6 +91,66 @@ def _label(raw: str) -> str:
     return raw.lower()
 
 
+# Two options named in one question: "Should I use SQLite or plain JSON files for the
+# cache?", "Do you want the report as HTML or as a PDF?". The question asks the user to
+# choose (_ASKS_CHOICE); each side is one to three words, the left one read back from " or "
+# to the verb or article before it, the right one up to a preposition or the mark.
+_ASKS_CHOICE = re.compile(
+    r"^(?:so,? |and |or )?(?:should I|shall I|should we|do you (?:want|prefer)|would you "
+    r"(?:like|prefer|rather)|which (?:do you|would you|one)|do we (?:want|use|go with)|"
+    r"want me to)\b",
+    re.IGNORECASE,
+)
+_SIDE = r"`?[\w.+#/@-]+`?"
+_INLINE = re.compile(
+    rf"(?P<left>{_SIDE}(?: {_SIDE}){{0,2}}),? or (?:(?:as|with|use|in|on|a|an|the) )*"
+    rf"(?P<right>{_SIDE}(?: {_SIDE}){{0,2}}?)(?= (?:for|in|to|on|with|here|instead|so|now|"
+    rf"first|then|as|at)\b|[,?]|$)",
+    re.IGNORECASE,
+)
+# Words a side starts after ("use SQLite", "as HTML"), and sides that name no option
+# ("or not", "or something else", "continue or stop"): what a reply to them settles is
+# the flow of the work, not a choice among alternatives.
+_LEADS = frozenset(
+    "i we you use using keep add make go with choose pick prefer want like be the a an as to in "
+    "it them should shall do would which one is are me my our your this that these those "
+    "either".split()
+)
+_NOT_OPTIONS = frozenset(
+    "not no else something anything both neither later now continue stop proceed wait "
+    "skip yes ok are is am do does did should would can could will shall have has you i we "
+    "they".split()
+)
+
+
+def inline_options(question: str) -> list[list[str]]:
+    """The two options one question names ("... SQLite or plain JSON files ...?"), as
+    [["1", left], ["2", right]], or [] when it names no two options."""
+    if not _ASKS_CHOICE.search(question) or question.count(" or ") != 1:
+        return []
+    match = _INLINE.search(question)
+    if match is None:
+        return []
+    before = question[: match.start()].rstrip()
+    if before.endswith(","):
+        words = before[:-1].split()
+        if words and words[-1].lower() not in _LEADS | {"prefer", "choose", "rather"}:
+            return []  # "SQLite, JSON or YAML": a list of three or more
+    left_words = match.group("left").split()
+    # read back from " or " to the last verb, preposition or article: "the report as HTML"
+    for at in range(len(left_words) - 2, -1, -1):
+        if left_words[at].lower().strip("`") in _LEADS:
+            left_words = left_words[at + 1 :]
+            break
+    right_words = match.group("right").split()
+    left, right = " ".join(left_words), " ".join(right_words)
+    if not left or not right:
+        return []
+    if {w.lower().strip("`") for w in (*left_words[:1], *right_words[:1])} & _NOT_OPTIONS:
+        return []
+    return [["1", left.strip("`")], ["2", right.strip("`")]]
+
+
 def offer_in(text: str) -> dict[str, object]:
     """What one text of the agent offers the user to choose: ``{"options": [[label, text],
     ...], "rec": label, "question": sentence, "proposal": sentence}`` (empty when it offers
@@ -136,6 +196,11 @@ def offer_in(text: str) -> dict[str, object]:
         if question:
             offer["question"] = question[:MAX_OPTION_CHARS]
     tail = sentences(text[-600:])
+    if "options" not in offer and tail and tail[-1].endswith("?"):
+        inline = inline_options(tail[-1])
+        if inline:
+            offer["options"] = inline
+            offer["question"] = tail[-1][:MAX_OPTION_CHARS]
     asks = tail and tail[-1].endswith("?") and _PROPOSES.search(tail[-1])
     if asks and _ALTERNATIVE.search(tail[-1]):
         offer["proposal"] = tail[-1][:MAX_OPTION_CHARS]
