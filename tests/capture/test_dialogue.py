@@ -482,9 +482,24 @@ def test_a_directive_in_another_language_takes_the_names_of_the_agents_reply() -
 def test_the_thinkings_sentence_about_the_user_gives_its_words(sentence: str) -> None:
     from context_memory.capture.dialogue import thinking_gist
 
-    thinking = f"Let me look at the layout first. {sentence} I'll write it now."
-    assert thinking_gist(thinking) == ["dashboard", "one", "html", "file"]
-    assert thinking_gist("Let me look at the layout first.") == []
+    thinking = (
+        f"Reading the files. Then styles. Checking the layout next. {sentence} I'll write it."
+    )
+    # the first two sentences (what it is about to do) and the one about the user
+    assert thinking_gist(thinking) == [
+        "reading",
+        "files",
+        "styles",
+        "dashboard",
+        "one",
+        "html",
+        "file",
+    ]
+    assert thinking_gist("Reading the files. Then styles. Checking the layout next.") == [
+        "reading",
+        "files",
+        "styles",
+    ]
 
 
 def test_the_list_a_sentence_about_the_user_introduces_gives_its_words_too() -> None:
@@ -498,7 +513,8 @@ def test_the_list_a_sentence_about_the_user_introduces_gives_its_words_too() -> 
         "folder", "docs", "plural", "template", "only", "internal", "decks",
     ]  # fmt: skip
     # A list after a sentence that is not about the user gives nothing.
-    assert thinking_gist("Let me plan:\n1. The folder is docs/\n2. Templates") == []
+    listed = "Reading it. Checking more. Let me plan:\n1. The folder is docs/\n2. Templates"
+    assert thinking_gist(listed) == ["reading", "checking", "more"]
 
 
 def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> None:
@@ -514,8 +530,9 @@ def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> 
             "content": [
                 {
                     "type": "thinking",
-                    "thinking": "Let me look at the layout first. The user wants the script "
-                    "wrapped as a command-line tool with its own entry point.",
+                    "thinking": "Reading the repo. Checking its tree. Let me look at the "
+                    "layout first. The user wants the script wrapped as a command-line tool "
+                    "with its own entry point.",
                 },
                 {
                     "type": "tool_use",
@@ -529,9 +546,11 @@ def test_a_held_directive_takes_the_words_of_the_agents_thinking_and_calls() -> 
     assert capturer.feed(thinking) == []
     (item,) = capturer.end_run()
     anchors = item["anchors"]
-    # The sentence about the user gives its words; the one before it gives none.
-    # (at most MAX_GIST_WORDS of them)
-    assert anchors[:6] == ["script", "wrapped", "command-line", "tool", "own", "entry"]
+    # The first two sentences and the one about the user give their words; the third
+    # gives none (at most MAX_GIST_WORDS of them).
+    assert anchors[:8] == [
+        "reading", "repo", "checking", "tree", "script", "wrapped", "command-line", "tool",
+    ]  # fmt: skip
     assert "layout" not in anchors
     assert "repo/bin/report_cli.py" in anchors  # the file the agent wrote in answer
 

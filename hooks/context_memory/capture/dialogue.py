@@ -203,11 +203,14 @@ _GIST_STOP = frozenset(
 
 
 def thinking_gist(thinking: str) -> list[str]:
-    """The English words (lowercase, each once) of the sentences of the agent's thinking
-    that restate the user ("The user wants the dashboard as an HTML file"), and of the list
+    """The English words (lowercase, each once) of the first two sentences of the agent's
+    thinking and of those that restate the user ("The user wants the dashboard as an HTML
+    file"), and of the list
     such a sentence introduces ("The user wants me to:" then "1. ...", "- ..."), bounded:
     words of letters only, so no token or number is taken."""
-    chosen: list[str] = []
+    # Its first two sentences say what it is about to do about the message, like an English
+    # reply's first two (reply_gist).
+    chosen: list[str] = _sentences(thinking)[:2]
     listing = 0  # list lines still to take after "The user ...:"
     for line in thinking[:GIST_SCAN].split("\n"):
         if listing and _LIST_LINE.match(line):
