@@ -130,12 +130,14 @@ DIRECTIVES = (
     # asking first: "ask me before deleting files", "wait for my approval before merging"
     (
         r"\b(?:ask|check with|confirm with) me (?:before|first)\b|\bwait for my (?:approval|"
-        r"review|ok|okay|go-ahead|confirmation)\b|\bwithout (?:asking|checking with) me\b",
+        r"review|ok|okay|go-ahead|confirmation)\b|\bwithout (?:asking|checking with) me\b|"
+        r"\bshow me (?:the )?(?:diff|plan|changes) (?:before|first)\b",
         "constraint",
     ),
     # a step for each change: "run the linter before every commit", "after each edit"
     (
-        r"^.+\b(?:before|after) (?:every|each|any) (?:commit|push|merge|release|deploy|change|"
+        r"^.+\b(?:before|after) (?:every|each|any)(?: big| major| new)? (?:commit|push|merge|"
+        r"release|deploy|change|"
         r"edit|pr|step|file)\b|^(?:before|after) (?:every|each|any) \w+,? (?:please |always )?"
         r"(?:run|check|update|test|lint|format|rebuild|build|verify|ask|make sure)\b",
         "constraint",
@@ -145,6 +147,15 @@ DIRECTIVES = (
         r"^(?:please )?(?:be (?:concise|brief|terse|succinct)|keep (?:answers|replies|responses|"
         r"your (?:answers|replies|responses|messages)|(?:the )?commit messages) (?:short|brief|"
         r"concise)|(?:max(?:imum)?|at most|up to) \d+ \w+ (?:per|in|for|each)\b)",
+        "constraint",
+    ),
+    # how the agent works: "work autonomously", "keep going without asking", "whenever you
+    # change the API, ...", "write the tests first, then the code"
+    (
+        r"\b(?:autonomously|without (?:asking(?: me)?|my (?:approval|confirmation|input|ok))"
+        r"(?=[.!,;]|$| (?:first|again|anymore|from here|until)\b)|no need to (?:ask|check with me|"
+        r"confirm))\b|\bwhenever you\b|^(?:please )?(?!let\b|i\b|we\b)\w+ (?:the |all )?"
+        r"[\w.-]+(?: [\w.-]+)? first,? (?:then|and then)\b",
         "constraint",
     ),
     # a naming rule: "prefix the branches with feat/"
