@@ -381,6 +381,8 @@ NOTHING: dict[str, list[str]] = {
         "Let me check first, then I will reply.",
         "I ran the tests first, then the build.",
         "It works without asking for a password.",
+        "We should add logging to the worker.",
+        "We need to implement the settings page next.",
     ],
     "zh": [
         "这个函数是做什么的？",

@@ -416,7 +416,7 @@ VETOES = (
     r"I get|we get|I see|it's|it is)\b",
     # the next task, not a choice: "we need to fix the login bug", "let's try again"
     r"\bwe (?:should|need to|must)(?: probably| first| also| still| now)? (?:fix|look (?:at|into)|"
-    r"debug|investigate|figure out|finish|continue|work on)\b",
+    r"debug|investigate|figure out|finish|continue|work on|add|implement|write|create|build)\b",
     r"\blet'?s (?:try (?:again|it|that)|move on|continue|proceed|get started|start|begin)\b",
     # a guess at a cause: "this must be a caching issue", "it must have changed"
     r"\b(?:must|should|has to) (?:be|have been) (?:a |an |the |some )?(?:[\w.-]+ ){0,2}"
