@@ -158,6 +158,16 @@ DIRECTIVES = (
         r"[\w.-]+(?: [\w.-]+)? first,? (?:then|and then)\b",
         "constraint",
     ),
+    # scope and priority: "out of scope", "dark mode only", "mobile first", "only I merge",
+    # "just the backend for now", "so no Node APIs", "performance matters more than ..."
+    (
+        r"\b(?:out of|not in) scope\b|^(?:[\w.-]+ ){0,2}[\w.-]+ only[.!]?$|"
+        r"^(?!(?:first|things|me|you|us|them|him|her|ladies)\b)[\w.-]+(?: [\w.-]+)? first"
+        r"(?:[.!]?$|,)|^only (?:I|me|we)\b|^(?:just|only) (?:the )?"
+        r"[\w.-]+(?: [\w.-]+)? for now[.!]?$|[,;] so no [\w.-]+|\bmatters? more than\b|"
+        r"\b(?:is|are) more important than\b",
+        "constraint",
+    ),
     # a naming rule: "prefix the branches with feat/"
     (
         r"^(?:please )?(?:prefix|suffix) (?:all |the |every |each )?[\w.-]+(?: [\w.-]+)? with\b",
@@ -217,8 +227,8 @@ DIRECTIVES = (
     ),
     (
         r"\b(?:it|this|that|they|these|those)(?: \w+)? (?:must|has to|have to|needs? to|should) "
-        r"(?:be|stay|live|go|run) "
-        r"(?:in|out|outside|inside|under|reusable|separate|private|local)\b",
+        r"(?:be|stay|live|go|run|work) "
+        r"(?:in|out|outside|inside|under|reusable|separate|private|local|offline|without|on)\b",
         "constraint",
     ),
     (
@@ -316,6 +326,13 @@ DIRECTIVES = (
     ),
     (r"^(?:please |ok,? |then |so )?go (?:with|for) (?!it\b)\S", "decided"),
     (r"\b(?:I|we)(?:'ve| have)? decided (?:to|on|that|against)\b", "decided"),
+    # a preference stated bare: "readability over cleverness", "simple over clever"
+    (
+        r"^(?!(?:hover|click|move|go|run|look|mouse|roll|drag|pass|hand|take|think|sleep|fall|"
+        r"walk|read|fly|jump|turn|write|copy|paste|put|get|come|it|this|that|game|start)\b)"
+        r"[\w.-]+(?: [\w.-]+)? over [\w.-]+(?: [\w.-]+)?[.!]?$",
+        "decided",
+    ),
     # a property chosen: "make the port configurable", "make it async"
     (
         r"^(?:please |just |and )?make (?:it|them|this|the [\w.-]+(?: [\w.-]+)?) "
