@@ -295,6 +295,9 @@ def test_implement_the_following_plan_is_an_approved_plan() -> None:
         "Error: you must install the peer dependency first",
         # code, its keyword lowercase
         "const rules = {\n  neverPush: true, // never push to main\n}",
+        # stack frames
+        "    at Object.<anonymous> (/app/never.js:1:1)",
+        "at com.example.Always.run(Always.java:10)",
     ],
 )
 def test_pasted_output_logs_code_and_relayed_text_capture_nothing(text: str) -> None:
@@ -314,6 +317,9 @@ def test_pasted_output_logs_code_and_relayed_text_capture_nothing(text: str) -> 
         # a line ending in a colon that starts with a code keyword's word, in a sentence
         ("Let me explain what I want:\n- use pnpm\n- never push to main", "constraint"),
         ("Return the list as JSON:\nnever as CSV.", "constraint"),
+        # "at" starts a stack frame only before a frame's name: "at foo (x.js:1:2)"
+        ("At least don't break the CLI.", "constraint"),
+        ("at the moment we use npm, never yarn", "constraint"),
     ],
 )
 def test_a_typed_line_with_a_paste_lines_first_word_is_typed(text: str, kind: str) -> None:
