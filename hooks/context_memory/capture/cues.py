@@ -209,7 +209,7 @@ SKIP_PREFIXES = (
 _LIST_ITEM = r"(?![-*•+]\s|\d{1,2}[.)]\s)"
 PASTE_LINE = re.compile(
     r"^(?:\s{4,}" + _LIST_ITEM + r"\S|\t" + _LIST_ITEM + r"|```|~~~|Traceback \(most recent|"
-    # a stack frame: "    at foo (x.js:1:2)", "at com.x.Foo.bar(Foo.java:10)"; not a typed "At least"
+    # a stack frame ("    at foo (x.js:1:2)", "at com.x.Foo.bar(Foo.java:10)"), not "At least"
     r"\s*File \"|(?-i:\s+at (?:async )?[\w.$<>/]+ ?\(|\s*at (?:[\w$<>]+[./])+[\w$<>]+ ?\()|"
     r"[{}\[\]]\s*$|"
     r"\s*[{\[]\s*\"|\s*[$➜#>] |\s*#{2,6} |\s*\d{1,2}:\d{2}(?::\d{2})?|={3,}|-{3,}|_{3,}|"
