@@ -443,6 +443,13 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
         ("second", OPTIONS, "2"),
         ("2 but with compression", OPTIONS, "2"),
         ("1, and add an index", OPTIONS, "1"),
+        ("(2)", OPTIONS, "2"),
+        ("go with 2", OPTIONS, "2"),
+        ("I think 2", OPTIONS, "2"),
+        ("3 for now", OPTIONS, "3"),
+        ("2 looks best", OPTIONS, "2"),
+        ("the 2nd one", OPTIONS, "2"),
+        ("2 - postgres", OPTIONS, "2"),
     ],
     "zh": [("方案二", OPTIONS, "2"), ("就第一个吧", OPTIONS, "1"), ("选3", OPTIONS, "3")],
     "ja": [("2番でお願いします", OPTIONS, "2"), ("最初の案で", OPTIONS, "1")],
@@ -753,6 +760,13 @@ def test_a_yes_takes_the_recommended_option_and_nothing_without_one(reply: str) 
         "1 and 2",  # both: no one option
         "2 but not the index",  # turns part of it down
         "two",  # a bare number word is no reference ("two of them")
+        "2 or 3",  # undecided
+        "go with 2 and 3",
+        "2 is wrong",  # a judgment, no choice
+        "I think 2 is too slow",
+        "2 files changed",
+        "2 - not sure",
+        "2 is not good",
     ],
 )
 def test_what_picks_no_offered_option_picks_nothing(reply: str) -> None:

@@ -479,6 +479,16 @@ PICKS = (
     r"(?P<n>one|two|three|four|five)\b" + _REST,
     # a bare ordinal: "second", "the last one."
     r"^(?:the )?(?P<n>first|second|third|fourth|fifth|last)(?: one)?[.!]*$",
+    # a number with words that only approve or restate it: "(2)", "go with 2", "2 is good",
+    # "I think 2", "3 for now", "the 2nd one", "2 - json"
+    r"^(?:(?:ok(?:ay)?|yes|yeah|sure|so|hmm+|well|then|i think|i guess|i'?d say|probably|"
+    r"maybe|definitely)[,!. ]+)*(?:(?:let'?s |lets |i'?d |i'?ll )?(?:go (?:with|for)|take|"
+    r"pick|choose|use|do)\s+)?(?:the )?(?:option\s*|number\s*|no\.\s*)?\(?#?(?P<n>[1-9])"
+    r"(?:st|nd|rd|th)?\)?(?: one| option)?(?P<rest>(?:[,!.]|\s)*(?:(?:please|pls|thanks|thank you|"
+    r"then|for now|it is|is (?:good|fine|best|better|perfect|ok|great)|looks? (?:good|best|"
+    r"better|fine|great|right)|sounds? (?:good|best|better|fine|great|right)|seems? (?:best|"
+    r"better|right|good)|would be (?:best|better|great|good)|works?)[,!. ]*)*|\s*[-–—:]\s*"
+    r"[^?\d]{1,40})$",
     # a pick with a change to it: "2 but with compression", "1, and add an index"
     r"^(?:option\s*)?(?P<n>[1-9])[,.]?\s+(?:but|and|with|plus)\b(?!\s*(?:option\s*)?[1-9]\b)"
     r"(?P<rest>[^?]{0,80})$",
