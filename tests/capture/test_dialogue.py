@@ -99,6 +99,17 @@ def test_a_yes_to_a_proposal_with_an_alternative_takes_the_proposal() -> None:
     assert items[0]["ruled_out"] == [{"kind": "command", "value": "npm"}]
 
 
+def test_a_yes_to_a_go_ahead_after_a_recommendation_with_an_alternative_takes_it() -> None:
+    agent = "The cache is slow. I'd suggest switching to SQLite for the cache. Shall I go ahead?"
+    items = reply_to(agent, "yes")
+    assert [i["decision"] for i in items] == [
+        "chose I'd suggest switching to SQLite for the cache."
+    ]
+    # a go-ahead after a plain report, or after a recommendation with no alternative: nothing
+    assert reply_to("I fixed the tests. Shall I go ahead?", "yes") == []
+    assert reply_to("I recommend we keep it as is. Shall I proceed?", "yes") == []
+
+
 @pytest.mark.parametrize(
     ("agent", "reply"),
     [

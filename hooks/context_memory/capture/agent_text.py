@@ -79,6 +79,14 @@ _PROPOSES = re.compile(
     r"\b(?:would you like|do you want|should I|shall I|want me to|would you prefer)\b",
     re.IGNORECASE,
 )
+# A question that only asks whether to go ahead with what the text just proposed.
+_GO_AHEAD = re.compile(
+    r"^(?:so,? )?(?:shall|should) I (?:go ahead|proceed|do (?:that|it|this)|make (?:that|the|this) "
+    r"change)|^(?:do you )?want me to (?:go ahead|proceed|do (?:that|it|this))|^(?:would you like|"
+    r"do you want) me to (?:go ahead|proceed|do (?:that|it|this))|^(?:ok|okay|sound good|"
+    r"sounds good|good|fine) (?:with you|to you)?\?$|^(?:ok|okay) to proceed\?$",
+    re.IGNORECASE,
+)
 _ALTERNATIVE = re.compile(
     r"\binstead\b|\brather than\b|\bswitch(?:ing)? to\b|\breplac(?:e|ing)\b", re.IGNORECASE
 )
@@ -204,4 +212,10 @@ def offer_in(text: str) -> dict[str, object]:
     asks = tail and tail[-1].endswith("?") and _PROPOSES.search(tail[-1])
     if asks and _ALTERNATIVE.search(tail[-1]):
         offer["proposal"] = tail[-1][:MAX_OPTION_CHARS]
+    elif asks and len(tail) >= 2 and _GO_AHEAD.search(tail[-1]):
+        # "I'd suggest switching to SQLite for the cache. Shall I go ahead?": the question
+        # asks about the recommendation before it
+        before = tail[-2]
+        if _RECOMMEND.search(before) and _ALTERNATIVE.search(before):
+            offer["proposal"] = before[:MAX_OPTION_CHARS]
     return offer
