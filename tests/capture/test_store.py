@@ -45,6 +45,8 @@ class Scripted:
 
     def feed(self, row: dict[str, Any]) -> list[dict[str, Any]]:
         self.fed += 1
+        if "raise" in row:
+            raise TypeError(row["raise"])  # an engine bug on one odd row
         if "pending" in row:
             self.pending.append({**row["pending"], "uuid": row["uuid"], "row_ts": ""})
         if "capture" in row:
@@ -240,6 +242,18 @@ def test_damaged_rows_are_skipped(state: Path, transcript: Path) -> None:
     result = run(state, transcript)
     assert result.damaged_rows == 3
     assert [r["uuid"] for r in log(state)] == ["u1", "u2"]
+
+
+def test_a_row_the_engine_fails_on_is_skipped_and_the_position_passes_it(
+    state: Path, transcript: Path
+) -> None:
+    rows = [row("u1", item("keep the py file name")), row("u2", **{"raise": "x"})]
+    write_rows(transcript, [*rows, row("u3", item("use pnpm"))])
+    result = run(state, transcript)
+    assert result.damaged_rows == 1
+    assert [r["uuid"] for r in log(state)] == ["u1", "u3"]
+    again = run(state, transcript)  # the position is past the row: nothing read again
+    assert (again.damaged_rows, [r["uuid"] for r in log(state)]) == (0, ["u1", "u3"])
 
 
 @pytest.mark.parametrize(

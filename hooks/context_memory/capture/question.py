@@ -62,7 +62,8 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
         for entry in questions[:MAX_QUESTIONS] if isinstance(questions, list) else []:
             if not isinstance(entry, dict):
                 continue
-            chosen = answers.get(entry.get("question"), "")
+            asked = entry.get("question")
+            chosen = answers.get(asked, "") if isinstance(asked, str) else ""
             chosen = chosen if isinstance(chosen, str) else ""
             options = entry.get("options")
             for option in options[:8] if isinstance(options, list) else []:

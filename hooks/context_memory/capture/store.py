@@ -255,12 +255,19 @@ def captured_items(
     *,
     flush: bool,
     make: Callable[[dict[str, Any] | None], CapturerLike] = _engine,
+    result: CaptureResult | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The engine's items for ``rows`` (and its pending ones with ``flush``), its new state."""
+    """The engine's items for ``rows`` (and its pending ones with ``flush``), its new state.
+    A row the engine fails on counts as damaged (``result``) and the rest are read: else the
+    position would never pass it, and the session's capture would stop there for good."""
     capturer = make(state)
     items: list[dict[str, Any]] = []
     for row in rows:
-        items.extend(capturer.feed(row))
+        try:
+            items.extend(capturer.feed(row))
+        except Exception:  # noqa: BLE001 - one unreadable row must not stop the session
+            if result is not None:
+                result.damaged_rows += 1
     items.extend(capturer.flush() if flush else capturer.end_run())
     return capturer.scrubbed(items), capturer.to_state()
 
@@ -425,7 +432,7 @@ def _run(
     saved_state = position.get("state") if continued and position else None
     state = saved_state if isinstance(saved_state, dict) else None
     if rows or flush:
-        items, state = captured_items(rows, state, flush=flush, make=make)
+        items, state = captured_items(rows, state, flush=flush, make=make, result=result)
         add_records(
             state_dir, items, session=session, author=author, result=result, dry_run=dry_run
         )
