@@ -102,15 +102,10 @@ def check_cron(
 
     from context_memory.setup.install import crontab
 
-    if read_crontab is None:
-        if crontab.crontab_missing():
-            return none_found("no crontab command here", "needs cron")
-        user = crontab.crontab_user(os.environ)
-        reader: Callable[[], str] = lambda: crontab.read_crontab(user)  # noqa: E731
-    else:
-        reader = read_crontab
+    if read_crontab is None and crontab.crontab_missing():
+        return none_found("no crontab command here", "needs cron")
     try:
-        text = reader()
+        text = (read_crontab or crontab.read_crontab)()
     except crontab.CrontabError as exc:
         return Check(
             name, WARN, f"cannot read the crontab: {exc}", "check that cron works: crontab -l"

@@ -25,7 +25,7 @@ from context_memory.setup.install.venv import PREFIX, REPO_ROOT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
     Done = subprocess.CompletedProcess[str]
 
@@ -124,8 +124,9 @@ def runs_merge_from(line: str, bin_dir: str) -> bool:
     )
 
 
-def _crontab(user: str | None, arg: str, stdin_text: str | None = None) -> Done:
-    """``crontab [-u user] <arg>``, run."""
+def _crontab(arg: str, stdin_text: str | None = None) -> Done:
+    """``crontab [-u $CTX_CRONTAB_USER] <arg>``, run."""
+    user = os.environ.get(USER_VAR)
     argv = ["crontab", *(["-u", user] if user else []), arg]
     try:
         return subprocess.run(
@@ -149,9 +150,9 @@ def _crontab(user: str | None, arg: str, stdin_text: str | None = None) -> Done:
         ) from None
 
 
-def read_crontab(user: str | None = None) -> str:
+def read_crontab() -> str:
     """The user's crontab (``crontab -l``); '' when they have none yet."""
-    done = _crontab(user, "-l")
+    done = _crontab("-l")
     if done.returncode == 0:
         return done.stdout
     message = done.stderr.strip()
@@ -160,16 +161,12 @@ def read_crontab(user: str | None = None) -> str:
     raise CrontabError(f"crontab -l failed: {message or f'exit status {done.returncode}'}")
 
 
-def write_crontab(text: str, user: str | None = None) -> None:
+def write_crontab(text: str) -> None:
     """Install ``text`` as the user's crontab (``crontab -``, which checks it first)."""
-    done = _crontab(user, "-", stdin_text=text)
+    done = _crontab("-", stdin_text=text)
     if done.returncode != 0:
         message = done.stderr.strip() or f"exit status {done.returncode}"
         raise CrontabError(f"crontab refused the new crontab, which was not installed: {message}")
-
-
-def crontab_user(environ: Mapping[str, str]) -> str | None:
-    return environ.get(USER_VAR) or None
 
 
 class CronChange(NamedTuple):
@@ -182,17 +179,15 @@ class CronChange(NamedTuple):
     new_text: str
 
 
-def planned_addition(bin_dir: str, project: str, user: str | None = None) -> CronChange:
+def planned_addition(bin_dir: str, project: str) -> CronChange:
     """The crontab running ctx-merge hourly for ``project`` (one line, idempotent)."""
-    line, old = cron_line(bin_dir, project), read_crontab(user)
+    line, old = cron_line(bin_dir, project), read_crontab()
     new = with_line(old, line, project)
     present = any(is_project_line(existing, project) for existing in old.splitlines())
     return CronChange(UNCHANGED if new == old else UPDATED if present else ADDED, [line], old, new)
 
 
-def planned_removal(
-    project: str, *, bin_dir: str | None = None, user: str | None = None
-) -> CronChange:
+def planned_removal(project: str, bin_dir: str | None = None) -> CronChange:
     """The crontab without the project's tagged line; with ``bin_dir``, also without every
     context-memory line that runs that virtualenv's ctx-merge (it is about to be deleted)."""
 
@@ -202,7 +197,7 @@ def planned_removal(
         )
 
     try:
-        old = read_crontab(user)
+        old = read_crontab()
     except CrontabError:
         # No crontab command means no line of ours to remove; other failures stay errors.
         if crontab_missing():
@@ -221,15 +216,15 @@ def crontab_missing() -> bool:
     return shutil.which("crontab") is None
 
 
-def delete_if_empty(user: str | None = None) -> None:
+def delete_if_empty() -> None:
     """``crontab -r`` when the crontab holds nothing (an uninstall puts back "no crontab"
     when the install found none); quietly nothing when it cannot be read or is not empty."""
     try:
-        if crontab_missing() or read_crontab(user) != "":
+        if crontab_missing() or read_crontab() != "":
             return
     except CrontabError:
         return
-    _crontab(user, "-r")
+    _crontab("-r")
 
 
 # What CronLine says of a change: the verb, then what it changes.
@@ -263,16 +258,14 @@ class CronLine(Step):
             return
         change = self._planned()
         if not would and change is not None and change.action in _SAID:
-            write_crontab(change.new_text, crontab_user(os.environ))
+            write_crontab(change.new_text)
         self._say(change, would)
 
     def _planned(self) -> CronChange | None:
-        user = crontab_user(os.environ)
         if not self.remove:
-            return planned_addition(str(self.bin_dir), self.project, user) if self.asked else None
+            return planned_addition(str(self.bin_dir), self.project) if self.asked else None
         try:
-            purged = str(self.bin_dir) if self.purge else None
-            return planned_removal(self.project, bin_dir=purged, user=user)
+            return planned_removal(self.project, str(self.bin_dir) if self.purge else None)
         except CrontabError as exc:
             if self.asked:
                 raise

@@ -41,16 +41,12 @@ VERIFY_TIMEOUT_SECONDS = 60
 MARK = "# context-memory launcher"
 
 
-class LauncherError(Exception):
-    """The virtualenv's entry points cannot be found; ``str()`` says how to fix it."""
-
-
 def _dist_info(venv: Path | str) -> str:
     """The installed package's ``entry_points.txt`` in the virtualenv's site-packages."""
     site = os.path.join(glob.escape(os.fspath(venv)), "lib", "python3*", "site-packages")
     found = sorted(glob.glob(os.path.join(site, "context_memory-*.dist-info", "entry_points.txt")))
     if len(found) != 1:
-        raise LauncherError(
+        raise InstallError(
             f"expected one installed context-memory in {venv}, found {len(found)}. "
             "Run ./install again (it reinstalls the package)."
         )
@@ -87,7 +83,7 @@ def entry_points(venv: Path | str) -> dict[str, str]:
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keep names as written
     parser.read(found, encoding="utf-8")
     if not parser.has_section("console_scripts"):
-        raise LauncherError(f"{found} lists no console scripts. Run ./install again.")
+        raise InstallError(f"{found} lists no console scripts. Run ./install again.")
     return dict(sorted(parser.items("console_scripts")))
 
 
@@ -103,7 +99,7 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
     module, _, function = target.partition(":")
     names_ok = all(part.isidentifier() for part in [*module.split("."), function])
     if not (names_ok and command.replace("-", "_").isidentifier()):
-        raise LauncherError(f"unexpected entry point {command} = {target}")
+        raise InstallError(f"unexpected entry point {command} = {target}")
     code = [
         *(f"sys.path.append({path!r})" for path in paths),
         f"from {module} import {function}",
@@ -200,10 +196,7 @@ class PreparePrograms(Step):
     bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
 
     def apply(self) -> None:
-        try:
-            write_launchers(self.venv, self.bin_dir)
-        except LauncherError as exc:
-            raise InstallError(str(exc)) from None
+        write_launchers(self.venv, self.bin_dir)
         verify_commands(self.bin_dir or self.venv / "bin", self.programs)
 
 

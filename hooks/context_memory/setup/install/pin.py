@@ -74,65 +74,57 @@ class PinLine(Step):
     remove: bool
 
     def run(self, would: bool) -> None:
-        pin(self.project, self.change, remove=self.remove, dry_run=would)
+        """--pin-decisions: the import line in CLAUDE.md and the digest built at once.
+        --uninstall: the line removed (nothing else of the file) and the digest deleted."""
+        change = self.change
+        if change is None:
+            return
+        from context_memory.core.state import UnsafeNameError, check_state_dir, usual_state_dir
 
-
-def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: bool) -> None:
-    """--pin-decisions: the import line in CLAUDE.md and the digest built at once.
-    --uninstall: the line removed (nothing else of the file) and the digest deleted."""
-    if change is None:
-        return
-    from context_memory.core.state import UnsafeNameError, check_state_dir, usual_state_dir
-
-    try:  # the usual folder, CTX_STATE_DIR or not: CLAUDE.md's line names it
-        state_dir = check_state_dir(usual_state_dir(project))
-    except UnsafeNameError as exc:
-        raise InstallError(str(exc)) from None
-    verb, line = "would " if dry_run else "", pinned.IMPORT_LINE
-    if change.new is not None and not dry_run:
-        _write_claude_md(change)
-    if remove:
-        if change.new is not None:
-            print(f"{PREFIX} pinned digest: {verb}remove the line {pinned.IMPORT_LINE} from "
-                  f"{change.shown}")  # fmt: skip
+        try:  # the usual folder, CTX_STATE_DIR or not: CLAUDE.md's line names it
+            state_dir = check_state_dir(usual_state_dir(self.project))
+        except UnsafeNameError as exc:
+            raise InstallError(str(exc)) from None
+        verb, line = "would " if would else "", pinned.IMPORT_LINE
         digest = pinned.digest_path(state_dir)
-        if pinned.enabled(state_dir):
-            with open(digest, "rb") as handle:
-                ours = handle.read(len(pinned_digest.TITLE)) == pinned_digest.TITLE.encode()
-            if not ours:
-                print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
-                      "left alone")  # fmt: skip
-                return
-            if not dry_run:
-                for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
-                    fsutil.remove(path)
-            print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the decisions "
-                  "log, which is kept)")  # fmt: skip
-        return
-    if change.new is None:
-        print(f"{PREFIX} pinned digest: {change.shown} already imports {pinned.IMPORT_LINE}")
-    elif change.old is None:
-        print(f"{PREFIX} pinned digest: {verb}create {change.shown} with the line {line}")
-    else:
-        print(f"{PREFIX} pinned digest: {verb}add the line {line} to {change.shown}")
-    if dry_run:
-        print(f"{PREFIX} pinned digest: would build {pinned.digest_path(state_dir)}")
-        return
-    cap, warning = pinned.cap_tokens()
-    if warning:
-        print(f"{PREFIX} warning: {warning}", file=sys.stderr)
-    built = pinned.rebuild(state_dir, cap)
-    print(f"{PREFIX} pinned digest: {pinned.describe(built, pinned.digest_path(state_dir))}; "
-          "Claude Code sends it with every request")  # fmt: skip
-
-
-def _write_claude_md(change: ClaudeMdChange) -> None:
-    assert change.new is not None
-    if change.old is not None and change.new == "":
-        # It held only the import line, which an install added: nothing of the user's is left.
-        os.unlink(change.target)
-        return
-    fsutil.atomic_write(change.target, change.new)
+        if change.new is not None and not would:
+            if change.old is not None and change.new == "":
+                # It held only the import line, which an install added: nothing of the user's
+                # is left.
+                os.unlink(change.target)
+            else:
+                fsutil.atomic_write(change.target, change.new)
+        if self.remove:
+            if change.new is not None:
+                print(f"{PREFIX} pinned digest: {verb}remove the line {line} from {change.shown}")
+            if pinned.enabled(state_dir):
+                with open(digest, "rb") as handle:
+                    ours = handle.read(len(pinned_digest.TITLE)) == pinned_digest.TITLE.encode()
+                if not ours:
+                    print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
+                          "left alone")  # fmt: skip
+                    return
+                if not would:
+                    for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
+                        fsutil.remove(path)
+                print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the "
+                      "decisions log, which is kept)")  # fmt: skip
+            return
+        if change.new is None:
+            print(f"{PREFIX} pinned digest: {change.shown} already imports {line}")
+        elif change.old is None:
+            print(f"{PREFIX} pinned digest: {verb}create {change.shown} with the line {line}")
+        else:
+            print(f"{PREFIX} pinned digest: {verb}add the line {line} to {change.shown}")
+        if would:
+            print(f"{PREFIX} pinned digest: would build {digest}")
+            return
+        cap, warning = pinned.cap_tokens()
+        if warning:
+            print(f"{PREFIX} warning: {warning}", file=sys.stderr)
+        built = pinned.rebuild(state_dir, cap)
+        print(f"{PREFIX} pinned digest: {pinned.describe(built, digest)}; Claude Code sends it "
+              "with every request")  # fmt: skip
 
 
 @dataclass(frozen=True)

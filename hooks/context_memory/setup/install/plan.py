@@ -85,7 +85,7 @@ def refuse_early(options: InstallOptions) -> str | None:
                 )
     if not options.cron or (options.dry_run and crontab.crontab_missing()):
         return None  # the dry run shows the line instead (see crontab.CronLine.run)
-    return crontab.read_crontab(crontab.crontab_user(os.environ))
+    return crontab.read_crontab()
 
 
 def edit_settings(

@@ -143,7 +143,7 @@ class RestoreRecorded(Step):
             isinstance(entry, dict) and entry.get("crontab_was_empty")
             for entry in record["cron"].values()
         ):
-            crontab.delete_if_empty(crontab.crontab_user(os.environ))
+            crontab.delete_if_empty()
         for folder, entry in record["links"].items():
             if isinstance(entry, dict) and entry.get("created_folder"):
                 remove_empty(Path(folder))  # other programs' commands stay
