@@ -265,13 +265,6 @@ def lookalike_entries(
 
 STATUSLINE_PROGRAM = "ctx-statusline"
 CHAIN_OPTION = "--chain"
-# Outcomes of set_statusline.
-STATUSLINE_ADDED = "added"  # there was none: ours now
-STATUSLINE_CHAINED = "chained"  # theirs runs first, then ours
-STATUSLINE_UPDATED = "updated"  # ours, pointing at another virtualenv: path updated
-STATUSLINE_UNCHANGED = "unchanged"  # already as wanted (or nothing asked)
-STATUSLINE_KEPT_THEIRS = "kept-theirs"  # theirs, no chaining asked: untouched
-STATUSLINE_NOT_CHAINABLE = "not-chainable"  # theirs is not a command we can run first
 
 _CHAINED = re.compile(
     rf"(?P<program>{_DOUBLE_QUOTED.pattern}|\S+)\s+{CHAIN_OPTION}\s+(?P<rest>.+)", re.DOTALL
@@ -309,32 +302,36 @@ def parse_own_statusline(value: object, bin_dir: Path | str) -> tuple[bool, str 
 
 
 def set_statusline(settings: Settings, bin_dir: Path | str, *, chain: bool) -> tuple[Settings, str]:
-    """Return (a copy of ``settings`` with our status line, outcome).
+    """Return (a copy of ``settings`` with our status line, what was done: a line for people).
 
     No status line: ours is added. Ours already: its program path is brought to
     ``bin_dir`` (a chained command is kept). Someone else's: kept as it is, unless ``chain``,
     which makes ours run theirs first (``ctx-statusline --chain '<theirs>'``) and keeps
     every other key of their setting (``padding``...), so uninstalling restores it exactly.
     """
-    result = copy.deepcopy(settings)
+    result, ours = copy.deepcopy(settings), STATUSLINE_PROGRAM
     current = result.get("statusLine")
     if current is None:
         result["statusLine"] = {"type": "command", "command": statusline_command(bin_dir)}
-        return result, STATUSLINE_ADDED
+        return result, f"status line: {ours} (context bar after every reply)"
     own, chained = parse_own_statusline(current, bin_dir)
     if own:
         wanted = statusline_command(bin_dir, chained)
         if current.get("command") == wanted:
-            return result, STATUSLINE_UNCHANGED
+            return result, f"status line: {ours} is already set"
         current["command"] = wanted
-        return result, STATUSLINE_UPDATED
-    if not chain:
-        return result, STATUSLINE_KEPT_THEIRS
+        return result, f"status line: {ours} now runs from {bin_dir}"
     theirs = command_of(current)
+    if not chain:
+        shown = current.get("command") if isinstance(current, dict) else None
+        return result, (
+            f"status line: you already have one ({shown}); it was kept. To show both "
+            f"(yours first, then {ours}), run ./install --statusline=chain"
+        )
     if theirs is None or not theirs.strip():
-        return result, STATUSLINE_NOT_CHAINABLE
+        return result, f"status line: yours is not a command that {ours} can run first; it was kept"
     current["command"] = statusline_command(bin_dir, theirs)
-    return result, STATUSLINE_CHAINED
+    return result, f"status line: yours ({theirs}) first, then {ours}"
 
 
 def refresh_statusline(settings: Settings, bin_dir: Path | str) -> Settings:
@@ -378,30 +375,15 @@ def desired_settings(settings: Settings, options: InstallOptions, hooks_here: bo
 
 def statusline_note(settings: Settings, options: InstallOptions) -> str | None:
     """What this run does to ``settings``' status line, for people; None when nothing."""
-    current, bin_dir, statusline = settings.get("statusLine"), options.bin_dir, options.statusline
     if options.uninstall:
-        own, chained = parse_own_statusline(current, bin_dir)
-        if not own:
+        new, theirs = unset_statusline(settings, options.bin_dir)
+        if new == settings:
             return None
-        if chained is None:
+        if theirs is None:
             return f"status line: removed {STATUSLINE_PROGRAM}"
-        return f"status line: restored yours ({chained})"
-    if not statusline:
-        return None
-    _, outcome = set_statusline(settings, bin_dir, chain=statusline == STATUSLINE_CHAIN)
-    theirs = current.get("command") if isinstance(current, dict) else None
-    return {
-        STATUSLINE_ADDED: f"status line: {STATUSLINE_PROGRAM} (context bar after every reply)",
-        STATUSLINE_CHAINED: f"status line: yours ({theirs}) first, then {STATUSLINE_PROGRAM}",
-        STATUSLINE_UPDATED: f"status line: {STATUSLINE_PROGRAM} now runs from {bin_dir}",
-        STATUSLINE_KEPT_THEIRS: (
-            f"status line: you already have one ({theirs}); it was kept. To show both "
-            f"(yours first, then {STATUSLINE_PROGRAM}), run ./install --statusline=chain"
-        ),
-        STATUSLINE_NOT_CHAINABLE: (
-            "status line: yours is not a command that ctx-statusline can run first; it was kept"
-        ),
-    }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
+        return f"status line: restored yours ({theirs})"
+    chain = options.statusline == STATUSLINE_CHAIN
+    return set_statusline(settings, options.bin_dir, chain=chain)[1] if options.statusline else None
 
 
 def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
