@@ -37,18 +37,25 @@ from context_memory.setup.install.settings_edit import (
 )
 from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.venv import (
+    PREFIX,
     STAMP_NAME,
     InstallError,
     missing_programs,
     owned_by_installer,
     settings_path_for,
+    show_venv_plan,
 )
 
 
-def carry_out(steps: Sequence[Step], *, dry_run: bool) -> None:
-    """Carry out ``steps`` in order (``dry_run``: print what each would do instead)."""
+def carry_out(steps: Sequence[Step], options: InstallOptions) -> None:
+    """Carry out ``steps`` in order (--dry-run: print what each would do instead, after
+    what the install script would do to the virtualenv)."""
+    if options.dry_run:
+        print(f"{PREFIX} dry run: nothing will be written")
+        if not options.uninstall:
+            show_venv_plan(options.venv)
     for step in steps:
-        (step.show if dry_run else step.apply)()
+        (step.show if options.dry_run else step.apply)()
 
 
 def refuse_early(options: InstallOptions) -> str | None:
@@ -88,13 +95,11 @@ def refuse_early(options: InstallOptions) -> str | None:
     return crontab.read_crontab()
 
 
-def edit_settings(
-    options: InstallOptions, path: Path, user_path: Path, *, first: bool
-) -> EditSettings:
+def edit_settings(options: InstallOptions, path: Path, user_path: Path) -> EditSettings:
     text, old = read_settings(path)
     here = options.uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
     new = desired_settings(old, options, here)
-    return EditSettings(path, text, old, new, options, here, user_path, first)
+    return EditSettings(path, text, old, new, options, here, user_path)
 
 
 def settings_path(options: InstallOptions) -> Path:
@@ -121,7 +126,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
     path, user_path = settings_path(options), settings_path_for(None, os.environ)
     kept = record.load(options.venv)
     # Read and check the settings file first: an unusable file is refused before anything.
-    edit = edit_settings(options, path, user_path, first=True)
+    edit = edit_settings(options, path, user_path)
     before_cron = refuse_early(options)
     # The project of --cron and --pin-decisions: --project DIR, else the current folder.
     project = os.path.abspath(options.project) if options.project is not None else os.getcwd()
@@ -230,7 +235,7 @@ def recorded_steps(
         project = None if path == user_path else str(path.parent.parent)
         if path == done_path or (project is not None and not os.path.isdir(project)):
             continue  # done already, or the project is gone and its settings with it
-        steps.append(edit_settings(again, path, user_path, first=False))
+        steps.append(edit_settings(again, path, user_path))
         # What an uninstall run for that settings file does: its project's (or, for the
         # user settings, the current folder's) crontab line and CLAUDE.md line.
         uncron(project or os.getcwd())

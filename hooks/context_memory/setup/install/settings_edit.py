@@ -47,7 +47,7 @@ from context_memory.setup.install.settings_file import (
     read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import PREFIX, InstallError, show_venv_plan
+from context_memory.setup.install.venv import PREFIX, InstallError
 
 OWN_FOLDER_NAME = "context-memory"
 # The placeholder virtualenv of settings.example.json.
@@ -463,9 +463,8 @@ def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
 @dataclass(frozen=True)
 class EditSettings(Step):
     """One settings file: its text and settings now, and after this run. ``hooks_here``
-    False: the user settings run the hooks already. ``first``: the place this run was
-    asked for (its dry run shows the full report); the others are an uninstall's recorded
-    places."""
+    False: the user settings run the hooks already (only the place this run was asked
+    for; an uninstall's recorded places always run them)."""
 
     path: Path
     text: str | None
@@ -474,22 +473,16 @@ class EditSettings(Step):
     options: InstallOptions
     hooks_here: bool
     user_path: Path
-    first: bool
 
     def show(self) -> None:
         options, path, changed = self.options, self.path, self.new != self.old
-        shown = dumps_settings(self.new, detect_indent(self.text)) if changed else ""
         restore, before = False, None
         if options.uninstall and changed:
             # What the run ends with: the file deleted, or its text from before put back.
             entry = record.load(options.venv)["settings"].get(str(path))
             restore, before = record.planned_restore(entry, self.new, path)
-        if self.first:
-            print(f"{PREFIX} dry run: nothing will be written")
-            if not options.uninstall:
-                show_venv_plan(options.venv)
-            if not self.hooks_here:
-                self._say_elsewhere()
+        if not self.hooks_here:
+            self._say_elsewhere()
         if restore and before is None:
             print(
                 f"{PREFIX} would remove {_own_count(self.old, options.bin_dir)} hooks from "
@@ -502,11 +495,10 @@ class EditSettings(Step):
                 print(f"{PREFIX} would create {path}:")
             else:
                 print(f"{PREFIX} would change {path} (after backing it up):")
-            sys.stdout.write(unified_diff(self.text, shown if before is None else before, path))
-        elif options.uninstall:
-            print(f"{PREFIX} no context-memory hooks in {path}; nothing would change")
+            after = dumps_settings(self.new, detect_indent(self.text)) if before is None else before
+            sys.stdout.write(unified_diff(self.text, after, path))
         elif self.hooks_here:
-            print(f"{PREFIX} hooks already registered in {path}; nothing would change")
+            self._say_unchanged(would=True)
         self._say_note()
 
     def apply(self) -> None:
@@ -517,16 +509,14 @@ class EditSettings(Step):
             wanted = lambda s: desired_settings(s, options, self.hooks_here)  # noqa: E731
             old, new, changed = write_settings(path, wanted, self.text, old)
         removed = _own_count(old, bin_dir) - _own_count(new, bin_dir)
-        if options.uninstall and not changed:
-            print(f"{PREFIX} no context-memory hooks in {path}; nothing to change")
-        elif options.uninstall:
-            print(f"{PREFIX} removed {removed} hook{'' if removed == 1 else 's'} from {path}")
-        elif not self.hooks_here:
+        if not self.hooks_here:
             self._say_elsewhere()
             if removed:
                 print(f"{PREFIX} removed {removed} hooks from {path} that ran twice")
         elif not changed:
-            print(f"{PREFIX} hooks already registered in {path}; nothing to change")
+            self._say_unchanged(would=False)
+        elif options.uninstall:
+            print(f"{PREFIX} removed {removed} hook{'' if removed == 1 else 's'} from {path}")
         elif register_hooks(old, HOOKS, bin_dir) == old:
             print(f"{PREFIX} hooks already registered in {path}; only the status line changed")
         else:
@@ -546,6 +536,12 @@ class EditSettings(Step):
                 "from an older install)",
                 file=sys.stderr,
             )
+
+    def _say_unchanged(self, would: bool) -> None:
+        found = "no context-memory hooks" if self.options.uninstall else "hooks already registered"
+        print(
+            f"{PREFIX} {found} in {self.path}; nothing {'would change' if would else 'to change'}"
+        )
 
     def _say_note(self) -> None:
         """What the run does to the status line (from the settings as they were read)."""
