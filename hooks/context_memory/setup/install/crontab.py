@@ -15,13 +15,12 @@ import hashlib
 import os
 import shlex
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from context_memory.setup.install.options import Step
-from context_memory.setup.install.venv import PREFIX, REPO_ROOT
+from context_memory.setup.install.venv import REPO_ROOT, say, warn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -249,10 +248,9 @@ class CronLine(Step):
 
     def run(self, would: bool) -> None:
         if would and not self.remove and self.asked and crontab_missing():
-            print(
-                f"{PREFIX} crontab: the crontab command is not installed (Debian/Ubuntu: sudo "
-                "apt install cron), so ./install --cron would stop; the line it would add, for "
-                "your scheduler:"
+            say(
+                "crontab: the crontab command is not installed (Debian/Ubuntu: sudo apt install "
+                "cron), so ./install --cron would stop; the line it would add, for your scheduler:"
             )
             print(f"  {cron_line(str(self.bin_dir), self.project)}")
             return
@@ -269,7 +267,7 @@ class CronLine(Step):
         except CrontabError as exc:
             if self.asked:
                 raise
-            print(f"{PREFIX} warning: could not look for a ctx-merge line: {exc}", file=sys.stderr)
+            warn(f"could not look for a ctx-merge line: {exc}")
             return None
 
     def _say(self, change: CronChange | None, would: bool) -> None:
@@ -282,16 +280,16 @@ class CronLine(Step):
             verb, what = _SAID[action]
             noun = "line" if len(change.lines) == 1 else f"{len(change.lines)} lines"
             verb = f"would {verb}" if would else verb.rstrip("e") + "ed"
-            print(f"{PREFIX} crontab: {verb} {what.format(project=project, noun=noun)}")
+            say(f"crontab: {verb} {what.format(project=project, noun=noun)}")
             for line in change.lines:
                 print(f"  {line}")
         elif action == UNCHANGED:
             said = f"already runs ctx-merge hourly for {project}; nothing to change"
-            print(f"{PREFIX} crontab: {said}")
+            say(f"crontab: {said}")
         elif self.asked:
-            print(f"{PREFIX} crontab: no ctx-merge line for {project}; nothing to remove")
+            say(f"crontab: no ctx-merge line for {project}; nothing to remove")
         if self.asked and not self.remove and os.path.realpath(project) == str(REPO_ROOT):
-            print(
-                f"{PREFIX} note: {project} is this context-memory checkout; for your own "
+            say(
+                f"note: {project} is this context-memory checkout; for your own "
                 "project run ./install --cron --project DIR (or from that folder)"
             )

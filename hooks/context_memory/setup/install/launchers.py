@@ -29,7 +29,7 @@ from pathlib import Path
 from context_memory.core.fsutil import atomic_write
 from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import command_for
-from context_memory.setup.install.venv import PREFIX, InstallError, remove_empty
+from context_memory.setup.install.venv import InstallError, remove_empty, say
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
@@ -236,5 +236,5 @@ class RemoveLaunchers(Step):
             if remove_empty(self.bin_dir):
                 remove_empty(self.bin_dir.parent)
         if gone:
-            print(f"{PREFIX} {'would remove' if would else 'removed'} {len(gone)} launchers "
-                  f"from {self.bin_dir}")  # fmt: skip
+            verb = "would remove" if would else "removed"
+            say(f"{verb} {len(gone)} launchers from {self.bin_dir}")

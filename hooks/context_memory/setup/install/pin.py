@@ -9,7 +9,6 @@ stay). Standard library only.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -19,7 +18,7 @@ from context_memory.pinned import claude_md
 from context_memory.pinned import digest as pinned_digest
 from context_memory.pinned import store as pinned
 from context_memory.setup.install.options import Step
-from context_memory.setup.install.venv import PREFIX, InstallError
+from context_memory.setup.install.venv import InstallError, say, warn
 
 
 class ClaudeMdChange(NamedTuple):
@@ -55,7 +54,7 @@ def claude_md_change(project: str, *, add: bool, remove: bool) -> ClaudeMdChange
         line = f"{problem}; left alone. Edit the line {pinned.IMPORT_LINE} in it by hand"
         if add and not remove:
             raise InstallError(line)
-        print(f"{PREFIX} warning: {line}", file=sys.stderr)
+        warn(line)
         return None
     if remove:
         new = claude_md.without_import_line(text) if text is not None else None
@@ -96,35 +95,34 @@ class PinLine(Step):
                 fsutil.atomic_write(change.target, change.new)
         if self.remove:
             if change.new is not None:
-                print(f"{PREFIX} pinned digest: {verb}remove the line {line} from {change.shown}")
+                say(f"pinned digest: {verb}remove the line {line} from {change.shown}")
             if pinned.enabled(state_dir):
                 with open(digest, "rb") as handle:
                     ours = handle.read(len(pinned_digest.TITLE)) == pinned_digest.TITLE.encode()
                 if not ours:
-                    print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
-                          "left alone")  # fmt: skip
+                    say(f"pinned digest: {digest} is not one context-memory wrote; left alone")
                     return
                 if not would:
                     for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
                         fsutil.remove(path)
-                print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the "
-                      "decisions log, which is kept)")  # fmt: skip
+                say(f"pinned digest: {verb}delete {digest} (rebuilt from the decisions log, "
+                    "which is kept)")  # fmt: skip
             return
         if change.new is None:
-            print(f"{PREFIX} pinned digest: {change.shown} already imports {line}")
+            say(f"pinned digest: {change.shown} already imports {line}")
         elif change.old is None:
-            print(f"{PREFIX} pinned digest: {verb}create {change.shown} with the line {line}")
+            say(f"pinned digest: {verb}create {change.shown} with the line {line}")
         else:
-            print(f"{PREFIX} pinned digest: {verb}add the line {line} to {change.shown}")
+            say(f"pinned digest: {verb}add the line {line} to {change.shown}")
         if would:
-            print(f"{PREFIX} pinned digest: would build {digest}")
+            say(f"pinned digest: would build {digest}")
             return
         cap, warning = pinned.cap_tokens()
         if warning:
-            print(f"{PREFIX} warning: {warning}", file=sys.stderr)
+            warn(warning)
         built = pinned.rebuild(state_dir, cap)
-        print(f"{PREFIX} pinned digest: {pinned.describe(built, digest)}; Claude Code sends it "
-              "with every request")  # fmt: skip
+        say(f"pinned digest: {pinned.describe(built, digest)}; Claude Code sends it with "
+            "every request")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -138,10 +136,10 @@ class AutoMemory(Step):
         from context_memory.memory.native import toolkit_folders
 
         for folder in toolkit_folders(self.projects):
-            print(f"{PREFIX} would take the toolkit's lines and files out of {folder}")
+            say(f"would take the toolkit's lines and files out of {folder}")
 
     def apply(self) -> None:
         from context_memory.memory.native import remove_everywhere
 
         for item in remove_everywhere(self.projects):
-            print(f"{PREFIX} removed {item}")
+            say(f"removed {item}")

@@ -37,11 +37,11 @@ from context_memory.setup.install.settings_edit import (
 )
 from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.venv import (
-    PREFIX,
     STAMP_NAME,
     InstallError,
     missing_programs,
     owned_by_installer,
+    say,
     settings_path_for,
     show_venv_plan,
 )
@@ -51,7 +51,7 @@ def carry_out(steps: Sequence[Step], options: InstallOptions) -> None:
     """Carry out ``steps`` in order (--dry-run: print what each would do instead, after
     what the install script would do to the virtualenv)."""
     if options.dry_run:
-        print(f"{PREFIX} dry run: nothing will be written")
+        say("dry run: nothing will be written")
         if not options.uninstall:
             show_venv_plan(options.venv)
     for step in steps:

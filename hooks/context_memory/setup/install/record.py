@@ -26,7 +26,7 @@ from context_memory.setup.install.settings_file import (
     read_settings_text,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import PREFIX, remove_empty
+from context_memory.setup.install.venv import remove_empty, say
 
 RECORD_NAME = "context-memory-install.json"
 RECORD_VERSION = 1
@@ -167,12 +167,12 @@ def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
         restore, before = planned_restore(entry, parse_settings(now_text, path), path)
         if restore and before is None and read_settings_text(path) == now_text:
             path.unlink()
-            print(f"{PREFIX} deleted {path}, which {tool} had created")
+            say(f"deleted {path}, which {tool} had created")
             return True
     except (OSError, SettingsError):
         return False
     if restore and before is not None and replace_if_unchanged(path, now_text, before):
-        print(f"{PREFIX} restored {path} to its text from before {tool}")
+        say(f"restored {path} to its text from before {tool}")
         return True
     return False
 
@@ -191,7 +191,7 @@ def _remove_our_backups(path: Path, before: object, tool: str) -> None:
                 old.unlink()
     if ours:
         noun = "backup" if len(ours) == 1 else "backups"
-        print(f"{PREFIX} removed {len(ours)} {noun} of {path} that {tool} had made")
+        say(f"removed {len(ours)} {noun} of {path} that {tool} had made")
 
 
 def backup_names(path: Path) -> list[str]:
@@ -238,20 +238,20 @@ class UninstallVenv(Step):
     def run(self, would: bool) -> None:
         venv = self.venv
         if not self.purge and not would:
-            print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
+            say(f"kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
         elif not self.purge:
             return
         elif not venv.exists():
-            print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
+            say(f"the virtualenv {venv} does not exist; nothing to delete")
         elif would:
-            print(f"{PREFIX} would delete the virtualenv {venv}")
+            say(f"would delete the virtualenv {venv}")
         else:
             shutil.rmtree(venv)
-            print(f"{PREFIX} deleted the virtualenv {venv}")
+            say(f"deleted the virtualenv {venv}")
             # The default place is <data>/context-memory/venv: its folder is ours too, and an
             # empty one left behind says something is still installed.
             if venv.parent.name == "context-memory" and remove_empty(venv.parent):
-                print(f"{PREFIX} deleted the folder {venv.parent}, now empty")
+                say(f"deleted the folder {venv.parent}, now empty")
 
 
 @dataclass(frozen=True)
@@ -279,10 +279,9 @@ class PurgeLeftovers(Step):
     def show(self) -> None:
         ours, alone = self._ours()
         if ours or alone:
-            print(f"{PREFIX} would delete the cache folder {self.cache}")
+            say(f"would delete the cache folder {self.cache}")
         for folder in self._made():
-            print(f"{PREFIX} would delete the folder {folder} (./install made it) if it is "
-                  "empty then")  # fmt: skip
+            say(f"would delete the folder {folder} (./install made it) if it is empty then")
 
     def apply(self) -> None:
         ours, _ = self._ours()
@@ -293,9 +292,9 @@ class PurgeLeftovers(Step):
                 shutil.rmtree(folder)
         if self.cache.is_dir() and not self.cache.is_symlink():
             if remove_empty(self.cache):
-                print(f"{PREFIX} deleted the cache folder {self.cache}")
+                say(f"deleted the cache folder {self.cache}")
             elif ours:  # something else of the user's is in it
-                print(f"{PREFIX} deleted the toolkit's folders in the cache folder {self.cache}")
+                say(f"deleted the toolkit's folders in the cache folder {self.cache}")
         for folder in self._made():
             if remove_empty(folder):  # else something else is in it now
-                print(f"{PREFIX} deleted the folder {folder}, which ./install had made, now empty")
+                say(f"deleted the folder {folder}, which ./install had made, now empty")

@@ -47,7 +47,7 @@ from context_memory.setup.install.settings_file import (
     read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import PREFIX, InstallError
+from context_memory.setup.install.venv import InstallError, say, warn
 
 OWN_FOLDER_NAME = "context-memory"
 # The placeholder virtualenv of settings.example.json.
@@ -424,7 +424,7 @@ def write_settings(
         backup = backup_file(path, _now()) if text is not None else None
         if replace_if_unchanged(path, text, new_text):
             if backup is not None:
-                print(f"{PREFIX} backed up {path} to {backup.name}")
+                say(f"backed up {path} to {backup.name}")
                 record.prune_backups(path, just_made=backup)
             return old, new, True
         if backup is not None:
@@ -484,17 +484,17 @@ class EditSettings(Step):
         if not self.hooks_here:
             self._say_elsewhere()
         if restore and before is None:
-            print(
-                f"{PREFIX} would remove {_own_count(self.old, options.bin_dir)} hooks from "
+            say(
+                f"would remove {_own_count(self.old, options.bin_dir)} hooks from "
                 f"{path}, then delete it: {options.tool} had created it, and nothing else is in it"
             )
         elif changed:
             if restore:
-                print(f"{PREFIX} would restore {path} to its text from before {options.tool}:")
+                say(f"would restore {path} to its text from before {options.tool}:")
             elif self.text is None:
-                print(f"{PREFIX} would create {path}:")
+                say(f"would create {path}:")
             else:
-                print(f"{PREFIX} would change {path} (after backing it up):")
+                say(f"would change {path} (after backing it up):")
             after = dumps_settings(self.new, detect_indent(self.text)) if before is None else before
             sys.stdout.write(unified_diff(self.text, after, path))
         elif self.hooks_here:
@@ -512,46 +512,41 @@ class EditSettings(Step):
         if not self.hooks_here:
             self._say_elsewhere()
             if removed:
-                print(f"{PREFIX} removed {removed} hooks from {path} that ran twice")
+                say(f"removed {removed} hooks from {path} that ran twice")
         elif not changed:
             self._say_unchanged(would=False)
         elif options.uninstall:
-            print(f"{PREFIX} removed {removed} hook{'' if removed == 1 else 's'} from {path}")
+            say(f"removed {removed} hook{'' if removed == 1 else 's'} from {path}")
         elif register_hooks(old, HOOKS, bin_dir) == old:
-            print(f"{PREFIX} hooks already registered in {path}; only the status line changed")
+            say(f"hooks already registered in {path}; only the status line changed")
         else:
-            print(f"{PREFIX} registered {len(HOOKS)} hook{'' if len(HOOKS) == 1 else 's'} in "
-                  f"{path}:")  # fmt: skip
+            say(f"registered {len(HOOKS)} hook{'' if len(HOOKS) == 1 else 's'} in {path}:")
             for spec in HOOKS:
                 label = spec.event if spec.matcher is None else f"{spec.event} [{spec.matcher}]"
                 command = command_for(bin_dir, spec.command)
                 print(f"  {label}: {command} (timeout {spec.timeout} s)")
-            print(f"{PREFIX} done; restart running Claude Code sessions to load the hooks")
+            say("done; restart running Claude Code sessions to load the hooks")
         self._say_note()
         # Entries that run programs of our names from elsewhere: a warning, left alone.
         for event, program in lookalike_entries(new, bin_dir, HOOK_NAMES):
-            print(
-                f"{PREFIX} warning: {path} also runs {program} for {event}; that entry is "
-                "not this install's, so it was left alone (delete it by hand if it is left over "
-                "from an older install)",
-                file=sys.stderr,
+            warn(
+                f"{path} also runs {program} for {event}; that entry is not this install's, so it "
+                "was left alone (delete it by hand if it is left over from an older install)"
             )
 
     def _say_unchanged(self, would: bool) -> None:
         found = "no context-memory hooks" if self.options.uninstall else "hooks already registered"
-        print(
-            f"{PREFIX} {found} in {self.path}; nothing {'would change' if would else 'to change'}"
-        )
+        say(f"{found} in {self.path}; nothing {'would change' if would else 'to change'}")
 
     def _say_note(self) -> None:
         """What the run does to the status line (from the settings as they were read)."""
         note = statusline_note(self.old, self.options)
         if note:
-            print(f"{PREFIX} {note}")
+            say(f"{note}")
 
     def _say_elsewhere(self) -> None:
-        print(
-            f"{PREFIX} hooks already registered in {self.user_path}, which runs them in every "
+        say(
+            f"hooks already registered in {self.user_path}, which runs them in every "
             f"project; not registering them again in {self.path}"
         )
 
@@ -576,9 +571,8 @@ class DropProjectHooks(Step):
             old, _, changed = write_settings(self.path, unregister, text, old)
             if not changed:
                 return
-        print(
-            f"{PREFIX} {'would remove' if would else 'removed'} {_own_count(old, self.bin_dir)} "
-            f"hooks from {self.path}: "
-            f"{self.user_path} runs them in every project now, and both would run each hook "
-            "twice"
+        say(
+            f"{'would remove' if would else 'removed'} {_own_count(old, self.bin_dir)} hooks from "
+            f"{self.path}: {self.user_path} runs them in every project now, and both would run "
+            "each hook twice"
         )
