@@ -1,17 +1,12 @@
-"""Editing Claude Code's settings.json: pure functions on dicts first (settings_file.py reads,
-parses and serialises the file). ``register_hooks`` and ``unregister_hooks`` never touch the
-disk nor mutate their argument; the installer writes nothing when the result equals the
-input, which is what makes a second ``./install`` a no-op. Which entries are ours, and where
-new ones go: docs/install.md ("Which entries of settings.json are the installer's"); the
-rule is ``is_own_entry``. The status line gets pure functions of the same kind, and the
-settings a run wants (``desired_settings``) are one of both. Then the write of one settings
-file (backed up, redone when another program changed the file meanwhile) and the installer's
-steps on settings files (EditSettings, DropProjectHooks; see install/plan.py), each saying
-what it would do (``show``: the diff) or doing it and saying what it did.
-
-Size: what the installer does to settings.json is one job, from the pure edits to the steps
-that write them; apart, the steps' module imported a dozen names of this one and nothing
-else used it.
+"""What the installer does to Claude Code's settings.json. Pure functions on dicts first
+(settings_file.py reads, parses and serialises the file): they never touch the disk nor
+mutate their argument, and the installer writes nothing when the result equals the input,
+which is what makes a second ``./install`` a no-op. Which entries are ours, and where new
+ones go: docs/install.md ("Which entries of settings.json are the installer's"); the rule
+is ``is_own_entry``. The settings a run wants (``desired_settings``) are the hooks' and the
+status line's edits. Then the write of one settings file (backed up, redone when another
+program changed the file meanwhile) and the installer's steps on settings files
+(EditSettings, DropProjectHooks; see install/plan.py).
 
 Settings format (Claude Code 2.1.x)::
 
@@ -80,8 +75,7 @@ def command_of(entry: object) -> str | None:
 
 def is_own_entry(entry: object, bin_dir: Path | str, commands: Iterable[str]) -> bool:
     """True when ``entry`` was written by an install (the rule: docs/install.md)."""
-    command = command_of(entry)
-    word = _single_word(command) if command is not None else None
+    word = _single_word(command_of(entry))
     if word is None or not os.path.isabs(word):
         return False
     path = Path(os.path.normpath(word))
@@ -96,10 +90,13 @@ _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\$`]|\\[\\"$`])*)"')
 _UNESCAPE = re.compile(r'\\([\\"$`])')
 
 
-def _first_word(command: str) -> tuple[str | None, bool]:
+def _first_word(command: object) -> tuple[str | None, bool]:
     """(the program of ``command``, whether it is the one word the shell makes of it, with
-    no expansion). Double-quoted text follows the POSIX rules, as command_for writes it
-    (shlex would keep the backslash of \\$ and \\`); anything else goes through shlex."""
+    no expansion); (None, False) for what is not a string. Double-quoted text follows the
+    POSIX rules, as command_for writes it (shlex would keep the backslash of \\$ and \\`);
+    anything else goes through shlex."""
+    if not isinstance(command, str):
+        return None, False
     text = command.strip()
     quoted = _DOUBLE_QUOTED.match(text)
     if quoted and (quoted.end() == len(text) or text[quoted.end()].isspace()):
@@ -112,14 +109,14 @@ def _first_word(command: str) -> tuple[str | None, bool]:
     return (words[0] if words else None), alone
 
 
-def _single_word(command: str) -> str | None:
+def _single_word(command: object) -> str | None:
     word, alone = _first_word(command)
     return word if alone else None
 
 
 def command_word(command: object) -> str | None:
     """The program (first word) of a command, or None."""
-    return _first_word(command)[0] if isinstance(command, str) else None
+    return _first_word(command)[0]
 
 
 def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
@@ -256,8 +253,7 @@ def lookalike_entries(
     for event, _group, entry in hook_entries(settings):
         if is_own_entry(entry, bin_dir, names) or not isinstance(entry, dict):
             continue
-        command = entry.get("command")
-        word = _single_word(command) if isinstance(command, str) else None
+        word = _single_word(entry.get("command"))
         if word and os.path.isabs(word) and os.path.basename(word) in names:
             found.append((event, word))
     return found
