@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,7 +175,6 @@ class CronChange(NamedTuple):
 
     action: str  # ADDED, UPDATED, UNCHANGED, REMOVED or ABSENT
     lines: list[str]  # the line added, or the lines removed
-    old_text: str
     new_text: str
 
 
@@ -183,7 +183,7 @@ def planned_addition(bin_dir: str, project: str) -> CronChange:
     line, old = cron_line(bin_dir, project), read_crontab()
     new = with_line(old, line, project)
     present = any(is_project_line(existing, project) for existing in old.splitlines())
-    return CronChange(UNCHANGED if new == old else UPDATED if present else ADDED, [line], old, new)
+    return CronChange(UNCHANGED if new == old else UPDATED if present else ADDED, [line], new)
 
 
 def planned_removal(project: str, bin_dir: str | None = None) -> CronChange:
@@ -200,18 +200,14 @@ def planned_removal(project: str, bin_dir: str | None = None) -> CronChange:
     except CrontabError:
         # No crontab command means no line of ours to remove; other failures stay errors.
         if crontab_missing():
-            return CronChange(ABSENT, [], "", "")
+            return CronChange(ABSENT, [], "")
         raise
     removed = [line for line in old.splitlines() if unwanted(line)]
-    if not removed:
-        return CronChange(ABSENT, [], old, old)
-    return CronChange(REMOVED, removed, old, without_lines(old, unwanted))
+    return CronChange(REMOVED if removed else ABSENT, removed, without_lines(old, unwanted))
 
 
 def crontab_missing() -> bool:
     """No ``crontab`` command on PATH (a dry run then shows the line instead)."""
-    import shutil
-
     return shutil.which("crontab") is None
 
 
@@ -247,45 +243,39 @@ class CronLine(Step):
     purge: bool
 
     def run(self, would: bool) -> None:
-        if would and not self.remove and self.asked and crontab_missing():
+        """Say what the change does (or ``would`` do). An uninstall that finds no line says
+        so only when --cron was asked."""
+        project, bin_dir = self.project, str(self.bin_dir)
+        if not self.remove and not self.asked:
+            return
+        if would and not self.remove and crontab_missing():
             say(
                 "crontab: the crontab command is not installed (Debian/Ubuntu: sudo apt install "
                 "cron), so ./install --cron would stop; the line it would add, for your scheduler:"
             )
-            print(f"  {cron_line(str(self.bin_dir), self.project)}")
+            print(f"  {cron_line(bin_dir, project)}")
             return
-        change = self._planned()
-        if not would and change is not None and change.action in _SAID:
-            write_crontab(change.new_text)
-        self._say(change, would)
-
-    def _planned(self) -> CronChange | None:
-        if not self.remove:
-            return planned_addition(str(self.bin_dir), self.project) if self.asked else None
         try:
-            return planned_removal(self.project, str(self.bin_dir) if self.purge else None)
+            if self.remove:
+                change = planned_removal(project, bin_dir if self.purge else None)
+            else:
+                change = planned_addition(bin_dir, project)
         except CrontabError as exc:
             if self.asked:
                 raise
             warn(f"could not look for a ctx-merge line: {exc}")
-            return None
-
-    def _say(self, change: CronChange | None, would: bool) -> None:
-        """What ``change`` does (or ``would`` do). An uninstall that finds no line says so
-        only when --cron was asked."""
-        if change is None:
             return
-        project, action = self.project, change.action
-        if action in _SAID:
-            verb, what = _SAID[action]
+        if change.action in _SAID:
+            if not would:
+                write_crontab(change.new_text)
+            verb, what = _SAID[change.action]
             noun = "line" if len(change.lines) == 1 else f"{len(change.lines)} lines"
             verb = f"would {verb}" if would else verb.rstrip("e") + "ed"
             say(f"crontab: {verb} {what.format(project=project, noun=noun)}")
             for line in change.lines:
                 print(f"  {line}")
-        elif action == UNCHANGED:
-            said = f"already runs ctx-merge hourly for {project}; nothing to change"
-            say(f"crontab: {said}")
+        elif change.action == UNCHANGED:
+            say(f"crontab: already runs ctx-merge hourly for {project}; nothing to change")
         elif self.asked:
             say(f"crontab: no ctx-merge line for {project}; nothing to remove")
         if self.asked and not self.remove and os.path.realpath(project) == str(REPO_ROOT):
