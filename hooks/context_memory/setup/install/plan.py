@@ -65,7 +65,7 @@ def refuse_early(options: InstallOptions) -> str | None:
     entry points) or with those of --statusline or --cron missing (a virtualenv of an older
     context-memory). Returns the crontab as it is for --cron (None when not asked, or a dry
     run without crontab)."""
-    venv = options.venv
+    venv, package_bin = options.venv, options.venv / "bin"  # pip's console scripts
     if options.purge and venv.exists() and not owned_by_installer(venv):
         raise InstallError(
             f"{venv} does not look like a context-memory virtualenv (no {STAMP_NAME}), "
@@ -74,7 +74,7 @@ def refuse_early(options: InstallOptions) -> str | None:
     if options.uninstall:
         return None
     if not options.dry_run:
-        missing = missing_programs(options.package_bin, (spec.command for spec in HOOKS))
+        missing = missing_programs(package_bin, (spec.command for spec in HOOKS))
         if missing:
             raise InstallError(
                 f"{missing[0]} does not exist: the virtualenv {venv} is missing or "
@@ -84,7 +84,7 @@ def refuse_early(options: InstallOptions) -> str | None:
             (STATUSLINE_PROGRAM, "--statusline", options.statusline),
             (crontab.MERGE_PROGRAM, "--cron", options.cron),
         ):
-            path = options.package_bin / program
+            path = package_bin / program
             if asked and not os.access(path, os.X_OK):
                 raise InstallError(
                     f"{path} does not exist: the virtualenv {venv} holds an older "

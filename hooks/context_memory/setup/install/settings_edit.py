@@ -45,6 +45,7 @@ from context_memory.setup.install.settings_file import (
 from context_memory.setup.install.venv import InstallError, say, warn
 
 OWN_FOLDER_NAME = "context-memory"
+HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 # The placeholder virtualenv of settings.example.json.
 EXAMPLE_VENV = "/home/you/.local/share/context-memory/venv"
 
@@ -162,21 +163,17 @@ def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path 
 
 
 def unregister_hooks(
-    settings: Settings,
-    bin_dir: Path | str,
-    commands: Iterable[str] | None = None,
+    settings: Settings, bin_dir: Path | str, commands: Iterable[str] = HOOK_NAMES
 ) -> Settings:
     """Return a copy of ``settings`` without our entries (is_own_entry).
 
-    ``commands`` defaults to the registry's command names. A matcher group, an event, or
-    the ``hooks`` object that becomes empty because our entries left it is removed too
-    (so ``unregister_hooks(register_hooks(s)) == s``, except that an event list or a
-    ``hooks`` object that was already empty before the install is removed as well: the
-    same settings to Claude Code). Groups that were already empty, and everything
-    foreign, stay.
+    A matcher group, an event, or the ``hooks`` object that becomes empty because our
+    entries left it is removed too (so ``unregister_hooks(register_hooks(s)) == s``, except
+    that an event list or a ``hooks`` object that was already empty before the install is
+    removed as well: the same settings to Claude Code). Groups that were already empty, and
+    everything foreign, stay.
     """
-    names = {spec.command for spec in HOOKS} if commands is None else set(commands)
-    return _rewrite_own_entries(settings, bin_dir, names, lambda *_: None)
+    return _rewrite_own_entries(settings, bin_dir, set(commands), lambda *_: None)
 
 
 def _rewrite_own_entries(
@@ -212,7 +209,7 @@ def _rewrite_own_entries(
 
 
 def own_entries(
-    settings: Settings, bin_dir: Path | str, commands: Iterable[str]
+    settings: Settings, bin_dir: Path | str, commands: Iterable[str] = HOOK_NAMES
 ) -> list[tuple[str, str | None, dict[str, Any]]]:
     """Our entries in ``settings`` as (event, matcher, entry), in file order."""
     names = set(commands)
@@ -388,7 +385,6 @@ def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
     return [*dict.fromkeys(spec.command for spec in HOOKS), *[STATUSLINE_PROGRAM] * own]
 
 
-HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 MAX_WRITE_ATTEMPTS = 1000
 MAX_WRITE_SECONDS = 20
 
@@ -397,7 +393,7 @@ def runs_our_hooks(path: Path, bin_dir: Path) -> bool:
     """Whether the settings file ``path`` registers any of our hooks (an unreadable or
     damaged file counts as not: the hooks then go where they were asked to go)."""
     try:
-        return bool(_own_count(read_settings(path)[1], bin_dir))
+        return bool(own_entries(read_settings(path)[1], bin_dir))
     except (SettingsError, OSError):
         return False
 
@@ -441,10 +437,6 @@ def _now() -> datetime | None:
     return None
 
 
-def _own_count(settings: Settings, bin_dir: Path) -> int:
-    return len(own_entries(settings, bin_dir, HOOK_NAMES))
-
-
 def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
     """A unified diff of the settings file (``/dev/null`` when it does not exist yet)."""
 
@@ -481,7 +473,7 @@ class EditSettings(Step):
             self._say_elsewhere()
         if restore and before is None:
             say(
-                f"would remove {_own_count(self.old, options.bin_dir)} hooks from "
+                f"would remove {len(own_entries(self.old, options.bin_dir))} hooks from "
                 f"{path}, then delete it: {options.tool} had created it, and nothing else is in it"
             )
         elif changed:
@@ -504,7 +496,7 @@ class EditSettings(Step):
             # The settings after this run, for the file as it is when written.
             wanted = lambda s: desired_settings(s, options, self.hooks_here)  # noqa: E731
             old, new, changed = write_settings(path, wanted, self.text, old)
-        removed = _own_count(old, bin_dir) - _own_count(new, bin_dir)
+        removed = len(own_entries(old, bin_dir)) - len(own_entries(new, bin_dir))
         if not self.hooks_here:
             self._say_elsewhere()
             if removed:
@@ -567,8 +559,8 @@ class DropProjectHooks(Step):
             old, _, changed = write_settings(self.path, unregister, text, old)
             if not changed:
                 return
+        verb, count = "would remove" if would else "removed", len(own_entries(old, self.bin_dir))
         say(
-            f"{'would remove' if would else 'removed'} {_own_count(old, self.bin_dir)} hooks from "
-            f"{self.path}: {self.user_path} runs them in every project now, and both would run "
-            "each hook twice"
+            f"{verb} {count} hooks from {self.path}: {self.user_path} runs them in every project "
+            "now, and both would run each hook twice"
         )

@@ -104,17 +104,12 @@ class RawNumber:
     def __init__(self, text: str) -> None:
         self.text = text
 
-    def value(self) -> int | float:
-        if any(ch in self.text for ch in ".eE"):
-            return float(self.text)
-        return int(self.text)
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, RawNumber):
             return self.text == other.text
         if isinstance(other, (int, float)) and not isinstance(other, bool):
             try:
-                return self.value() == other
+                return (float if any(ch in self.text for ch in ".eE") else int)(self.text) == other
             except ValueError:  # more digits than int() converts
                 return False
         return NotImplemented
