@@ -8,6 +8,10 @@ status line's edits. Then the write of one settings file (backed up, redone when
 program changed the file meanwhile) and the installer's steps on settings files
 (EditSettings, DropProjectHooks; see install/plan.py).
 
+Size: what the installer does to settings.json is one job, from the pure edits to the steps
+that write them; apart, the steps' module imported a dozen names of this one and nothing
+else used it.
+
 Settings format (Claude Code 2.1.x)::
 
     {"hooks": {"EventName": [{"matcher": "...", "hooks": [
