@@ -32,13 +32,11 @@ from context_memory.core.tables import (
 from context_memory.memory.native import INDEX_FILE, Index, read_index, read_state
 from context_memory.memory.native_folder import native_location
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
-from context_memory.setup.doctor.checks_install import program_problem
+from context_memory.setup.doctor.checks_install import PluginInstall, program_problem
 from context_memory.setup.install.settings_edit import command_word
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-
-    from context_memory.setup.doctor.plugin import PluginInstall
 
 LOG_TAIL_BYTES = 1024 * 1024
 ERROR_WINDOW_SECONDS = 24 * 3600
