@@ -220,19 +220,16 @@ def own_entries(
     return [
         (event, group.get("matcher"), entry)
         for event, group, entry in hook_entries(settings)
-        if isinstance(entry, dict) and is_own_entry(entry, bin_dir, names)
+        if is_own_entry(entry, bin_dir, names)
     ]
 
 
-def hook_entries(settings: Settings) -> Iterator[tuple[str, dict[str, Any], object]]:
-    """(event, group, entry) for every hook entry, skipping parts of the wrong shape."""
-    hooks = settings.get("hooks")
-    if not isinstance(hooks, dict):
-        return
-    for event, groups in hooks.items():
-        for group in groups if isinstance(groups, list) else ():
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            for entry in entries if isinstance(entries, list) else ():
+def hook_entries(settings: Settings) -> Iterator[tuple[str, dict[str, Any], Entry]]:
+    """(event, group, entry) for every hook entry of ``settings`` (of the shape
+    settings_file.check_hooks_shape checks: every parsed settings file has it)."""
+    for event, groups in settings.get("hooks", {}).items():
+        for group in groups:
+            for entry in group.get("hooks", []):
                 yield event, group, entry
 
 
@@ -252,7 +249,7 @@ def lookalike_entries(
     names = set(commands)
     found: list[tuple[str, str]] = []
     for event, _group, entry in hook_entries(settings):
-        if is_own_entry(entry, bin_dir, names) or not isinstance(entry, dict):
+        if is_own_entry(entry, bin_dir, names):
             continue
         word = _single_word(entry.get("command"))
         if word and os.path.isabs(word) and os.path.basename(word) in names:
