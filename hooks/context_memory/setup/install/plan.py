@@ -185,10 +185,9 @@ def project_duplicates(
 ) -> list[Step]:
     """A user-level install after --project ones: the project settings files the record
     lists that still register our hooks would run each of them twice."""
-    paths = [Path(where) for where in kept["settings"]]
     return [
         DropProjectHooks(path, user_path, options.bin_dir)
-        for path in paths
+        for path in map(Path, kept["settings"])
         if path != user_path
         and path.parent.parent.is_dir()
         and runs_our_hooks(path, options.bin_dir)

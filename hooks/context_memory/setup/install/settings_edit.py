@@ -233,11 +233,11 @@ def hook_entries(settings: Settings) -> Iterator[tuple[str, dict[str, Any], Entr
                 yield event, group, entry
 
 
-def example_settings_text(specs: Sequence[HookSpec] = HOOKS) -> str:
+def example_settings_text() -> str:
     """The text of ``settings.example.json``: the registration for EXAMPLE_VENV. Regenerate:
     ``PYTHONPATH=hooks python -c 'import sys; from context_memory.setup.install.settings_edit import
     example_settings_text as t; sys.stdout.write(t())' > settings.example.json``"""
-    return dumps_settings(register_hooks({}, specs, os.path.join(EXAMPLE_VENV, "bin")))
+    return dumps_settings(register_hooks({}, HOOKS, os.path.join(EXAMPLE_VENV, "bin")))
 
 
 def lookalike_entries(
@@ -358,10 +358,11 @@ def desired_settings(settings: Settings, options: InstallOptions, hooks_here: bo
     bin_dir, statusline = options.bin_dir, options.statusline
     if options.uninstall:
         return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
-    if hooks_here:
-        new = register_hooks(settings, HOOKS, bin_dir)
-    else:
-        new = unregister_hooks(settings, bin_dir)
+    new = (
+        register_hooks(settings, HOOKS, bin_dir)
+        if hooks_here
+        else unregister_hooks(settings, bin_dir)
+    )
     if statusline:
         return set_statusline(new, bin_dir, chain=statusline == STATUSLINE_CHAIN)[0]
     return refresh_statusline(new, bin_dir)

@@ -10,10 +10,10 @@ import hashlib
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from context_memory.core.command_table import HOOKS, HookSpec
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.platforms import claude_config_dir, home
 
 PREFIX = "context-memory:"
@@ -121,7 +121,7 @@ def source_hash(repo: Path) -> str:
     return digest.hexdigest()
 
 
-def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
+def venv_plan(venv: Path, repo: Path) -> str:
     """What the install script must do to ``venv`` so it holds the source in ``repo``:
     PLAN_CURRENT, PLAN_CREATE, PLAN_RECREATE or PLAN_UPDATE. Raises InstallError for a
     folder that is not a virtualenv, and for a broken virtualenv that has no stamp (only
@@ -151,9 +151,7 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
         stamp = (venv / STAMP_NAME).read_text(encoding="utf-8").strip()
     except OSError:
         stamp = ""
-    if stamp != source_hash(repo) or missing_programs(
-        venv / "bin", (spec.command for spec in specs)
-    ):
+    if stamp != source_hash(repo) or missing_programs(venv / "bin", (h.command for h in HOOKS)):
         return PLAN_UPDATE
     return PLAN_CURRENT
 
