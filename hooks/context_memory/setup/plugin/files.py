@@ -30,14 +30,11 @@ AUTHOR = {"name": "context-memory"}
 HOOKS_FILE = "hooks/hooks.json"
 
 
-def plugin_command(command: str) -> str:
-    # Quoted: the client runs it through a shell and the plugin folder may hold spaces.
-    return f'"{LAUNCHER}" {command}'
-
-
 def _group(matcher: str | None, command: str, timeout: int) -> dict[str, object]:
     group: dict[str, object] = {} if matcher is None else {"matcher": matcher}
-    group["hooks"] = [{"type": "command", "command": plugin_command(command), "timeout": timeout}]
+    # Quoted: the client runs it through a shell and the plugin folder may hold spaces.
+    entry = {"type": "command", "command": f'"{LAUNCHER}" {command}', "timeout": timeout}
+    group["hooks"] = [entry]
     return group
 
 
