@@ -126,16 +126,15 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
     return "\n".join(["#!/bin/sh", shell, run]) + "\n"
 
 
-def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list[str]:
+def write_launchers(venv: Path | str, bin_dir: Path | str) -> list[str]:
     """Write our launchers (atomically, mode 0755) into ``bin_dir``: ``<venv>/bin`` for
     ./install's own virtualenv (they replace pip's wrappers there), a folder of their own
     for a virtualenv that pipx or uv owns (their wrappers in ``<venv>/bin`` are theirs and
     stay as they are). Each names the virtualenv's python by its absolute path and appends
     its site-packages itself, so it needs no ``site`` module to know its virtualenv.
     Returns the commands whose file changed."""
-    venv_dir = os.path.abspath(os.fspath(venv))
-    python = os.path.join(venv_dir, "bin", "python")
-    target_dir = os.path.abspath(os.fspath(bin_dir)) if bin_dir else os.path.join(venv_dir, "bin")
+    python = os.path.join(os.path.abspath(venv), "bin", "python")
+    target_dir = os.path.abspath(bin_dir)
     os.makedirs(target_dir, exist_ok=True)
     changed = []
     paths = package_paths(venv)
@@ -193,11 +192,11 @@ class PreparePrograms(Step):
 
     venv: Path
     programs: tuple[str, ...]
-    bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
+    bin_dir: Path  # InstallOptions.bin_dir
 
     def apply(self) -> None:
         write_launchers(self.venv, self.bin_dir)
-        verify_commands(self.bin_dir or self.venv / "bin", self.programs)
+        verify_commands(self.bin_dir, self.programs)
 
 
 def our_launchers(bin_dir: Path) -> list[str]:

@@ -137,7 +137,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
             desired_settings(edit.old, options, hooks_here=True),
             options.bin_dir,
         )
-        steps.append(PreparePrograms(options.venv, tuple(programs), options.launcher_dir))
+        steps.append(PreparePrograms(options.venv, tuple(programs), options.bin_dir))
     steps.append(edit)
     if options.uninstall and (options.purge or options.links):
         steps.append(UninstallVenv(options.venv, options.purge))
