@@ -10,8 +10,7 @@ import os
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
 
 from context_memory.core.fsutil import list_dir, open_file
 from context_memory.core.hookio import BREAKER_LIMIT, breaker_failures
@@ -34,9 +33,6 @@ from context_memory.memory.native_folder import native_location
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.doctor.checks_install import PluginInstall, program_problem
 from context_memory.setup.install.settings_edit import command_word
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 LOG_TAIL_BYTES = 1024 * 1024
 ERROR_WINDOW_SECONDS = 24 * 3600
