@@ -40,7 +40,7 @@ CACHE_FOLDERS = ("sessions", "compactions")
 def identity() -> str:
     """Whose install this is: one virtualenv may serve several accounts' settings (a shared
     CTX_VENV, or test runs with throwaway homes); an uninstall only replays its own."""
-    names = ("HOME", "CLAUDE_CONFIG_DIR", "CTX_BIN_DIR", "XDG_BIN_HOME", "CTX_CRONTAB_USER")
+    names = ("HOME", "CLAUDE_CONFIG_DIR", "CTX_BIN_DIR", "XDG_BIN_HOME", crontab.USER_VAR)
     return json.dumps([os.environ.get(name) or "" for name in names])
 
 
