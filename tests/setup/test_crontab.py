@@ -58,18 +58,19 @@ FOREIGN = (
 )
 
 
-def add_merge_line(bin_dir: str, project: str, *, user: str) -> crontab.CronChange:
-    """What CronLine.apply does for --cron: the planned change, written."""
-    change = planned_addition(bin_dir, project, user)
+def add_merge_line(bin_dir: str, project: str) -> crontab.CronChange:
+    """What CronLine.apply does for --cron: the planned change, written (to the crontab
+    of CTX_CRONTAB_USER, which the user_crontab fixture sets)."""
+    change = planned_addition(bin_dir, project)
     if change.action != UNCHANGED:
-        write_crontab(change.new_text, user)
+        write_crontab(change.new_text)
     return change
 
 
-def remove_merge_lines(project: str, *, user: str) -> crontab.CronChange:
-    change = planned_removal(project, user=user)
+def remove_merge_lines(project: str) -> crontab.CronChange:
+    change = planned_removal(project)
     if change.action == REMOVED:
-        write_crontab(change.new_text, user)
+        write_crontab(change.new_text)
     return change
 
 
@@ -199,16 +200,16 @@ def install_text(user: str, text: str) -> None:
 
 
 def test_read_crontab_of_a_user_without_one_is_empty(user_crontab: str) -> None:
-    assert read_crontab(user_crontab) == ""
+    assert read_crontab() == ""
 
 
 def test_add_is_idempotent_and_keeps_the_rest(user_crontab: str) -> None:
     install_text(user_crontab, FOREIGN)
     line = cron_line("/v env/bin", "/srv/my app")
-    change = add_merge_line("/v env/bin", "/srv/my app", user=user_crontab)
+    change = add_merge_line("/v env/bin", "/srv/my app")
     assert (change.action, change.lines) == (ADDED, [line])
     assert installed(user_crontab) == FOREIGN + line + "\n"
-    again = add_merge_line("/v env/bin", "/srv/my app", user=user_crontab)
+    again = add_merge_line("/v env/bin", "/srv/my app")
     assert again.action == UNCHANGED
     assert installed(user_crontab) == FOREIGN + line + "\n"
 
@@ -216,7 +217,7 @@ def test_add_is_idempotent_and_keeps_the_rest(user_crontab: str) -> None:
 def test_a_moved_virtualenv_updates_the_line_in_place(user_crontab: str) -> None:
     old = cron_line("/old/bin", "/srv/app")
     install_text(user_crontab, f"{old}\n{FOREIGN}")
-    change = add_merge_line("/new/bin", "/srv/app", user=user_crontab)
+    change = add_merge_line("/new/bin", "/srv/app")
     assert change.action == UPDATED
     assert installed(user_crontab) == f"{cron_line('/new/bin', '/srv/app')}\n{FOREIGN}"
 
@@ -225,29 +226,30 @@ def test_remove_takes_exactly_the_projects_line(user_crontab: str) -> None:
     mine = cron_line("/v/bin", "/srv/app")
     neighbour = cron_line("/v/bin", "/srv/app2")
     install_text(user_crontab, f"{FOREIGN}{mine}\n{neighbour}\n")
-    change = remove_merge_lines("/srv/app", user=user_crontab)
+    change = remove_merge_lines("/srv/app")
     assert (change.action, change.lines) == (REMOVED, [mine])
     assert installed(user_crontab) == f"{FOREIGN}{neighbour}\n"
-    assert remove_merge_lines("/srv/app", user=user_crontab).action == ABSENT
+    assert remove_merge_lines("/srv/app").action == ABSENT
     assert installed(user_crontab) == f"{FOREIGN}{neighbour}\n"
 
 
 def test_planned_changes_write_nothing(user_crontab: str) -> None:
     install_text(user_crontab, FOREIGN)
-    change = planned_addition("/v/bin", "/srv/app", user_crontab)
+    change = planned_addition("/v/bin", "/srv/app")
     assert (change.action, change.new_text) == (
         ADDED,
         FOREIGN + cron_line("/v/bin", "/srv/app") + "\n",
     )
     assert installed(user_crontab) == FOREIGN
     install_text(user_crontab, FOREIGN + cron_line("/v/bin", "/srv/app") + "\n")
-    assert planned_removal("/srv/app", user=user_crontab).action == REMOVED
+    assert planned_removal("/srv/app").action == REMOVED
     assert installed(user_crontab) == FOREIGN + cron_line("/v/bin", "/srv/app") + "\n"
 
 
-def test_an_unknown_user_is_an_error(user_crontab: str) -> None:
+def test_an_unknown_user_is_an_error(user_crontab: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CTX_CRONTAB_USER", "ctxcron-no-such-user")
     with pytest.raises(CrontabError, match=r"crontab -l failed: .*unknown"):
-        read_crontab("ctxcron-no-such-user")
+        read_crontab()
 
 
 def cron_command(line: str) -> str:
@@ -277,7 +279,7 @@ def test_the_installed_line_runs_the_merge(user_crontab: str, tmp_path: Path) ->
             f"2026-11-30T0{index}:00:00Z",
             decided=[f"Decision {index}"],
         )
-    add_merge_line(str(bin_dir), str(project), user=user_crontab)
+    add_merge_line(str(bin_dir), str(project))
     (line,) = installed(user_crontab).splitlines()
     done = subprocess.run(
         ["/bin/sh", "-c", cron_command(line)],
@@ -506,7 +508,7 @@ def test_a_project_path_ending_in_a_space(user_crontab: str, venv: Path, tmp_pat
     old = f"7 * * * * {merge_command(str(venv / 'bin'), str(project))} # context-memory:{project}"
     other = cron_line(str(venv / "bin"), str(project).rstrip())
     install_text(user_crontab, f"{old.rstrip()}\n{old.rstrip()}\n{other}\n")
-    change = remove_merge_lines(str(project), user=user_crontab)
+    change = remove_merge_lines(str(project))
     assert (change.action, installed(user_crontab)) == (REMOVED, other + "\n")
 
 

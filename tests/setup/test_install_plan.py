@@ -75,7 +75,7 @@ def test_the_plan_of_a_fresh_install(
     assert isinstance(prepare, PreparePrograms) and prepare.venv == venv
     assert isinstance(edit, EditSettings)
     assert edit.path == home / ".claude" / "settings.json"
-    assert (edit.text, edit.old, edit.first, edit.hooks_here) == (None, {}, True, True)
+    assert (edit.text, edit.old, edit.hooks_here) == (None, {}, True)
     assert sorted(edit.new["hooks"]) == [
         "PostCompact", "PreCompact", "PreToolUse", "SessionStart", "Stop", "UserPromptSubmit"
     ]  # fmt: skip
@@ -112,7 +112,7 @@ def test_the_uninstall_is_planned_from_the_record(
     user = home / ".claude" / "settings.json"
     project_settings = project / ".claude" / "settings.json"
     edits = [step for step in steps if isinstance(step, EditSettings)]
-    assert [(e.path, e.first) for e in edits] == [(user, True), (project_settings, False)]
+    assert [e.path for e in edits] == [user, project_settings]
     assert kinds(steps) == [
         "EditSettings",  # the user settings: no hooks there
         "UninstallVenv",  # kept
@@ -133,6 +133,10 @@ def test_the_uninstall_is_planned_from_the_record(
     assert [e.path for e in edits].count(user) == 1  # each file's edit (and warnings) once
     memory = [step for step in steps if isinstance(step, AutoMemory)]
     assert [m.projects for m in memory] == [(str(elsewhere), str(project))]
+    # Its dry run says so once, for all the places.
+    code, out, _ = run(capsys, "--venv", str(venv), "--uninstall", "--dry-run")
+    assert code == 0 and out.count("dry run: nothing will be written") == 1
+    assert f"would remove {len(HOOKS)} hooks from {project_settings}, then delete it" in out
     # Applied: every recorded place is back as before, from the one plan.
     code, out, _ = run(capsys, "--venv", str(venv), "--uninstall")
     assert code == 0

@@ -15,12 +15,6 @@ from context_memory.setup.install import crontab, settings_edit
 from context_memory.setup.install.cli import main
 from context_memory.setup.install.command_links import LINKED_COMMANDS
 from context_memory.setup.install.settings_edit import (
-    STATUSLINE_ADDED,
-    STATUSLINE_CHAINED,
-    STATUSLINE_KEPT_THEIRS,
-    STATUSLINE_NOT_CHAINABLE,
-    STATUSLINE_UNCHANGED,
-    STATUSLINE_UPDATED,
     command_for,
     parse_own_statusline,
     refresh_statusline,
@@ -41,6 +35,7 @@ BIN = "/home/u/.local/share/context-memory/venv/bin"
 OURS = f'"{BIN}/ctx-statusline"'
 THEIRS_COMMAND = "bash ~/.claude/line.sh \"$(git branch --show-current)\" | sed 's/a/b/'"
 THEIRS: dict[str, Any] = {"type": "command", "command": THEIRS_COMMAND, "padding": 2}
+ALREADY_SET = "status line: ctx-statusline is already set"
 WHEN = datetime(2025, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 
 
@@ -50,17 +45,21 @@ WHEN = datetime(2025, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 def test_added_when_there_is_none():
     settings = {"model": "opus"}
     new, outcome = set_statusline(settings, BIN, chain=False)
-    assert outcome == STATUSLINE_ADDED
+    assert outcome == "status line: ctx-statusline (context bar after every reply)"
     assert new == {"model": "opus", "statusLine": {"type": "command", "command": OURS}}
     assert settings == {"model": "opus"}  # not mutated
-    assert set_statusline(new, BIN, chain=False) == (new, STATUSLINE_UNCHANGED)
-    assert set_statusline(new, BIN, chain=True) == (new, STATUSLINE_UNCHANGED)
+    assert set_statusline(new, BIN, chain=False) == (new, ALREADY_SET)
+    assert set_statusline(new, BIN, chain=True) == (new, ALREADY_SET)
     assert unset_statusline(new, BIN) == ({"model": "opus"}, None)
 
 
 def test_theirs_is_kept_without_chain():
     settings = {"statusLine": dict(THEIRS)}
-    assert set_statusline(settings, BIN, chain=False) == (settings, STATUSLINE_KEPT_THEIRS)
+    assert set_statusline(settings, BIN, chain=False) == (
+        settings,
+        f"status line: you already have one ({THEIRS_COMMAND}); it was kept. To show both "
+        "(yours first, then ctx-statusline), run ./install --statusline=chain",
+    )
     assert refresh_statusline(settings, BIN) == settings
     assert unset_statusline(settings, BIN) == (settings, None)
 
@@ -68,7 +67,7 @@ def test_theirs_is_kept_without_chain():
 def test_chain_then_unset_restores_theirs_exactly():
     settings = {"statusLine": dict(THEIRS), "model": "opus"}
     chained, outcome = set_statusline(settings, BIN, chain=True)
-    assert outcome == STATUSLINE_CHAINED
+    assert outcome == f"status line: yours ({THEIRS_COMMAND}) first, then ctx-statusline"
     assert chained["statusLine"] == {
         "type": "command",
         "command": OURS + ' --chain \'bash ~/.claude/line.sh "$(git branch --show-current)"'
@@ -76,7 +75,7 @@ def test_chain_then_unset_restores_theirs_exactly():
         "padding": 2,
     }
     assert parse_own_statusline(chained["statusLine"], BIN) == (True, THEIRS_COMMAND)
-    assert set_statusline(chained, BIN, chain=True) == (chained, STATUSLINE_UNCHANGED)
+    assert set_statusline(chained, BIN, chain=True) == (chained, ALREADY_SET)
     restored, theirs = unset_statusline(chained, BIN)
     assert theirs == THEIRS_COMMAND
     assert dumps_settings(restored) == dumps_settings(settings)  # key order too
@@ -86,7 +85,7 @@ def test_moved_venv_updates_the_path_and_keeps_the_chain():
     chained, _ = set_statusline({"statusLine": dict(THEIRS)}, BIN, chain=True)
     other = "/opt/context-memory/venv/bin"
     moved, outcome = set_statusline(chained, other, chain=False)
-    assert outcome == STATUSLINE_UPDATED
+    assert outcome == f"status line: ctx-statusline now runs from {other}"
     assert moved["statusLine"]["command"] == statusline_command(other, THEIRS_COMMAND)
     assert refresh_statusline(chained, other) == moved
     # Another context-memory virtualenv's status line is ours too: uninstall restores theirs.
@@ -115,7 +114,10 @@ def test_not_ours(value):
 )
 def test_not_chainable(value):
     settings = {"statusLine": value}
-    assert set_statusline(settings, BIN, chain=True) == (settings, STATUSLINE_NOT_CHAINABLE)
+    assert set_statusline(settings, BIN, chain=True) == (
+        settings,
+        "status line: yours is not a command that ctx-statusline can run first; it was kept",
+    )
 
 
 def test_bin_dir_with_special_characters_round_trips():

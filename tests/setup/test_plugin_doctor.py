@@ -12,7 +12,7 @@ import pytest
 
 from context_memory.core.command_table import HOOKS
 from context_memory.setup.doctor import all_checks as doctor
-from context_memory.setup.doctor import plugin as plugin_doctor
+from context_memory.setup.doctor import checks_install
 from helpers.doctor_env import invoke
 
 REPO = Path(__file__).resolve().parents[2]
@@ -142,7 +142,7 @@ def test_a_disabled_plugin_is_a_warning_and_registers_nothing(config: Path, tmp_
 def test_no_plugin_changes_nothing(config: Path, tmp_path: Path) -> None:
     checks = doctor.run_checks(str(tmp_path), str(tmp_path / ".working-state"), str(tmp_path))
     assert "plugin" not in [check.name for check in checks]
-    assert plugin_doctor.plugin_installs({"CLAUDE_CONFIG_DIR": str(config)}) == []
+    assert checks_install.plugin_installs({"CLAUDE_CONFIG_DIR": str(config)}) == []
 
 
 @pytest.mark.parametrize(
@@ -151,4 +151,4 @@ def test_no_plugin_changes_nothing(config: Path, tmp_path: Path) -> None:
 def test_odd_client_records_are_skipped(config: Path, garbage: str) -> None:
     (config / "plugins").mkdir()
     (config / "plugins" / "installed_plugins.json").write_text(garbage, errors="surrogateescape")
-    assert plugin_doctor.plugin_installs({"CLAUDE_CONFIG_DIR": str(config)}) == []
+    assert checks_install.plugin_installs({"CLAUDE_CONFIG_DIR": str(config)}) == []

@@ -15,8 +15,7 @@ import pytest
 from context_memory import __version__
 from context_memory.core.command_table import HOOKS, PLUGIN_COMMANDS, HookSpec
 from context_memory.handlers.allow import ALLOWED
-from context_memory.setup.plugin import hooks as plugin_hooks
-from context_memory.setup.plugin import manifests
+from context_memory.setup.plugin import files as plugin_files
 from context_memory.setup.plugin import venv as plugin_venv
 from helpers.paths import subprocess_env
 
@@ -25,9 +24,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_hooks_json_is_the_generated_file() -> None:
     committed = (REPO / "hooks" / "hooks.json").read_text(encoding="utf-8")
-    assert committed == plugin_hooks.hooks_json(), (
+    assert committed == plugin_files.generated_files()["hooks/hooks.json"], (
         "hooks/hooks.json is stale: run PYTHONPATH=hooks "
-        "python -m context_memory.setup.plugin.hooks > hooks/hooks.json"
+        "python -m context_memory.setup.plugin.files"
     )
 
 
@@ -52,7 +51,7 @@ def test_hooks_json_registers_what_install_registers_through_the_plugin_root() -
 def test_a_changed_table_changes_the_document() -> None:
     """The drift check can fail: another table gives another document."""
     moved = tuple(HookSpec(*spec[:3], spec.timeout + 1) for spec in HOOKS)
-    assert plugin_hooks.hooks_document(moved) != plugin_hooks.hooks_document()
+    assert plugin_files.hooks_document(moved) != plugin_files.hooks_document()
 
 
 def test_manifests_name_the_marketplace_and_plugin_with_one_version() -> None:
@@ -68,11 +67,16 @@ def test_manifests_name_the_marketplace_and_plugin_with_one_version() -> None:
 def test_manifests_are_the_generated_files() -> None:
     """The version is written in one place: __init__.py (pyproject.toml reads it), and the
     manifests are made from it."""
-    for name, text in manifests.manifest_texts().items():
-        committed = (REPO / ".claude-plugin" / name).read_text(encoding="utf-8")
+    manifests = {
+        path: text
+        for path, text in plugin_files.generated_files().items()
+        if path.startswith(".claude-plugin/")
+    }
+    assert sorted(manifests) == [".claude-plugin/marketplace.json", ".claude-plugin/plugin.json"]
+    for path, text in manifests.items():
+        committed = (REPO / path).read_text(encoding="utf-8")
         assert committed == text, (
-            f".claude-plugin/{name} is stale: run PYTHONPATH=hooks "
-            "python -m context_memory.setup.plugin.manifests"
+            f"{path} is stale: run PYTHONPATH=hooks python -m context_memory.setup.plugin.files"
         )
     assert 'dynamic = ["version"]' in (REPO / "pyproject.toml").read_text()
     assert not re.search(r'^version = "', (REPO / "pyproject.toml").read_text(), re.MULTILINE)
@@ -80,10 +84,13 @@ def test_manifests_are_the_generated_files() -> None:
 
 def test_the_manifests_follow_the_version(tmp_path: Path) -> None:
     (tmp_path / ".claude-plugin").mkdir()
-    assert manifests.main([str(tmp_path)]) == 0
+    (tmp_path / "hooks").mkdir()
+    assert plugin_files.main([str(tmp_path)]) == 0
     written = json.loads((tmp_path / ".claude-plugin" / "plugin.json").read_text())
     assert written["version"] == __version__
-    assert manifests.marketplace_manifest("9.9.9")["plugins"][0]["version"] == "9.9.9"
+    assert plugin_files.marketplace_manifest("9.9.9")["plugins"][0]["version"] == "9.9.9"
+    plugin = json.loads(plugin_files.generated_files("9.9.9")[".claude-plugin/plugin.json"])
+    assert plugin["version"] == "9.9.9"
 
 
 def test_venv_dependencies_are_the_projects() -> None:
@@ -148,13 +155,20 @@ def test_slash_commands_run_the_plugins_commands(name: str) -> None:
     assert "${CLAUDE_PLUGIN_ROOT}/bin/ctx-" in path.read_text()
 
 
-def test_hooks_json_main_prints_the_file() -> None:
+def test_the_module_writes_the_committed_files(tmp_path: Path) -> None:
+    (tmp_path / ".claude-plugin").mkdir()
+    (tmp_path / "hooks").mkdir()
     done = subprocess.run(
-        [sys.executable, "-m", "context_memory.setup.plugin.hooks"],
+        [sys.executable, "-m", "context_memory.setup.plugin.files", str(tmp_path)],
         capture_output=True, text=True, env=subprocess_env(), timeout=60, check=False,
     )  # fmt: skip
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == (REPO / "hooks" / "hooks.json").read_text()
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    for path in (
+        "hooks/hooks.json",
+        ".claude-plugin/plugin.json",
+        ".claude-plugin/marketplace.json",
+    ):
+        assert (tmp_path / path).read_text() == (REPO / path).read_text()
 
 
 def what_you_get() -> str:
@@ -166,7 +180,7 @@ def test_what_you_get_names_every_hook_of_hooks_json_with_its_events() -> None:
     """docs/plugin.md's list of hooks left out ctx-guard (and the capture in ctx-extract)
     while hooks.json registered it (issue 25): the list is checked against the document."""
     events: dict[str, set[str]] = {}
-    hooks = plugin_hooks.hooks_document()["hooks"]
+    hooks = plugin_files.hooks_document()["hooks"]
     assert isinstance(hooks, dict)
     for event, groups in hooks.items():
         for group in groups:

@@ -25,10 +25,8 @@ from context_memory.setup.install.settings_edit import (
     unregister_hooks,
 )
 from context_memory.setup.install.settings_file import (
-    InvalidJSONError,
     Settings,
     SettingsError,
-    SettingsShapeError,
     backup_file,
     detect_indent,
     dumps_settings,
@@ -404,9 +402,9 @@ def test_lookalike_entries_are_foreign_runs_of_our_commands() -> None:
 
 
 def test_the_pure_edits_refuse_a_bad_shape() -> None:
-    with pytest.raises(SettingsShapeError):
+    with pytest.raises(SettingsError, match=r'^settings: "hooks" must be an object '):
         register_hooks({"hooks": []}, HOOKS, BIN)
-    with pytest.raises(SettingsShapeError):
+    with pytest.raises(SettingsError, match=r"^settings: hooks\.Stop must be a list of matcher "):
         unregister_hooks({"hooks": {"Stop": {}}}, BIN)
 
 
@@ -429,7 +427,7 @@ def test_load_keeps_key_order_and_accepts_a_bom(tmp_path: Path) -> None:
 def test_invalid_json_is_refused_with_a_fix(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_text('{\n  "model": "x"\n  "hooks": {}\n}\n')
-    with pytest.raises(InvalidJSONError) as caught:
+    with pytest.raises(SettingsError) as caught:
         load_settings(path)
     assert str(caught.value) == (
         f"{path} is not valid JSON: Expecting ',' delimiter (line 3, column 3). "
@@ -440,7 +438,7 @@ def test_invalid_json_is_refused_with_a_fix(tmp_path: Path) -> None:
 def test_a_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_bytes(b'{"a": "\xff"}')
-    with pytest.raises(InvalidJSONError, match="it is not UTF-8 text"):
+    with pytest.raises(SettingsError, match="is not valid JSON: it is not UTF-8 text"):
         load_settings(path)
 
 
@@ -485,7 +483,7 @@ def test_a_wrong_shape_is_refused_with_its_location(
 ) -> None:
     path = tmp_path / "settings.json"
     path.write_text(text)
-    with pytest.raises(SettingsShapeError) as caught:
+    with pytest.raises(SettingsError) as caught:
         load_settings(path)
     expected = message.format(path=path)
     if not expected.endswith(FIX):

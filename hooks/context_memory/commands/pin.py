@@ -15,7 +15,7 @@ import sys
 
 from context_memory.commands.common import cli_location
 from context_memory.core.state import PINNED_FILE, STATE_DIRNAME
-from context_memory.setup.install.pin import claude_md_change, pin
+from context_memory.setup.install.pin import PinLine, claude_md_change
 from context_memory.setup.install.venv import PREFIX, InstallError
 
 
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         change = claude_md_change(project, add=not args.remove, remove=args.remove)
         if change is None and not args.remove:
             return 1
-        pin(project, change, remove=args.remove, dry_run=args.dry_run)
+        PinLine(project, change, args.remove).run(would=args.dry_run)
     except InstallError as exc:
         print(f"{PREFIX} error: {exc}", file=sys.stderr)
         return 1

@@ -9,7 +9,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from context_memory.core.command_table import HOOKS
-from context_memory.setup.doctor import plugin as plugin_doctor
 from context_memory.setup.doctor.check import FAIL, Check
 from context_memory.setup.doctor.checks_install import (
     check_command_links,
@@ -19,6 +18,9 @@ from context_memory.setup.doctor.checks_install import (
     check_statusline,
     check_venv,
     expected_programs,
+    plugin_check,
+    plugin_installs,
+    plugin_venv_check,
     settings_files,
 )
 from context_memory.setup.doctor.checks_state import (
@@ -39,17 +41,17 @@ def run_checks(
     read_crontab: Callable[[], str] | None = None,
 ) -> list[Check]:
     """Every check in report order, each told which kind of install it looks at: with an
-    enabled plugin install (doctor/plugin.py) the hooks come from the plugin, and the
+    enabled plugin install (checks_install.plugin_installs) the hooks come from the plugin, and the
     ./install virtualenv, links and crontab line are optional."""
     environ = os.environ if environ is None else environ
     files = settings_files(project, environ)
     loaded = [item.settings for item in files if item.error is None]
-    installs = plugin_doctor.plugin_installs(environ, loaded)
+    installs = plugin_installs(environ, loaded)
     plugin = next((item for item in installs if item.enabled), None)
-    checks = [check_python(), *(plugin_doctor.plugin_check(item) for item in installs)]
+    checks = [check_python(), *(plugin_check(item) for item in installs)]
     venv_check = check_venv(venv, expected_programs())
     if plugin is not None and venv_check.status == FAIL:
-        venv_check = plugin_doctor.venv_check(environ)  # plugin-only: no ./install virtualenv
+        venv_check = plugin_venv_check(environ)  # plugin-only: no ./install virtualenv
     checks.append(venv_check)
     checks.extend(check_settings_file(item) for item in files)
     checks.extend(check_hook(spec, files, plugin and plugin.plugin_id) for spec in HOOKS)

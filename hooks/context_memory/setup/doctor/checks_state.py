@@ -10,8 +10,7 @@ import os
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
 
 from context_memory.core.fsutil import list_dir, open_file
 from context_memory.core.hookio import BREAKER_LIMIT, breaker_failures
@@ -32,13 +31,8 @@ from context_memory.core.tables import (
 from context_memory.memory.native import INDEX_FILE, Index, read_index, read_state
 from context_memory.memory.native_folder import native_location
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
-from context_memory.setup.doctor.checks_install import program_problem
+from context_memory.setup.doctor.checks_install import PluginInstall, program_problem
 from context_memory.setup.install.settings_edit import command_word
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from context_memory.setup.doctor.plugin import PluginInstall
 
 LOG_TAIL_BYTES = 1024 * 1024
 ERROR_WINDOW_SECONDS = 24 * 3600
@@ -102,15 +96,10 @@ def check_cron(
 
     from context_memory.setup.install import crontab
 
-    if read_crontab is None:
-        if crontab.crontab_missing():
-            return none_found("no crontab command here", "needs cron")
-        user = crontab.crontab_user(os.environ)
-        reader: Callable[[], str] = lambda: crontab.read_crontab(user)  # noqa: E731
-    else:
-        reader = read_crontab
+    if read_crontab is None and crontab.crontab_missing():
+        return none_found("no crontab command here", "needs cron")
     try:
-        text = reader()
+        text = (read_crontab or crontab.read_crontab)()
     except crontab.CrontabError as exc:
         return Check(
             name, WARN, f"cannot read the crontab: {exc}", "check that cron works: crontab -l"

@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
     try:
         if args.venv_plan:
             return print_venv_plan(options)
-        carry_out(make_plan(options), dry_run=options.dry_run)
+        carry_out(make_plan(options), options)
     except (SettingsError, InstallError, crontab.CrontabError) as exc:
         print(f"{PREFIX} error: {exc}", file=sys.stderr)
         return exit_codes.FAILURE

@@ -10,7 +10,6 @@ install/plan.py): it says what it would do (``show``) or does it (``apply``).
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from pathlib import Path
 from context_memory.core.command_table import SCRIPTS
 from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import OWN_FOLDER_NAME, in_double_quotes
-from context_memory.setup.install.venv import PREFIX
+from context_memory.setup.install.venv import say, warn
 from context_memory.setup.platforms import home
 
 # Every console script (core/command_table.SCRIPTS): people and agents type the by-hand
@@ -116,7 +115,7 @@ class LinkCommands(Step):
                 (self.links / command).unlink()
             if gone:
                 verb = "would remove" if would else "removed"
-                print(f"{PREFIX} {verb} {len(gone)} command links from {self.links}")
+                say(f"{verb} {len(gone)} command links from {self.links}")
             return
         plan = plan_links(self.bin_dir, self.links)
         # The virtualenv may not exist yet: a dry run still names its commands.
@@ -125,18 +124,15 @@ class LinkCommands(Step):
         if new and not would:
             apply_links(self.bin_dir, self.links, plan)
         if new:
-            print(
-                f"{PREFIX} {'would link' if would else 'link'} {', '.join(new)} into {self.links}"
-            )
+            say(f"{'would link' if would else 'link'} {', '.join(new)} into {self.links}")
         for command, action in plan:
             if action == LINK_CONFLICT:
-                print(
-                    f"{PREFIX} warning: {self.links / command} exists and is not ours; left "
-                    f"alone (run {self.bin_dir / command} directly)",
-                    file=sys.stderr,
+                warn(
+                    f"{self.links / command} exists and is not ours; left "
+                    f"alone (run {self.bin_dir / command} directly)"
                 )
         if new and not on_path(self.links, os.environ):
-            print(f"{PREFIX} note: {path_note(self.links, os.environ)}")
+            say(f"note: {path_note(self.links, os.environ)}")
 
 
 def path_note(links: Path, environ: Mapping[str, str]) -> str:

@@ -14,18 +14,18 @@ from __future__ import annotations
 import hashlib
 import os
 import shlex
+import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from context_memory.setup.install.options import Step
-from context_memory.setup.install.venv import PREFIX, REPO_ROOT
+from context_memory.setup.install.venv import REPO_ROOT, say, warn
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
     Done = subprocess.CompletedProcess[str]
 
@@ -124,8 +124,9 @@ def runs_merge_from(line: str, bin_dir: str) -> bool:
     )
 
 
-def _crontab(user: str | None, arg: str, stdin_text: str | None = None) -> Done:
-    """``crontab [-u user] <arg>``, run."""
+def _crontab(arg: str, stdin_text: str | None = None) -> Done:
+    """``crontab [-u $CTX_CRONTAB_USER] <arg>``, run."""
+    user = os.environ.get(USER_VAR)
     argv = ["crontab", *(["-u", user] if user else []), arg]
     try:
         return subprocess.run(
@@ -149,9 +150,9 @@ def _crontab(user: str | None, arg: str, stdin_text: str | None = None) -> Done:
         ) from None
 
 
-def read_crontab(user: str | None = None) -> str:
+def read_crontab() -> str:
     """The user's crontab (``crontab -l``); '' when they have none yet."""
-    done = _crontab(user, "-l")
+    done = _crontab("-l")
     if done.returncode == 0:
         return done.stdout
     message = done.stderr.strip()
@@ -160,16 +161,12 @@ def read_crontab(user: str | None = None) -> str:
     raise CrontabError(f"crontab -l failed: {message or f'exit status {done.returncode}'}")
 
 
-def write_crontab(text: str, user: str | None = None) -> None:
+def write_crontab(text: str) -> None:
     """Install ``text`` as the user's crontab (``crontab -``, which checks it first)."""
-    done = _crontab(user, "-", stdin_text=text)
+    done = _crontab("-", stdin_text=text)
     if done.returncode != 0:
         message = done.stderr.strip() or f"exit status {done.returncode}"
         raise CrontabError(f"crontab refused the new crontab, which was not installed: {message}")
-
-
-def crontab_user(environ: Mapping[str, str]) -> str | None:
-    return environ.get(USER_VAR) or None
 
 
 class CronChange(NamedTuple):
@@ -178,21 +175,18 @@ class CronChange(NamedTuple):
 
     action: str  # ADDED, UPDATED, UNCHANGED, REMOVED or ABSENT
     lines: list[str]  # the line added, or the lines removed
-    old_text: str
     new_text: str
 
 
-def planned_addition(bin_dir: str, project: str, user: str | None = None) -> CronChange:
+def planned_addition(bin_dir: str, project: str) -> CronChange:
     """The crontab running ctx-merge hourly for ``project`` (one line, idempotent)."""
-    line, old = cron_line(bin_dir, project), read_crontab(user)
+    line, old = cron_line(bin_dir, project), read_crontab()
     new = with_line(old, line, project)
     present = any(is_project_line(existing, project) for existing in old.splitlines())
-    return CronChange(UNCHANGED if new == old else UPDATED if present else ADDED, [line], old, new)
+    return CronChange(UNCHANGED if new == old else UPDATED if present else ADDED, [line], new)
 
 
-def planned_removal(
-    project: str, *, bin_dir: str | None = None, user: str | None = None
-) -> CronChange:
+def planned_removal(project: str, bin_dir: str | None = None) -> CronChange:
     """The crontab without the project's tagged line; with ``bin_dir``, also without every
     context-memory line that runs that virtualenv's ctx-merge (it is about to be deleted)."""
 
@@ -202,34 +196,30 @@ def planned_removal(
         )
 
     try:
-        old = read_crontab(user)
+        old = read_crontab()
     except CrontabError:
         # No crontab command means no line of ours to remove; other failures stay errors.
         if crontab_missing():
-            return CronChange(ABSENT, [], "", "")
+            return CronChange(ABSENT, [], "")
         raise
     removed = [line for line in old.splitlines() if unwanted(line)]
-    if not removed:
-        return CronChange(ABSENT, [], old, old)
-    return CronChange(REMOVED, removed, old, without_lines(old, unwanted))
+    return CronChange(REMOVED if removed else ABSENT, removed, without_lines(old, unwanted))
 
 
 def crontab_missing() -> bool:
     """No ``crontab`` command on PATH (a dry run then shows the line instead)."""
-    import shutil
-
     return shutil.which("crontab") is None
 
 
-def delete_if_empty(user: str | None = None) -> None:
+def delete_if_empty() -> None:
     """``crontab -r`` when the crontab holds nothing (an uninstall puts back "no crontab"
     when the install found none); quietly nothing when it cannot be read or is not empty."""
     try:
-        if crontab_missing() or read_crontab(user) != "":
+        if crontab_missing() or read_crontab() != "":
             return
     except CrontabError:
         return
-    _crontab(user, "-r")
+    _crontab("-r")
 
 
 # What CronLine says of a change: the verb, then what it changes.
@@ -253,52 +243,43 @@ class CronLine(Step):
     purge: bool
 
     def run(self, would: bool) -> None:
-        if would and not self.remove and self.asked and crontab_missing():
-            print(
-                f"{PREFIX} crontab: the crontab command is not installed (Debian/Ubuntu: sudo "
-                "apt install cron), so ./install --cron would stop; the line it would add, for "
-                "your scheduler:"
-            )
-            print(f"  {cron_line(str(self.bin_dir), self.project)}")
+        """Say what the change does (or ``would`` do). An uninstall that finds no line says
+        so only when --cron was asked."""
+        project, bin_dir = self.project, str(self.bin_dir)
+        if not self.remove and not self.asked:
             return
-        change = self._planned()
-        if not would and change is not None and change.action in _SAID:
-            write_crontab(change.new_text, crontab_user(os.environ))
-        self._say(change, would)
-
-    def _planned(self) -> CronChange | None:
-        user = crontab_user(os.environ)
-        if not self.remove:
-            return planned_addition(str(self.bin_dir), self.project, user) if self.asked else None
+        if would and not self.remove and crontab_missing():
+            say(
+                "crontab: the crontab command is not installed (Debian/Ubuntu: sudo apt install "
+                "cron), so ./install --cron would stop; the line it would add, for your scheduler:"
+            )
+            print(f"  {cron_line(bin_dir, project)}")
+            return
         try:
-            purged = str(self.bin_dir) if self.purge else None
-            return planned_removal(self.project, bin_dir=purged, user=user)
+            if self.remove:
+                change = planned_removal(project, bin_dir if self.purge else None)
+            else:
+                change = planned_addition(bin_dir, project)
         except CrontabError as exc:
             if self.asked:
                 raise
-            print(f"{PREFIX} warning: could not look for a ctx-merge line: {exc}", file=sys.stderr)
-            return None
-
-    def _say(self, change: CronChange | None, would: bool) -> None:
-        """What ``change`` does (or ``would`` do). An uninstall that finds no line says so
-        only when --cron was asked."""
-        if change is None:
+            warn(f"could not look for a ctx-merge line: {exc}")
             return
-        project, action = self.project, change.action
-        if action in _SAID:
-            verb, what = _SAID[action]
+        if change.action in _SAID:
+            if not would:
+                write_crontab(change.new_text)
+            verb, what = _SAID[change.action]
             noun = "line" if len(change.lines) == 1 else f"{len(change.lines)} lines"
             verb = f"would {verb}" if would else verb.rstrip("e") + "ed"
-            print(f"{PREFIX} crontab: {verb} {what.format(project=project, noun=noun)}")
+            say(f"crontab: {verb} {what.format(project=project, noun=noun)}")
             for line in change.lines:
                 print(f"  {line}")
-        elif action == UNCHANGED:
-            said = f"already runs ctx-merge hourly for {project}; nothing to change"
-            print(f"{PREFIX} crontab: {said}")
+        elif change.action == UNCHANGED:
+            say(f"crontab: already runs ctx-merge hourly for {project}; nothing to change")
         elif self.asked:
-            print(f"{PREFIX} crontab: no ctx-merge line for {project}; nothing to remove")
+            say(f"crontab: no ctx-merge line for {project}; nothing to remove")
         if self.asked and not self.remove and os.path.realpath(project) == str(REPO_ROOT):
-            print(
-                f"{PREFIX} note: {project} is this context-memory checkout; for your own "
+            say(
+                f"note: {project} is this context-memory checkout; for your own "
                 "project run ./install --cron --project DIR (or from that folder)"
             )

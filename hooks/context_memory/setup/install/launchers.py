@@ -29,7 +29,7 @@ from pathlib import Path
 from context_memory.core.fsutil import atomic_write
 from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import command_for
-from context_memory.setup.install.venv import PREFIX, InstallError, remove_empty
+from context_memory.setup.install.venv import InstallError, remove_empty, say
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
@@ -41,16 +41,12 @@ VERIFY_TIMEOUT_SECONDS = 60
 MARK = "# context-memory launcher"
 
 
-class LauncherError(Exception):
-    """The virtualenv's entry points cannot be found; ``str()`` says how to fix it."""
-
-
 def _dist_info(venv: Path | str) -> str:
     """The installed package's ``entry_points.txt`` in the virtualenv's site-packages."""
     site = os.path.join(glob.escape(os.fspath(venv)), "lib", "python3*", "site-packages")
     found = sorted(glob.glob(os.path.join(site, "context_memory-*.dist-info", "entry_points.txt")))
     if len(found) != 1:
-        raise LauncherError(
+        raise InstallError(
             f"expected one installed context-memory in {venv}, found {len(found)}. "
             "Run ./install again (it reinstalls the package)."
         )
@@ -87,7 +83,7 @@ def entry_points(venv: Path | str) -> dict[str, str]:
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keep names as written
     parser.read(found, encoding="utf-8")
     if not parser.has_section("console_scripts"):
-        raise LauncherError(f"{found} lists no console scripts. Run ./install again.")
+        raise InstallError(f"{found} lists no console scripts. Run ./install again.")
     return dict(sorted(parser.items("console_scripts")))
 
 
@@ -103,7 +99,7 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
     module, _, function = target.partition(":")
     names_ok = all(part.isidentifier() for part in [*module.split("."), function])
     if not (names_ok and command.replace("-", "_").isidentifier()):
-        raise LauncherError(f"unexpected entry point {command} = {target}")
+        raise InstallError(f"unexpected entry point {command} = {target}")
     code = [
         *(f"sys.path.append({path!r})" for path in paths),
         f"from {module} import {function}",
@@ -130,16 +126,15 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
     return "\n".join(["#!/bin/sh", shell, run]) + "\n"
 
 
-def write_launchers(venv: Path | str, bin_dir: Path | str | None = None) -> list[str]:
+def write_launchers(venv: Path | str, bin_dir: Path | str) -> list[str]:
     """Write our launchers (atomically, mode 0755) into ``bin_dir``: ``<venv>/bin`` for
     ./install's own virtualenv (they replace pip's wrappers there), a folder of their own
     for a virtualenv that pipx or uv owns (their wrappers in ``<venv>/bin`` are theirs and
     stay as they are). Each names the virtualenv's python by its absolute path and appends
     its site-packages itself, so it needs no ``site`` module to know its virtualenv.
     Returns the commands whose file changed."""
-    venv_dir = os.path.abspath(os.fspath(venv))
-    python = os.path.join(venv_dir, "bin", "python")
-    target_dir = os.path.abspath(os.fspath(bin_dir)) if bin_dir else os.path.join(venv_dir, "bin")
+    python = os.path.join(os.path.abspath(venv), "bin", "python")
+    target_dir = os.path.abspath(bin_dir)
     os.makedirs(target_dir, exist_ok=True)
     changed = []
     paths = package_paths(venv)
@@ -197,14 +192,11 @@ class PreparePrograms(Step):
 
     venv: Path
     programs: tuple[str, ...]
-    bin_dir: Path | None = None  # None: <venv>/bin (./install's own virtualenv)
+    bin_dir: Path  # InstallOptions.bin_dir
 
     def apply(self) -> None:
-        try:
-            write_launchers(self.venv, self.bin_dir)
-        except LauncherError as exc:
-            raise InstallError(str(exc)) from None
-        verify_commands(self.bin_dir or self.venv / "bin", self.programs)
+        write_launchers(self.venv, self.bin_dir)
+        verify_commands(self.bin_dir, self.programs)
 
 
 def our_launchers(bin_dir: Path) -> list[str]:
@@ -243,5 +235,5 @@ class RemoveLaunchers(Step):
             if remove_empty(self.bin_dir):
                 remove_empty(self.bin_dir.parent)
         if gone:
-            print(f"{PREFIX} {'would remove' if would else 'removed'} {len(gone)} launchers "
-                  f"from {self.bin_dir}")  # fmt: skip
+            verb = "would remove" if would else "removed"
+            say(f"{verb} {len(gone)} launchers from {self.bin_dir}")

@@ -40,11 +40,6 @@ class InstallOptions:
         """The folder of the programs the settings run (our launchers)."""
         return self.launcher_dir if self.launcher_dir is not None else self.venv / "bin"
 
-    @property
-    def package_bin(self) -> Path:
-        """The folder of the programs pip installed (the package's console scripts)."""
-        return self.venv / "bin"
-
 
 class Step:
     """One step of a run, next to the code it drives (see install/plan.py): ``show`` says

@@ -9,7 +9,6 @@ stay). Standard library only.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -19,7 +18,7 @@ from context_memory.pinned import claude_md
 from context_memory.pinned import digest as pinned_digest
 from context_memory.pinned import store as pinned
 from context_memory.setup.install.options import Step
-from context_memory.setup.install.venv import PREFIX, InstallError
+from context_memory.setup.install.venv import InstallError, say, warn
 
 
 class ClaudeMdChange(NamedTuple):
@@ -55,7 +54,7 @@ def claude_md_change(project: str, *, add: bool, remove: bool) -> ClaudeMdChange
         line = f"{problem}; left alone. Edit the line {pinned.IMPORT_LINE} in it by hand"
         if add and not remove:
             raise InstallError(line)
-        print(f"{PREFIX} warning: {line}", file=sys.stderr)
+        warn(line)
         return None
     if remove:
         new = claude_md.without_import_line(text) if text is not None else None
@@ -74,65 +73,56 @@ class PinLine(Step):
     remove: bool
 
     def run(self, would: bool) -> None:
-        pin(self.project, self.change, remove=self.remove, dry_run=would)
+        """--pin-decisions: the import line in CLAUDE.md and the digest built at once.
+        --uninstall: the line removed (nothing else of the file) and the digest deleted."""
+        change = self.change
+        if change is None:
+            return
+        from context_memory.core.state import UnsafeNameError, check_state_dir, usual_state_dir
 
-
-def pin(project: str, change: ClaudeMdChange | None, *, remove: bool, dry_run: bool) -> None:
-    """--pin-decisions: the import line in CLAUDE.md and the digest built at once.
-    --uninstall: the line removed (nothing else of the file) and the digest deleted."""
-    if change is None:
-        return
-    from context_memory.core.state import UnsafeNameError, check_state_dir, usual_state_dir
-
-    try:  # the usual folder, CTX_STATE_DIR or not: CLAUDE.md's line names it
-        state_dir = check_state_dir(usual_state_dir(project))
-    except UnsafeNameError as exc:
-        raise InstallError(str(exc)) from None
-    verb, line = "would " if dry_run else "", pinned.IMPORT_LINE
-    if change.new is not None and not dry_run:
-        _write_claude_md(change)
-    if remove:
-        if change.new is not None:
-            print(f"{PREFIX} pinned digest: {verb}remove the line {pinned.IMPORT_LINE} from "
-                  f"{change.shown}")  # fmt: skip
+        try:  # the usual folder, CTX_STATE_DIR or not: CLAUDE.md's line names it
+            state_dir = check_state_dir(usual_state_dir(self.project))
+        except UnsafeNameError as exc:
+            raise InstallError(str(exc)) from None
+        verb, line = "would " if would else "", pinned.IMPORT_LINE
         digest = pinned.digest_path(state_dir)
-        if pinned.enabled(state_dir):
-            with open(digest, "rb") as handle:
-                ours = handle.read(len(pinned_digest.TITLE)) == pinned_digest.TITLE.encode()
-            if not ours:
-                print(f"{PREFIX} pinned digest: {digest} is not one context-memory wrote; "
-                      "left alone")  # fmt: skip
-                return
-            if not dry_run:
-                for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
-                    fsutil.remove(path)
-            print(f"{PREFIX} pinned digest: {verb}delete {digest} (rebuilt from the decisions "
-                  "log, which is kept)")  # fmt: skip
-        return
-    if change.new is None:
-        print(f"{PREFIX} pinned digest: {change.shown} already imports {pinned.IMPORT_LINE}")
-    elif change.old is None:
-        print(f"{PREFIX} pinned digest: {verb}create {change.shown} with the line {line}")
-    else:
-        print(f"{PREFIX} pinned digest: {verb}add the line {line} to {change.shown}")
-    if dry_run:
-        print(f"{PREFIX} pinned digest: would build {pinned.digest_path(state_dir)}")
-        return
-    cap, warning = pinned.cap_tokens()
-    if warning:
-        print(f"{PREFIX} warning: {warning}", file=sys.stderr)
-    built = pinned.rebuild(state_dir, cap)
-    print(f"{PREFIX} pinned digest: {pinned.describe(built, pinned.digest_path(state_dir))}; "
-          "Claude Code sends it with every request")  # fmt: skip
-
-
-def _write_claude_md(change: ClaudeMdChange) -> None:
-    assert change.new is not None
-    if change.old is not None and change.new == "":
-        # It held only the import line, which an install added: nothing of the user's is left.
-        os.unlink(change.target)
-        return
-    fsutil.atomic_write(change.target, change.new)
+        if change.new is not None and not would:
+            if change.old is not None and change.new == "":
+                # It held only the import line, which an install added: nothing of the user's
+                # is left.
+                os.unlink(change.target)
+            else:
+                fsutil.atomic_write(change.target, change.new)
+        if self.remove:
+            if change.new is not None:
+                say(f"pinned digest: {verb}remove the line {line} from {change.shown}")
+            if pinned.enabled(state_dir):
+                with open(digest, "rb") as handle:
+                    ours = handle.read(len(pinned_digest.TITLE)) == pinned_digest.TITLE.encode()
+                if not ours:
+                    say(f"pinned digest: {digest} is not one context-memory wrote; left alone")
+                    return
+                if not would:
+                    for path in (digest, pinned.index_path(state_dir), digest + ".lock"):
+                        fsutil.remove(path)
+                say(f"pinned digest: {verb}delete {digest} (rebuilt from the decisions log, "
+                    "which is kept)")  # fmt: skip
+            return
+        if change.new is None:
+            say(f"pinned digest: {change.shown} already imports {line}")
+        elif change.old is None:
+            say(f"pinned digest: {verb}create {change.shown} with the line {line}")
+        else:
+            say(f"pinned digest: {verb}add the line {line} to {change.shown}")
+        if would:
+            say(f"pinned digest: would build {digest}")
+            return
+        cap, warning = pinned.cap_tokens()
+        if warning:
+            warn(warning)
+        built = pinned.rebuild(state_dir, cap)
+        say(f"pinned digest: {pinned.describe(built, digest)}; Claude Code sends it with "
+            "every request")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -146,10 +136,10 @@ class AutoMemory(Step):
         from context_memory.memory.native import toolkit_folders
 
         for folder in toolkit_folders(self.projects):
-            print(f"{PREFIX} would take the toolkit's lines and files out of {folder}")
+            say(f"would take the toolkit's lines and files out of {folder}")
 
     def apply(self) -> None:
         from context_memory.memory.native import remove_everywhere
 
         for item in remove_everywhere(self.projects):
-            print(f"{PREFIX} removed {item}")
+            say(f"removed {item}")

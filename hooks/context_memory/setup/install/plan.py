@@ -41,14 +41,21 @@ from context_memory.setup.install.venv import (
     InstallError,
     missing_programs,
     owned_by_installer,
+    say,
     settings_path_for,
+    show_venv_plan,
 )
 
 
-def carry_out(steps: Sequence[Step], *, dry_run: bool) -> None:
-    """Carry out ``steps`` in order (``dry_run``: print what each would do instead)."""
+def carry_out(steps: Sequence[Step], options: InstallOptions) -> None:
+    """Carry out ``steps`` in order (--dry-run: print what each would do instead, after
+    what the install script would do to the virtualenv)."""
+    if options.dry_run:
+        say("dry run: nothing will be written")
+        if not options.uninstall:
+            show_venv_plan(options.venv)
     for step in steps:
-        (step.show if dry_run else step.apply)()
+        (step.show if options.dry_run else step.apply)()
 
 
 def refuse_early(options: InstallOptions) -> str | None:
@@ -58,7 +65,7 @@ def refuse_early(options: InstallOptions) -> str | None:
     entry points) or with those of --statusline or --cron missing (a virtualenv of an older
     context-memory). Returns the crontab as it is for --cron (None when not asked, or a dry
     run without crontab)."""
-    venv = options.venv
+    venv, package_bin = options.venv, options.venv / "bin"  # pip's console scripts
     if options.purge and venv.exists() and not owned_by_installer(venv):
         raise InstallError(
             f"{venv} does not look like a context-memory virtualenv (no {STAMP_NAME}), "
@@ -67,7 +74,7 @@ def refuse_early(options: InstallOptions) -> str | None:
     if options.uninstall:
         return None
     if not options.dry_run:
-        missing = missing_programs(options.package_bin, (spec.command for spec in HOOKS))
+        missing = missing_programs(package_bin, (spec.command for spec in HOOKS))
         if missing:
             raise InstallError(
                 f"{missing[0]} does not exist: the virtualenv {venv} is missing or "
@@ -77,7 +84,7 @@ def refuse_early(options: InstallOptions) -> str | None:
             (STATUSLINE_PROGRAM, "--statusline", options.statusline),
             (crontab.MERGE_PROGRAM, "--cron", options.cron),
         ):
-            path = options.package_bin / program
+            path = package_bin / program
             if asked and not os.access(path, os.X_OK):
                 raise InstallError(
                     f"{path} does not exist: the virtualenv {venv} holds an older "
@@ -85,16 +92,14 @@ def refuse_early(options: InstallOptions) -> str | None:
                 )
     if not options.cron or (options.dry_run and crontab.crontab_missing()):
         return None  # the dry run shows the line instead (see crontab.CronLine.run)
-    return crontab.read_crontab(crontab.crontab_user(os.environ))
+    return crontab.read_crontab()
 
 
-def edit_settings(
-    options: InstallOptions, path: Path, user_path: Path, *, first: bool
-) -> EditSettings:
+def edit_settings(options: InstallOptions, path: Path, user_path: Path) -> EditSettings:
     text, old = read_settings(path)
     here = options.uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
     new = desired_settings(old, options, here)
-    return EditSettings(path, text, old, new, options, here, user_path, first)
+    return EditSettings(path, text, old, new, options, here, user_path)
 
 
 def settings_path(options: InstallOptions) -> Path:
@@ -121,7 +126,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
     path, user_path = settings_path(options), settings_path_for(None, os.environ)
     kept = record.load(options.venv)
     # Read and check the settings file first: an unusable file is refused before anything.
-    edit = edit_settings(options, path, user_path, first=True)
+    edit = edit_settings(options, path, user_path)
     before_cron = refuse_early(options)
     # The project of --cron and --pin-decisions: --project DIR, else the current folder.
     project = os.path.abspath(options.project) if options.project is not None else os.getcwd()
@@ -132,7 +137,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
             desired_settings(edit.old, options, hooks_here=True),
             options.bin_dir,
         )
-        steps.append(PreparePrograms(options.venv, tuple(programs), options.launcher_dir))
+        steps.append(PreparePrograms(options.venv, tuple(programs), options.bin_dir))
     steps.append(edit)
     if options.uninstall and (options.purge or options.links):
         steps.append(UninstallVenv(options.venv, options.purge))
@@ -180,10 +185,9 @@ def project_duplicates(
 ) -> list[Step]:
     """A user-level install after --project ones: the project settings files the record
     lists that still register our hooks would run each of them twice."""
-    paths = [Path(where) for where in kept["settings"]]
     return [
         DropProjectHooks(path, user_path, options.bin_dir)
-        for path in paths
+        for path in map(Path, kept["settings"])
         if path != user_path
         and path.parent.parent.is_dir()
         and runs_our_hooks(path, options.bin_dir)
@@ -230,7 +234,7 @@ def recorded_steps(
         project = None if path == user_path else str(path.parent.parent)
         if path == done_path or (project is not None and not os.path.isdir(project)):
             continue  # done already, or the project is gone and its settings with it
-        steps.append(edit_settings(again, path, user_path, first=False))
+        steps.append(edit_settings(again, path, user_path))
         # What an uninstall run for that settings file does: its project's (or, for the
         # user settings, the current folder's) crontab line and CLAUDE.md line.
         uncron(project or os.getcwd())

@@ -1,12 +1,8 @@
-"""What the installs added, so that ``--uninstall`` removes exactly that (what the record
-holds and what the uninstall does with it: docs/install.md, Uninstalling): one record per
-account in ``<venv>/context-memory-install.json``, NoteInstall adding to it, RestoreRecorded
-putting back what it kept. And the uninstall's end: the virtualenv deleted (--purge) or kept
-(``UninstallVenv``), and --purge's leftovers (``PurgeLeftovers``): the toolkit's folders in
-its cache folder (``$CTX_CACHE_DIR``, else ``${XDG_CACHE_HOME:-~/.cache}/context-memory``)
-and that folder when nothing else is in it, and the folders the install script created for
-the virtualenv (``mkdir -p``, from the record) that are empty, deepest first. Standard
-library only: the installer runs with the system python.
+"""What the installs added, so that ``--uninstall`` removes exactly that (docs/install.md,
+Uninstalling): one record per account in ``<venv>/context-memory-install.json``, NoteInstall
+adding to it, RestoreRecorded putting back what it kept. And the uninstall's end: the
+virtualenv deleted or kept (UninstallVenv) and --purge's leftovers (PurgeLeftovers).
+Standard library only: the installer runs with the system python.
 """
 
 from __future__ import annotations
@@ -15,7 +11,6 @@ import contextlib
 import json
 import os
 import shutil
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +26,7 @@ from context_memory.setup.install.settings_file import (
     read_settings_text,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import PREFIX, remove_empty
+from context_memory.setup.install.venv import remove_empty, say
 
 RECORD_NAME = "context-memory-install.json"
 RECORD_VERSION = 1
@@ -42,15 +37,11 @@ KEEP_BACKUPS = 3  # settings.json.bak-* files kept per settings file (the newest
 CACHE_FOLDERS = ("sessions", "compactions")
 
 
-def empty_record() -> dict[str, Any]:
-    return {"settings": {}, "links": {}, "cron": {}, "pinned": [], "made_folders": []}
-
-
-def identity(environ: Mapping[str, str]) -> str:
+def identity() -> str:
     """Whose install this is: one virtualenv may serve several accounts' settings (a shared
     CTX_VENV, or test runs with throwaway homes); an uninstall only replays its own."""
-    names = ("HOME", "CLAUDE_CONFIG_DIR", "CTX_BIN_DIR", "XDG_BIN_HOME", "CTX_CRONTAB_USER")
-    return json.dumps([environ.get(name) or "" for name in names])
+    names = ("HOME", "CLAUDE_CONFIG_DIR", "CTX_BIN_DIR", "XDG_BIN_HOME", crontab.USER_VAR)
+    return json.dumps([os.environ.get(name) or "" for name in names])
 
 
 def _load_all(venv: Path) -> dict[str, Any]:
@@ -63,32 +54,28 @@ def _load_all(venv: Path) -> dict[str, Any]:
     return installs if isinstance(installs, dict) else {}
 
 
-def load(venv: Path, environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+def load(venv: Path) -> dict[str, Any]:
     """This account's record (an empty one when missing, too big or damaged: the uninstall
     then does what it did before records existed, for the place it is run for)."""
-    record = empty_record()
-    data = _load_all(venv).get(identity(environ))
-    if not isinstance(data, dict):
-        return record
+    data = _load_all(venv).get(identity())
+    data = data if isinstance(data, dict) else {}
+    record: dict[str, Any] = {}
     for key in ("settings", "links", "cron"):
-        if isinstance(data.get(key), dict):
-            record[key] = data[key]
+        record[key] = data[key] if isinstance(data.get(key), dict) else {}
     for key in ("pinned", "made_folders"):
-        if isinstance(data.get(key), list):
-            record[key] = [p for p in data[key] if isinstance(p, str)]
+        found = data.get(key)
+        record[key] = [p for p in found if isinstance(p, str)] if isinstance(found, list) else []
     return record
 
 
-def save(
-    venv: Path, record: dict[str, Any] | None, environ: Mapping[str, str] = os.environ
-) -> None:
-    """Write this account's record (None: forget it) into the file, whole (temporary file,
-    fsutil.atomic_write); the file is deleted when no account has a record left."""
+def save(venv: Path, record: dict[str, Any] | None) -> None:
+    """Write this account's record (None: forget it) into the file, whole; the file is
+    deleted when no account has a record left."""
     installs = _load_all(venv)
     if record is None:
-        installs.pop(identity(environ), None)
+        installs.pop(identity(), None)
     else:
-        installs[identity(environ)] = record
+        installs[identity()] = record
     path = venv / RECORD_NAME
     if not installs:
         remove(path)
@@ -100,8 +87,8 @@ def save(
 @dataclass(frozen=True)
 class NoteInstall(Step):
     """The installer's last step: this install's places (``added``, in the record's shape:
-    see empty_record) added to the record. The first install of a place wins: a re-run
-    must not replace the settings text from before the first install."""
+    see load) added to the record. The first install of a place wins: a re-run must not
+    replace the settings text from before the first install."""
 
     venv: Path
     added: dict[str, Any]
@@ -124,12 +111,12 @@ class RestoreRecorded(Step):
     """--uninstall, after our entries, lines and links are out of every place ``record``
     lists: put back each settings file's text from before the first install (and drop the
     backups made since), ``crontab -r`` a crontab that was empty before, remove a link
-    folder the install created (when empty), and delete the record. ``tool`` names the
-    installer in the messages (``./install`` or ``ctx-install``)."""
+    folder the install created (when empty), and delete the record. Its dry run shows
+    nothing: the settings steps' dry runs show the restored text."""
 
     venv: Path
     record: dict[str, Any]
-    tool: str  # the settings steps' dry runs already show the restored text
+    tool: str  # what the messages call the installer
 
     def apply(self) -> None:
         record, tool = self.record, self.tool
@@ -143,7 +130,7 @@ class RestoreRecorded(Step):
             isinstance(entry, dict) and entry.get("crontab_was_empty")
             for entry in record["cron"].values()
         ):
-            crontab.delete_if_empty(crontab.crontab_user(os.environ))
+            crontab.delete_if_empty()
         for folder, entry in record["links"].items():
             if isinstance(entry, dict) and entry.get("created_folder"):
                 remove_empty(Path(folder))  # other programs' commands stay
@@ -170,9 +157,9 @@ def planned_restore(entry: object, new: Settings, path: Path) -> tuple[bool, str
 def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
     """Put back the settings file's text from before the first install when what is there
     now means the same (only our entries were removed since): the user gets their exact
-    bytes. A file the install created is deleted when it holds nothing any more. True when
-    the file is now as it was before the first install. Only if no other program (a
-    running Claude Code) changed it since it was read."""
+    bytes; a file the install created is deleted when it holds nothing any more. Only if no
+    other program (a running Claude Code) changed it since it was read. True when the file
+    is now as it was before the first install."""
     try:
         now_text = read_settings_text(path)
         if now_text is None or now_text == entry.get("before"):
@@ -180,12 +167,12 @@ def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
         restore, before = planned_restore(entry, parse_settings(now_text, path), path)
         if restore and before is None and read_settings_text(path) == now_text:
             path.unlink()
-            print(f"{PREFIX} deleted {path}, which {tool} had created")
+            say(f"deleted {path}, which {tool} had created")
             return True
     except (OSError, SettingsError):
         return False
     if restore and before is not None and replace_if_unchanged(path, now_text, before):
-        print(f"{PREFIX} restored {path} to its text from before {tool}")
+        say(f"restored {path} to its text from before {tool}")
         return True
     return False
 
@@ -193,8 +180,7 @@ def _restore_settings(path: Path, entry: dict[str, Any], tool: str) -> bool:
 def _remove_our_backups(path: Path, before: object, tool: str) -> None:
     """Once the settings file is as it was before the first install, the backups that the
     install (and this uninstall) made of it have nothing left to save: remove those, and
-    only those (a backup that was there before the first install stays). Without the list
-    (a record of an older version) nothing is removed."""
+    only those. Without the list (a record of an older version) nothing is removed."""
     if not isinstance(before, list):
         return
     kept = {name for name in before if isinstance(name, str)}
@@ -205,12 +191,11 @@ def _remove_our_backups(path: Path, before: object, tool: str) -> None:
                 old.unlink()
     if ours:
         noun = "backup" if len(ours) == 1 else "backups"
-        print(f"{PREFIX} removed {len(ours)} {noun} of {path} that {tool} had made")
+        say(f"removed {len(ours)} {noun} of {path} that {tool} had made")
 
 
 def backup_names(path: Path) -> list[str]:
-    """The ``<name>.bak-*`` copies of ``path`` in its folder, sorted (an empty list when the
-    folder cannot be read)."""
+    """The ``<name>.bak-*`` copies of ``path`` in its folder, sorted ([]: unreadable)."""
     prefix = path.name + BACKUP_INFIX
     try:
         return sorted(n for n in os.listdir(path.parent) if n.startswith(prefix))
@@ -250,32 +235,31 @@ class UninstallVenv(Step):
     venv: Path
     purge: bool
 
-    def show(self) -> None:
-        if self.purge and self.venv.exists():
-            print(f"{PREFIX} would delete the virtualenv {self.venv}")
-        elif self.purge:
-            print(f"{PREFIX} the virtualenv {self.venv} does not exist; nothing to delete")
-
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
         venv = self.venv
-        if not self.purge:
-            print(f"{PREFIX} kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
+        if not self.purge and not would:
+            say(f"kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
+        elif not self.purge:
             return
-        if not venv.exists():
-            print(f"{PREFIX} the virtualenv {venv} does not exist; nothing to delete")
-            return
-        shutil.rmtree(venv)
-        print(f"{PREFIX} deleted the virtualenv {venv}")
-        # The default place is <data>/context-memory/venv: its folder is ours too, and an
-        # empty one left behind says something is still installed.
-        if venv.parent.name == "context-memory" and remove_empty(venv.parent):
-            print(f"{PREFIX} deleted the folder {venv.parent}, now empty")
+        elif not venv.exists():
+            say(f"the virtualenv {venv} does not exist; nothing to delete")
+        elif would:
+            say(f"would delete the virtualenv {venv}")
+        else:
+            shutil.rmtree(venv)
+            say(f"deleted the virtualenv {venv}")
+            # The default place is <data>/context-memory/venv: its folder is ours too, and an
+            # empty one left behind says something is still installed.
+            if venv.parent.name == "context-memory" and remove_empty(venv.parent):
+                say(f"deleted the folder {venv.parent}, now empty")
 
 
 @dataclass(frozen=True)
 class PurgeLeftovers(Step):
-    """--uninstall --purge, last: the toolkit's cache folder, and the folders the install
-    script created for the virtualenv that are empty by then."""
+    """--uninstall --purge, last: the toolkit's folders in its cache folder
+    (session_registry.cache_dir) and that folder when nothing else is in it, and the
+    folders the install script created for the virtualenv (``mkdir -p``) that are empty
+    by then, deepest first."""
 
     cache: Path
     made_folders: tuple[Path, ...]
@@ -295,10 +279,9 @@ class PurgeLeftovers(Step):
     def show(self) -> None:
         ours, alone = self._ours()
         if ours or alone:
-            print(f"{PREFIX} would delete the cache folder {self.cache}")
+            say(f"would delete the cache folder {self.cache}")
         for folder in self._made():
-            print(f"{PREFIX} would delete the folder {folder} (./install made it) if it is "
-                  "empty then")  # fmt: skip
+            say(f"would delete the folder {folder} (./install made it) if it is empty then")
 
     def apply(self) -> None:
         ours, _ = self._ours()
@@ -309,9 +292,9 @@ class PurgeLeftovers(Step):
                 shutil.rmtree(folder)
         if self.cache.is_dir() and not self.cache.is_symlink():
             if remove_empty(self.cache):
-                print(f"{PREFIX} deleted the cache folder {self.cache}")
+                say(f"deleted the cache folder {self.cache}")
             elif ours:  # something else of the user's is in it
-                print(f"{PREFIX} deleted the toolkit's folders in the cache folder {self.cache}")
+                say(f"deleted the toolkit's folders in the cache folder {self.cache}")
         for folder in self._made():
             if remove_empty(folder):  # else something else is in it now
-                print(f"{PREFIX} deleted the folder {folder}, which ./install had made, now empty")
+                say(f"deleted the folder {folder}, which ./install had made, now empty")

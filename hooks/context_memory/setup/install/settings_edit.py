@@ -1,13 +1,12 @@
-"""Editing Claude Code's settings.json: pure functions on dicts first (settings_file.py reads,
-parses and serialises the file). ``register_hooks`` and ``unregister_hooks`` never touch the
-disk nor mutate their argument; the installer writes nothing when the result equals the
-input, which is what makes a second ``./install`` a no-op. Which entries are ours, and where
-new ones go: docs/install.md ("Which entries of settings.json are the installer's"); the
-rule is ``is_own_entry``. The status line gets pure functions of the same kind, and the
-settings a run wants (``desired_settings``) are one of both. Then the write of one settings
-file (backed up, redone when another program changed the file meanwhile) and the installer's
-steps on settings files (EditSettings, DropProjectHooks; see install/plan.py), each saying
-what it would do (``show``: the diff) or doing it and saying what it did.
+"""What the installer does to Claude Code's settings.json. Pure functions on dicts first
+(settings_file.py reads, parses and serialises the file): they never touch the disk nor
+mutate their argument, and the installer writes nothing when the result equals the input,
+which is what makes a second ``./install`` a no-op. Which entries are ours, and where new
+ones go: docs/install.md ("Which entries of settings.json are the installer's"); the rule
+is ``is_own_entry``. The settings a run wants (``desired_settings``) are the hooks' and the
+status line's edits. Then the write of one settings file (backed up, redone when another
+program changed the file meanwhile) and the installer's steps on settings files
+(EditSettings, DropProjectHooks; see install/plan.py).
 
 Size: what the installer does to settings.json is one job, from the pure edits to the steps
 that write them; apart, the steps' module imported a dozen names of this one and nothing
@@ -47,9 +46,10 @@ from context_memory.setup.install.settings_file import (
     read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import PREFIX, InstallError, show_venv_plan
+from context_memory.setup.install.venv import InstallError, say, warn
 
 OWN_FOLDER_NAME = "context-memory"
+HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 # The placeholder virtualenv of settings.example.json.
 EXAMPLE_VENV = "/home/you/.local/share/context-memory/venv"
 
@@ -80,8 +80,7 @@ def command_of(entry: object) -> str | None:
 
 def is_own_entry(entry: object, bin_dir: Path | str, commands: Iterable[str]) -> bool:
     """True when ``entry`` was written by an install (the rule: docs/install.md)."""
-    command = command_of(entry)
-    word = _single_word(command) if command is not None else None
+    word = _single_word(command_of(entry))
     if word is None or not os.path.isabs(word):
         return False
     path = Path(os.path.normpath(word))
@@ -96,10 +95,13 @@ _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\$`]|\\[\\"$`])*)"')
 _UNESCAPE = re.compile(r'\\([\\"$`])')
 
 
-def _first_word(command: str) -> tuple[str | None, bool]:
+def _first_word(command: object) -> tuple[str | None, bool]:
     """(the program of ``command``, whether it is the one word the shell makes of it, with
-    no expansion). Double-quoted text follows the POSIX rules, as command_for writes it
-    (shlex would keep the backslash of \\$ and \\`); anything else goes through shlex."""
+    no expansion); (None, False) for what is not a string. Double-quoted text follows the
+    POSIX rules, as command_for writes it (shlex would keep the backslash of \\$ and \\`);
+    anything else goes through shlex."""
+    if not isinstance(command, str):
+        return None, False
     text = command.strip()
     quoted = _DOUBLE_QUOTED.match(text)
     if quoted and (quoted.end() == len(text) or text[quoted.end()].isspace()):
@@ -112,14 +114,14 @@ def _first_word(command: str) -> tuple[str | None, bool]:
     return (words[0] if words else None), alone
 
 
-def _single_word(command: str) -> str | None:
+def _single_word(command: object) -> str | None:
     word, alone = _first_word(command)
     return word if alone else None
 
 
 def command_word(command: object) -> str | None:
     """The program (first word) of a command, or None."""
-    return _first_word(command)[0] if isinstance(command, str) else None
+    return _first_word(command)[0]
 
 
 def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
@@ -165,21 +167,17 @@ def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path 
 
 
 def unregister_hooks(
-    settings: Settings,
-    bin_dir: Path | str,
-    commands: Iterable[str] | None = None,
+    settings: Settings, bin_dir: Path | str, commands: Iterable[str] = HOOK_NAMES
 ) -> Settings:
     """Return a copy of ``settings`` without our entries (is_own_entry).
 
-    ``commands`` defaults to the registry's command names. A matcher group, an event, or
-    the ``hooks`` object that becomes empty because our entries left it is removed too
-    (so ``unregister_hooks(register_hooks(s)) == s``, except that an event list or a
-    ``hooks`` object that was already empty before the install is removed as well: the
-    same settings to Claude Code). Groups that were already empty, and everything
-    foreign, stay.
+    A matcher group, an event, or the ``hooks`` object that becomes empty because our
+    entries left it is removed too (so ``unregister_hooks(register_hooks(s)) == s``, except
+    that an event list or a ``hooks`` object that was already empty before the install is
+    removed as well: the same settings to Claude Code). Groups that were already empty, and
+    everything foreign, stay.
     """
-    names = {spec.command for spec in HOOKS} if commands is None else set(commands)
-    return _rewrite_own_entries(settings, bin_dir, names, lambda *_: None)
+    return _rewrite_own_entries(settings, bin_dir, set(commands), lambda *_: None)
 
 
 def _rewrite_own_entries(
@@ -215,34 +213,31 @@ def _rewrite_own_entries(
 
 
 def own_entries(
-    settings: Settings, bin_dir: Path | str, commands: Iterable[str]
+    settings: Settings, bin_dir: Path | str, commands: Iterable[str] = HOOK_NAMES
 ) -> list[tuple[str, str | None, dict[str, Any]]]:
     """Our entries in ``settings`` as (event, matcher, entry), in file order."""
     names = set(commands)
     return [
         (event, group.get("matcher"), entry)
         for event, group, entry in hook_entries(settings)
-        if isinstance(entry, dict) and is_own_entry(entry, bin_dir, names)
+        if is_own_entry(entry, bin_dir, names)
     ]
 
 
-def hook_entries(settings: Settings) -> Iterator[tuple[str, dict[str, Any], object]]:
-    """(event, group, entry) for every hook entry, skipping parts of the wrong shape."""
-    hooks = settings.get("hooks")
-    if not isinstance(hooks, dict):
-        return
-    for event, groups in hooks.items():
-        for group in groups if isinstance(groups, list) else ():
-            entries = group.get("hooks") if isinstance(group, dict) else None
-            for entry in entries if isinstance(entries, list) else ():
+def hook_entries(settings: Settings) -> Iterator[tuple[str, dict[str, Any], Entry]]:
+    """(event, group, entry) for every hook entry of ``settings`` (of the shape
+    settings_file.check_hooks_shape checks: every parsed settings file has it)."""
+    for event, groups in settings.get("hooks", {}).items():
+        for group in groups:
+            for entry in group.get("hooks", []):
                 yield event, group, entry
 
 
-def example_settings_text(specs: Sequence[HookSpec] = HOOKS) -> str:
+def example_settings_text() -> str:
     """The text of ``settings.example.json``: the registration for EXAMPLE_VENV. Regenerate:
     ``PYTHONPATH=hooks python -c 'import sys; from context_memory.setup.install.settings_edit import
     example_settings_text as t; sys.stdout.write(t())' > settings.example.json``"""
-    return dumps_settings(register_hooks({}, specs, os.path.join(EXAMPLE_VENV, "bin")))
+    return dumps_settings(register_hooks({}, HOOKS, os.path.join(EXAMPLE_VENV, "bin")))
 
 
 def lookalike_entries(
@@ -254,10 +249,9 @@ def lookalike_entries(
     names = set(commands)
     found: list[tuple[str, str]] = []
     for event, _group, entry in hook_entries(settings):
-        if is_own_entry(entry, bin_dir, names) or not isinstance(entry, dict):
+        if is_own_entry(entry, bin_dir, names):
             continue
-        command = entry.get("command")
-        word = _single_word(command) if isinstance(command, str) else None
+        word = _single_word(entry.get("command"))
         if word and os.path.isabs(word) and os.path.basename(word) in names:
             found.append((event, word))
     return found
@@ -265,13 +259,6 @@ def lookalike_entries(
 
 STATUSLINE_PROGRAM = "ctx-statusline"
 CHAIN_OPTION = "--chain"
-# Outcomes of set_statusline.
-STATUSLINE_ADDED = "added"  # there was none: ours now
-STATUSLINE_CHAINED = "chained"  # theirs runs first, then ours
-STATUSLINE_UPDATED = "updated"  # ours, pointing at another virtualenv: path updated
-STATUSLINE_UNCHANGED = "unchanged"  # already as wanted (or nothing asked)
-STATUSLINE_KEPT_THEIRS = "kept-theirs"  # theirs, no chaining asked: untouched
-STATUSLINE_NOT_CHAINABLE = "not-chainable"  # theirs is not a command we can run first
 
 _CHAINED = re.compile(
     rf"(?P<program>{_DOUBLE_QUOTED.pattern}|\S+)\s+{CHAIN_OPTION}\s+(?P<rest>.+)", re.DOTALL
@@ -309,32 +296,36 @@ def parse_own_statusline(value: object, bin_dir: Path | str) -> tuple[bool, str 
 
 
 def set_statusline(settings: Settings, bin_dir: Path | str, *, chain: bool) -> tuple[Settings, str]:
-    """Return (a copy of ``settings`` with our status line, outcome).
+    """Return (a copy of ``settings`` with our status line, what was done: a line for people).
 
     No status line: ours is added. Ours already: its program path is brought to
     ``bin_dir`` (a chained command is kept). Someone else's: kept as it is, unless ``chain``,
     which makes ours run theirs first (``ctx-statusline --chain '<theirs>'``) and keeps
     every other key of their setting (``padding``...), so uninstalling restores it exactly.
     """
-    result = copy.deepcopy(settings)
+    result, ours = copy.deepcopy(settings), STATUSLINE_PROGRAM
     current = result.get("statusLine")
     if current is None:
         result["statusLine"] = {"type": "command", "command": statusline_command(bin_dir)}
-        return result, STATUSLINE_ADDED
+        return result, f"status line: {ours} (context bar after every reply)"
     own, chained = parse_own_statusline(current, bin_dir)
     if own:
         wanted = statusline_command(bin_dir, chained)
         if current.get("command") == wanted:
-            return result, STATUSLINE_UNCHANGED
+            return result, f"status line: {ours} is already set"
         current["command"] = wanted
-        return result, STATUSLINE_UPDATED
-    if not chain:
-        return result, STATUSLINE_KEPT_THEIRS
+        return result, f"status line: {ours} now runs from {bin_dir}"
     theirs = command_of(current)
+    if not chain:
+        shown = current.get("command") if isinstance(current, dict) else None
+        return result, (
+            f"status line: you already have one ({shown}); it was kept. To show both "
+            f"(yours first, then {ours}), run ./install --statusline=chain"
+        )
     if theirs is None or not theirs.strip():
-        return result, STATUSLINE_NOT_CHAINABLE
+        return result, f"status line: yours is not a command that {ours} can run first; it was kept"
     current["command"] = statusline_command(bin_dir, theirs)
-    return result, STATUSLINE_CHAINED
+    return result, f"status line: yours ({theirs}) first, then {ours}"
 
 
 def refresh_statusline(settings: Settings, bin_dir: Path | str) -> Settings:
@@ -367,10 +358,11 @@ def desired_settings(settings: Settings, options: InstallOptions, hooks_here: bo
     bin_dir, statusline = options.bin_dir, options.statusline
     if options.uninstall:
         return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
-    if hooks_here:
-        new = register_hooks(settings, HOOKS, bin_dir)
-    else:
-        new = unregister_hooks(settings, bin_dir)
+    new = (
+        register_hooks(settings, HOOKS, bin_dir)
+        if hooks_here
+        else unregister_hooks(settings, bin_dir)
+    )
     if statusline:
         return set_statusline(new, bin_dir, chain=statusline == STATUSLINE_CHAIN)[0]
     return refresh_statusline(new, bin_dir)
@@ -378,30 +370,15 @@ def desired_settings(settings: Settings, options: InstallOptions, hooks_here: bo
 
 def statusline_note(settings: Settings, options: InstallOptions) -> str | None:
     """What this run does to ``settings``' status line, for people; None when nothing."""
-    current, bin_dir, statusline = settings.get("statusLine"), options.bin_dir, options.statusline
     if options.uninstall:
-        own, chained = parse_own_statusline(current, bin_dir)
-        if not own:
+        new, theirs = unset_statusline(settings, options.bin_dir)
+        if new == settings:
             return None
-        if chained is None:
+        if theirs is None:
             return f"status line: removed {STATUSLINE_PROGRAM}"
-        return f"status line: restored yours ({chained})"
-    if not statusline:
-        return None
-    _, outcome = set_statusline(settings, bin_dir, chain=statusline == STATUSLINE_CHAIN)
-    theirs = current.get("command") if isinstance(current, dict) else None
-    return {
-        STATUSLINE_ADDED: f"status line: {STATUSLINE_PROGRAM} (context bar after every reply)",
-        STATUSLINE_CHAINED: f"status line: yours ({theirs}) first, then {STATUSLINE_PROGRAM}",
-        STATUSLINE_UPDATED: f"status line: {STATUSLINE_PROGRAM} now runs from {bin_dir}",
-        STATUSLINE_KEPT_THEIRS: (
-            f"status line: you already have one ({theirs}); it was kept. To show both "
-            f"(yours first, then {STATUSLINE_PROGRAM}), run ./install --statusline=chain"
-        ),
-        STATUSLINE_NOT_CHAINABLE: (
-            "status line: yours is not a command that ctx-statusline can run first; it was kept"
-        ),
-    }.get(outcome, f"status line: {STATUSLINE_PROGRAM} is already set")
+        return f"status line: restored yours ({theirs})"
+    chain = options.statusline == STATUSLINE_CHAIN
+    return set_statusline(settings, options.bin_dir, chain=chain)[1] if options.statusline else None
 
 
 def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
@@ -410,7 +387,6 @@ def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
     return [*dict.fromkeys(spec.command for spec in HOOKS), *[STATUSLINE_PROGRAM] * own]
 
 
-HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 MAX_WRITE_ATTEMPTS = 1000
 MAX_WRITE_SECONDS = 20
 
@@ -419,7 +395,7 @@ def runs_our_hooks(path: Path, bin_dir: Path) -> bool:
     """Whether the settings file ``path`` registers any of our hooks (an unreadable or
     damaged file counts as not: the hooks then go where they were asked to go)."""
     try:
-        return bool(_own_count(read_settings(path)[1], bin_dir))
+        return bool(own_entries(read_settings(path)[1], bin_dir))
     except (SettingsError, OSError):
         return False
 
@@ -442,7 +418,7 @@ def write_settings(
         backup = backup_file(path, _now()) if text is not None else None
         if replace_if_unchanged(path, text, new_text):
             if backup is not None:
-                print(f"{PREFIX} backed up {path} to {backup.name}")
+                say(f"backed up {path} to {backup.name}")
                 record.prune_backups(path, just_made=backup)
             return old, new, True
         if backup is not None:
@@ -463,10 +439,6 @@ def _now() -> datetime | None:
     return None
 
 
-def _own_count(settings: Settings, bin_dir: Path) -> int:
-    return len(own_entries(settings, bin_dir, HOOK_NAMES))
-
-
 def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
     """A unified diff of the settings file (``/dev/null`` when it does not exist yet)."""
 
@@ -481,9 +453,8 @@ def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
 @dataclass(frozen=True)
 class EditSettings(Step):
     """One settings file: its text and settings now, and after this run. ``hooks_here``
-    False: the user settings run the hooks already. ``first``: the place this run was
-    asked for (its dry run shows the full report); the others are an uninstall's recorded
-    places."""
+    False: the user settings run the hooks already (only the place this run was asked
+    for; an uninstall's recorded places always run them)."""
 
     path: Path
     text: str | None
@@ -492,39 +463,32 @@ class EditSettings(Step):
     options: InstallOptions
     hooks_here: bool
     user_path: Path
-    first: bool
 
     def show(self) -> None:
         options, path, changed = self.options, self.path, self.new != self.old
-        shown = dumps_settings(self.new, detect_indent(self.text)) if changed else ""
         restore, before = False, None
         if options.uninstall and changed:
             # What the run ends with: the file deleted, or its text from before put back.
             entry = record.load(options.venv)["settings"].get(str(path))
             restore, before = record.planned_restore(entry, self.new, path)
-        if self.first:
-            print(f"{PREFIX} dry run: nothing will be written")
-            if not options.uninstall:
-                show_venv_plan(options.venv)
-            if not self.hooks_here:
-                self._say_elsewhere()
+        if not self.hooks_here:
+            self._say_elsewhere()
         if restore and before is None:
-            print(
-                f"{PREFIX} would remove {_own_count(self.old, options.bin_dir)} hooks from "
+            say(
+                f"would remove {len(own_entries(self.old, options.bin_dir))} hooks from "
                 f"{path}, then delete it: {options.tool} had created it, and nothing else is in it"
             )
         elif changed:
             if restore:
-                print(f"{PREFIX} would restore {path} to its text from before {options.tool}:")
+                say(f"would restore {path} to its text from before {options.tool}:")
             elif self.text is None:
-                print(f"{PREFIX} would create {path}:")
+                say(f"would create {path}:")
             else:
-                print(f"{PREFIX} would change {path} (after backing it up):")
-            sys.stdout.write(unified_diff(self.text, shown if before is None else before, path))
-        elif options.uninstall:
-            print(f"{PREFIX} no context-memory hooks in {path}; nothing would change")
+                say(f"would change {path} (after backing it up):")
+            after = dumps_settings(self.new, detect_indent(self.text)) if before is None else before
+            sys.stdout.write(unified_diff(self.text, after, path))
         elif self.hooks_here:
-            print(f"{PREFIX} hooks already registered in {path}; nothing would change")
+            self._say_unchanged(would=True)
         self._say_note()
 
     def apply(self) -> None:
@@ -534,46 +498,45 @@ class EditSettings(Step):
             # The settings after this run, for the file as it is when written.
             wanted = lambda s: desired_settings(s, options, self.hooks_here)  # noqa: E731
             old, new, changed = write_settings(path, wanted, self.text, old)
-        removed = _own_count(old, bin_dir) - _own_count(new, bin_dir)
-        if options.uninstall and not changed:
-            print(f"{PREFIX} no context-memory hooks in {path}; nothing to change")
-        elif options.uninstall:
-            print(f"{PREFIX} removed {removed} hook{'' if removed == 1 else 's'} from {path}")
-        elif not self.hooks_here:
+        removed = len(own_entries(old, bin_dir)) - len(own_entries(new, bin_dir))
+        if not self.hooks_here:
             self._say_elsewhere()
             if removed:
-                print(f"{PREFIX} removed {removed} hooks from {path} that ran twice")
+                say(f"removed {removed} hooks from {path} that ran twice")
         elif not changed:
-            print(f"{PREFIX} hooks already registered in {path}; nothing to change")
+            self._say_unchanged(would=False)
+        elif options.uninstall:
+            say(f"removed {removed} hook{'' if removed == 1 else 's'} from {path}")
         elif register_hooks(old, HOOKS, bin_dir) == old:
-            print(f"{PREFIX} hooks already registered in {path}; only the status line changed")
+            say(f"hooks already registered in {path}; only the status line changed")
         else:
-            print(f"{PREFIX} registered {len(HOOKS)} hook{'' if len(HOOKS) == 1 else 's'} in "
-                  f"{path}:")  # fmt: skip
+            say(f"registered {len(HOOKS)} hook{'' if len(HOOKS) == 1 else 's'} in {path}:")
             for spec in HOOKS:
                 label = spec.event if spec.matcher is None else f"{spec.event} [{spec.matcher}]"
                 command = command_for(bin_dir, spec.command)
                 print(f"  {label}: {command} (timeout {spec.timeout} s)")
-            print(f"{PREFIX} done; restart running Claude Code sessions to load the hooks")
+            say("done; restart running Claude Code sessions to load the hooks")
         self._say_note()
         # Entries that run programs of our names from elsewhere: a warning, left alone.
         for event, program in lookalike_entries(new, bin_dir, HOOK_NAMES):
-            print(
-                f"{PREFIX} warning: {path} also runs {program} for {event}; that entry is "
-                "not this install's, so it was left alone (delete it by hand if it is left over "
-                "from an older install)",
-                file=sys.stderr,
+            warn(
+                f"{path} also runs {program} for {event}; that entry is not this install's, so it "
+                "was left alone (delete it by hand if it is left over from an older install)"
             )
+
+    def _say_unchanged(self, would: bool) -> None:
+        found = "no context-memory hooks" if self.options.uninstall else "hooks already registered"
+        say(f"{found} in {self.path}; nothing {'would change' if would else 'to change'}")
 
     def _say_note(self) -> None:
         """What the run does to the status line (from the settings as they were read)."""
         note = statusline_note(self.old, self.options)
         if note:
-            print(f"{PREFIX} {note}")
+            say(f"{note}")
 
     def _say_elsewhere(self) -> None:
-        print(
-            f"{PREFIX} hooks already registered in {self.user_path}, which runs them in every "
+        say(
+            f"hooks already registered in {self.user_path}, which runs them in every "
             f"project; not registering them again in {self.path}"
         )
 
@@ -598,9 +561,8 @@ class DropProjectHooks(Step):
             old, _, changed = write_settings(self.path, unregister, text, old)
             if not changed:
                 return
-        print(
-            f"{PREFIX} {'would remove' if would else 'removed'} {_own_count(old, self.bin_dir)} "
-            f"hooks from {self.path}: "
-            f"{self.user_path} runs them in every project now, and both would run each hook "
-            "twice"
+        verb, count = "would remove" if would else "removed", len(own_entries(old, self.bin_dir))
+        say(
+            f"{verb} {count} hooks from {self.path}: {self.user_path} runs them in every project "
+            "now, and both would run each hook twice"
         )

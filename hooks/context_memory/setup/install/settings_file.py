@@ -29,14 +29,6 @@ class SettingsError(Exception):
         self.found = found
 
 
-class InvalidJSONError(SettingsError):
-    """The settings file is not valid JSON."""
-
-
-class SettingsShapeError(SettingsError):
-    """The settings file is JSON, but not the shape Claude Code reads (e.g. ``hooks`` is a list)."""
-
-
 _RERUN = "then run ./install again. The file was not changed."
 _BY_HAND = "Fix the file by hand (or move it aside to start from an empty one)"
 
@@ -52,7 +44,7 @@ def read_settings_text(path: Path) -> str | None:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InvalidJSONError(
+        raise SettingsError(
             f"{path} is not valid JSON: it is not UTF-8 text (byte {exc.start}). " + _BY_HAND
         ) from exc
 
@@ -70,17 +62,17 @@ def parse_settings(text: str | None, path: Path) -> Settings:
     try:
         data = loads_keeping_literals(text)
     except json.JSONDecodeError as exc:
-        raise InvalidJSONError(
+        raise SettingsError(
             f"{path} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}). "
             + _BY_HAND
         ) from exc
     except RecursionError:
-        raise InvalidJSONError(
+        raise SettingsError(
             f"{path} is nested too deeply to be a settings file (more than about "
             f"{MAX_NESTING} levels of [ or {{). " + _BY_HAND
         ) from None
     if not isinstance(data, dict):
-        raise SettingsShapeError(
+        raise SettingsError(
             f"{path} must hold a JSON object ({{...}}), but it holds {_kind(data)}. " + _BY_HAND
         )
     check_hooks_shape(data, path)
@@ -104,17 +96,12 @@ class RawNumber:
     def __init__(self, text: str) -> None:
         self.text = text
 
-    def value(self) -> int | float:
-        if any(ch in self.text for ch in ".eE"):
-            return float(self.text)
-        return int(self.text)
-
     def __eq__(self, other: object) -> bool:
         if isinstance(other, RawNumber):
             return self.text == other.text
         if isinstance(other, (int, float)) and not isinstance(other, bool):
             try:
-                return self.value() == other
+                return (float if any(ch in self.text for ch in ".eE") else int)(self.text) == other
             except ValueError:  # more digits than int() converts
                 return False
         return NotImplemented
@@ -188,12 +175,12 @@ def loads_keeping_literals(text: str) -> Any:
 
 
 def check_hooks_shape(settings: Settings, path: Path | str) -> None:
-    """Raise SettingsShapeError unless ``settings["hooks"]`` (if present) has the shape
+    """Raise SettingsError unless ``settings["hooks"]`` (if present) has the shape
     ``{"Event": [{"matcher"?: str, "hooks": [{...}, ...]}, ...]}``."""
 
     def need(value: Any, kind: type, where: str, expected: str) -> Any:
         if not isinstance(value, kind):
-            raise SettingsShapeError(
+            raise SettingsError(
                 f"{path}: {where} must be {expected}, but it is {_kind(value)}. Fix that part "
                 "of the file by hand (settings.example.json shows the expected shape)"
             )

@@ -9,10 +9,11 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from context_memory.core.command_table import HOOKS, HookSpec
+from context_memory.core.command_table import HOOKS
 from context_memory.setup.platforms import claude_config_dir, home
 
 PREFIX = "context-memory:"
@@ -29,6 +30,16 @@ PLAN_CURRENT = "current"  # holds this exact source: no pip
 PLAN_CREATE = "create"  # missing or empty folder
 PLAN_RECREATE = "recreate"  # a virtualenv whose python no longer runs
 PLAN_UPDATE = "update"  # a working virtualenv without this source: pip install
+
+
+def say(text: str) -> None:
+    """One line of the installer's report, on stdout."""
+    print(f"{PREFIX} {text}")
+
+
+def warn(text: str) -> None:
+    """A warning of the installer (something left alone, or not done): one line on stderr."""
+    print(f"{PREFIX} warning: {text}", file=sys.stderr)
 
 
 class InstallError(Exception):
@@ -58,8 +69,6 @@ def running_venv() -> Path | None:
     the ``site`` module ran; our launchers run ``-S`` (then ``sys.prefix`` is the base
     Python's), so the virtualenv is also found as ``site`` finds it: the ``pyvenv.cfg``
     next to the interpreter's folder (``<venv>/bin/python`` -> ``<venv>``)."""
-    import sys
-
     prefix = sys.prefix
     if prefix != getattr(sys, "base_prefix", prefix) and os.path.isfile(
         os.path.join(prefix, "pyvenv.cfg")
@@ -112,7 +121,7 @@ def source_hash(repo: Path) -> str:
     return digest.hexdigest()
 
 
-def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
+def venv_plan(venv: Path, repo: Path) -> str:
     """What the install script must do to ``venv`` so it holds the source in ``repo``:
     PLAN_CURRENT, PLAN_CREATE, PLAN_RECREATE or PLAN_UPDATE. Raises InstallError for a
     folder that is not a virtualenv, and for a broken virtualenv that has no stamp (only
@@ -142,9 +151,7 @@ def venv_plan(venv: Path, repo: Path, specs: Sequence[HookSpec] = HOOKS) -> str:
         stamp = (venv / STAMP_NAME).read_text(encoding="utf-8").strip()
     except OSError:
         stamp = ""
-    if stamp != source_hash(repo) or missing_programs(
-        venv / "bin", (spec.command for spec in specs)
-    ):
+    if stamp != source_hash(repo) or missing_programs(venv / "bin", (h.command for h in HOOKS)):
         return PLAN_UPDATE
     return PLAN_CURRENT
 
@@ -161,7 +168,7 @@ def show_venv_plan(venv: Path) -> None:
         "context-memory into it",
         PLAN_UPDATE: f"would pip-install this copy of context-memory into {venv}",
     }
-    print(f"{PREFIX} {said[venv_plan(venv, REPO_ROOT)]}")
+    say(f"{said[venv_plan(venv, REPO_ROOT)]}")
 
 
 def missing_programs(bin_dir: Path, names: Iterable[str]) -> list[Path]:

@@ -129,11 +129,10 @@ def building(data: str) -> bool:
 def _build_locked(data: str, root: str, python: str, log: int) -> None:
     import subprocess
 
+    from context_memory.core.fsutil import atomic_write, remove
+
     venv = venv_dir(data)
-    try:
-        os.unlink(os.path.join(venv, STAMP_FILE))  # stale from here on, whatever happens
-    except FileNotFoundError:
-        pass
+    remove(os.path.join(venv, STAMP_FILE))  # stale from here on, whatever happens
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
     steps = (
@@ -154,8 +153,6 @@ def _build_locked(data: str, root: str, python: str, log: int) -> None:
                 f"{os.path.join(data, BUILD_LOG)}. On Debian/Ubuntu install python3-venv; "
                 "without network, point pip at a wheel folder (PIP_FIND_LINKS)"
             )
-    from context_memory.core.fsutil import atomic_write
-
     atomic_write(os.path.join(venv, STAMP_FILE), wanted_stamp(root))
 
 
