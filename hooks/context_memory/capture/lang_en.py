@@ -1,4 +1,9 @@
-"""English: directive and choice patterns (the form of a table: capture/cues.py)."""
+"""English: directive and choice patterns (the form of a table: capture/cues.py).
+
+Size: one table per language, every table of the same form, read the same way by
+capture/cues.py; English has the most forms (it is the language most sessions are in),
+and splitting it would make it the one language whose table is two files.
+"""
 
 DIRECTIVES = (
     # refusals and corrections
