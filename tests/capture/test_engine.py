@@ -122,6 +122,21 @@ def test_a_pending_rejection_waits_across_runs_and_flushes_without_a_reason() ->
     assert third.flush() == []
 
 
+@pytest.mark.parametrize("reason", ["not now", "later", "not yet, first the tests pass"])
+def test_a_call_put_off_is_no_rejection(reason: str) -> None:
+    # typed with the rejection
+    capturer = Capturer()
+    capturer.feed(call_row("t1", "Bash", {"command": "docker compose up"}))
+    text = REJECTED + "The user provided the following reason for the rejection: " + reason
+    assert capturer.feed(result_row("t1", text)) == [] and capturer.end_run() == []
+    # or typed as the next prompt after a bare rejection
+    bare = Capturer()
+    bare.feed(call_row("t2", "Bash", {"command": "docker compose up"}))
+    bare.feed(result_row("t2", REJECTED + "STOP what you are doing and wait."))
+    assert bare.feed(prompt_row(reason, "p2")) == [] and bare.end_run() == []
+    assert bare.flush() == []
+
+
 def test_a_newer_clients_reason_text_is_read() -> None:
     capturer = Capturer()
     capturer.feed(call_row("t1", "Bash", {"command": "npm install moment"}))

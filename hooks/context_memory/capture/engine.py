@@ -38,6 +38,7 @@ from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_
 from context_memory.capture.prompts import (
     asks_only,
     classify,
+    defers_only,
     goes_on_only,
     is_instruction,
     is_skipped,
@@ -290,6 +291,8 @@ class Capturer:
                 continue  # "commit first, then proceed": the plan goes ahead
             if goes_on or (asks and not _names_call(typed, pending)):
                 continue  # a bare "no", then "continue" or an unrelated question: no item
+            if pending.get("source") != "plan" and defers_only(typed):
+                continue  # a bare "no", then "not now": put off, not turned down
             out.extend(self._dialogue.hold(self._with_reason(pending, clip(said))))
         self._pending = []
         if text.lstrip().startswith(dialogue.HANDOFF_START):
@@ -391,6 +394,8 @@ class Capturer:
                 oldest = self._with_reason(self._pending.pop(0), "")
                 return [*self._dialogue.behind([oldest]), *self._stash(item)]
             return self._stash(item)
+        if not plan and defers_only(reason):
+            return []  # "not now", "later": the call is put off, not turned down
         if plan:  # a plan is rejected for what the feedback names, not every step of it
             call_subjects = named_in(call_subjects, reason)
         subjects = _rejection_subjects(call_subjects, reason)

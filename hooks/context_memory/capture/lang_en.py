@@ -424,7 +424,7 @@ PROPOSALS = (
 DEFERS = (
     # a reply that settles nothing yet: unsure, later, to be discussed, explain or show first
     r"\b(?:not sure|unsure|don'?t know|no idea|(?:it )?depends|let'?s discuss|(?:need|have) to "
-    r"discuss|discuss (?:it|this|that|first|later)|decide later|later|not yet|tbd|show me|"
+    r"discuss|discuss (?:it|this|that|first|later)|decide later|later|not yet|not now|tbd|show me|"
     r"explain|an example|what do you (?:think|recommend|suggest))\b",
 )
 

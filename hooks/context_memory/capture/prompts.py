@@ -136,6 +136,21 @@ def goes_on_only(typed: str) -> bool:
     return bool(text) and any(p.fullmatch(text) for p in cues_for(text).goes_on)
 
 
+MAX_DEFERRAL = 80  # characters: a longer reply says more than "not now"
+
+
+def defers_only(typed: str) -> bool:
+    """``typed`` only puts the work off ("not now", "later", "not yet", "先不要", each
+    language's DEFERS) and states no directive: said about a rejected call, it turns down
+    nothing for good (the labelling rules count no deferral)."""
+    text = " ".join(typed.split())
+    if not text or len(text) > MAX_DEFERRAL:
+        return False
+    if not any(pattern.search(text) for pattern in cues_for(text).defers):
+        return False
+    return classify(text) is None
+
+
 def classify(text: str) -> PromptItem | None:
     """The item one prompt states, or None (a question, a plain request, a paste, ...)."""
     text = strip_wrappers(text)
