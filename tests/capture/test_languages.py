@@ -5,6 +5,7 @@ example is captured with the entry's kind, and what states nothing is not captur
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import pytest
@@ -542,11 +543,21 @@ def test_an_english_text_compiles_only_the_english_table() -> None:
     assert cues.cues_for("use pnpm") is cues.cues_for("keep it")  # compiled once
 
 
+def _own_examples(code: str) -> list[tuple[str, str]]:
+    """The examples of a language's own test file (tests/capture/test_lang_<code>.py)."""
+    try:
+        module = importlib.import_module(f"capture.test_lang_{code}")
+    except ModuleNotFoundError:
+        return []
+    return list(module.CAPTURED)
+
+
 @pytest.mark.parametrize("code", sorted(TABLES))
 def test_every_directive_entry_has_an_example_of_its_kind(code: str) -> None:
+    examples_of_code = EXAMPLES[code] + _own_examples(code)
     for pattern, kind in TABLES[code].DIRECTIVES:
         compiled = re.compile(pattern, re.IGNORECASE)
-        examples = [text for text, want in EXAMPLES[code] if want == kind]
+        examples = [text for text, want in examples_of_code if want == kind]
         assert any(compiled.search(s) for text in examples for s in sentences(text)), pattern
 
 

@@ -1,0 +1,106 @@
+"""Portuguese (capture/lang_pt.py), written from the labelling rules: standing instructions in
+the language's real negative imperative (the subjunctive: "não corrija", "nunca apague"),
+typed with or without accents; refusals and corrections; choices. What states nothing (a
+question with or without its mark, a request for work, narration, thanks, impatience) and
+what the user relays is never a record."""
+
+from __future__ import annotations
+
+import pytest
+
+from capture.test_languages import EXAMPLES
+from context_memory.capture import lang_pt
+from context_memory.capture.prompts import classify
+from helpers.language_cases import entries_without_example, relayed_forms
+
+CAPTURED: list[tuple[str, str]] = [
+    # standing instructions: a negative imperative, with and without accents
+    ("não corrija os testes, corrija o código", "constraint"),
+    ("não faça commit sem rodar os testes", "constraint"),
+    ("nao mexa no arquivo de config", "constraint"),
+    ("não remova os comentários", "constraint"),
+    ("não crie arquivos novos", "constraint"),
+    ("por favor, não instale mais dependências", "constraint"),
+    ("não mexe no banco de produção", "constraint"),
+    ("não esqueça de atualizar o changelog", "constraint"),
+    ("lembre-se de rodar o lint", "constraint"),
+    # always / never where they lead the sentence, or follow their verb; from now on
+    ("nunca apague arquivos de migração", "constraint"),
+    ("e sempre rode os testes antes", "constraint"),
+    ("responda sempre em português", "constraint"),
+    ("daqui pra frente use pnpm", "constraint"),
+    # avoid, forbidden, mandatory, whenever
+    ("evite usar variáveis globais", "constraint"),
+    ("é proibido usar any", "constraint"),
+    ("é obrigatório rodar o lint antes do commit", "constraint"),
+    ("toda vez que mudar o schema, rode as migrações", "constraint"),
+    # only, keep
+    ("só mexa no arquivo main.py", "constraint"),
+    ("apenas altere o frontend", "constraint"),
+    ("você precisa manter a compatibilidade", "constraint"),
+    # refusals and corrections
+    ("não é necessário adicionar logs", "rejected"),
+    ("não era isso que eu queria", "rejected"),
+    ("não gosto desse layout", "rejected"),
+    ("isso está errado", "rejected"),
+    ("tá errado, a porta é 8080", "rejected"),
+    ("eu disse para usar pnpm", "rejected"),
+    ("pule a etapa de cache", "rejected"),
+    ("desfaz essa mudança", "rejected"),
+    ("volte como estava antes", "rejected"),
+    # choices
+    ("vamos de vitest", "decided"),
+    ("pode usar o sqlite", "decided"),
+    ("melhor usar o sqlite", "decided"),
+    ("escolhi a segunda opção", "decided"),
+    ("troca para o vite", "decided"),
+]
+
+NOT_CAPTURED = [
+    # questions, with and without their mark; a tag question
+    "você pode corrigir o teste?",
+    "como faço para não usar o cache",
+    "por que você não usou o pnpm?",
+    "o que você acha de usar redis",
+    "ele não deve ser nulo aqui, certo?",
+    # requests for work with no rule in them
+    "corrija o erro no login",
+    "rode os testes",
+    "pode rodar os testes pra mim",
+    # narration: "nunca"/"sempre" describing, not instructing
+    "isso nunca funcionou",
+    "o build sempre falha no CI",
+    "toda vez que eu rodo o teste ele falha",
+    "ainda não funciona",
+    "não consigo abrir o arquivo",
+    # fillers and impatience
+    "nao sei",
+    "obrigado!",
+    "anda logo",
+    "não entendi",
+    # a choice of no option ("vamos de novo": let's go again)
+    "vamos de novo",
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), CAPTURED)
+def test_a_portuguese_directive_is_captured_with_its_kind(text: str, kind: str) -> None:
+    found = classify(text)
+    assert found is not None, text
+    assert found.kind == kind
+    assert found.quote == text
+
+
+@pytest.mark.parametrize("text", NOT_CAPTURED)
+def test_what_states_nothing_in_portuguese_is_not_captured(text: str) -> None:
+    assert classify(text) is None
+
+
+@pytest.mark.parametrize(("text", "kind"), CAPTURED)
+def test_a_portuguese_directive_the_user_relays_is_not_captured(text: str, kind: str) -> None:
+    for relayed in relayed_forms("o log mostrou isto", text):
+        assert classify(relayed) is None, relayed
+
+
+def test_every_portuguese_entry_has_an_example() -> None:
+    assert entries_without_example(lang_pt, CAPTURED + EXAMPLES["pt"]) == []
