@@ -7,15 +7,60 @@ DIRECTIVES = (
         "rejected",
     ),
     (r"\b(?:no hace falta|no es necesario|olvídalo|déjalo así)\b", "rejected"),
+    # "no era eso", "no necesitamos X", "eso está mal", "estás equivocado", "te lo dije"
+    (
+        r"\bno era (?:eso|así|lo que)\b|\bno necesitamos\b|\binnecesario\b|"
+        r"^(?:no,? )?(?:eso |esto )?está mal\b|\b(?:eso|esto) (?:está|es) (?:mal|incorrecto)\b|"
+        r"\bestás equivocad[oa]\b|\b(?:te (?:lo )?dije|te pedí|ya lo dije)\b",
+        "rejected",
+    ),
+    # skip it, undo it: "sáltate el caché", "omite los tests", "deshaz ese cambio"
+    (
+        r"^(?:por favor,? )?(?:sáltate|salta|omite|descarta|ignora|quita) "
+        r"(?:el|la|los|las|ese|esa|esos|esas|este|esta|esto|eso|lo)\b|"
+        r"^(?:por favor,? )?(?:deshaz|revierte|vuelve a como estaba)\b",
+        "rejected",
+    ),
     (r"\bno \S+(?: \S+)?,? sino\b", "rejected"),
     # standing instructions
-    (r"\b(?:siempre|nunca|jamás|a partir de ahora|de ahora en adelante)\b", "constraint"),
+    # "siempre"/"nunca" bind only where they lead the sentence or follow the verb they
+    # qualify: "eso nunca funcionó", "el build siempre falla" describe, they instruct nothing
+    (
+        r"(?:^|[,;:] |\b(?:y|pero|por favor,?) )(?:siempre|nunca|jamás)\b|"
+        r"\b(?:usa|corre|ejecuta|haz|responde|escribe|mantén|verifica|pregunta|confirma|prueba) "
+        r"(?:siempre|nunca)\b|\b(?:a partir de ahora|de ahora en adelante|desde ahora|"
+        r"en adelante)\b",
+        "constraint",
+    ),
+    # "cada vez que cambies X, corre Y" (whenever X, do Y): the rule names what to do
+    (
+        r"^(?:cada vez|siempre) que [^,]{3,60}, (?:corre|ejecuta|actualiza|usa|haz|pon|revisa|"
+        r"avísame|pregunta|verifica|comprueba|agrega|añade|escribe|documenta|guarda|crea|borra|"
+        r"limpia|reinicia)\b",
+        "constraint",
+    ),
     (
         r"\b(?:asegúrate de|no debes|debes|tienes que|mantén|sin (?:usar|añadir|cambiar|romper))\b",
         "constraint",
     ),
+    # a negative imperative: "no" + the subjunctive (tú and usted), a pronoun between
     (
-        r"\bno (?:uses|utilices|hagas|cambies|toques|añadas|agregues|instales|borres|elimines)\b",
+        r"\bno (?:(?:lo|la|los|las|le|les|me|te|se|nos) )?(?:uses|utilices|utilice|hagas|haga|"
+        r"cambies|cambie|toques|toque|añadas|añada|agregues|agregue|instales|instale|borres|"
+        r"borre|elimines|elimine|modifiques|modifique|crees|corrijas|corrija|ejecutes|ejecute|"
+        r"subas|pongas|ponga|metas|rompas|escribas|muevas|renombres|inventes|generes|edites|"
+        r"reescribas|actualices|implementes|fuerces|ignores|saltes|reemplaces|comentes|quites|"
+        r"mezcles|despliegues|publiques|mandes|envíes|toquéis|uséis|hagáis|uséis|usen|hagan|"
+        r"toquen|cambien)\b",
+        "constraint",
+    ),
+    # "evita X" (avoid), "prohibido usar X", "solo toca X" (only), "recuerda X", "no olvides X"
+    (
+        r"^(?:por favor,? )?evita\b|\bevita (?:usar|añadir|agregar|crear|cambiar|tocar|"
+        r"modificar)\b|\b(?:prohibido|obligatorio) (?:\w+ar|\w+er|\w+ir)\b|\bobligatoriamente\b|"
+        r"\b(?:solo|sólo|únicamente|unicamente) (?:toca|modifica|cambia|edita|corrige|arregla|"
+        r"trabaja en)\b|^(?:y )?(?:recuerda|acuérdate de|acuerdate de)\b|"
+        r"\bno (?:olvides|te olvides de|dejes de)\b",
         "constraint",
     ),
     (r"\bno quiero\b|\bsolo (?:usa|utiliza|en|para)\b", "constraint"),
@@ -34,6 +79,12 @@ DIRECTIVES = (
     ),
     (
         r"\b(?:vamos con|vamos a usar|prefiero|cámbialo a|cambia a|quedémonos con|me quedo con)\b",
+        "decided",
+    ),
+    # "elijo X", "opto por X", "quédate con X", "puedes usar X", "mejor con X"
+    (
+        r"\b(?:elijo|escojo|elegí|escogí|opto por|quédate con|quedate con) \S|"
+        r"^(?:tú |tu )?puedes usar\b|^(?:es )?mejor (?:con|usar|utilizar) \S",
         "decided",
     ),
     # "como sugieres" (as you suggest); "sí, pero ..." (yes, but ...)
@@ -67,7 +118,14 @@ DEFERS = (
     r"expl[ií]ca|ejemplo)\b",
 )
 
-VETOES = (r"^(?:gracias|muchas gracias|perfecto|genial|excelente)\b[^,]{0,30}$",)
+VETOES = (
+    r"^(?:gracias|muchas gracias|perfecto|genial|excelente)\b[^,]{0,30}$",
+    # a question typed without its marks ("cómo hago para no usar el caché")
+    r"^¿|^(?:cómo|como) (?:hago|se|puedo|podemos|puedes|funciona|es|está|están|lo|la)\b|"
+    r"^(?:por qué|porqué|qué|cuál|cuáles|dónde|cuándo)\b",
+    # a tag question ("..., ¿verdad?"): it asks, it rules nothing
+    r",\s*¿?\s*(?:verdad|no|cierto|sí|ok|vale)\s*[?？]\s*$",
+)
 
 _LEAD = (
     r"^(?:(?:ok|vale|sí|si|bueno|perfecto)[,!. ]+)*(?:(?:vamos|voy) con|elijo|prefiero|"
@@ -119,6 +177,10 @@ WORDS: frozenset[str] = frozenset(
     (
         "que los las del para usa uses utiliza siempre nunca quiero mejor vamos hazlo "
         "pero esto eso debes tienes mantén sino opción primera primero vez lugar gusta falta "
-        "sigue continúa prefiero usemos llámalo basta"
+        "sigue continúa prefiero usemos llámalo basta carpeta archivo código está esto mal dije "
+        "evita sólo únicamente recuerda olvides borres toques hagas cambies modifiques "
+        "agregues necesitamos ahora cada puedes elijo quédate también aquí hace necesario "
+        "corrijas crees ejecutes subas instales elimines pongas omite sáltate deshaz revierte "
+        "utilices añadas obligatorio prohibido instale nada favor"
     ).split()
 )
