@@ -13,17 +13,72 @@ DIRECTIVES = (
         "rejected",
     ),
     (r"\bnicht \S+(?: \S+)?,? sondern\b", "rejected"),
-    # standing instructions
+    # "wir brauchen keinen X", "das stimmt nicht", "falsch, ...", "ich habe gesagt ..."
     (
-        r"\b(?:immer|ab jetzt|von nun an|ab sofort|künftig|in Zukunft)\b|"
-        r"^(?:bitte )?(?:nie|niemals)\b",
+        r"\bbrauchen (?:wir )?(?:kein|keine|keinen)\b|^(?:nein,? )?(?:das )?stimmt (?:so )?nicht\b|"
+        r"^falsch\b|\bdu (?:liegst|bist) falsch\b|\bdas ist (?:so )?nicht korrekt\b|"
+        r"\bich (?:habe?|hatte) (?:doch |dir |schon |bereits )*gesagt\b|\bich sagte doch\b|"
+        r"\bgefällt mir (?:\S+ )?nicht\b|\bmag ich nicht\b",
+        "rejected",
+    ),
+    # skip it, undo it: "überspringe X", "lass X weg", "mach das rückgängig"
+    (
+        r"^(?:bitte )?(?:überspring(?:e)?|streich(?:e)?) \S|^(?:bitte )?lass (?:\S+ ){1,4}?weg\b|"
+        r"\brückgängig\b",
+        "rejected",
+    ),
+    # standing instructions
+    # "immer" (always) where it leads the sentence or follows an imperative, never "immer
+    # noch" (still) nor a description ("der Build schlägt immer fehl"); "nie" likewise, or
+    # before the infinitive it forbids ("nie die Migrationen löschen")
+    (
+        r"(?:^|[,;:] |\b(?:und|aber|bitte) )immer\b(?! noch)|"
+        r"\b(?:führe?|verwende|benutze?|nutze?|schreib(?:e)?|mach(?:e)?|teste?|lass|frag(?:e)?|"
+        r"prüfe?|antworte|starte?|committe?|formatiere?|halte?) (?:\S+ ){0,2}?immer\b(?! noch)|"
+        r"\b(?:ab jetzt|von nun an|ab sofort|künftig|zukünftig|in Zukunft|ab heute)\b|"
+        r"(?:^|\b(?:bitte|und|aber) )(?:nie|niemals)\b|"
+        r"\b(?:nie|niemals) (?:\S+ ){0,3}?(?:pushen|löschen|ändern|committen|verwenden|benutzen|"
+        r"nutzen|anfassen|installieren|hinzufügen|überschreiben)\b",
+        "constraint",
+    ),
+    # a negative imperative: the verb first and "nicht" after it ("ändere die Tests nicht",
+    # "fass X nicht an"); "nicht" first before an infinitive, or after "bitte"; "du sollst
+    # ... nicht"; "kein X" opening the sentence ("keine neuen Abhängigkeiten")
+    (
+        r"^(?:bitte )?(?:ändere?|änder|fass|lösche?|pushe?|committe?|verwende|benutze?|nutze?|"
+        r"installiere?|entferne?|mach(?:e)?|füge?|schreib(?:e)?|rühr|überschreibe?|benenne|"
+        r"verschiebe?|erstelle?|deploye?|bau(?:e)?)\b[^.!?]{0,60}\bnicht\b|"
+        r"^(?:bitte )?nicht (?:\S+ ){0,4}?(?:ändern|anfassen|löschen|pushen|committen|verwenden|"
+        r"benutzen|nutzen|installieren|entfernen|hinzufügen|überschreiben|umbenennen|verschieben|"
+        r"anlegen|erstellen|deployen|einbauen|machen)\b|\bbitte (?:\S+ ){0,2}?nicht\b|"
+        r"\b(?:du sollst|sollst du|ihr sollt|du solltest) (?:\S+ ){0,4}?nicht\b|"
+        r"^(?:bitte )?(?:kein|keine|keinen)\s+(?!(?:problem|ahnung|ursache|sorge|sorgen|fehler|"
+        r"idee|zeit|lust|plan|änderung|erfolg|antwort|chance|ahnung)\b)\S",
+        "constraint",
+    ),
+    # before every commit, whenever you ..., avoid, forbidden, only, remember, must stay
+    (
+        r"^(?:bitte )?(?:führe?|lass|starte?|mach(?:e)?|teste?|prüfe?)\b.{0,40}\bvor jedem\b|"
+        r"\b(?:jedes mal|immer),? wenn du\b|^(?:bitte )?vermeide\b|\bes ist (?:verboten|pflicht|"
+        r"tabu)\b|^(?:bitte )?(?:ändere?|änder|bearbeite|fass|pass|verwende|benutze?|nutze?|"
+        r"arbeite|teste?) (?:bitte )?nur\b|^(?:bitte )?nur (?:noch )?(?:\S+ ){0,3}?(?:ändern|"
+        r"anpassen|bearbeiten|anfassen|verwenden|benutzen|nutzen|anlegen)\b|"
+        r"^(?:bitte )?(?:denk(?:e)? daran|vergiss nicht|nicht vergessen)\b|"
+        r"\b(?:muss|müssen|soll|sollen) (?:\S+ ){0,3}?(?:bleiben|erhalten bleiben)\b|"
+        r"\b(?:schreib(?:e)?|kommentiere|formuliere|dokumentiere|sprich)\b.{0,40}\bauf "
+        r"(?:deutsch|englisch)\b",
         "constraint",
     ),
     (
         r"\b(?:stell sicher|achte darauf|du musst|darfst nicht|dürfen nicht|behalte|beibehalten)\b",
         "constraint",
     ),
-    (r"\b(?:benutze?|verwende?|nutze?|installiere?) (?:kein|keine|keinen)\b", "constraint"),
+    (
+        r"\b(?:benutze?|verwende?|nutze?|installiere?|mach(?:e)?|füge?|schreib(?:e)?|leg(?:e)?|"
+        r"erstelle?|bau(?:e)?|nimm|lade|committe?|pushe?|setze?|generiere?|erzeuge?) (?:bitte )?"
+        r"(?:kein|keine|keinen|keinerlei)\b",
+        "constraint",
+    ),
     (r"\bantworte (?:immer )?auf (?:deutsch|englisch)\b", "constraint"),
     # choices
     (r"\b(?:statt|anstatt|stattdessen|anstelle von|ich bevorzuge|lieber)\b", "decided"),
@@ -33,6 +88,13 @@ DIRECTIVES = (
     ),
     (
         r"\blass uns (?:\w+ ){0,3}(?:verwenden|benutzen|nehmen|wechseln|bleiben|behalten)\b",
+        "decided",
+    ),
+    # "du kannst X verwenden", "besser X nehmen", "wir bleiben bei X"
+    (
+        r"^du kannst (?:\S+ ){1,4}?(?:verwenden|benutzen|nutzen|nehmen)\b|"
+        r"^besser (?:\S+ ){0,3}?(?:verwenden|nehmen|benutzen|nutzen)\b|"
+        r"\b(?:wir bleiben|bleiben wir|bleib(?:e)?) bei\b",
         "decided",
     ),
     # a choice stated as an order: "nimm SQLite", "nenn es ctx-guard"
@@ -56,7 +118,14 @@ DEFERS = (
     r"beispiel)\b",
 )
 
-VETOES = (r"^(?:danke|vielen dank|super|perfekt|toll)\b[^,]{0,30}$",)
+VETOES = (
+    r"^(?:danke|vielen dank|super|perfekt|toll)\b[^,]{0,30}$",
+    # a question typed without its mark ("wie kann ich den Cache nicht verwenden")
+    r"^(?:wie|was|warum|wieso|weshalb|welche[rsnm]?|wo|wann|wer|kannst du|könntest du|"
+    r"kann ich|kann man|soll ich|ist das|gibt es|hast du|bist du)\b",
+    # a tag question ("..., oder?"): it asks, it rules nothing
+    r",\s*(?:oder|richtig|stimmt's|nicht wahr|ne|gell|ok)\s*[?？]\s*$",
+)
 
 _LEAD = (
     r"^(?:(?:ok|okay|ja|gut|alles klar)[,!. ]+)*(?:(?:ich )?(?:nehme|wähle)|nimm|lass uns|"
@@ -108,6 +177,9 @@ WORDS: frozenset[str] = frozenset(
     (
         "nicht und der das ist ich wir immer kein keine keinen bitte nimm statt lass "
         "uns mach nein nee sondern verwende benutze antworte dass stell achte musst darfst "
-        "lieber anstatt stattdessen brauchen passt weiter nutze nenn"
+        "lieber anstatt stattdessen brauchen passt weiter nutze nenn ab jetzt nur noch wechsle "
+        "bleiben bleib vermeide verboten vergiss denk daran falsch stimmt gesagt überspringe "
+        "weg rückgängig gefällt mir kannst dem mit auf oder auch bei zu ändere lösche fass "
+        "pushe benutz nie niemals sollst besser verwenden"
     ).split()
 )
