@@ -4,8 +4,22 @@ DIRECTIVES = (
     # refusals and corrections
     (r"^non\b[,.!: ]", "rejected"),
     (
-        r"\b(?:ce n'est pas (?:ça|ce que)|pas comme ça|je t'ai (?:déjà )?dit|"
-        r"comme je (?:l'ai )?dit)",
+        r"\b(?:ce n['’]est pas (?:ça|ce que)|c['’]est pas (?:ça|ce que)|pas comme ça|"
+        r"je t['’]ai (?:déjà )?dit|comme je (?:l['’]ai )?dit)",
+        "rejected",
+    ),
+    # "c'est faux", "tu te trompes", "pas nécessaire", "ça ne me plaît pas", "je n'aime pas"
+    (
+        r"^(?:non,? )?(?:c['’]est|ce n['’]est|c['’]est pas) (?:faux|incorrect)\b|"
+        r"\btu te trompes\b|\bpas (?:nécessaire|necessaire|la peine)\b|"
+        r"\b(?:ne |n['’])?(?:me )?pla[iî]t pas\b|\bje n['’]aime pas\b|\bj['’]aime pas\b",
+        "rejected",
+    ),
+    # skip it, undo it: "saute la partie cache", "annule ce changement"
+    (
+        r"^(?:s['’]il te pla[iî]t,? )?(?:saute|ignore|zappe|enlève|retire) "
+        r"(?:le|la|les|l['’]|ce|cette|ces|ça)\b|"
+        r"^(?:annule|défais) (?:ça|ce|cette|ces|le|la|les|tout)\b|^reviens (?:en arrière|à)\b",
         "rejected",
     ),
     (r"\b(?:pas besoin|inutile de|laisse tomber|oublie ça)\b", "rejected"),
@@ -14,14 +28,38 @@ DIRECTIVES = (
     # "toujours" is also "still" ("ça ne marche toujours pas"): only as an instruction
     (
         r"^(?:ne )?(?:jamais|toujours)\b|\b(?:utilise|fais|garde|lance|écris|réponds|mets)[- ]"
-        r"(?:toujours|jamais)\b|\bne \w+ jamais\b|\b(?:à partir de maintenant|désormais|"
-        r"dorénavant|à l'avenir)\b",
+        r"(?:toujours|jamais)\b|\bil faut (?:toujours|systématiquement)\b|"
+        r"\b(?:à|a) partir de maintenant\b|\b(?:désormais|desormais|dorénavant|dorenavant)\b|"
+        r"\bà l['’]avenir\b",
+        "constraint",
+    ),
+    # a negative imperative: "ne/n' + verb + pas/jamais/rien/plus" with no subject before it
+    # (where it opens the sentence or follows "et", "mais", "surtout"): "il n'utilise pas le
+    # mock" describes; "ne pas + infinitive"; the spoken form without "ne" ("touche pas")
+    (
+        r"(?:^|[,;:] |\b(?:et|mais|surtout|stp|svp) )(?:ne |n['’])"
+        r"(?:(?:le|la|les|y|en|lui|leur|me) |l['’]|m['’])?\w+(?:-(?:le|la|les|moi|y|en))? "
+        r"(?:à |a )?(?:pas|jamais|rien|plus|aucun|aucune|que)\b|"
+        r"(?:^|[,;:] |\b(?:et|mais|surtout) )ne (?:pas|jamais|rien|plus) (?:\S+ )?"
+        r"\w+(?:er|ir|re)\b|"
+        r"^(?:et |mais |surtout )?(?:touche|utilise|modifie|supprime|fais|change|ajoute|crée|"
+        r"installe|push|pousse|efface|casse|mets|renomme|déplace|commit|oublie) pas\b|"
+        r"\bil ne faut (?:pas|jamais) (?!oublier que)\w",
         "constraint",
     ),
     (
-        r"\b(?:assure-toi|tu dois|ne (?:pas )?(?:touche|modifie|change|ajoute)|"
-        r"n'utilise (?:pas|jamais)|"
-        r"garde|conserve|sans (?:utiliser|ajouter|modifier|casser))\b",
+        r"\b(?:assure-toi|tu dois|garde|conserve|sans (?:utiliser|ajouter|modifier|casser))\b",
+        "constraint",
+    ),
+    # whenever you ..., before every commit, forbidden, mandatory, only, remember, must stay,
+    # the language of what is written
+    (
+        r"\b(?:à|a) chaque fois que tu\b|^chaque fois que tu\b|^(?:et )?avant (?:chaque|tout) "
+        r"(?:commit|push|merge|déploiement|release)\b|\b(?:interdit|obligatoire) (?:de |d['’])\w|"
+        r"\bobligatoirement\b|\b(?:modifie|change|touche|utilise|édite|corrige|travaille) "
+        r"(?:uniquement|seulement)\b|^(?:et )?(?:pense à|pense a|rappelle-toi)\b|"
+        r"\b(?:doit|doivent) (?:toujours )?rester\b|^(?:évite|evite)\b|"
+        r"\b(?:écris|rédige|commente|documente|parle)\b.{0,40}\ben (?:français|anglais)\b",
         "constraint",
     ),
     (r"\bréponds (?:toujours )?en (?:français|anglais)\b", "constraint"),
@@ -31,6 +69,13 @@ DIRECTIVES = (
         "decided",
     ),
     (r"\b(?:je préfère|passe à|passons à|allons-y avec|choisissons)\b", "decided"),
+    # "je prends X", "on va utiliser X", "tu peux utiliser X", "plutôt X", "mieux vaut X"
+    (
+        r"\b(?:je prends|je choisis|je pars sur|on prend|prenons|on choisit|j['’]ai choisi) \S|"
+        r"\bon va (?:utiliser|partir sur|prendre)\b|^(?:tu peux|vous pouvez) utiliser\b|"
+        r"^plutôt \S|\b(?:mieux vaut|il vaut mieux)\b",
+        "decided",
+    ),
     # a choice stated as an order: "utilise SQLite", "appelle-le ctx-guard"
     (
         r"^(?:(?:ok|oui|d'accord)[,. ]+)?(?:utilise|prends|appelle-le|nomme-le)\s+(?!pas\b)\S",
@@ -51,7 +96,15 @@ DEFERS = (
     r"\b(?:je ne sais pas|pas sûr|ça dépend|plus tard|discuter|explique\w*|exemple)\b",
 )
 
-VETOES = (r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",)
+VETOES = (
+    r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",
+    # a question typed without its mark ("comment faire pour ne pas utiliser le cache")
+    r"^(?:comment|pourquoi|quel(?:le)?s?|où|quand|est-ce|qu['’]est-ce|que (?:penses|pense|dis))\b",
+    # a tag question ("..., non ?"): it asks, it rules nothing
+    r",\s*(?:non|hein|d['’]accord|ok|c['’]est ça|pas vrai)\s*[?？]\s*$",
+    # "pas de souci", "pas mal", "pas encore": no rule
+    r"^(?:pas de (?:souci|soucis|problème|probleme)|pas mal|pas encore|pas grave|pas du tout)\b",
+)
 
 _LEAD = (
     r"^(?:(?:ok|oui|d'accord|bon|parfait)[,!. ]+)*(?:(?:je )?(?:prends|choisis)|"
@@ -101,6 +154,9 @@ LETTERS = "àâçèéêëîïôûùœ"
 WORDS: frozenset[str] = frozenset(
     (
         "pas le les des une est je tu toujours jamais utilise utilisons au plutôt oui "
-        "non fais mais garde désormais continuez prends appelle-le"
+        "non fais mais garde désormais continuez prends appelle-le on part sur pense avant "
+        "chaque faut interdit obligatoire uniquement seulement ça touche modifie supprime ajoute "
+        "reviens annule saute aime choisis mieux vaut peux ne partir maintenant doit doivent "
+        "rester faux c’est n’est n’utilise n’ajoute n’oublie"
     ).split()
 )

@@ -1,0 +1,114 @@
+"""French (capture/lang_fr.py), written from the labelling rules: standing instructions in
+the language's real negative imperative ("ne/n' + verb + pas/jamais/rien", with no subject
+before it; "ne pas + infinitive"; the spoken form without "ne": "touche pas"), typed with
+either apostrophe; toujours/jamais where they instruct; refusals, corrections and skips;
+choices. What states nothing (a question with or without its mark, a request for work,
+narration: "il n'utilise pas le mock", "pas de souci", thanks, impatience) and what the
+user relays is never a record."""
+
+from __future__ import annotations
+
+import pytest
+
+from capture.test_languages import EXAMPLES
+from context_memory.capture import lang_fr
+from context_memory.capture.prompts import classify
+from helpers.language_cases import entries_without_example, relayed_forms
+
+CAPTURED: list[tuple[str, str]] = [
+    # from now on, always where it instructs
+    ("il faut toujours lancer les tests", "constraint"),
+    ("a partir de maintenant utilise pnpm", "constraint"),
+    # negative imperatives: ne ... pas/jamais/rien/que, either apostrophe, ne pas + infinitive,
+    # the spoken form, "il ne faut pas"
+    ("ne modifie pas les tests", "constraint"),
+    ("ne supprime jamais les migrations", "constraint"),
+    ("ne fais pas de commit sans lancer les tests", "constraint"),
+    ("n'ajoute pas de dépendances", "constraint"),
+    ("n’utilise pas de variables globales", "constraint"),
+    ("ne touche à rien dans le dossier data", "constraint"),
+    ("surtout ne supprime pas la base", "constraint"),
+    ("ne modifie que le frontend", "constraint"),
+    ("ne pas toucher aux tests", "constraint"),
+    ("touche pas au fichier de config", "constraint"),
+    ("il ne faut pas modifier l'API", "constraint"),
+    ("ne le pousse pas sur main", "constraint"),
+    # whenever you ..., before every commit, forbidden, mandatory, only, remember, must stay
+    ("à chaque fois que tu modifies le schéma, lance les migrations", "constraint"),
+    ("avant chaque commit, lance les tests", "constraint"),
+    ("il est interdit d'utiliser any", "constraint"),
+    ("modifie uniquement le fichier main.py", "constraint"),
+    ("pense à lancer les tests", "constraint"),
+    ("l'API doit rester identique", "constraint"),
+    ("évite les variables globales", "constraint"),
+    ("écris les commentaires en anglais", "constraint"),
+    # refusals and corrections; skips and undo
+    ("c'est faux, le port est 8080", "rejected"),
+    ("c’est faux", "rejected"),
+    ("c'est pas ce que je voulais", "rejected"),
+    ("tu te trompes de fichier", "rejected"),
+    ("ce n'est pas nécessaire", "rejected"),
+    ("ça ne me plaît pas", "rejected"),
+    ("je n'aime pas ce design", "rejected"),
+    ("saute la partie cache", "rejected"),
+    ("annule ce changement", "rejected"),
+    ("reviens en arrière", "rejected"),
+    # choices
+    ("je prends la deuxième option", "decided"),
+    ("on va utiliser sqlite", "decided"),
+    ("tu peux utiliser sqlite", "decided"),
+    ("plutôt sqlite", "decided"),
+    ("mieux vaut utiliser sqlite", "decided"),
+]
+
+NOT_CAPTURED = [
+    # questions, with and without their mark; a tag question
+    "tu peux corriger le test ?",
+    "comment faire pour ne pas utiliser le cache",
+    "pourquoi tu n'as pas utilisé pnpm ?",
+    "que penses-tu d'utiliser redis",
+    "ça ne doit pas être nul ici, non ?",
+    # requests for work with no rule in them
+    "corrige l'erreur du login",
+    "ajoute un bouton enregistrer",
+    "lance les tests",
+    # narration: a subject before "ne", "toujours"/"jamais" describing
+    "le test échoue parce qu'il n'utilise pas le mock",
+    "il ne touche pas au cache",
+    "ça ne marche jamais",
+    "ça ne marche toujours pas",
+    "le build échoue toujours sur la CI",
+    "je ne peux pas supprimer ce fichier",
+    "il ne faut pas oublier que le serveur est lent",
+    # fillers and impatience
+    "pas de souci",
+    "pas mal",
+    "pas encore",
+    "ne t’inquiète pas",
+    "je ne sais pas",
+    "merci !",
+    "dépêche-toi",
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), CAPTURED)
+def test_a_french_directive_is_captured_with_its_kind(text: str, kind: str) -> None:
+    found = classify(text)
+    assert found is not None, text
+    assert found.kind == kind
+    assert found.quote == text
+
+
+@pytest.mark.parametrize("text", NOT_CAPTURED)
+def test_what_states_nothing_in_french_is_not_captured(text: str) -> None:
+    assert classify(text) is None
+
+
+@pytest.mark.parametrize(("text", "kind"), CAPTURED)
+def test_a_french_directive_the_user_relays_is_not_captured(text: str, kind: str) -> None:
+    for relayed in relayed_forms("le log affiche ceci", text):
+        assert classify(relayed) is None, relayed
+
+
+def test_every_french_entry_has_an_example() -> None:
+    assert entries_without_example(lang_fr, CAPTURED + EXAMPLES["fr"]) == []
