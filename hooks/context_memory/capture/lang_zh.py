@@ -3,8 +3,30 @@ characters are all word characters, so patterns name whole phrases instead."""
 
 DIRECTIVES = (
     # refusals and corrections ("不要" but not "要不要" or "不要紧"; "不用" but not "不用谢")
-    (r"(?<!要)不要(?!紧|緊)|别再|別再|别用|別用|不用(?!谢|謝|客气|客氣)|不对|不對", "rejected"),
-    (r"不需要|不必(?!要)|用不着|用不著|算了", "rejected"),
+    # "不要忘了" (don't forget) is a reminder, below; "不用"/"不需要" after a subject other
+    # than the work ("用户不需要登录" states a fact) is no refusal
+    (r"(?<!要)不要(?!紧|緊|忘)|别再|別再|别用|別用|不对|不對", "rejected"),
+    (
+        r"(?:^|[，,、；;：: ]|这个|這個|那个|那個|这些|這些|这里|這裡|也|就|都|完全|根本|暂时|暫時|"
+        r"已经|已經|现在|現在|我们|我們|你|您)(?:不用(?!谢|謝|客气|客氣)|不需要|不必(?!要)|用不着|"
+        r"用不著)|不需要了|算了",
+        "rejected",
+    ),
+    # "错了" (wrong) where it opens the reply or says who got it wrong ("报错了" is an error),
+    # "不是这样", "我说的是 X" (what I said is X), "没必要" (no need)
+    (
+        r"^(?:不对|不對)?[，, ]*(?:错了|錯了)|(?:理解|搞|弄|写|寫|改)(?:错|錯)了|"
+        r"不是(?:这样|這樣|这个意思|這個意思|我要的|我想要的)|"
+        r"我(?:刚才|剛才|之前|已经|已經)?(?:说|說)(?:的是|过|過)|我不是(?:说|說)了|"
+        r"没(?:有)?必要|沒(?:有)?必要|多余|多餘",
+        "rejected",
+    ),
+    # skip it, undo it: "跳过 X", "改回去", "恢复原样"
+    (
+        r"^(?:请|請)?(?:先)?(?:跳过|跳過)|改回(?:去|来|來|原来|原來)|"
+        r"(?:恢复|恢復)(?:成|到)?原(?:来|來|样|樣)|撤回",
+        "rejected",
+    ),
     # "I don't like it": the option shown is turned down
     (r"不喜欢|不喜歡|不满意|不滿意", "rejected"),
     (r"别(?:改|动|碰|删|加)|別(?:改|動|碰|刪|加)", "rejected"),
@@ -19,12 +41,37 @@ DIRECTIVES = (
         r"一律|以后都|以後都|之后都|之後都|今后|今後|从现在开始|從現在開始|从今以后|從今以後",
         "constraint",
     ),
-    (r"永远|永遠|总是|總是|始终|始終|必须|必須|务必|務必|禁止", "constraint"),
+    # always where it leads or says what to do ("构建总是失败" describes)
+    (
+        r"(?:^|[，,、 ]|请|請|要|你|都)(?:总是|總是|始终|始終|永远|永遠)|"
+        r"(?:总是|總是|始终|始終|永远|永遠)(?:要|都要|先|用|使用|保持|记得|記得)|"
+        r"必须|必須|务必|務必|禁止",
+        "constraint",
+    ),
     (
         r"每次(?:都)?(?:要|用|先|只|必须|必須)|只(?:能|用|针对|針對|改|保留|需要)|只要.{1,30}就(?:好|行|够|夠|可以)",
         "constraint",
     ),
-    (r"不(?:能|可以|准|许|許)(?:用|使用|改|删|刪|动|動|碰)", "constraint"),
+    # "以后提交前都要 ..." (from now on, before committing ...), "每次改完都跑测试"
+    (
+        r"(?:以后|以後|今后|今後)[^，。,]{0,15}(?:都要|都得|都用|都先|一律)|"
+        r"每次[^，。,]{0,15}都(?:要|得|跑|先|用|检查|檢查|运行|運行|测试|測試)",
+        "constraint",
+    ),
+    (
+        r"不(?:能|可以|准|许|許|得)(?:再)?(?:用|使用|改|修改|删|刪|删除|刪除|动|動|碰|提交|推送|"
+        r"上传|上傳|引入|添加|安装|安裝)",
+        "constraint",
+    ),
+    # remember, as far as possible, avoid; the language the answers or comments are in
+    (
+        r"^(?:请|請)?(?:记得|記得|别忘了|別忘了|不要忘了|不要忘记|不要忘記|别忘记|別忘記)|"
+        r"(?:尽量|儘量|尽可能|盡可能)(?:不要|别|別|不|用|使用|保持|少|避免|减少|減少)|"
+        r"^(?:请|請|尽量|儘量)?避免|避免(?:使用|用|引入|修改)|"
+        r"(?:回答|回复|回覆|输出|輸出|注释|註釋|文档|文檔|提交信息)[^，。,]{0,6}(?:用|使用)"
+        r"(?:中文|英文|英语|英語|繁体|繁體|简体|簡體)",
+        "constraint",
+    ),
     (r"保持|保留|全部用|都用|统一用|統一用", "constraint"),
     # "I don't want ...": a standing wish about how the work goes
     (r"不希望|不想(?:要|用|让|讓|被)", "constraint"),
@@ -41,7 +88,18 @@ DIRECTIVES = (
         "constraint",
     ),
     # choices
-    (r"改成|改用|改为|改為|换成|換成|换用|換用|用\S{1,20}(?:代替|替代|取代)|而不是", "decided"),
+    (
+        r"改成|改用|改为|改為|换成|換成|换用|換用|用\s?\S{1,20}\s?(?:代替|替代|取代)|而不是",
+        "decided",
+    ),
+    # a preference ("我倾向于 X", "更喜欢 X"); an option chosen by its number ("选第二个",
+    # "用方案二"); "用 X 吧" (let's use X)
+    (
+        r"(?:倾向于|傾向於|倾向|傾向|更喜欢|更喜歡|偏向|首选|首選)|"
+        r"^(?:那)?(?:就)?(?:选|選|用)(?:第[一二三四五六七八九\d]+(?:个|個|种|種)?|"
+        r"方案\s?[一二三四五六七八九\dA-Za-z])|^(?:那)?(?:就|还是|還是)?用\s?[A-Za-z][\w.+#-]*\s?吧",
+        "decided",
+    ),
     (r"借鉴|借鑒|照搬|复刻|復刻|預設|预设|默认用|默認用", "decided"),
     (r"就用|就按|采用|採用|(?:还是|還是)(?:用|按)|决定用|決定用|选择用|選擇用", "decided"),
     # the form the work takes: "做成一个 skill" (make it a skill), "拆成两个文件"
@@ -104,6 +162,10 @@ DEFERS = (
 VETOES = (
     # "I don't know", "not sure": no rule
     r"不知道|不确定|不確定|不清楚",
+    # a question typed without its mark: a question word first ("怎么才能不用缓存"), or a
+    # final 吗 (not "可以把 X 做成 Y 吗", which proposes; not "我不是说了 X 吗", which corrects)
+    r"^(?:请问|請問)?(?:怎么|怎麼|怎样|怎樣|如何|为什么|為什麼|为何|為何)|"
+    r"^(?!.*(?:可以|能|能否|可否)把)(?!.*我不是(?:说|說))(?!.*不是.{0,20}而是).*[吗嗎][。！!]*$",
     # "not yet" defers, it turns nothing down
     r"先不|暂时不|暫時不|等一下再",
 )
