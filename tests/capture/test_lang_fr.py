@@ -110,5 +110,12 @@ def test_a_french_directive_the_user_relays_is_not_captured(text: str, kind: str
         assert classify(relayed) is None, relayed
 
 
+def test_an_english_text_with_a_french_word_keeps_its_english_reading() -> None:
+    # "comment" opens a French question, and an English order
+    found = classify("Comment out the debug lines and never commit them")
+    assert found is not None
+    assert found.kind == "constraint"
+
+
 def test_every_french_entry_has_an_example() -> None:
     assert entries_without_example(lang_fr, CAPTURED + EXAMPLES["fr"]) == []

@@ -78,8 +78,6 @@ NOT_CAPTURED = [
     "obrigado!",
     "anda logo",
     "não entendi",
-    # a choice of no option ("vamos de novo": let's go again)
-    "vamos de novo",
 ]
 
 
@@ -100,6 +98,28 @@ def test_what_states_nothing_in_portuguese_is_not_captured(text: str) -> None:
 def test_a_portuguese_directive_the_user_relays_is_not_captured(text: str, kind: str) -> None:
     for relayed in relayed_forms("o log mostrou isto", text):
         assert classify(relayed) is None, relayed
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # a Spanish text the Portuguese table also reads (shared words and letters)
+        ("Como te dije, el código está en src", "rejected"),
+        # "porque" (because) opens no question
+        ("porque o cache quebra, não use redis", "constraint"),
+        # informal: no punctuation, an English identifier
+        ("nao usa o axios usa fetch", "constraint"),
+    ],
+)
+def test_portuguese_cues_read_neighbouring_and_informal_texts(text: str, kind: str) -> None:
+    found = classify(text)
+    assert found is not None, text
+    assert found.kind == kind
+
+
+def test_let_us_go_again_is_no_choice_in_either_language() -> None:
+    assert classify("vamos de novo") is None
+    assert classify("vamos de nuevo") is None
 
 
 def test_every_portuguese_entry_has_an_example() -> None:

@@ -179,7 +179,7 @@ WORDS: frozenset[str] = frozenset(
         "uns mach nein nee sondern verwende benutze antworte dass stell achte musst darfst "
         "lieber anstatt stattdessen brauchen passt weiter nutze nenn ab jetzt nur noch wechsle "
         "bleiben bleib vermeide verboten vergiss denk daran falsch stimmt gesagt überspringe "
-        "weg rückgängig gefällt mir kannst dem mit auf oder auch bei zu ändere lösche fass "
+        "weg rückgängig gefällt mir kannst dem auf oder auch bei zu ändere lösche fass "
         "pushe benutz nie niemals sollst besser verwenden"
     ).split()
 )

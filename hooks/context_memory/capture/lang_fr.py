@@ -154,9 +154,9 @@ LETTERS = "àâçèéêëîïôûùœ"
 WORDS: frozenset[str] = frozenset(
     (
         "pas le les des une est je tu toujours jamais utilise utilisons au plutôt oui "
-        "non fais mais garde désormais continuez prends appelle-le on part sur pense avant "
-        "chaque faut interdit obligatoire uniquement seulement ça touche modifie supprime ajoute "
-        "reviens annule saute aime choisis mieux vaut peux ne partir maintenant doit doivent "
-        "rester faux c’est n’est n’utilise n’ajoute n’oublie"
+        "non fais mais garde désormais continuez prends appelle-le pense "
+        "chaque faut interdit obligatoire uniquement seulement ça modifie supprime ajoute "
+        "reviens annule aime choisis mieux vaut peux partir maintenant doit doivent "
+        "rester faux c’est n’est n’utilise n’ajoute n’oublie utiliser partie partons va ne rien"
     ).split()
 )

@@ -85,7 +85,7 @@ DIRECTIVES = (
     ),
     # "vamos de vitest" (let's go with), "pode usar X" (you may use), "melhor usar X"
     (
-        r"\bvamos (?:de|com) (?!novo\b)\S|^(?:você |vc )?pode usar\b|"
+        r"\bvamos (?:de|com) (?!novo\b|nuevo\b)\S|^(?:você |vc )?pode usar\b|"
         r"\b(?:é )?melhor (?:usar|utilizar|deixar|manter|trocar)\b",
         "decided",
     ),
@@ -116,8 +116,8 @@ DEFERS = (
 VETOES = (
     r"^(?:obrigad[oa]|valeu|perfeito|ótimo)\b[^,]{0,30}$",
     # a question typed without its mark ("como faço para não usar o cache")
-    r"^(?:como (?!(?:você |vc |eu )?(?:sugeriu|sugere|recomendou|disse|falei|pedi))|"
-    r"por ?que (?!não\b|nao\b)|o que\b|qual\b|quais\b|onde\b|será que\b)",
+    r"^(?:como (?:faço|faz|fazer|posso|pode|podemos|é|funciona|fica)\b|"
+    r"por que (?!não\b|nao\b)|porquê\b|o que\b|qual\b|quais\b|onde\b|será que\b)",
     # a tag question ("..., certo?"): it asks, it rules nothing
     r",\s*(?:certo|né|ne|correto|não é|nao e|tá|ta|ok|beleza)\s*[?？]\s*$",
 )
@@ -175,8 +175,8 @@ WORDS: frozenset[str] = frozenset(
         "não nao que os da para sempre nunca quero você vamos sim isso mas mantenha escolho "
         "prefiro vez invés lugar pode prossiga utilize chame daqui pra frente agora toda cada "
         "só apenas somente evite está errado disse falei pule desfaz escolhi melhor arquivo "
-        "arquivos código pasta banco mexa faça crie remova apague corrija toque altere mude "
+        "arquivos código banco mexa faça crie remova apague corrija altere mude "
         "precisa proibido obrigatório obrigado isso isto também aqui troca troque lembre-se lembre "
-        "esqueça esqueca rode mexe tá volte estava"
+        "esqueça esqueca mexe tá volte estava"
     ).split()
 )
