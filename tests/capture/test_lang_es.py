@@ -35,11 +35,15 @@ CAPTURED: list[tuple[str, str]] = [
     ("es obligatorio correr el linter", "constraint"),
     ("solo toca el archivo main.py", "constraint"),
     ("recuerda actualizar el changelog", "constraint"),
+    # what is needed of the work, "nada de X" (no X at all)
+    ("necesito que uses pnpm", "constraint"),
+    ("nada de emojis en los commits", "constraint"),
     # refusals and corrections
     ("no es necesario agregar logs", "rejected"),
     ("no necesitamos redis", "rejected"),
     ("no era eso lo que quería", "rejected"),
     ("eso está mal", "rejected"),
+    ("sigue mal, el puerto es otro", "rejected"),
     ("está mal, el puerto es 8080", "rejected"),
     ("te dije que usaras pnpm", "rejected"),
     ("estás equivocado, el archivo es otro", "rejected"),
@@ -75,6 +79,15 @@ NOT_CAPTURED = [
     "todavía no funciona",
     "el test falla porque no usa el mock",
     "no puedo abrir el archivo",
+    "siempre me pasa lo mismo",
+    "nunca había visto este error",
+    # what should merely be true; a request for work
+    "debería funcionar ahora",
+    "tiene que haber un error en el parser",
+    "necesito que revises el código",
+    # reported speech: an error or a tool says it
+    "el error dice: no uses esta versión",
+    "el linter dice que no uses var",
     # fillers and impatience
     "no sé",
     "gracias!",

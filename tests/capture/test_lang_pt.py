@@ -38,11 +38,13 @@ CAPTURED: list[tuple[str, str]] = [
     ("só mexa no arquivo main.py", "constraint"),
     ("apenas altere o frontend", "constraint"),
     ("você precisa manter a compatibilidade", "constraint"),
+    ("preciso que você use pnpm", "constraint"),
     # refusals and corrections
     ("não é necessário adicionar logs", "rejected"),
     ("não era isso que eu queria", "rejected"),
     ("não gosto desse layout", "rejected"),
     ("isso está errado", "rejected"),
+    ("ainda está errado", "rejected"),
     ("tá errado, a porta é 8080", "rejected"),
     ("eu disse para usar pnpm", "rejected"),
     ("pule a etapa de cache", "rejected"),
@@ -73,6 +75,15 @@ NOT_CAPTURED = [
     "toda vez que eu rodo o teste ele falha",
     "ainda não funciona",
     "não consigo abrir o arquivo",
+    "sempre acontece a mesma coisa",
+    "nunca tinha visto esse erro",
+    # what should merely be true; a request for work
+    "deveria funcionar agora",
+    "tem que ter um erro no parser",
+    "preciso que você revise o código",
+    # reported speech: an error or a tool says it
+    "o erro diz: não use esta versão",
+    "o linter diz que não pode usar var",
     # fillers and impatience
     "nao sei",
     "obrigado!",

@@ -10,7 +10,8 @@ DIRECTIVES = (
     # "no era eso", "no necesitamos X", "eso está mal", "estás equivocado", "te lo dije"
     (
         r"\bno era (?:eso|así|lo que)\b|\bno necesitamos\b|\binnecesario\b|"
-        r"^(?:no,? )?(?:eso |esto )?está mal\b|\b(?:eso|esto) (?:está|es) (?:mal|incorrecto)\b|"
+        r"^(?:no,? )?(?:eso |esto )?está mal\b|\b(?:sigue|todavía está|aún está) mal\b|"
+        r"\b(?:eso|esto) (?:está|es) (?:mal|incorrecto)\b|"
         r"\bestás equivocad[oa]\b|\b(?:te (?:lo )?dije|te pedí|ya lo dije)\b",
         "rejected",
     ),
@@ -26,7 +27,11 @@ DIRECTIVES = (
     # "siempre"/"nunca" bind only where they lead the sentence or follow the verb they
     # qualify: "eso nunca funcionó", "el build siempre falla" describe, they instruct nothing
     (
-        r"(?:^|[,;:] |\b(?:y|pero|por favor,?) )(?:siempre|nunca|jamás)\b|"
+        r"(?:^|[,;:] |\b(?:y|pero|por favor,?) )(?:nunca|jamás) (?:(?:lo|la|los|las|le|les|me|te|"
+        r"se|nos) )?\w+(?:es|as)\b|"
+        r"(?:^|[,;:] |\b(?:y|pero|por favor,?) )siempre\b(?! (?:me|te|se|nos|le|les|lo|la|los|"
+        r"las|falla|pasa|sale|da|aparece|funciona|tarda|peta|rompe|hay|es|está|fue|ha|he|había|"
+        r"tengo|tiene|estoy)\b)|"
         r"\b(?:usa|corre|ejecuta|haz|responde|escribe|mantén|verifica|pregunta|confirma|prueba) "
         r"(?:siempre|nunca)\b|\b(?:a partir de ahora|de ahora en adelante|desde ahora|"
         r"en adelante)\b",
@@ -71,7 +76,19 @@ DIRECTIVES = (
     ),
     (r"\bquiero que (?:uses|utilices|mantengas|sigas|hagas|pongas|dejes)\b", "constraint"),
     # what the work must do: "hay que …", "debería …", "tiene que …"
-    (r"\b(?:hay que|debería|deberías|tiene que|tienen que|necesito que)\b", "constraint"),
+    # (not what should merely be true: "debería funcionar ahora", "tiene que haber un error")
+    (
+        r"\bhay que\b(?! (?:ver|esperar|revisar)\b)|"
+        r"\b(?:debería|deberías|tiene que|tienen que)\b(?! (?:funcionar|haber|estar|ser un|"
+        r"andar|pasar|salir|dar)\b)|\bnecesito que (?:uses|utilices|mantengas|sigas|no)\b",
+        "constraint",
+    ),
+    # "nada de X" (no X at all), "sin nuevas X" (no new X)
+    (
+        r"^nada de (?!nada|errores?|cambios|resultados?|respuesta|éxito|nuevo)\w|"
+        r"^sin (?:nuevas|nuevos|más) \w",
+        "constraint",
+    ),
     # choices
     (
         r"\b(?:en lugar de|en vez de|mejor (?:usa|usemos|utiliza|haz|hagamos)|usemos|utilicemos)\b",
@@ -120,6 +137,8 @@ DEFERS = (
 
 VETOES = (
     r"^(?:gracias|muchas gracias|perfecto|genial|excelente)\b[^,]{0,30}$",
+    # reported speech: what an error, a tool or someone else says ("el error dice: no uses ...")
+    r"\b(?:dice|dicen|decía|pone|muestra|aparece)(?:\s*:|\s+que\b)",
     # a question typed without its marks ("cómo hago para no usar el caché")
     r"^¿|^(?:cómo|como) (?:hago|se|puedo|podemos|puedes|funciona|es|está|están|lo|la)\b|"
     r"^(?:por qué|porqué|qué|cuál|cuáles|dónde|cuándo)\b",

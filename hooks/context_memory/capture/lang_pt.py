@@ -15,6 +15,7 @@ DIRECTIVES = (
     ),
     (
         r"^(?:(?:não|nao),? )?(?:isso |isto )?(?:está|esta|tá|ta) (?:errado|incorreto)\b|"
+        r"\b(?:ainda|continua) (?:está |esta |tá |ta )?(?:errado|incorreto)\b|"
         r"\b(?:isso|isto) (?:está|esta|tá|ta|é) (?:errado|incorreto)\b|"
         r"\b(?:eu (?:já )?(?:te )?|já (?:te )?)(?:disse|falei|pedi)\b",
         "rejected",
@@ -29,7 +30,10 @@ DIRECTIVES = (
     # "sempre"/"nunca" bind only where they lead the sentence or follow the verb they qualify:
     # "isso nunca funcionou", "o build sempre falha" describe, they instruct nothing
     (
-        r"(?:^|[,;:] |\b(?:e|mas|por favor,?) )(?:sempre|nunca|jamais)\b|"
+        r"(?:^|[,;:] |\b(?:e|mas|por favor,?) )(?:sempre|nunca|jamais)\b(?! (?:me|te|se|nos|lhe|"
+        r"o|a|isso|acontece|falha|dá|da|quebra|aparece|funciona|trava|demora|sai|fica|foi|é|e|"
+        r"está|esta|tem|tinha|tive|vi|deu|houve|teve|fiz|usei|havia|había|hubo|consegui)\b)"
+        r"(?! \w+(?:ou|eu|iu)\b)|"
         r"\b(?:use|rode|faça|execute|teste|mantenha|verifique|responda|escreva|pergunte|"
         r"confirme) (?:sempre|nunca)\b|"
         r"\b(?:a partir de agora|daqui (?:pra|para) (?:frente|diante)|de agora em diante|"
@@ -73,7 +77,10 @@ DIRECTIVES = (
     (r"\bquero que (?:você )?(?:use|utilize|mantenha|siga|faça|deixe)\b", "constraint"),
     # what the work must do: "tem que …", "deveria …", "preciso que …"
     (
-        r"\b(?:tem que|têm que|deveria|deve ser|precisa ser|preciso que|gostaria que)\b",
+        r"\b(?:tem que|têm que|deveria|deve ser|precisa ser)\b(?! (?:funcionar|ter|estar|haver|"
+        r"dar|ser um|ser uma|um|uma)\b)|"
+        r"\b(?:preciso|gostaria) que (?:você |vc )?(?:use|utilize|mantenha|siga|não|nao|sempre|"
+        r"nunca)\b",
         "constraint",
     ),
     # choices
@@ -115,6 +122,8 @@ DEFERS = (
 
 VETOES = (
     r"^(?:obrigad[oa]|valeu|perfeito|ótimo)\b[^,]{0,30}$",
+    # reported speech: what an error, a tool or someone else says ("o erro diz: não use ...")
+    r"\b(?:diz|dizem|dizia|mostra|aparece)(?:\s*:|\s+que\b)",
     # a question typed without its mark ("como faço para não usar o cache")
     r"^(?:como (?:faço|faz|fazer|posso|pode|podemos|é|funciona|fica)\b|"
     r"por que (?!não\b|nao\b)|porquê\b|o que\b|qual\b|quais\b|onde\b|será que\b)",
