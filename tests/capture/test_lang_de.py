@@ -31,6 +31,9 @@ CAPTURED: list[tuple[str, str]] = [
     ("kein any im TypeScript-Code", "constraint"),
     ("mach keine Commits ohne Tests", "constraint"),
     ("benutz kein jQuery", "constraint"),
+    ("fass nichts im Ordner legacy an", "constraint"),
+    ("WICHTIG: lösche keine Produktionsdaten", "constraint"),
+    ("ich will kein docker", "constraint"),
     # before every commit, whenever you ..., avoid, forbidden, only, remember, must stay
     ("führe vor jedem Commit die Tests aus", "constraint"),
     ("jedes Mal, wenn du das Schema änderst, führe die Migrationen aus", "constraint"),
@@ -45,6 +48,7 @@ CAPTURED: list[tuple[str, str]] = [
     # refusals and corrections; skips and undo
     ("wir brauchen keinen Cache", "rejected"),
     ("das stimmt nicht", "rejected"),
+    ("immer noch falsch", "rejected"),
     ("falsch, der Port ist 8080", "rejected"),
     ("ich habe dir doch gesagt, dass wir pnpm nehmen", "rejected"),
     ("das gefällt mir nicht", "rejected"),
@@ -53,6 +57,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("mach das rückgängig", "rejected"),
     # choices
     ("du kannst sqlite verwenden", "decided"),
+    ("lass uns zod für die Validierung nehmen", "decided"),
+    ("ich würde die Version mit tailwind nehmen", "decided"),
     ("besser sqlite verwenden", "decided"),
     ("wir bleiben bei der einfachen Version", "decided"),
 ]
@@ -73,6 +79,11 @@ NOT_CAPTURED = [
     "der Build schlägt immer im CI fehl",
     "das kann ich nicht löschen",
     "im Ordner ist keine Datei",
+    "immer das gleiche Problem",
+    "kein Wunder, dass es nicht klappt",
+    # reported speech: an error or a log says it
+    "der Fehler sagt: verwende keine alte Version",
+    "im Log steht: benutze kein root",
     "der Test schlägt fehl, weil kein Mock da ist",
     # fillers and impatience
     "kein Problem",

@@ -13,6 +13,7 @@ DIRECTIVES = (
         "rejected",
     ),
     (r"\bnicht \S+(?: \S+)?,? sondern\b", "rejected"),
+    (r"\b(?:immer noch|noch immer|weiterhin|wieder) falsch\b", "rejected"),
     # "wir brauchen keinen X", "das stimmt nicht", "falsch, ...", "ich habe gesagt ..."
     (
         r"\bbrauchen (?:wir )?(?:kein|keine|keinen)\b|^(?:nein,? )?(?:das )?stimmt (?:so )?nicht\b|"
@@ -32,7 +33,8 @@ DIRECTIVES = (
     # noch" (still) nor a description ("der Build schlägt immer fehl"); "nie" likewise, or
     # before the infinitive it forbids ("nie die Migrationen löschen")
     (
-        r"(?:^|[,;:] |\b(?:und|aber|bitte) )immer\b(?! noch)|"
+        r"(?:^|[,;:] |\b(?:und|aber|bitte) )immer\b(?! (?:noch|das|der|die|dasselbe|dieselbe|"
+        r"derselbe|wieder|gleich|mehr|öfter|schlimmer)\b)|"
         r"\b(?:führe?|verwende|benutze?|nutze?|schreib(?:e)?|mach(?:e)?|teste?|lass|frag(?:e)?|"
         r"prüfe?|antworte|starte?|committe?|formatiere?|halte?) (?:\S+ ){0,2}?immer\b(?! noch)|"
         r"\b(?:ab jetzt|von nun an|ab sofort|künftig|zukünftig|in Zukunft|ab heute)\b|"
@@ -45,15 +47,19 @@ DIRECTIVES = (
     # "fass X nicht an"); "nicht" first before an infinitive, or after "bitte"; "du sollst
     # ... nicht"; "kein X" opening the sentence ("keine neuen Abhängigkeiten")
     (
-        r"^(?:bitte )?(?:ändere?|änder|fass|lösche?|pushe?|committe?|verwende|benutze?|nutze?|"
-        r"installiere?|entferne?|mach(?:e)?|füge?|schreib(?:e)?|rühr|überschreibe?|benenne|"
-        r"verschiebe?|erstelle?|deploye?|bau(?:e)?)\b[^.!?]{0,60}\bnicht\b|"
-        r"^(?:bitte )?nicht (?:\S+ ){0,4}?(?:ändern|anfassen|löschen|pushen|committen|verwenden|"
+        r"^(?:(?:wichtig|achtung|hinweis):\s*)?(?:bitte )?(?:ändere?|änder|fass|lösche?|pushe?|"
+        r"committe?|verwende|benutze?|nutze?|installiere?|entferne?|mach(?:e)?|füge?|schreib(?:e)?|"
+        r"rühr|überschreibe?|benenne|verschiebe?|erstelle?|deploye?|bau(?:e)?)\b[^.!?]{0,60}"
+        r"\bnicht(?:s)?\b|"
+        r"^(?:(?:wichtig|achtung|hinweis):\s*)?(?:bitte )?nicht (?:\S+ ){0,4}?(?:ändern|anfassen|"
+        r"löschen|pushen|committen|verwenden|"
         r"benutzen|nutzen|installieren|entfernen|hinzufügen|überschreiben|umbenennen|verschieben|"
         r"anlegen|erstellen|deployen|einbauen|machen)\b|\bbitte (?:\S+ ){0,2}?nicht\b|"
         r"\b(?:du sollst|sollst du|ihr sollt|du solltest) (?:\S+ ){0,4}?nicht\b|"
-        r"^(?:bitte )?(?:kein|keine|keinen)\s+(?!(?:problem|ahnung|ursache|sorge|sorgen|fehler|"
-        r"idee|zeit|lust|plan|änderung|erfolg|antwort|chance|ahnung)\b)\S",
+        r"^(?:(?:wichtig|achtung|hinweis):\s*)?(?:bitte )?(?:kein|keine|keinen)\s+"
+        r"(?!(?:problem|ahnung|ursache|sorge|sorgen|fehler|idee|zeit|lust|plan|änderung|erfolg|"
+        r"antwort|chance|wunder|thema|grund|stress|ding)\b)\S|"
+        r"\bich (?:will|möchte) (?:kein|keine|keinen)\b",
         "constraint",
     ),
     # before every commit, whenever you ..., avoid, forbidden, only, remember, must stay
@@ -74,7 +80,7 @@ DIRECTIVES = (
         "constraint",
     ),
     (
-        r"\b(?:benutze?|verwende?|nutze?|installiere?|mach(?:e)?|füge?|schreib(?:e)?|leg(?:e)?|"
+        r"\b(?:benutze?|verwende?|nutze?|installiere?|mach(?:e)?|füge?|schreib(?:e)?|leg(?:e)?|lösche?|"
         r"erstelle?|bau(?:e)?|nimm|lade|committe?|pushe?|setze?|generiere?|erzeuge?) (?:bitte )?"
         r"(?:kein|keine|keinen|keinerlei)\b",
         "constraint",
@@ -87,7 +93,8 @@ DIRECTIVES = (
         "decided",
     ),
     (
-        r"\blass uns (?:\w+ ){0,3}(?:verwenden|benutzen|nehmen|wechseln|bleiben|behalten)\b",
+        r"\blass uns (?:\w+ ){0,5}(?:verwenden|benutzen|nehmen|wechseln|bleiben|behalten)\b|"
+        r"\bich würde (?:\S+ ){0,5}?(?:nehmen|verwenden|benutzen|nutzen|wählen|bevorzugen)\b",
         "decided",
     ),
     # "du kannst X verwenden", "besser X nehmen", "wir bleiben bei X"
@@ -120,6 +127,8 @@ DEFERS = (
 
 VETOES = (
     r"^(?:danke|vielen dank|super|perfekt|toll)\b[^,]{0,30}$",
+    # reported speech: what an error, a log or someone else says ("der Fehler sagt: ...")
+    r"\b(?:sagt|sagen|steht|stand|meldet|meldete|schreibt|zeigt|heißt es)\b[^:]{0,20}:",
     # a question typed without its mark ("wie kann ich den Cache nicht verwenden")
     r"^(?:wie|was|warum|wieso|weshalb|welche[rsnm]?|wo|wann|wer|kannst du|könntest du|"
     r"kann ich|kann man|soll ich|ist das|gibt es|hast du|bist du)\b",
