@@ -33,6 +33,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("touche pas au fichier de config", "constraint"),
     ("il ne faut pas modifier l'API", "constraint"),
     ("ne le pousse pas sur main", "constraint"),
+    ("je ne veux pas de docker", "constraint"),
+    ("pas d'emojis dans les commits", "constraint"),
     # whenever you ..., before every commit, forbidden, mandatory, only, remember, must stay
     ("à chaque fois que tu modifies le schéma, lance les migrations", "constraint"),
     ("avant chaque commit, lance les tests", "constraint"),
@@ -45,6 +47,9 @@ CAPTURED: list[tuple[str, str]] = [
     # refusals and corrections; skips and undo
     ("c'est faux, le port est 8080", "rejected"),
     ("c’est faux", "rejected"),
+    ("c'est toujours faux", "rejected"),
+    # the user's own "je t'ai dit de ..." is no reported speech
+    ("je t'ai dit de ne pas toucher aux tests", "rejected"),
     ("c'est pas ce que je voulais", "rejected"),
     ("tu te trompes de fichier", "rejected"),
     ("ce n'est pas nécessaire", "rejected"),
@@ -58,6 +63,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("on va utiliser sqlite", "decided"),
     ("tu peux utiliser sqlite", "decided"),
     ("plutôt sqlite", "decided"),
+    ("fais-le plutôt avec fetch", "decided"),
+    ("je prendrais la version avec tailwind", "decided"),
     ("mieux vaut utiliser sqlite", "decided"),
 ]
 
@@ -79,6 +86,12 @@ NOT_CAPTURED = [
     "ça ne marche toujours pas",
     "le build échoue toujours sur la CI",
     "je ne peux pas supprimer ce fichier",
+    "toujours le même problème",
+    "jamais vu cette erreur",
+    "pas d'erreur dans le log",
+    # reported speech: an error or a tool says it
+    "l'erreur dit : n'utilise pas cette version",
+    "le linter dit de ne pas utiliser var",
     "il ne faut pas oublier que le serveur est lent",
     # fillers and impatience
     "pas de souci",

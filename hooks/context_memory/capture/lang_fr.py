@@ -22,12 +22,19 @@ DIRECTIVES = (
         r"^(?:annule|défais) (?:ça|ce|cette|ces|le|la|les|tout)\b|^reviens (?:en arrière|à)\b",
         "rejected",
     ),
-    (r"\b(?:pas besoin|inutile de|laisse tomber|oublie ça)\b", "rejected"),
+    (
+        r"\b(?:pas besoin|inutile de|laisse tomber|oublie ça)\b|"
+        r"\b(?:c['’]est|ce n['’]est|c['’]est pas) toujours (?:faux|pas (?:ça|bon))\b|"
+        r"\btoujours faux\b",
+        "rejected",
+    ),
     (r"\bpas \S+(?: \S+)?,? mais\b", "rejected"),
     # standing instructions
     # "toujours" is also "still" ("ça ne marche toujours pas"): only as an instruction
     (
-        r"^(?:ne )?(?:jamais|toujours)\b|\b(?:utilise|fais|garde|lance|écris|réponds|mets)[- ]"
+        r"^(?:ne )?(?:jamais|toujours)\b(?! (?:vu|eu|fait|entendu|été|marché|fonctionné|le|la|les|"
+        r"un|une|pas|rien|aussi|autant|en|pareil|bloqué|faux|cassé|même)\b)|"
+        r"\b(?:utilise|fais|garde|lance|écris|réponds|mets)[- ]"
         r"(?:toujours|jamais)\b|\bil faut (?:toujours|systématiquement)\b|"
         r"\b(?:à|a) partir de maintenant\b|\b(?:désormais|desormais|dorénavant|dorenavant)\b|"
         r"\bà l['’]avenir\b",
@@ -44,7 +51,10 @@ DIRECTIVES = (
         r"\w+(?:er|ir|re)\b|"
         r"^(?:et |mais |surtout )?(?:touche|utilise|modifie|supprime|fais|change|ajoute|crée|"
         r"installe|push|pousse|efface|casse|mets|renomme|déplace|commit|oublie) pas\b|"
-        r"\bil ne faut (?:pas|jamais) (?!oublier que)\w",
+        r"\bil ne faut (?:pas|jamais) (?!oublier que)\w|"
+        r"\bje ne veux (?:pas|plus) (?:de |d['’]|que )|"
+        r"^(?:et |mais )?pas (?:de |d['’])(?!souci|soucis|problème|probleme|chance|bol|quoi|"
+        r"panique|résultat|réponse|changement|erreur|nouvelles)\w",
         "constraint",
     ),
     (
@@ -73,7 +83,9 @@ DIRECTIVES = (
     (
         r"\b(?:je prends|je choisis|je pars sur|on prend|prenons|on choisit|j['’]ai choisi) \S|"
         r"\bon va (?:utiliser|partir sur|prendre)\b|^(?:tu peux|vous pouvez) utiliser\b|"
-        r"^plutôt \S|\b(?:mieux vaut|il vaut mieux)\b",
+        r"^plutôt \S|\b(?:mieux vaut|il vaut mieux)\b|"
+        r"\b(?:fais|écris|utilise|prends)(?:-le|-la|-les)? plutôt\b|"
+        r"\bje (?:prendrais|choisirais|partirais sur|utiliserais)\b",
         "decided",
     ),
     # a choice stated as an order: "utilise SQLite", "appelle-le ctx-guard"
@@ -98,6 +110,9 @@ DEFERS = (
 
 VETOES = (
     r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",
+    # reported speech: what an error, a tool or someone else says ("l'erreur dit : ..."), not
+    # the user's own "je t'ai dit de ..."
+    r"(?<!ai )(?<!avais )\b(?:dit|disent|affiche|indique)\s*(?::|que\b|de\b)",
     # a question typed without its mark ("comment faire pour ne pas utiliser le cache")
     r"^(?:comment|pourquoi|quel(?:le)?s?|où|quand|est-ce|qu['’]est-ce|que (?:penses|pense|dis))\b",
     # a tag question ("..., non ?"): it asks, it rules nothing
@@ -157,6 +172,7 @@ WORDS: frozenset[str] = frozenset(
         "non fais mais garde désormais continuez prends appelle-le pense "
         "chaque faut interdit obligatoire uniquement seulement ça modifie supprime ajoute "
         "reviens annule aime choisis mieux vaut peux partir maintenant doit doivent "
-        "rester faux c’est n’est n’utilise n’ajoute n’oublie utiliser partie partons va ne rien"
+        "rester faux c’est n’est n’utilise n’ajoute n’oublie utiliser partie partons va ne rien "
+        "veux plutôt prendrais choisirais"
     ).split()
 )
