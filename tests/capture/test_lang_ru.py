@@ -37,6 +37,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("API должен остаться прежним", "constraint"),
     ("пиши комментарии на английском", "constraint"),
     ("без новых зависимостей", "constraint"),
+    ("никаких эмодзи в коммитах", "constraint"),
+    ("я не хочу docker", "constraint"),
     # refusals and corrections; skips and undo
     ("нет, порт 8080", "rejected"),
     ("нам не нужен redis", "rejected"),
@@ -47,11 +49,13 @@ CAPTURED: list[tuple[str, str]] = [
     ("пропусти часть с кэшем", "rejected"),
     ("откати это изменение", "rejected"),
     ("верни как было", "rejected"),
+    ("всё ещё неправильно", "rejected"),
     ("лучше не надо", "rejected"),
     # choices
     ("можешь использовать sqlite", "decided"),
     ("лучше sqlite", "decided"),
     ("оставим простую версию", "decided"),
+    ("я бы взял версию с tailwind", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -71,6 +75,11 @@ NOT_CAPTURED = [
     "всё ещё не работает",
     "тест падает, потому что не используется мок",
     "не могу открыть файл",
+    "всегда одна и та же проблема",
+    "никогда такого не видел",
+    # reported speech: an error or a tool says it
+    "ошибка пишет: не используй эту версию",
+    "линтер говорит, что не надо использовать var",
     "каждый раз, когда я запускаю тесты, падает логин",
     # fillers, reports and impatience
     "нет проблем",
