@@ -42,6 +42,12 @@ CAPTURED: list[tuple[str, str]] = [
     ("chi sua file main.py", "constraint"),
     ("giu nguyen API", "constraint"),
     ("tra loi bang tieng viet", "constraint"),
+    # ensure, I don't want, must, never, with and without tone marks
+    ("đảm bảo test pass", "constraint"),
+    ("tôi không muốn dùng docker", "constraint"),
+    ("toi khong muon dung docker", "constraint"),
+    ("dung bao gio push len main", "constraint"),
+    ("ban phai dung pnpm", "constraint"),
     # refusals and corrections, skips and undo, with and without tone marks
     ("không phải vậy", "rejected"),
     ("khong phai vay", "rejected"),
@@ -54,6 +60,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("bo qua phan cache", "rejected"),
     ("toi khong thich giao dien nay", "rejected"),
     ("cai nay khong dung", "rejected"),
+    ("vẫn sai", "rejected"),
+    ("van sai", "rejected"),
     # choices
     ("nên dùng sqlite", "decided"),
     ("nen dung sqlite", "decided"),
@@ -62,6 +70,7 @@ CAPTURED: list[tuple[str, str]] = [
     ("toi chon phuong an 2", "decided"),
     ("hay dung pnpm", "decided"),
     ("dung sqlite di", "decided"),
+    ("tôi thích bản dùng tailwind hơn", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -81,6 +90,9 @@ NOT_CAPTURED = [
     "khong chay duoc",
     "build luôn lỗi trên CI",
     "test lỗi vì không dùng mock",
+    # reported speech: an error or a log says it
+    "lỗi báo: không được dùng phiên bản này",
+    "loi bao: khong duoc dung phien ban nay",
     # fillers and impatience
     "không sao",
     "khong biet",

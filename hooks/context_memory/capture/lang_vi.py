@@ -10,7 +10,7 @@ DIRECTIVES = (
     (
         r"\bkhông phải (?:vậy|thế|như vậy|cái đó|cái này)\b|"
         r"\b(?:tôi|mình|em|anh) (?:đã )?(?:nói|bảo) (?:rồi|là)\b|\bđã bảo\b|"
-        r"\b(?:quay|trở) (?:lại|về) như cũ\b",
+        r"\b(?:quay|trở) (?:lại|về) như cũ\b|\b(?:vẫn|lại) sai\b",
         "rejected",
     ),
     # the same, typed without tone marks ("khong dung" only at the end: unmarked it is also
@@ -20,7 +20,7 @@ DIRECTIVES = (
         r"\bkhong can\b|\bbo qua\b|\bhoan tac\b|\bkhong thich\b|"
         r"\bkhong phai (?:vay|the|nhu vay|cai do|cai nay)\b|"
         r"\b(?:toi|minh|em|anh) (?:da )?(?:noi|bao) (?:roi|la)\b|"
-        r"\b(?:quay|tro) (?:lai|ve) nhu cu\b",
+        r"\b(?:quay|tro) (?:lai|ve) nhu cu\b|\b(?:van|lai) sai\b",
         "rejected",
     ),
     # standing instructions: don't, never, always, from now on, must, only, keep
@@ -43,6 +43,7 @@ DIRECTIVES = (
     # remember, don't forget, mandatory, avoid, "chạy test trước đi" (run the tests first)
     (
         r"^(?:hãy |và )?nhớ (?!là\b)\w|\bđừng quên\b|\bbắt buộc\b|"
+        r"^(?:hãy )?(?:đảm bảo|bảo đảm)\b|\b(?:tôi|mình|em) không muốn\b|"
         r"^(?:hãy )?tránh\b|\btránh (?:dùng|sử dụng|thêm|sửa)\b|"
         r"^(?:hãy )?(?:chạy|test|kiểm tra|commit|build|backup|sao lưu|viết test|đọc)\b.{0,30}"
         r"\btrước (?:đi|đã|rồi)\b",
@@ -51,6 +52,8 @@ DIRECTIVES = (
     # the same, typed without tone marks: unmarked "dung" is both "đừng" (don't) and "dùng"
     # (use), so it forbids only before a verb; "nho" (nhớ) only before a verb of work
     (
+        r"^(?:hay )?(?:dam bao|bao dam)\b|\b(?:toi|minh|em) khong muon\b|^dung bao gio\b|"
+        r"\bphai (?:luon )?(?:dung|su dung|giu|chay|kiem tra)\b|\bphai .{0,30}\btruoc khi\b|"
         r"^(?:ban |em |anh )?dung (?:sua|xoa|dung|them|chay|push|commit|doi|tao|cai|viet|quen|"
         r"dong|goi|thay|bo|dua|merge|deploy|xai|su dung|cham|lam)\b|"
         r"\bkhong duoc (?!nua\b|roi\b|a\b|khong\b|dau\b|gi\b)\w|\bcam (?:dung|su dung|sua|"
@@ -79,6 +82,7 @@ DIRECTIVES = (
     # "nên dùng X" (X should be used); the choices typed without tone marks
     (
         r"\bnên (?:dùng|sử dụng|chọn|chuyển sang)\b|\bnen (?:dung|su dung|chon|chuyen sang)\b|"
+        r"\b(?:tôi|mình|em) thích .{1,40}\bhơn\b|\b(?:toi|minh|em) thich .{1,40}\bhon\b|"
         r"\bthay vi\b|\b(?:chuyen|doi) sang\b|\b(?:hay dung|hay su dung|minh dung|ta dung|"
         r"chon phuong an|toi chon|minh chon)\b|^(?:ok[,. ]+)?(?:dung|su dung) \S",
         "decided",
@@ -101,6 +105,8 @@ DEFERS = (
 VETOES = (
     r"^(?:cảm ơn|cám ơn|cam on|tốt lắm|hoàn hảo)\b[^,]{0,30}$",
     r"\b(?:không biết|khong biet)\b",
+    # reported speech: what an error, a log or a tool says ("lỗi báo: ...")
+    r"\b(?:lỗi|loi|log|error|terminal|console) (?:báo|ghi|hiện|bao|hien)\b|\b(?:báo|bao)\s*:",
     # a question typed without its mark: a question word first, or a final "không"/"chưa"
     r"^(?:làm sao|lam sao|tại sao|tai sao|vì sao|vi sao|thế nào|the nao|như thế nào|bao giờ|"
     r"ở đâu|o dau|cái gì|cai gi)\b|\b(?:không|khong|chưa|chua|hả|nhỉ)[.]*$",
@@ -149,6 +155,7 @@ WORDS: frozenset[str] = frozenset(
     (
         "dùng không vì của là này được hãy đừng tôi bạn mình với các những để có đặt khong "
         "duoc dung roi toi minh thay sua xoa luon gio nen giu nguyen nho tranh buoc tieng phai "
-        "chay cua voi cac nhung truoc chon phuong thich chuyen hoan tac qua lai nhu phan"
+        "chay cua voi cac nhung truoc chon phuong thich chuyen hoan tac qua lai nhu phan muon "
+        "bao gio van"
     ).split()
 )
