@@ -20,6 +20,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("千万不要删数据库", "rejected"),
     ("不用加注释", "rejected"),
     ("这里不需要 async", "rejected"),
+    # 别 + a verb, where it opens or follows an adverb of insistence
+    ("千万别往 main 上推", "rejected"),
     # always where it leads or says what to do; must
     ("请始终保持接口兼容", "constraint"),
     ("必须先跑测试", "constraint"),
@@ -31,6 +33,7 @@ CAPTURED: list[tuple[str, str]] = [
     ("不得引入新的依赖", "constraint"),
     # remember, as far as possible, avoid, the language of answers and comments
     ("记得更新 changelog", "constraint"),
+    ("确保测试都通过", "constraint"),
     ("不要忘了更新文档", "constraint"),
     ("尽量用标准库", "constraint"),
     ("避免使用全局变量", "constraint"),
@@ -40,6 +43,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("错了，端口是 8080", "rejected"),
     ("你理解错了", "rejected"),
     ("不是这样的", "rejected"),
+    ("不，不是这个", "rejected"),
+    ("还是不对", "rejected"),
     ("我说的是用 pnpm", "rejected"),
     ("我不是说了用 pnpm 吗", "rejected"),
     ("没必要加缓存", "rejected"),
@@ -49,6 +54,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("恢复成原来的样子", "rejected"),
     # choices
     ("用 postgres 代替 mysql", "decided"),
+    ("用 vite 替换 webpack", "decided"),
+    ("我觉得带 tailwind 的版本更好", "decided"),
     ("我倾向于用 vitest", "decided"),
     ("我更喜欢第二种方案", "decided"),
     ("选第二个方案", "decided"),
@@ -76,6 +83,15 @@ NOT_CAPTURED = [
     "运行之后就报错了",
     "这里用的是 sqlite",
     "还是不行",
+    "总是同一个问题",
+    "这两个有什么区别",
+    "特别慢",
+    # a wish about quality with nothing to check
+    "保证运行顺畅",
+    # reported speech: someone else, an error or a tool says it
+    "报错说：不要使用这个版本",
+    "lint 提示不能用 var",
+    "他说不要用这个库",
     # fillers and impatience
     "没问题",
     "不客气",
