@@ -31,8 +31,11 @@ CAPTURED: list[tuple[str, str]] = [
     ("main.py だけ修正して", "constraint"),
     ("changelog の更新を忘れないで", "constraint"),
     ("API はそのまま維持して", "constraint"),
+    ("pnpm を使うこと", "constraint"),
+    ("コードスタイルは統一して", "constraint"),
     # corrections and skips
     ("そうじゃない", "rejected"),
+    ("まだ違う", "rejected"),
     ("間違ってる、ポートは 8080", "rejected"),
     ("pnpm を使ってと言ったよね", "rejected"),
     ("このデザインは好きじゃない", "rejected"),
@@ -40,6 +43,8 @@ CAPTURED: list[tuple[str, str]] = [
     # choices
     ("2番目の案にします", "decided"),
     ("シンプルな方で", "decided"),
+    ("vite に置き換えて", "decided"),
+    ("webpack から vite に移行しよう", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -60,6 +65,9 @@ NOT_CAPTURED = [
     "モックを使わないからテストが落ちる",
     "まだ動かない",
     "間違いないです",
+    "つまりバグということ",
+    # reported speech: a quoted text an error shows
+    "エラーに「このバージョンを使わないで」と出ている",
     # fillers
     "問題ない",
     "ありがとう！",
