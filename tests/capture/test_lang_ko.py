@@ -30,9 +30,14 @@ CAPTURED: list[tuple[str, str]] = [
     ("가능하면 표준 라이브러리 써", "constraint"),
     ("프론트엔드만 바꿔줘", "constraint"),
     ("changelog 업데이트하는 거 잊지 마", "constraint"),
+    ("docker는 쓰고 싶지 않아", "constraint"),
+    ("테스트가 다 통과하도록 해", "constraint"),
+    ("pnpm을 사용할 것", "constraint"),
+    ("코드 스타일은 통일해줘", "constraint"),
     # corrections and skips
     ("캐시 안 써도 돼", "rejected"),
     ("그게 아니야", "rejected"),
+    ("아직도 틀렸어", "rejected"),
     ("틀렸어, 포트는 8080", "rejected"),
     ("pnpm 쓰라고 했잖아", "rejected"),
     ("이 디자인 마음에 안 들어", "rejected"),
@@ -59,6 +64,10 @@ NOT_CAPTURED = [
     "CI에서 빌드가 항상 실패해",
     "매번 에러가 나",
     "아니 아직도 에러 나",
+    "항상 같은 문제가 생겨",
+    "그럴 것 같아",
+    # reported speech: what an error shows
+    "에러에 '이 버전을 사용하지 마세요'라고 나와",
     "mock을 안 써서 테스트가 실패해",
     # fillers
     "모르겠어",
