@@ -34,6 +34,7 @@ CAPTURED: list[tuple[str, str]] = [
     # remember, as far as possible, avoid, the language of answers and comments
     ("记得更新 changelog", "constraint"),
     ("确保测试都通过", "constraint"),
+    ("代码风格保持一致", "constraint"),
     ("不要忘了更新文档", "constraint"),
     ("尽量用标准库", "constraint"),
     ("避免使用全局变量", "constraint"),
@@ -88,6 +89,9 @@ NOT_CAPTURED = [
     "特别慢",
     # a wish about quality with nothing to check
     "保证运行顺畅",
+    # what stays or can only be seen: a report
+    "页面保持空白",
+    "只能看到一半",
     # reported speech: someone else, an error or a tool says it
     "报错说：不要使用这个版本",
     "lint 提示不能用 var",

@@ -60,7 +60,7 @@ DIRECTIVES = (
         "constraint",
     ),
     (
-        r"每次(?:都)?(?:要|用|先|只|必须|必須)|只(?:能|用|针对|針對|改|保留|需要)|只要.{1,30}就(?:好|行|够|夠|可以)",
+        r"每次(?:都)?(?:要|用|先|只|必须|必須)|只(?:能(?:用|使用|改|修改|在)|用|针对|針對|改|保留|需要)|只要.{1,30}就(?:好|行|够|夠|可以)",
         "constraint",
     ),
     # "以后提交前都要 ..." (from now on, before committing ...), "每次改完都跑测试"
@@ -85,7 +85,12 @@ DIRECTIVES = (
         r"(?:中文|英文|英语|英語|繁体|繁體|简体|簡體)",
         "constraint",
     ),
-    (r"保持|保留|全部用|都用|统一用|統一用", "constraint"),
+    # keep: where it opens or follows an insistence ("页面保持空白", "我保留了" describe)
+    (
+        r"(?:^|[，,、 ]|请|請|要|都|一定|务必|務必|尽量|儘量|继续|繼續)(?:保持|保留)|"
+        r"保持(?:一致|不变|不變|原样|原樣)|全部用|都用|统一用|統一用",
+        "constraint",
+    ),
     # "I don't want ...": a standing wish about how the work goes
     (r"不希望|不想(?:要|用|让|讓|被)", "constraint"),
     # an order to keep: "先测试再提交" (test first, then commit)
