@@ -79,6 +79,7 @@ NOT_CAPTURED = [
     "todavía no funciona",
     "el test falla porque no usa el mock",
     "no puedo abrir el archivo",
+    "falla solo en Windows",
     "siempre me pasa lo mismo",
     "nunca había visto este error",
     # what should merely be true; a request for work

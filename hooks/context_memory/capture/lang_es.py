@@ -68,7 +68,8 @@ DIRECTIVES = (
         r"\bno (?:olvides|te olvides de|dejes de)\b",
         "constraint",
     ),
-    (r"\bno quiero\b|\bsolo (?:usa|utiliza|en|para)\b", "constraint"),
+    # ("solo en Windows" reports where a bug shows: only "solo usa X" instructs)
+    (r"\bno quiero\b|\bsolo (?:usa|utiliza)\b", "constraint"),
     (
         r"\b(?:resp[oó]nde|escr[ií]be|h[aá]bla|cont[eé]sta)(?:me)? (?:siempre )?en "
         r"(?:español|inglés)\b",
