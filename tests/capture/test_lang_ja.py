@@ -64,6 +64,7 @@ NOT_CAPTURED = [
     "必ず落ちる",
     "モックを使わないからテストが落ちる",
     "まだ動かない",
+    "axios を使ってみたけど動かない",
     "間違いないです",
     "つまりバグということ",
     # reported speech: a quoted text an error shows
