@@ -61,6 +61,9 @@ CAPTURED: list[tuple[str, str]] = [
     ("ich würde die Version mit tailwind nehmen", "decided"),
     ("besser sqlite verwenden", "decided"),
     ("wir bleiben bei der einfachen Version", "decided"),
+    # going with an option: "let's take X", "X, then"
+    ("nehmen wir postgres", "decided"),
+    ("ok, dann postgres", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -91,6 +94,9 @@ NOT_CAPTURED = [
     "ich weiß nicht",
     "danke!",
     "mach schneller",
+    # no option named: "let's assume", "then go", "that, then"
+    "nehmen wir mal an, der Server ist down",
+    "ok, dann los",
 ]
 
 

@@ -57,6 +57,10 @@ CAPTURED: list[tuple[str, str]] = [
     ("quédate con la versión simple", "decided"),
     ("puedes usar sqlite", "decided"),
     ("mejor con sqlite", "decided"),
+    # going with an option: "let's take X", "X, then"
+    ("quedamos en postgres", "decided"),
+    ("dale con postgres", "decided"),
+    ("bueno, postgres entonces", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -94,6 +98,9 @@ NOT_CAPTURED = [
     "gracias!",
     "apúrate",
     "no entiendo",
+    # no option named: "let's assume", "then go", "that, then"
+    "quedamos en eso",
+    "bueno, vale entonces",
 ]
 
 

@@ -66,6 +66,9 @@ CAPTURED: list[tuple[str, str]] = [
     ("fais-le plutôt avec fetch", "decided"),
     ("je prendrais la version avec tailwind", "decided"),
     ("mieux vaut utiliser sqlite", "decided"),
+    # going with an option: "let's take X", "X, then"
+    ("va pour postgres", "decided"),
+    ("bon, postgres alors", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -101,6 +104,8 @@ NOT_CAPTURED = [
     "je ne sais pas",
     "merci !",
     "dépêche-toi",
+    # no option named: "let's assume", "then go", "that, then"
+    "bon, ok alors",
 ]
 
 

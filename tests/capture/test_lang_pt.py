@@ -56,6 +56,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("melhor usar o sqlite", "decided"),
     ("escolhi a segunda opção", "decided"),
     ("troca para o vite", "decided"),
+    # going with an option: "let's take X", "X, then"
+    ("ok, postgres então", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -89,6 +91,8 @@ NOT_CAPTURED = [
     "obrigado!",
     "anda logo",
     "não entendi",
+    # no option named: "let's assume", "then go", "that, then"
+    "ok, beleza então",
 ]
 
 

@@ -57,6 +57,9 @@ CAPTURED: list[tuple[str, str]] = [
     ("лучше sqlite", "decided"),
     ("оставим простую версию", "decided"),
     ("я бы взял версию с tailwind", "decided"),
+    # going with an option: "let's take X", "X, then"
+    ("берём postgres", "decided"),
+    ("ладно, тогда postgres", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -90,6 +93,8 @@ NOT_CAPTURED = [
     "не знаю",
     "спасибо!",
     "давай быстрее",
+    # no option named: "let's assume", "then go", "that, then"
+    "ладно, тогда давай",
 ]
 
 

@@ -71,6 +71,10 @@ CAPTURED: list[tuple[str, str]] = [
     ("hay dung pnpm", "decided"),
     ("dung sqlite di", "decided"),
     ("tôi thích bản dùng tailwind hơn", "decided"),
+    # going with an option: "let's take X", "X, then"
+    ("chốt dùng postgres", "decided"),
+    ("chot dung postgres", "decided"),
+    ("vậy dùng postgres", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -99,6 +103,8 @@ NOT_CAPTURED = [
     "cam on",
     "nhanh lên",
     "khong hieu",
+    # no option named: "let's assume", "then go", "that, then"
+    "vậy thì sao",
 ]
 
 

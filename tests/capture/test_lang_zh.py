@@ -62,6 +62,10 @@ CAPTURED: list[tuple[str, str]] = [
     ("选第二个方案", "decided"),
     ("用方案二", "decided"),
     ("用 sqlite 吧", "decided"),
+    # going with an option: "let's take X", "X, then"
+    ("就它了", "decided"),
+    ("定了，用 postgres", "decided"),
+    ("那就 postgres 吧", "decided"),
 ]
 
 NOT_CAPTURED = [
@@ -102,6 +106,8 @@ NOT_CAPTURED = [
     "不要紧",
     "谢谢！",
     "快点",
+    # no option named: "let's assume", "then go", "that, then"
+    "就这样吧",
 ]
 
 

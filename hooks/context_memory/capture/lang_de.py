@@ -101,7 +101,10 @@ DIRECTIVES = (
     (
         r"^du kannst (?:\S+ ){1,4}?(?:verwenden|benutzen|nutzen|nehmen)\b|"
         r"^besser (?:\S+ ){0,3}?(?:verwenden|nehmen|benutzen|nutzen)\b|"
-        r"\b(?:wir bleiben|bleiben wir|bleib(?:e)?) bei\b",
+        r"\b(?:wir bleiben|bleiben wir|bleib(?:e)?) bei\b|"
+        # "nehmen wir X" (not "nehmen wir mal an": let's assume), "ok, dann X" (then X)
+        r"^(?:(?:ok|okay|gut|ja)[,. ]+)?nehmen wir (?!mal an\b|an\b)\S|"
+        r"^(?:ok|okay|gut|ja|alles klar)[,. ]+dann (?!los\b|weiter\b|so\b|gut\b)[\w.+#-]+[.!]*$",
         "decided",
     ),
     # a choice stated as an order: "nimm SQLite", "nenn es ctx-guard"
@@ -189,6 +192,6 @@ WORDS: frozenset[str] = frozenset(
         "lieber anstatt stattdessen brauchen passt weiter nutze nenn ab jetzt nur noch wechsle "
         "bleiben bleib vermeide verboten vergiss denk daran falsch stimmt gesagt überspringe "
         "weg rückgängig gefällt mir kannst dem auf oder auch bei zu ändere lösche fass "
-        "pushe benutz nie niemals sollst besser verwenden"
+        "pushe benutz nie niemals sollst besser verwenden dann"
     ).split()
 )

@@ -102,7 +102,10 @@ DIRECTIVES = (
     # "elijo X", "opto por X", "quédate con X", "puedes usar X", "mejor con X"
     (
         r"\b(?:elijo|escojo|elegí|escogí|opto por|quédate con|quedate con) \S|"
-        r"^(?:tú |tu )?puedes usar\b|^(?:es )?mejor (?:con|usar|utilizar) \S",
+        r"^(?:tú |tu )?puedes usar\b|^(?:es )?mejor (?:con|usar|utilizar) \S|"
+        # "quedamos en X" (we settle on X), "dale con X", "bueno, X entonces" (X, then)
+        r"\bquedamos en (?!eso\b|esto\b|ello\b|lo\b|que\b)\S|\bdale con \S|"
+        r"^(?:ok|bueno|vale|perfecto)[,. ]+(?!ok\b|bueno\b|vale\b)[\w.+#-]+ entonces[.!]*$",
         "decided",
     ),
     # "como sugieres" (as you suggest); "sí, pero ..." (yes, but ...)
@@ -201,6 +204,6 @@ WORDS: frozenset[str] = frozenset(
         "evita sólo únicamente recuerda olvides borres toques hagas cambies modifiques "
         "agregues necesitamos ahora cada puedes elijo quédate también aquí hace necesario "
         "corrijas crees ejecutes subas instales elimines pongas omite sáltate deshaz revierte "
-        "utilices añadas obligatorio prohibido instale nada favor"
+        "utilices añadas obligatorio prohibido quedamos dale entonces bueno instale nada favor"
     ).split()
 )

@@ -85,7 +85,8 @@ DIRECTIVES = (
         r"\bon va (?:utiliser|partir sur|prendre)\b|^(?:tu peux|vous pouvez) utiliser\b|"
         r"^plutôt \S|\b(?:mieux vaut|il vaut mieux)\b|"
         r"\b(?:fais|écris|utilise|prends)(?:-le|-la|-les)? plutôt\b|"
-        r"\bje (?:prendrais|choisirais|partirais sur|utiliserais)\b",
+        r"\bje (?:prendrais|choisirais|partirais sur|utiliserais)\b|\bva pour \S|"
+        r"^(?:ok|bon|d['’]accord)[,. ]+(?!ok\b|bon\b)[\w.+#-]+ alors[.!]*$",
         "decided",
     ),
     # a choice stated as an order: "utilise SQLite", "appelle-le ctx-guard"
@@ -173,6 +174,6 @@ WORDS: frozenset[str] = frozenset(
         "chaque faut interdit obligatoire uniquement seulement ça modifie supprime ajoute "
         "reviens annule aime choisis mieux vaut peux partir maintenant doit doivent "
         "rester faux c’est n’est n’utilise n’ajoute n’oublie utiliser partie partons va ne rien "
-        "veux plutôt prendrais choisirais"
+        "veux plutôt prendrais choisirais alors bon"
     ).split()
 )

@@ -93,7 +93,9 @@ DIRECTIVES = (
     # "vamos de vitest" (let's go with), "pode usar X" (you may use), "melhor usar X"
     (
         r"\bvamos (?:de|com) (?!novo\b|nuevo\b)\S|^(?:você |vc )?pode usar\b|"
-        r"\b(?:é )?melhor (?:usar|utilizar|deixar|manter|trocar)\b",
+        r"\b(?:é )?melhor (?:usar|utilizar|deixar|manter|trocar)\b|"
+        # "ok, X então" (X, then)
+        r"^(?:ok|beleza|fechado|bom|certo)[,. ]+(?!ok\b|beleza\b)[\w.+#-]+ então[.!]*$",
         "decided",
     ),
     # "como você sugeriu" (as you suggested); "sim, mas ..." (yes, but ...)

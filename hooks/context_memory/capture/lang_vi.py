@@ -83,6 +83,9 @@ DIRECTIVES = (
     (
         r"\bnên (?:dùng|sử dụng|chọn|chuyển sang)\b|\bnen (?:dung|su dung|chon|chuyen sang)\b|"
         r"\b(?:tôi|mình|em) thích .{1,40}\bhơn\b|\b(?:toi|minh|em) thich .{1,40}\bhon\b|"
+        # "chốt X" (settled on X), "vậy dùng X" (then use X)
+        r"\bchốt\b|\bchot (?:dung|luon|phuong an)\b|"
+        r"^(?:vậy|thế|vay|the)(?: thì| thi)? (?:dùng|dung) \S|"
         r"\bthay vi\b|\b(?:chuyen|doi) sang\b|\b(?:hay dung|hay su dung|minh dung|ta dung|"
         r"chon phuong an|toi chon|minh chon)\b|^(?:ok[,. ]+)?(?:dung|su dung) \S",
         "decided",
@@ -156,6 +159,6 @@ WORDS: frozenset[str] = frozenset(
         "dùng không vì của là này được hãy đừng tôi bạn mình với các những để có đặt khong "
         "duoc dung roi toi minh thay sua xoa luon gio nen giu nguyen nho tranh buoc tieng phai "
         "chay cua voi cac nhung truoc chon phuong thich chuyen hoan tac qua lai nhu phan muon "
-        "bao gio van"
+        "bao gio van chot vay"
     ).split()
 )
