@@ -8,100 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from capture.test_languages import EXAMPLES
-from context_memory.capture import lang_es
 from context_memory.capture.prompts import classify
-from helpers.language_cases import entries_without_example, relayed_forms
-
-CAPTURED: list[tuple[str, str]] = [
-    # a negative imperative: tú, usted, a pronoun between
-    ("no hagas commit sin correr los tests", "constraint"),
-    ("no toques el archivo de configuración", "constraint"),
-    ("no modifiques los tests", "constraint"),
-    ("no corrijas los tests, corrige el código", "constraint"),
-    ("no lo subas a main", "constraint"),
-    ("por favor no instale nada", "constraint"),
-    ("no olvides correr los tests", "constraint"),
-    # always / never where they lead the sentence or follow their verb; from now on
-    ("nunca borres datos de producción", "constraint"),
-    ("responde siempre en español", "constraint"),
-    ("a partir de ahora usa pnpm", "constraint"),
-    ("desde ahora escribe los tests primero", "constraint"),
-    # whenever ..., do ...
-    ("cada vez que cambies el esquema, corre las migraciones", "constraint"),
-    # avoid, forbidden, mandatory, only, remember
-    ("evita usar variables globales", "constraint"),
-    ("está prohibido usar any", "constraint"),
-    ("es obligatorio correr el linter", "constraint"),
-    ("solo toca el archivo main.py", "constraint"),
-    ("recuerda actualizar el changelog", "constraint"),
-    # what is needed of the work, "nada de X" (no X at all)
-    ("necesito que uses pnpm", "constraint"),
-    ("nada de emojis en los commits", "constraint"),
-    # refusals and corrections
-    ("no es necesario agregar logs", "rejected"),
-    ("no necesitamos redis", "rejected"),
-    ("no era eso lo que quería", "rejected"),
-    ("eso está mal", "rejected"),
-    ("sigue mal, el puerto es otro", "rejected"),
-    ("está mal, el puerto es 8080", "rejected"),
-    ("te dije que usaras pnpm", "rejected"),
-    ("estás equivocado, el archivo es otro", "rejected"),
-    # skip it, undo it
-    ("sáltate la parte del caché", "rejected"),
-    ("omite los tests de integración", "rejected"),
-    ("deshaz ese cambio", "rejected"),
-    ("revierte los cambios del parser", "rejected"),
-    # choices
-    ("elijo la segunda opción", "decided"),
-    ("quédate con la versión simple", "decided"),
-    ("puedes usar sqlite", "decided"),
-    ("mejor con sqlite", "decided"),
-    # going with an option: "let's take X", "X, then"
-    ("quedamos en postgres", "decided"),
-    ("dale con postgres", "decided"),
-    ("bueno, postgres entonces", "decided"),
-]
-
-NOT_CAPTURED = [
-    # questions, with and without their marks; a tag question
-    "¿puedes corregir el test?",
-    "puedes corregir el test?",
-    "cómo hago para no usar el caché",
-    "como hago para no usar el cache",
-    "¿por qué no usaste pnpm?",
-    "qué opinas de usar redis",
-    "esto debe ser nulo aquí, ¿verdad?",
-    # requests for work with no rule in them
-    "corrige el error del login",
-    "agrega un botón de guardar",
-    "corre los tests",
-    # narration: "nunca"/"siempre" describing; "no" + a verb that states a fact
-    "eso nunca funcionó",
-    "el build siempre falla en CI",
-    "cada vez que corro los tests, falla el login",
-    "todavía no funciona",
-    "el test falla porque no usa el mock",
-    "no puedo abrir el archivo",
-    "falla solo en Windows",
-    "siempre me pasa lo mismo",
-    "nunca había visto este error",
-    # what should merely be true; a request for work
-    "debería funcionar ahora",
-    "tiene que haber un error en el parser",
-    "necesito que revises el código",
-    # reported speech: an error or a tool says it
-    "el error dice: no uses esta versión",
-    "el linter dice que no uses var",
-    # fillers and impatience
-    "no sé",
-    "gracias!",
-    "apúrate",
-    "no entiendo",
-    # no option named: "let's assume", "then go", "that, then"
-    "quedamos en eso",
-    "bueno, vale entonces",
-]
+from helpers.cases_es import CAPTURED, NOT_CAPTURED
+from helpers.language_cases import relayed_forms
 
 
 @pytest.mark.parametrize(("text", "kind"), CAPTURED)
@@ -121,7 +30,3 @@ def test_what_states_nothing_in_spanish_is_not_captured(text: str) -> None:
 def test_a_spanish_directive_the_user_relays_is_not_captured(text: str, kind: str) -> None:
     for relayed in relayed_forms("el log muestra esto", text):
         assert classify(relayed) is None, relayed
-
-
-def test_every_spanish_entry_has_an_example() -> None:
-    assert entries_without_example(lang_es, CAPTURED + EXAMPLES["es"]) == []

@@ -10,102 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from capture.test_languages import EXAMPLES
-from context_memory.capture import lang_vi
 from context_memory.capture.prompts import classify
-from helpers.language_cases import entries_without_example, relayed_forms
-
-CAPTURED: list[tuple[str, str]] = [
-    # don't / must not, with and without tone marks
-    ("đừng dùng biến toàn cục", "constraint"),
-    ("dung dung bien toan cuc", "constraint"),
-    ("dung sua file test", "constraint"),
-    ("không được xóa thư mục migrations", "constraint"),
-    ("khong duoc xoa thu muc migrations", "constraint"),
-    ("cam dung any", "constraint"),
-    # always where it leads the sentence, from now on, every time ... then ...
-    ("luôn chạy test trước khi commit", "constraint"),
-    ("luon chay test truoc khi commit", "constraint"),
-    ("tu gio dung pnpm", "constraint"),
-    ("mỗi lần sửa schema thì chạy migration", "constraint"),
-    ("moi lan sua schema thi chay migration", "constraint"),
-    # remember, don't forget, mandatory, avoid, "X first"
-    ("nhớ cập nhật changelog", "constraint"),
-    ("nho cap nhat changelog", "constraint"),
-    ("đừng quên chạy test", "constraint"),
-    ("bat buoc phai chay lint", "constraint"),
-    ("tránh dùng biến toàn cục", "constraint"),
-    ("tranh dung bien toan cuc", "constraint"),
-    ("chạy test trước đi", "constraint"),
-    ("chay test truoc di", "constraint"),
-    # only, keep, the language of answers, unmarked
-    ("chi sua file main.py", "constraint"),
-    ("giu nguyen API", "constraint"),
-    ("tra loi bang tieng viet", "constraint"),
-    # ensure, I don't want, must, never, with and without tone marks
-    ("đảm bảo test pass", "constraint"),
-    ("tôi không muốn dùng docker", "constraint"),
-    ("toi khong muon dung docker", "constraint"),
-    ("dung bao gio push len main", "constraint"),
-    ("ban phai dung pnpm", "constraint"),
-    # refusals and corrections, skips and undo, with and without tone marks
-    ("không phải vậy", "rejected"),
-    ("khong phai vay", "rejected"),
-    ("tôi đã nói là dùng pnpm", "rejected"),
-    ("toi da noi la dung pnpm", "rejected"),
-    ("quay lại như cũ", "rejected"),
-    ("quay lai nhu cu", "rejected"),
-    ("khong can cache", "rejected"),
-    ("sai roi, cong la 8080", "rejected"),
-    ("bo qua phan cache", "rejected"),
-    ("toi khong thich giao dien nay", "rejected"),
-    ("cai nay khong dung", "rejected"),
-    ("vẫn sai", "rejected"),
-    ("van sai", "rejected"),
-    # choices
-    ("nên dùng sqlite", "decided"),
-    ("nen dung sqlite", "decided"),
-    ("dung postgres thay vi mysql", "decided"),
-    ("chuyen sang vite", "decided"),
-    ("toi chon phuong an 2", "decided"),
-    ("hay dung pnpm", "decided"),
-    ("dung sqlite di", "decided"),
-    ("tôi thích bản dùng tailwind hơn", "decided"),
-    # going with an option: "let's take X", "X, then"
-    ("chốt dùng postgres", "decided"),
-    ("chot dung postgres", "decided"),
-    ("vậy dùng postgres", "decided"),
-]
-
-NOT_CAPTURED = [
-    # questions, with and without their mark
-    "bạn sửa test được không?",
-    "ban sua test duoc khong",
-    "làm sao để không dùng cache",
-    "lam sao de khong dung cache",
-    "tai sao ban khong dung pnpm",
-    "có nên dùng redis không",
-    # requests for work with no rule in them
-    "sửa lỗi đăng nhập",
-    "sua loi dang nhap",
-    "thêm nút lưu",
-    # narration: "không được" as "does not work", "luôn" describing
-    "vẫn không được",
-    "khong chay duoc",
-    "build luôn lỗi trên CI",
-    "test lỗi vì không dùng mock",
-    # reported speech: an error or a log says it
-    "lỗi báo: không được dùng phiên bản này",
-    "loi bao: khong duoc dung phien ban nay",
-    # fillers and impatience
-    "không sao",
-    "khong biet",
-    "cam on",
-    "nhanh lên",
-    "khong hieu",
-    # no option named: "let's assume", "then go", "that, then"
-    "vậy thì sao",
-]
+from helpers.cases_vi import CAPTURED, NOT_CAPTURED
+from helpers.language_cases import relayed_forms
 
 
 @pytest.mark.parametrize(("text", "kind"), CAPTURED)
@@ -125,7 +32,3 @@ def test_what_states_nothing_in_vietnamese_is_not_captured(text: str) -> None:
 def test_a_vietnamese_directive_the_user_relays_is_not_captured(text: str, kind: str) -> None:
     for relayed in relayed_forms("log hiện ra thế này", text):
         assert classify(relayed) is None, relayed
-
-
-def test_every_vietnamese_entry_has_an_example() -> None:
-    assert entries_without_example(lang_vi, CAPTURED + EXAMPLES["vi"]) == []
