@@ -55,6 +55,10 @@ CAPTURED: list[tuple[str, str]] = [
     # going with an option: "let's take X", "X, then"
     ("nehmen wir postgres", "decided"),
     ("ok, dann postgres", "decided"),
+    # "X, not Y"; more negative imperatives
+    ("pnpm, nicht npm", "decided"),
+    ("danke, nicht nötig", "rejected"),
+    ("bitte nichts committen", "constraint"),
 ]
 
 NOT_CAPTURED: list[str] = [
@@ -88,4 +92,6 @@ NOT_CAPTURED: list[str] = [
     # no option named: "let's assume", "then go", "that, then"
     "nehmen wir mal an, der Server ist down",
     "ok, dann los",
+    # "..., not so bad": no option turned down
+    "gut, nicht schlecht",
 ]

@@ -53,6 +53,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("quedamos en postgres", "decided"),
     ("dale con postgres", "decided"),
     ("bueno, postgres entonces", "decided"),
+    # "X, not Y"; more negative imperatives
+    ("mejor pnpm, no npm", "decided"),
 ]
 
 NOT_CAPTURED: list[str] = [
@@ -93,4 +95,7 @@ NOT_CAPTURED: list[str] = [
     # no option named: "let's assume", "then go", "that, then"
     "quedamos en eso",
     "bueno, vale entonces",
+    # "..., not so bad": no option turned down
+    "está bien, no problem",
+    "hecho, no hay errores",
 ]

@@ -59,6 +59,9 @@ CAPTURED: list[tuple[str, str]] = [
     # going with an option: "let's take X", "X, then"
     ("va pour postgres", "decided"),
     ("bon, postgres alors", "decided"),
+    # "X, not Y"; more negative imperatives
+    ("pnpm, pas npm", "decided"),
+    ("évitez les variables globales", "constraint"),
 ]
 
 NOT_CAPTURED: list[str] = [
@@ -96,4 +99,7 @@ NOT_CAPTURED: list[str] = [
     "dépêche-toi",
     # no option named: "let's assume", "then go", "that, then"
     "bon, ok alors",
+    # "..., not so bad": no option turned down
+    "merci, pas mal",
+    "d'accord, pas de souci",
 ]

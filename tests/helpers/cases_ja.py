@@ -35,6 +35,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("シンプルな方で", "decided"),
     ("vite に置き換えて", "decided"),
     ("webpack から vite に移行しよう", "decided"),
+    # "X, not Y"; more negative imperatives
+    ("テストは書かなくていい", "rejected"),
 ]
 
 NOT_CAPTURED: list[str] = [

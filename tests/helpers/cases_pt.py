@@ -50,6 +50,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("troca para o vite", "decided"),
     # going with an option: "let's take X", "X, then"
     ("ok, postgres então", "decided"),
+    # "X, not Y"; more negative imperatives
+    ("please use pnpm, não npm", "decided"),
 ]
 
 NOT_CAPTURED: list[str] = [
@@ -85,4 +87,7 @@ NOT_CAPTURED: list[str] = [
     "não entendi",
     # no option named: "let's assume", "then go", "that, then"
     "ok, beleza então",
+    # "..., not so bad": no option turned down
+    "sim, não tem problema",
+    "ok, não sei",
 ]

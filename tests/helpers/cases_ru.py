@@ -51,6 +51,9 @@ CAPTURED: list[tuple[str, str]] = [
     # going with an option: "let's take X", "X, then"
     ("берём postgres", "decided"),
     ("ладно, тогда postgres", "decided"),
+    # "X, not Y"; more negative imperatives
+    ("pnpm, а не npm", "rejected"),
+    ("корректируй только тесты", "constraint"),
 ]
 
 NOT_CAPTURED: list[str] = [

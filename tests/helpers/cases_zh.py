@@ -56,6 +56,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("就它了", "decided"),
     ("定了，用 postgres", "decided"),
     ("那就 postgres 吧", "decided"),
+    # "X, not Y"; more negative imperatives
+    ("pnpm，不是 npm", "rejected"),
 ]
 
 NOT_CAPTURED: list[str] = [
@@ -98,4 +100,6 @@ NOT_CAPTURED: list[str] = [
     "快点",
     # no option named: "let's assume", "then go", "that, then"
     "就这样吧",
+    # "..., not so bad": no option turned down
+    "好的，不是很急",
 ]

@@ -14,6 +14,12 @@ DIRECTIVES = (
     ),
     (r"\bnicht \S+(?: \S+)?,? sondern\b", "rejected"),
     (r"\b(?:immer noch|noch immer|weiterhin|wieder) falsch\b", "rejected"),
+    # "pnpm, nicht npm" (X, not Y): the choice of X
+    (
+        r"[,，]\s*nicht (?!so\b|mehr\b|jetzt\b|gut\b|schlecht\b|das\b|dies\b|hier\b|ganz\b|"
+        r"wirklich\b|nötig\b|schon\b|wieder\b)[A-Za-z][\w.+#-]*[.!]*$",
+        "decided",
+    ),
     # "wir brauchen keinen X", "das stimmt nicht", "falsch, ...", "ich habe gesagt ..."
     (
         r"\bbrauchen (?:wir )?(?:kein|keine|keinen)\b|^(?:nein,? )?(?:das )?stimmt (?:so )?nicht\b|"
@@ -54,7 +60,7 @@ DIRECTIVES = (
         r"^(?:(?:wichtig|achtung|hinweis):\s*)?(?:bitte )?nicht (?:\S+ ){0,4}?(?:ändern|anfassen|"
         r"löschen|pushen|committen|verwenden|"
         r"benutzen|nutzen|installieren|entfernen|hinzufügen|überschreiben|umbenennen|verschieben|"
-        r"anlegen|erstellen|deployen|einbauen|machen)\b|\bbitte (?:\S+ ){0,2}?nicht\b|"
+        r"anlegen|erstellen|deployen|einbauen|machen)\b|\bbitte (?:\S+ ){0,2}?nicht(?:s)?\b|"
         r"\b(?:du sollst|sollst du|ihr sollt|du solltest) (?:\S+ ){0,4}?nicht\b|"
         r"^(?:(?:wichtig|achtung|hinweis):\s*)?(?:bitte )?(?:kein|keine|keinen)\s+"
         r"(?!(?:problem|ahnung|ursache|sorge|sorgen|fehler|idee|zeit|lust|plan|änderung|erfolg|"

@@ -23,6 +23,12 @@ DIRECTIVES = (
         "rejected",
     ),
     (r"\bno \S+(?: \S+)?,? sino\b", "rejected"),
+    # "usa pnpm, no npm" (X, not Y): the choice of X
+    (
+        r"[,，]\s*no (?!eso\b|esto\b|ahora\b|todavía\b|sé\b|se\b|es\b|hay\b|más\b|funciona\b|"
+        r"sirve\b|puedo\b|problem\w*|worries\b)[A-Za-z][\w.+#-]*[.!]*$",
+        "decided",
+    ),
     # standing instructions
     # "siempre"/"nunca" bind only where they lead the sentence or follow the verb they
     # qualify: "eso nunca funcionó", "el build siempre falla" describe, they instruct nothing

@@ -3,6 +3,12 @@
 DIRECTIVES = (
     # refusals and corrections
     (r"^non\b[,.!: ]", "rejected"),
+    # "pnpm, pas npm" (X, not Y): the choice of X
+    (
+        r"[,，]\s*pas (?!ça\b|ca\b|maintenant\b|encore\b|mal\b|grave\b|besoin\b|sûr\b|vrai\b|"
+        r"tout\b|trop\b|du\b|de\b|d['’]|le\b|la\b|les\b|possible\b)[A-Za-z][\w.+#-]*[.!]*$",
+        "decided",
+    ),
     (
         r"\b(?:ce n['’]est pas (?:ça|ce que)|c['’]est pas (?:ça|ce que)|pas comme ça|"
         r"je t['’]ai (?:déjà )?dit|comme je (?:l['’]ai )?dit)",
@@ -68,7 +74,7 @@ DIRECTIVES = (
         r"(?:commit|push|merge|déploiement|release)\b|\b(?:interdit|obligatoire) (?:de |d['’])\w|"
         r"\bobligatoirement\b|\b(?:modifie|change|touche|utilise|édite|corrige|travaille) "
         r"(?:uniquement|seulement)\b|^(?:et )?(?:pense à|pense a|rappelle-toi)\b|"
-        r"\b(?:doit|doivent) (?:toujours )?rester\b|^(?:évite|evite)\b|"
+        r"\b(?:doit|doivent) (?:toujours )?rester\b|^(?:évite|evite|évitez|evitez)\b|"
         r"\b(?:écris|rédige|commente|documente|parle)\b.{0,40}\ben (?:français|anglais)\b",
         "constraint",
     ),

@@ -6,6 +6,12 @@ DIRECTIVES = (
     (r"\b(?:não|nao) (?:é (?:isso|assim)|quero|gostei|precisa)\b", "rejected"),
     (r"\b(?:eu (?:já )?te disse|como eu disse|esquece|deixa pra lá)\b", "rejected"),
     (r"\b(?:não|nao) \S+(?: \S+)?,? mas\b", "rejected"),
+    # "use pnpm, não npm" (X, not Y): the choice of X
+    (
+        r"[,，]\s*(?:não|nao) (?!isso\b|aquilo\b|agora\b|ainda\b|sei\b|é\b|e\b|mais\b|tem\b|foi\b|"
+        r"consigo\b|funciona\b|dá\b|da\b|problem\w*)[A-Za-z][\w.+#-]*[.!]*$",
+        "decided",
+    ),
     # "não é necessário", "não era isso", "isso está errado", "eu disse ...", "pule X"
     (
         r"\b(?:não|nao) (?:é|e) (?:necessário|necessario|preciso)\b|\b(?:não|nao) precisamos\b|"
