@@ -56,6 +56,12 @@ NOT_CAPTURED: list[str] = [
     "아니 아직도 에러 나",
     "항상 같은 문제가 생겨",
     "그럴 것 같아",
+    # what happened or is hard: narration
+    "접근이 금지되었습니다",
+    "작동하지 않게 됐어",
+    "이 코드는 유지하기 어려워",
+    "버전이 3.0으로 변경됐어",
+    "그 방법으로 진행했어",
     # reported speech: what an error shows
     "에러에 '이 버전을 사용하지 마세요'라고 나와",
     "mock을 안 써서 테스트가 실패해",
