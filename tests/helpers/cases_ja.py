@@ -59,6 +59,12 @@ NOT_CAPTURED: list[str] = [
     "axios を使ってみたけど動かない",
     "間違いないです",
     "つまりバグということ",
+    # what could be or was done: narration
+    "axios を使わないで済む",
+    "設定は入れないでおいた",
+    "今後の予定を教えて",
+    "これだけで動いた",
+    "Python で書いてみたけど遅い",
     # reported speech: a quoted text an error shows
     "エラーに「このバージョンを使わないで」と出ている",
     # fillers
