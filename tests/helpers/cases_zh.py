@@ -85,6 +85,8 @@ NOT_CAPTURED: list[str] = [
     "特别慢",
     # a wish about quality with nothing to check
     "保证运行顺畅",
+    # "今后的" (the future's ...): no rule
+    "今后的计划是什么",
     # what stays or can only be seen: a report
     "页面保持空白",
     "只能看到一半",

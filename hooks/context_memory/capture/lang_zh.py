@@ -48,7 +48,7 @@ DIRECTIVES = (
     ),
     # standing instructions
     (
-        r"一律|以后都|以後都|之后都|之後都|今后|今後|从现在开始|從現在開始|从今以后|從今以後",
+        r"一律|以后都|以後都|之后都|之後都|今后(?!的)|今後(?!的|の)|从现在开始|從現在開始|从今以后|從今以後",
         "constraint",
     ),
     # always where it leads or says what to do ("构建总是失败" describes)
