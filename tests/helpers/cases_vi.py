@@ -40,6 +40,7 @@ CAPTURED: list[tuple[str, str]] = [
     ("ban phai dung pnpm", "constraint"),
     # refusals and corrections, skips and undo, with and without tone marks
     ("không phải vậy", "rejected"),
+    ("cái này không đúng", "rejected"),
     ("khong phai vay", "rejected"),
     ("tôi đã nói là dùng pnpm", "rejected"),
     ("toi da noi la dung pnpm", "rejected"),
@@ -84,6 +85,9 @@ NOT_CAPTURED: list[str] = [
     "khong chay duoc",
     "build luôn lỗi trên CI",
     "test lỗi vì không dùng mock",
+    "kết quả không đúng",
+    "test bị bỏ qua",
+    "test bi bo qua",
     # reported speech: an error or a log says it
     "lỗi báo: không được dùng phiên bản này",
     "loi bao: khong duoc dung phien ban nay",

@@ -4,8 +4,16 @@ spaced syllables, so ``\\b`` works)."""
 DIRECTIVES = (
     # refusals and corrections: "không phải X mà là Y" (not X but Y), "sai rồi" (wrong),
     # "không cần" (no need), "bỏ qua" (skip it), "hoàn tác" (undo)
-    (r"\bkhông phải .{1,40}\bmà là\b|\bsai rồi\b|^không[,.!]|\bkhông đúng\b", "rejected"),
-    (r"\bkhông cần\b|\bbỏ qua\b|\bhoàn tác\b|\bkhông thích\b", "rejected"),
+    (
+        r"\bkhông phải .{1,40}\bmà là\b|\bsai rồi\b|^không[,.!]|"
+        r"(?:^|\b(?:này|đó|vậy|thế|là) )không đúng\b",
+        "rejected",
+    ),
+    # ("kết quả không đúng" reports a bug; "test bị bỏ qua": a test was skipped)
+    (
+        r"\bkhông cần\b|(?<!bị )(?<!được )(?<!đã )\bbỏ qua\b|\bhoàn tác\b|\bkhông thích\b",
+        "rejected",
+    ),
     # "không phải vậy" (not like that), "tôi đã nói là ..." (I said ...), "quay lại như cũ"
     (
         r"\bkhông phải (?:vậy|thế|như vậy|cái đó|cái này)\b|"
@@ -17,7 +25,7 @@ DIRECTIVES = (
     # "không dùng", not using)
     (
         r"\bkhong phai .{1,40}\bma la\b|\bsai roi\b|\bkhong dung(?: roi)?[.!]*$|"
-        r"\bkhong can\b|\bbo qua\b|\bhoan tac\b|\bkhong thich\b|"
+        r"\bkhong can\b|(?<!bi )(?<!duoc )(?<!da )\bbo qua\b|\bhoan tac\b|\bkhong thich\b|"
         r"\bkhong phai (?:vay|the|nhu vay|cai do|cai nay)\b|"
         r"\b(?:toi|minh|em|anh) (?:da )?(?:noi|bao) (?:roi|la)\b|"
         r"\b(?:quay|tro) (?:lai|ve) nhu cu\b|\b(?:van|lai) sai\b",
