@@ -94,4 +94,8 @@ NOT_CAPTURED: list[str] = [
     "ok, dann los",
     # "..., not so bad": no option turned down
     "gut, nicht schlecht",
+    # a "no" that only reports the work still fails
+    "nein, geht immer noch nicht",
+    "das ist nicht so wichtig",
+    "nicht so schnell",
 ]

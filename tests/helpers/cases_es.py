@@ -98,4 +98,6 @@ NOT_CAPTURED: list[str] = [
     # "..., not so bad": no option turned down
     "está bien, no problem",
     "hecho, no hay errores",
+    # a "no" that only reports the work still fails
+    "no, sigue sin funcionar",
 ]

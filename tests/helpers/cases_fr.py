@@ -102,4 +102,7 @@ NOT_CAPTURED: list[str] = [
     # "..., not so bad": no option turned down
     "merci, pas mal",
     "d'accord, pas de souci",
+    # a "no" that only reports the work still fails
+    "non, ça ne marche toujours pas",
+    "pas mal, mais lent",
 ]

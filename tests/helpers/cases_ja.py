@@ -70,4 +70,6 @@ NOT_CAPTURED: list[str] = [
     # fillers
     "問題ない",
     "ありがとう！",
+    # a "no" that only reports the work still fails
+    "いや、まだ動かない",
 ]

@@ -90,4 +90,6 @@ NOT_CAPTURED: list[str] = [
     # "..., not so bad": no option turned down
     "sim, não tem problema",
     "ok, não sei",
+    # a "no" that only reports the work still fails
+    "não, ainda não funciona",
 ]

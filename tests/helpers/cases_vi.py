@@ -99,4 +99,7 @@ NOT_CAPTURED: list[str] = [
     "khong hieu",
     # no option named: "let's assume", "then go", "that, then"
     "vậy thì sao",
+    # a "no" that only reports the work still fails
+    "không, vẫn lỗi",
+    "khong, van loi",
 ]

@@ -104,4 +104,6 @@ NOT_CAPTURED: list[str] = [
     "就这样吧",
     # "..., not so bad": no option turned down
     "好的，不是很急",
+    # a "no" that only reports the work still fails
+    "不，还是报错",
 ]

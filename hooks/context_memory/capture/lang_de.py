@@ -4,7 +4,9 @@ DIRECTIVES = (
     # refusals and corrections
     (r"^(?:nein|nee)\b[,.!: ]", "rejected"),
     (
-        r"\b(?:das ist (?:falsch|nicht (?:richtig|das|was))|nicht so|so nicht|wie gesagt)\b",
+        r"\b(?:das ist (?:falsch|nicht (?:richtig|das|was))|so nicht|wie gesagt)\b|"
+        r"\bnicht so\b(?! (?:schnell|gut|wichtig|schlimm|einfach|schwer|viel|oft|lange|sicher|"
+        r"schlecht|klar)\b)",
         "rejected",
     ),
     (
@@ -135,6 +137,9 @@ DEFERS = (
 )
 
 VETOES = (
+    # a "no" that only reports the work still fails: nothing turned down
+    # ("nein, geht immer noch nicht")
+    r"^(?:nein|nee)[,!.]?\s+(?:geht|funktioniert|klappt|läuft|immer noch|noch immer|leider)\b",
     r"^(?:danke|vielen dank|super|perfekt|toll)\b[^,]{0,30}$",
     # reported speech: what an error, a log or someone else says ("der Fehler sagt: ...")
     r"\b(?:sagt|sagen|steht|stand|meldet|meldete|schreibt|zeigt|heißt es)\b[^:]{0,20}:",

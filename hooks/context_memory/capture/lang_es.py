@@ -146,6 +146,9 @@ DEFERS = (
 )
 
 VETOES = (
+    # a "no" that only reports the work still fails: nothing turned down
+    # ("no, sigue sin funcionar")
+    r"^no[,!.]?\s+(?:sigue|todavía|aún|funciona|anda|va|sale)\b",
     r"^(?:gracias|muchas gracias|perfecto|genial|excelente)\b[^,]{0,30}$",
     # reported speech: what an error, a tool or someone else says ("el error dice: no uses ...")
     r"\b(?:dice|dicen|decía|pone|muestra|aparece)(?:\s*:|\s+que\b)",

@@ -34,7 +34,7 @@ DIRECTIVES = (
         r"\btoujours faux\b",
         "rejected",
     ),
-    (r"\bpas \S+(?: \S+)?,? mais\b", "rejected"),
+    (r"\bpas (?!mal\b|grave\b|encore\b|sûr\b)\S+(?: \S+)?,? mais\b", "rejected"),
     # standing instructions
     # "toujours" is also "still" ("ça ne marche toujours pas"): only as an instruction
     (
@@ -116,6 +116,9 @@ DEFERS = (
 )
 
 VETOES = (
+    # a "no" that only reports the work still fails: nothing turned down
+    # ("non, ça ne marche toujours pas")
+    r"^non[,!.]?\s+(?:(?:ça|ca)\s+(?:ne\s+)?(?:marche|fonctionne|passe)|toujours|pas encore)\b",
     r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",
     # reported speech: what an error, a tool or someone else says ("l'erreur dit : ..."), not
     # the user's own "je t'ai dit de ..."

@@ -129,6 +129,9 @@ DEFERS = (
 )
 
 VETOES = (
+    # a "no" that only reports the work still fails: nothing turned down
+    # ("não, ainda não funciona")
+    r"^(?:não|nao)[,!.]?\s+(?:ainda|continua|funciona|funcionou|deu|rolou)\b",
     r"^(?:obrigad[oa]|valeu|perfeito|ótimo)\b[^,]{0,30}$",
     # reported speech: what an error, a tool or someone else says ("o erro diz: não use ...")
     r"\b(?:diz|dizem|dizia|mostra|aparece)(?:\s*:|\s+que\b)",

@@ -114,6 +114,9 @@ DEFERS = (
 )
 
 VETOES = (
+    # a "no" that only reports the work still fails: nothing turned down
+    # ("không, vẫn lỗi")
+    r"^(?:không|khong)[,!.]\s*(?:vẫn|van|chạy|chay)\b",
     r"^(?:cảm ơn|cám ơn|cam on|tốt lắm|hoàn hảo)\b[^,]{0,30}$",
     r"\b(?:không biết|khong biet)\b",
     # reported speech: what an error, a log or a tool says ("lỗi báo: ...")

@@ -182,6 +182,9 @@ DEFERS = (
 )
 
 VETOES = (
+    # a "no" that only reports the work still fails: nothing turned down
+    # ("不，还是报错")
+    r"^不[，,]\s*(?:还是|還是|仍然|依然|又)",
     # "I don't know", "not sure": no rule
     r"不知道|不确定|不確定|不清楚",
     # reported speech: what someone else, an error or a tool says ("报错说：...", "他说不要 ...")
