@@ -59,6 +59,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("pnpm, nicht npm", "decided"),
     ("danke, nicht nötig", "rejected"),
     ("bitte nichts committen", "constraint"),
+    # an order that asks for an "ok?" still orders
+    ("ändere die Tests nicht, ok?", "constraint"),
 ]
 
 NOT_CAPTURED: list[str] = [

@@ -55,6 +55,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("bueno, postgres entonces", "decided"),
     # "X, not Y"; more negative imperatives
     ("mejor pnpm, no npm", "decided"),
+    # an order that asks for an "ok?" still orders
+    ("no toques los tests, ¿vale?", "constraint"),
 ]
 
 NOT_CAPTURED: list[str] = [

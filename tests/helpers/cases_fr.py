@@ -62,6 +62,8 @@ CAPTURED: list[tuple[str, str]] = [
     # "X, not Y"; more negative imperatives
     ("pnpm, pas npm", "decided"),
     ("évitez les variables globales", "constraint"),
+    # an order that asks for an "ok?" still orders
+    ("ne touche pas aux tests, d'accord ?", "constraint"),
 ]
 
 NOT_CAPTURED: list[str] = [

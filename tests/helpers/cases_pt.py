@@ -52,6 +52,8 @@ CAPTURED: list[tuple[str, str]] = [
     ("ok, postgres então", "decided"),
     # "X, not Y"; more negative imperatives
     ("please use pnpm, não npm", "decided"),
+    # an order that asks for an "ok?" still orders
+    ("não mexa nos testes, ok?", "constraint"),
 ]
 
 NOT_CAPTURED: list[str] = [

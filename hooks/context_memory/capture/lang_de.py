@@ -146,8 +146,9 @@ VETOES = (
     # a question typed without its mark ("wie kann ich den Cache nicht verwenden")
     r"^(?:wie|was|warum|wieso|weshalb|welche[rsnm]?|wo|wann|wer|kannst du|könntest du|"
     r"kann ich|kann man|soll ich|ist das|gibt es|hast du|bist du)\b",
-    # a tag question ("..., oder?"): it asks, it rules nothing
-    r",\s*(?:oder|richtig|stimmt's|nicht wahr|ne|gell|ok)\s*[?？]\s*$",
+    # a tag question on what is true ("..., oder?"): it asks, it rules nothing (an order
+    # that asks for an "ok?" still orders)
+    r",\s*(?:oder|richtig|stimmt's|nicht wahr|ne|gell)\s*[?？]\s*$",
 )
 
 _LEAD = (

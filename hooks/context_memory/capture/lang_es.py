@@ -155,8 +155,9 @@ VETOES = (
     # a question typed without its marks ("cómo hago para no usar el caché")
     r"^¿|^(?:cómo|como) (?:hago|se|puedo|podemos|puedes|funciona|es|está|están|lo|la)\b|"
     r"^(?:por qué|porqué|qué|cuál|cuáles|dónde|cuándo)\b",
-    # a tag question ("..., ¿verdad?"): it asks, it rules nothing
-    r",\s*¿?\s*(?:verdad|no|cierto|sí|ok|vale)\s*[?？]\s*$",
+    # a tag question on what is true ("..., ¿verdad?"): it asks, it rules nothing (an order
+    # that asks for an "ok?" still orders)
+    r",\s*¿?\s*(?:verdad|no|cierto|sí)\s*[?？]\s*$",
 )
 
 _LEAD = (

@@ -125,8 +125,9 @@ VETOES = (
     r"(?<!ai )(?<!avais )\b(?:dit|disent|affiche|indique)\s*(?::|que\b|de\b)",
     # a question typed without its mark ("comment faire pour ne pas utiliser le cache")
     r"^(?:comment|pourquoi|quel(?:le)?s?|où|quand|est-ce|qu['’]est-ce|que (?:penses|pense|dis))\b",
-    # a tag question ("..., non ?"): it asks, it rules nothing
-    r",\s*(?:non|hein|d['’]accord|ok|c['’]est ça|pas vrai)\s*[?？]\s*$",
+    # a tag question on what is true ("..., non ?"): it asks, it rules nothing (an order
+    # that asks for an "ok?" still orders)
+    r",\s*(?:non|hein|c['’]est ça|pas vrai)\s*[?？]\s*$",
     # "pas de souci", "pas mal", "pas encore": no rule
     r"^(?:pas de (?:souci|soucis|problème|probleme)|pas mal|pas encore|pas grave|pas du tout)\b",
 )

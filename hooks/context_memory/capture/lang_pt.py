@@ -138,8 +138,9 @@ VETOES = (
     # a question typed without its mark ("como faço para não usar o cache")
     r"^(?:como (?:faço|faz|fazer|posso|pode|podemos|é|funciona|fica)\b|"
     r"por que (?!não\b|nao\b)|porquê\b|o que\b|qual\b|quais\b|onde\b|será que\b)",
-    # a tag question ("..., certo?"): it asks, it rules nothing
-    r",\s*(?:certo|né|ne|correto|não é|nao e|tá|ta|ok|beleza)\s*[?？]\s*$",
+    # a tag question on what is true ("..., certo?"): it asks, it rules nothing (an order
+    # that asks for an "ok?" still orders)
+    r",\s*(?:certo|né|ne|correto|não é|nao e)\s*[?？]\s*$",
 )
 
 _LEAD = (
