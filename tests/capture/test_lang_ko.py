@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from context_memory.capture import lang_ko
 from context_memory.capture.prompts import classify
-from helpers.cases_ko import CAPTURED, NOT_CAPTURED
-from helpers.language_cases import relayed_forms
+from helpers.cases_ko import CAPTURED, NOT_CAPTURED, RELAY_LINES
+from helpers.language_cases import intros_without_example, relayed_forms
 
 
 @pytest.mark.parametrize(("text", "kind"), CAPTURED)
@@ -32,3 +33,18 @@ def test_what_states_nothing_in_korean_is_not_captured(text: str) -> None:
 def test_a_korean_directive_the_user_relays_is_not_captured(text: str, kind: str) -> None:
     for relayed in relayed_forms("로그에 이렇게 나와", text):
         assert classify(relayed) is None, relayed
+
+
+@pytest.mark.parametrize("intro", RELAY_LINES)
+def test_a_korean_directive_after_a_line_that_relays_is_not_captured(intro: str) -> None:
+    for text, _ in CAPTURED[:3]:
+        assert classify(f"{intro}\n{text}") is None, (intro, text)
+    # the user's own words before that line still count
+    text, kind = CAPTURED[0]
+    found = classify(f"{text}\n{intro}\n{CAPTURED[1][0]}")
+    assert found is not None
+    assert found.kind == kind
+
+
+def test_every_korean_relay_intro_has_an_example() -> None:
+    assert intros_without_example(lang_ko, RELAY_LINES) == []

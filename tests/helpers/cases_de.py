@@ -101,3 +101,28 @@ NOT_CAPTURED: list[str] = [
     "das ist nicht so wichtig",
     "nicht so schnell",
 ]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex antwortet:",
+    "Der Kollege antwortete:",
+    "Der Reviewer schreibt:",
+    "Gemini schrieb:",
+    "Der Linter sagt:",
+    "Der Kollege sagte:",
+    "Die Kommentare im PR:",
+    "Die Ausgabe vom Build:",
+    "Die Fehlermeldung:",
+    "Der Fehler:",
+    "Die Meldung vom Compiler:",
+    "Die Ergebnisse:",
+    "Die Antwort von ChatGPT:",
+    "Hier ist die Review:",
+    "Hier sind die Logs:",
+    "Das hier unten:",
+    "Folgendes:",
+    "Eingefügt:",
+    "Copilot schlägt vor:",
+    "Der Bericht:",
+]

@@ -103,3 +103,32 @@ NOT_CAPTURED: list[str] = [
     # a "no" that only reports the work still fails
     "no, sigue sin funcionar",
 ]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex respondió:",
+    "El revisor responde:",
+    "El otro modelo dijo:",
+    "El linter dice:",
+    "Mi compañero escribió:",
+    "Gemini escribe:",
+    "El revisor comentó:",
+    "Los comentarios del PR:",
+    "La revisión de Codex:",
+    "El log de CI:",
+    "La salida del build:",
+    "Los errores del compilador:",
+    "El mensaje de error:",
+    "Los resultados:",
+    "La respuesta de ChatGPT:",
+    "Aquí está la revisión:",
+    "Aquí tienes lo que salió:",
+    "Lo de abajo:",
+    "Lo siguiente:",
+    "Texto pegado:",
+    "Copilot sugiere:",
+    "Copilot sugirió:",
+    "El reporte:",
+    "El informe de seguridad:",
+]

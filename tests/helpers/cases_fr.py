@@ -108,3 +108,26 @@ NOT_CAPTURED: list[str] = [
     "non, ça ne marche toujours pas",
     "pas mal, mais lent",
 ]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex répond :",
+    "Le collègue a répondu :",
+    "Le linter dit :",
+    "Le relecteur a écrit :",
+    "Les commentaires de la PR :",
+    "La relecture de Codex :",
+    "La revue :",
+    "La sortie du build :",
+    "Les erreurs :",
+    "Le message du compilateur :",
+    "Les résultats :",
+    "La réponse de ChatGPT :",
+    "Voici la review :",
+    "Ci-dessous :",
+    "Le texte suivant :",
+    "Texte collé :",
+    "Copilot suggère :",
+    "Le rapport :",
+]

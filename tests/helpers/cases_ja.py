@@ -73,3 +73,19 @@ NOT_CAPTURED: list[str] = [
     # a "no" that only reports the work still fails
     "いや、まだ動かない",
 ]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex の回答：",
+    "レビューのコメント：",
+    "Codex のレビュー：",
+    "レビュアーの指摘：",
+    "ビルドの出力：",
+    "エラー内容：",
+    "CI のログ：",
+    "実行結果：",
+    "ChatGPT からの返信：",
+    "Copilot の提案：",
+    "テストの報告：",
+]

@@ -70,3 +70,20 @@ NOT_CAPTURED: list[str] = [
     "고마워!",
     "괜찮아",
 ]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex 답변:",
+    "리뷰 코멘트:",
+    "Codex 리뷰:",
+    "PR 댓글:",
+    "빌드 출력:",
+    "에러 메시지:",
+    "컴파일 오류:",
+    "CI 로그:",
+    "실행 결과:",
+    "ChatGPT 응답:",
+    "Copilot 제안:",
+    "테스트 보고:",
+]

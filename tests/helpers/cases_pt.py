@@ -95,3 +95,29 @@ NOT_CAPTURED: list[str] = [
     # a "no" that only reports the work still fails
     "não, ainda não funciona",
 ]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "O Codex respondeu:",
+    "O revisor responde:",
+    "O outro modelo disse:",
+    "O linter diz:",
+    "Meu colega escreveu:",
+    "O revisor comentou:",
+    "Os comentários do PR:",
+    "A revisão do Codex:",
+    "A saída do build:",
+    "Os erros do compilador:",
+    "A mensagem de erro:",
+    "Os resultados:",
+    "A resposta do ChatGPT:",
+    "Aqui está a revisão:",
+    "Segue o log:",
+    "O texto abaixo:",
+    "O seguinte:",
+    "Texto colado:",
+    "O Copilot sugere:",
+    "O Copilot sugeriu:",
+    "O relatório:",
+]

@@ -52,7 +52,7 @@ CAPTURED: list[tuple[str, str]] = [
     ("берём postgres", "decided"),
     ("ладно, тогда postgres", "decided"),
     # "X, not Y"; more negative imperatives
-    ("pnpm, а не npm", "rejected"),
+    ("pnpm, а не npm", "decided"),
     ("корректируй только тесты", "constraint"),
 ]
 
@@ -89,4 +89,29 @@ NOT_CAPTURED: list[str] = [
     "давай быстрее",
     # no option named: "let's assume", "then go", "that, then"
     "ладно, тогда давай",
+]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex ответил:",
+    "Коллега отвечает:",
+    "Ревьюер написал:",
+    "Линтер пишет:",
+    "Коллега сказал:",
+    "Линтер говорит:",
+    "Комментарии к PR:",
+    "Ревью от Codex:",
+    "Вывод сборки:",
+    "Ошибка компилятора:",
+    "Сообщение об ошибке:",
+    "Результат:",
+    "Ответ ChatGPT:",
+    "Вот:",
+    "Ниже:",
+    "Следующее:",
+    "Вставил:",
+    "Copilot предлагает:",
+    "Отчёт:",
+    "Лог CI:",
 ]

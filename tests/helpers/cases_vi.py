@@ -103,3 +103,32 @@ NOT_CAPTURED: list[str] = [
     "không, vẫn lỗi",
     "khong, van loi",
 ]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex trả lời:",
+    "Reviewer nói:",
+    "Đồng nghiệp viết:",
+    "Bình luận trong PR:",
+    "Nhận xét của reviewer:",
+    "Đầu ra của build:",
+    "Lỗi:",
+    "Thông báo lỗi:",
+    "Kết quả:",
+    "Phản hồi của ChatGPT:",
+    "Đây là review:",
+    "Dưới đây:",
+    "Sau đây:",
+    "Gợi ý của Copilot:",
+    "Báo cáo:",
+    "Codex tra loi:",
+    "Reviewer noi:",
+    "Dong nghiep viet:",
+    "Nhan xet cua reviewer:",
+    "Loi:",
+    "Ket qua:",
+    "Phan hoi cua ChatGPT:",
+    "Day la review:",
+    "Duoi day:",
+]

@@ -107,3 +107,29 @@ NOT_CAPTURED: list[str] = [
     # a "no" that only reports the work still fails
     "不，还是报错",
 ]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex 的回答：",
+    "同事说：",
+    "同事說：",
+    "他写道：",
+    "他寫道：",
+    "PR 的评论：",
+    "PR 的評論：",
+    "代码审查：",
+    "程式碼審查：",
+    "审查意见：",
+    "審查意見：",
+    "用户反馈：",
+    "用戶反饋：",
+    "运行结果：",
+    "執行結果：",
+    "错误信息：",
+    "錯誤訊息：",
+    "Copilot 的建议：",
+    "Copilot 的建議：",
+    "测试报告：",
+    "測試報告：",
+]

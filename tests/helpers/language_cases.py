@@ -30,3 +30,12 @@ def entries_without_example(table: ModuleType, examples: list[tuple[str, str]]) 
         if not any(compiled.search(s) for text in texts for s in sentences(text)):
             missing.append(pattern)
     return missing
+
+
+def intros_without_example(table: ModuleType, lines: list[str]) -> list[str]:
+    """The RELAY_INTROS entries of ``table`` that no line of ``lines`` contains."""
+    return [
+        word
+        for word in table.RELAY_INTROS
+        if not any(re.search(word, line, re.IGNORECASE) for line in lines)
+    ]

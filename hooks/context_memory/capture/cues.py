@@ -55,6 +55,10 @@ from context_memory.capture import (
 #   subjects (what it rules out, what it prefers); ``SPACED`` is False for languages written
 #   without spaces between words, whose cues are spaced out before the split reads them;
 # - ``NAMES``: the language's words for languages, with their English names.
+# - ``RELAY_INTROS``: regular-expression sources of the words that, on a line that ends with
+#   a colon, introduce text relayed from elsewhere ("Codex respondió:", "审查意见："): the
+#   analysis of a prompt stops after that line (``PASTE_INTRO``). A table without it (lang_en:
+#   its words are here) adds none.
 #
 # What no entry matches is not captured: precision first. Every entry has a test written
 # from the rule it encodes (tests/capture/test_languages.py), not from a labelled line.
@@ -223,11 +227,20 @@ PASTE_LINE = re.compile(
     _I,
 )
 # A line that introduces text relayed from elsewhere ("Here is the review from Codex:",
-# "The CI output:", "以下是报错："): what follows is not the user's words.
+# "The CI output:", "以下是报错：", and each table's ``RELAY_INTROS``: "Codex respondió:",
+# "Der Reviewer schreibt:", "审查意见："): what follows is not the user's words.
+_RELAY_SPACED = "|".join(
+    w for t in TABLES if getattr(t, "SPACED", True) for w in getattr(t, "RELAY_INTROS", ())
+)
+_RELAY_UNSPACED = "|".join(
+    w for t in TABLES if not getattr(t, "SPACED", True) for w in getattr(t, "RELAY_INTROS", ())
+)
 PASTE_INTRO = re.compile(
     r"(?:\b(?:review|feedback|output|log|logs|error|errors|response|reply|answer|says|said|"
     r"wrote|suggests|comments?|report|trace|message|result|results|here(?:'s| is| are)|below|"
-    r"following|pasted?)\b[^:\n]{0,60}|如下|以下|下面|报错|報錯|日志|日誌|输出|輸出|回复|回覆|"
-    r"以下の|次の|다음)[:：]\s*$",
+    r"following|pasted?" + (f"|{_RELAY_SPACED}" if _RELAY_SPACED else "") + r")\b[^:\n]{0,60}|"
+    r"如下|以下|下面|报错|報錯|日志|日誌|输出|輸出|回复|回覆|以下の|次の|다음"
+    + (f"|(?:{_RELAY_UNSPACED})[^:：\n]{{0,20}}" if _RELAY_UNSPACED else "")
+    + r")[:：]\s*$",
     _I,
 )

@@ -186,6 +186,17 @@ AFFIRMS = (
     r"[.! ]*$",
 )
 
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "antwortet|antwortete|schreibt|schrieb|sagt|(?<!ich )sagte|kommentare?|ausgabe|"
+        "fehlermeldung|fehler|meldung|ergebnisse?|antwort|hier ist|hier sind|unten|"
+        "folgende[snm]?|eingefügt|schlägt vor|bericht"
+    ).split("|")
+)
+
 STANCES = (
     ("kein", "out"), ("keine", "out"), ("keinen", "out"), ("niemals", "out"),
     ("verwende", "pref"), ("benutze", "pref"), ("nutze", "pref"), ("wechsle zu", "pref"),

@@ -194,6 +194,17 @@ AFFIRMS = (
     r"hagámoslo|eso sería perfecto|suena bien|como recomiendas)?[.! ]*$",
 )
 
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "respondió|responde|dijo|dice|escribió|escribe|comentó|comentarios?|revisión|log|"
+        "salida|errore?s?|mensaje|resultados?|respuesta|aquí está|aquí tienes|abajo|"
+        "siguiente|pegado|sugiere|sugirió|reporte|informe"
+    ).split("|")
+)
+
 STANCES = (
     ("no uses", "out"), ("no utilices", "out"), ("nunca uses", "out"),
     ("usa", "pref"), ("utiliza", "pref"), ("usemos", "pref"), ("prefiero", "pref"),

@@ -166,6 +166,16 @@ AFFIRMS = (
     r"ce serait parfait|ça me va|comme tu (?:le )?recommandes)?[.! ]*$",
 )
 
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "répond|répondu|(?<!ai )dit|écrit|commentaires?|relecture|revue|sortie|erreurs?|message|"
+        "résultats?|réponse|voici|ci-dessous|suivante?s?|collé|suggère|rapport"
+    ).split("|")
+)
+
 STANCES = (
     ("n'utilise pas", "out"), ("n'utilise jamais", "out"),
     ("utilise", "pref"), ("utilisons", "pref"), ("je préfère", "pref"), ("passe à", "pref"),

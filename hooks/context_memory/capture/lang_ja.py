@@ -154,6 +154,13 @@ AFFIRMS = (
 
 # Japanese puts the object before the verb ("npmを使わないで"): no stance cue form reads
 # that order, so directives keep an approach subject (they remind, never make the guard ask).
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    ("回答|コメント|レビュー|指摘|出力|エラー|ログ|結果|返信|提案|報告").split("|")
+)
+
 STANCES: tuple[tuple[str, str], ...] = ()
 SPACED = False
 

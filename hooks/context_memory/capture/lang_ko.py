@@ -127,6 +127,11 @@ AFFIRMS = (
 )
 
 # Korean puts the object before the verb (see lang_ja.py): no stance cues.
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(("답변|코멘트|리뷰|댓글|출력|에러|오류|로그|결과|응답|제안|보고").split("|"))
+
 STANCES: tuple[tuple[str, str], ...] = ()
 SPACED = False
 

@@ -177,6 +177,17 @@ AFFIRMS = (
     r"pode fazer|pode seguir|manda ver|seria perfeito|como você recomendou)?[.! ]*$",
 )
 
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "respondeu|responde|(?<!eu )disse|diz|escreveu|comentou|comentários?|revisão|saída|"
+        "erros?|mensagem|resultados?|resposta|aqui está|segue|abaixo|seguinte|colado|"
+        "sugere|sugeriu|relatório"
+    ).split("|")
+)
+
 STANCES = (
     ("não use", "out"), ("nao use", "out"), ("nunca use", "out"),
     ("usa", "pref"), ("usemos", "pref"), ("prefiro", "pref"), ("troque para", "pref"),

@@ -22,7 +22,9 @@ DIRECTIVES = (
         r"\b(?:всё ещё|все еще|опять|снова) (?:неправильно|неверно|не так)\b",
         "rejected",
     ),
-    (r"\bне \S+(?: \S+)?,? а\b|,? а не [\w.+#-]+[.!]*$", "rejected"),
+    (r"\bне \S+(?: \S+)?,? а\b", "rejected"),
+    # "pnpm, а не npm" (X, not Y): the choice of X
+    (r",? а не [\w.+#-]+[.!]*$", "decided"),
     # standing instructions
     # "всегда"/"никогда" where they lead the sentence ("сборка всегда падает", "это никогда
     # не работало" describe); from now on
@@ -138,6 +140,17 @@ CHOOSES = (
 AFFIRMS = (
     r"^(?:(?:да|ок|окей|хорошо|отлично|давай|согласен|согласна|супер)[,!. ]*)*(?:делай|"
     r"сделай так|так и сделай|давай так|было бы идеально|как ты рекомендуешь)?[.! ]*$",
+)
+
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "ответила?|отвечает|написала?|пишет|(?<!я )сказала?|говорит|комментари[йи]|ревью|вывод|"
+        "ошибк[аи]|сообщение|результат|ответ|вот|ниже|следующее|вставила?|предлагает|"
+        "отч[её]т|лог"
+    ).split("|")
 )
 
 STANCES = (

@@ -150,6 +150,17 @@ AFFIRMS = (
     r"theo (?:đề xuất|gợi ý) của bạn|như bạn (?:đề xuất|gợi ý))?[.! ]*$",
 )
 
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "trả lời|(?<!tôi )(?<!mình )nói|viết|bình luận|nhận xét|đầu ra|lỗi|thông báo|"
+        "kết quả|phản hồi|đây là|dưới đây|sau đây|gợi ý|báo cáo|tra loi|"
+        "(?<!toi )(?<!minh )noi|viet|nhan xet|loi|ket qua|phan hoi|day la|duoi day"
+    ).split("|")
+)
+
 STANCES = (
     ("đừng dùng", "out"), ("không dùng", "out"), ("không được dùng", "out"),
     ("hãy dùng", "pref"), ("dùng", "pref"), ("chuyển sang", "pref"),

@@ -232,6 +232,15 @@ AFFIRMS = (
 # Stance cues for calls.directives.stance_split (see core/directive_tables.STANCE_CUES):
 # "out" before what is ruled out, "pref" before what is preferred, "pref-out" between the
 # two.
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "回答|(?<!我)说|(?<!我)說|写道|寫道|评论|評論|审查|審查|意见|意見|反馈|反饋|结果|結果|错误|錯誤|建议|建議|报告|報告"
+    ).split("|")
+)
+
 STANCES = (
     ("不要用", "out"), ("别用", "out"), ("別用", "out"), ("不要", "out"), ("别再", "out"),
     ("別再", "out"), ("不用", "out"), ("禁止", "out"),
