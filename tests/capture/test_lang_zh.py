@@ -48,3 +48,10 @@ def test_a_chinese_directive_after_a_line_that_relays_is_not_captured(intro: str
 
 def test_every_chinese_relay_intro_has_an_example() -> None:
     assert intros_without_example(lang_zh, RELAY_LINES) == []
+
+
+def test_a_line_that_only_labels_the_users_notes_relays_nothing() -> None:
+    # "说明：" (notes:) is the user's own heading, not someone else's words
+    found = classify("说明：\n以后都用 pnpm")
+    assert found is not None
+    assert found.kind == "constraint"
