@@ -1,5 +1,6 @@
 """Languages as data (capture/lang_<code>.py, compiled in capture/cues.py): every entry of
-every table has an example here, written from the rule the entry encodes (the labelling
+every table has an example here or in the language's own cases (tests/helpers/cases_<code>.py,
+tested in test_lang_<code>.py), written from the rule the entry encodes (the labelling
 rules of tests/fixtures/decision-labels/README.md), not copied from a labelled line; each
 example is captured with the entry's kind, and what states nothing is not captured."""
 
@@ -11,7 +12,18 @@ import pytest
 
 from context_memory.capture import cues
 from context_memory.capture.prompts import classify, picked_option
-from context_memory.capture.text import sentences
+from helpers import (
+    cases_de,
+    cases_es,
+    cases_fr,
+    cases_ja,
+    cases_ko,
+    cases_pt,
+    cases_ru,
+    cases_vi,
+    cases_zh,
+)
+from helpers.language_cases import entries_without_example
 
 TABLES = {table.__name__.rsplit("_", 1)[-1]: table for table in cues.TABLES}
 
@@ -698,12 +710,24 @@ def test_an_english_text_compiles_only_the_english_table() -> None:
     assert cues.cues_for("use pnpm") is cues.cues_for("keep it")  # compiled once
 
 
+# Each language's own examples (tests/helpers/cases_<code>.py, tested in test_lang_<code>.py).
+OWN_EXAMPLES: dict[str, list[tuple[str, str]]] = {
+    "de": cases_de.CAPTURED,
+    "es": cases_es.CAPTURED,
+    "fr": cases_fr.CAPTURED,
+    "ja": cases_ja.CAPTURED,
+    "ko": cases_ko.CAPTURED,
+    "pt": cases_pt.CAPTURED,
+    "ru": cases_ru.CAPTURED,
+    "vi": cases_vi.CAPTURED,
+    "zh": cases_zh.CAPTURED,
+}
+
+
 @pytest.mark.parametrize("code", sorted(TABLES))
 def test_every_directive_entry_has_an_example_of_its_kind(code: str) -> None:
-    for pattern, kind in TABLES[code].DIRECTIVES:
-        compiled = re.compile(pattern, re.IGNORECASE)
-        examples = [text for text, want in EXAMPLES[code] if want == kind]
-        assert any(compiled.search(s) for text in examples for s in sentences(text)), pattern
+    missing = entries_without_example(TABLES[code], EXAMPLES[code] + OWN_EXAMPLES.get(code, []))
+    assert missing == []
 
 
 @pytest.mark.parametrize(("text", "kind"), _every(EXAMPLES))

@@ -55,6 +55,10 @@ from context_memory.capture import (
 #   subjects (what it rules out, what it prefers); ``SPACED`` is False for languages written
 #   without spaces between words, whose cues are spaced out before the split reads them;
 # - ``NAMES``: the language's words for languages, with their English names.
+# - ``RELAY_INTROS``: regular-expression sources of the words that, on a line that ends with
+#   a colon, introduce text relayed from elsewhere ("Codex respondió:", "审查意见："): the
+#   analysis of a prompt stops after that line (``PASTE_INTRO``). A table without it (lang_en:
+#   its words are here) adds none.
 #
 # What no entry matches is not captured: precision first. Every entry has a test written
 # from the rule it encodes (tests/capture/test_languages.py), not from a labelled line.
@@ -229,17 +233,26 @@ PASTE_LINE = re.compile(
     _I,
 )
 # A line that introduces text relayed from elsewhere ("Here is the review from Codex:",
-# "The CI output:", "以下是报错："): what follows is not the user's words. It names what is
-# relayed or where it is from: "Here are my rules:" and "Please do the following:" introduce
-# the user's own list.
+# "The CI output:", "以下是报错：", and each table's ``RELAY_INTROS``: "Codex respondió:",
+# "Der Reviewer schreibt:", "审查意见："): what follows is not the user's words. It names what
+# is relayed or where it is from: "Here are my rules:" and "Please do the following:"
+# introduce the user's own list.
+_RELAY_SPACED = "|".join(
+    w for t in TABLES if getattr(t, "SPACED", True) for w in getattr(t, "RELAY_INTROS", ())
+)
+_RELAY_UNSPACED = "|".join(
+    w for t in TABLES if not getattr(t, "SPACED", True) for w in getattr(t, "RELAY_INTROS", ())
+)
 PASTE_INTRO = re.compile(
     r"(?:\b(?:review|feedback|output|log|logs|error|errors|response|reply|answer|says|said|"
     r"wrote|suggests|comments?|report|trace|message|result|results|pasted?|doc|docs|document|"
-    r"email|article|snippet|transcript)\b[^:\n]{0,60}|\bfrom (?:the |another |my )?(?:other )?"
-    r"(?:ai|model|llm|agent|codex|gemini|chatgpt|gpt-?\w*|copilot|cursor|colleague|coworker|"
-    r"teammate|reviewer)\b[^:\n]{0,40}|"
+    r"email|article|snippet|transcript" + (f"|{_RELAY_SPACED}" if _RELAY_SPACED else "") + r")\b"
+    r"[^:\n]{0,60}|\bfrom (?:the |another |my )?(?:other )?(?:ai|model|llm|agent|codex|gemini|"
+    r"chatgpt|gpt-?\w*|copilot|cursor|colleague|coworker|teammate|reviewer)\b[^:\n]{0,40}|"
     # "as follows" relays unless it introduces the user's own rules ("要求如下：")
     r"(?<!要求)(?<!规则)(?<!規則)(?<!需求)(?<!约束)(?<!約束)(?<!原则)(?<!原則)(?:如下|以下|下面)|"
-    r"报错|報錯|日志|日誌|输出|輸出|回复|回覆|以下の|次の|다음)[:：]\s*$",
+    r"报错|報錯|日志|日誌|输出|輸出|回复|回覆|以下の|次の|다음"
+    + (f"|(?:{_RELAY_UNSPACED})[^:：\n]{{0,20}}" if _RELAY_UNSPACED else "")
+    + r")[:：]\s*$",
     _I,
 )

@@ -7,18 +7,75 @@ DIRECTIVES = (
         "rejected",
     ),
     (r"\b(?:no hace falta|no es necesario|olvídalo|déjalo así)\b", "rejected"),
+    # "no era eso", "no necesitamos X", "eso está mal", "estás equivocado", "te lo dije"
+    (
+        r"\bno era (?:eso|así|lo que)\b|\bno necesitamos\b|\binnecesario\b|"
+        r"^(?:no,? )?(?:eso |esto )?está mal\b|\b(?:sigue|todavía está|aún está) mal\b|"
+        r"\b(?:eso|esto) (?:está|es) (?:mal|incorrecto)\b|"
+        r"\bestás equivocad[oa]\b|\b(?:te (?:lo )?dije|te pedí|ya lo dije)\b",
+        "rejected",
+    ),
+    # skip it, undo it: "sáltate el caché", "omite los tests", "deshaz ese cambio"
+    (
+        r"^(?:por favor,? )?(?:sáltate|salta|omite|descarta|ignora|quita) "
+        r"(?:el|la|los|las|ese|esa|esos|esas|este|esta|esto|eso|lo)\b|"
+        r"^(?:por favor,? )?(?:deshaz|revierte|vuelve a como estaba)\b",
+        "rejected",
+    ),
     (r"\bno \S+(?: \S+)?,? sino\b", "rejected"),
+    # "usa pnpm, no npm" (X, not Y): the choice of X
+    (
+        r"[,，]\s*no (?!eso\b|esto\b|ahora\b|todavía\b|sé\b|se\b|es\b|hay\b|más\b|funciona\b|"
+        r"sirve\b|puedo\b|problem\w*|worries\b)[A-Za-z][\w.+#-]*[.!]*$",
+        "decided",
+    ),
     # standing instructions
-    (r"\b(?:siempre|nunca|jamás|a partir de ahora|de ahora en adelante)\b", "constraint"),
+    # "siempre"/"nunca" bind only where they lead the sentence or follow the verb they
+    # qualify: "eso nunca funcionó", "el build siempre falla" describe, they instruct nothing
+    (
+        r"(?:^|[,;:] |\b(?:y|pero|por favor,?) )(?:nunca|jamás) (?:(?:lo|la|los|las|le|les|me|te|"
+        r"se|nos) )?\w+(?:es|as)\b|"
+        r"(?:^|[,;:] |\b(?:y|pero|por favor,?) )siempre\b(?! (?:me|te|se|nos|le|les|lo|la|los|"
+        r"las|falla|pasa|sale|da|aparece|funciona|tarda|peta|rompe|hay|es|está|fue|ha|he|había|"
+        r"tengo|tiene|estoy)\b)|"
+        r"\b(?:usa|corre|ejecuta|haz|responde|escribe|mantén|verifica|pregunta|confirma|prueba) "
+        r"(?:siempre|nunca)\b|\b(?:a partir de ahora|de ahora en adelante|desde ahora|"
+        r"en adelante)\b",
+        "constraint",
+    ),
+    # "cada vez que cambies X, corre Y" (whenever X, do Y): the rule names what to do
+    (
+        r"^(?:cada vez|siempre) que [^,]{3,60}, (?:corre|ejecuta|actualiza|usa|haz|pon|revisa|"
+        r"avísame|pregunta|verifica|comprueba|agrega|añade|escribe|documenta|guarda|crea|borra|"
+        r"limpia|reinicia)\b",
+        "constraint",
+    ),
     (
         r"\b(?:asegúrate de|no debes|debes|tienes que|mantén|sin (?:usar|añadir|cambiar|romper))\b",
         "constraint",
     ),
+    # a negative imperative: "no" + the subjunctive (tú and usted), a pronoun between
     (
-        r"\bno (?:uses|utilices|hagas|cambies|toques|añadas|agregues|instales|borres|elimines)\b",
+        r"\bno (?:(?:lo|la|los|las|le|les|me|te|se|nos) )?(?:uses|utilices|utilice|hagas|haga|"
+        r"cambies|cambie|toques|toque|añadas|añada|agregues|agregue|instales|instale|borres|"
+        r"borre|elimines|elimine|modifiques|modifique|crees|corrijas|corrija|ejecutes|ejecute|"
+        r"subas|pongas|ponga|metas|rompas|escribas|muevas|renombres|inventes|generes|edites|"
+        r"reescribas|actualices|implementes|fuerces|ignores|saltes|reemplaces|comentes|quites|"
+        r"mezcles|despliegues|publiques|mandes|envíes|toquéis|uséis|hagáis|uséis|usen|hagan|"
+        r"toquen|cambien)\b",
         "constraint",
     ),
-    (r"\bno quiero\b|\bsolo (?:usa|utiliza|en|para)\b", "constraint"),
+    # "evita X" (avoid), "prohibido usar X", "solo toca X" (only), "recuerda X", "no olvides X"
+    (
+        r"^(?:por favor,? )?evita\b|\bevita (?:usar|añadir|agregar|crear|cambiar|tocar|"
+        r"modificar)\b|\b(?:prohibido|obligatorio) (?:\w+ar|\w+er|\w+ir)\b|\bobligatoriamente\b|"
+        r"\b(?:solo|sólo|únicamente|unicamente) (?:toca|modifica|cambia|edita|corrige|arregla|"
+        r"trabaja en)\b|^(?:y )?(?:recuerda|acuérdate de|acuerdate de)\b|"
+        r"\bno (?:olvides|te olvides de|dejes de)\b",
+        "constraint",
+    ),
+    # ("solo en Windows" reports where a bug shows: only "solo usa X" instructs)
+    (r"\bno quiero\b|\bsolo (?:usa|utiliza)\b", "constraint"),
     (
         r"\b(?:resp[oó]nde|escr[ií]be|h[aá]bla|cont[eé]sta)(?:me)? (?:siempre )?en "
         r"(?:español|inglés)\b",
@@ -26,7 +83,19 @@ DIRECTIVES = (
     ),
     (r"\bquiero que (?:uses|utilices|mantengas|sigas|hagas|pongas|dejes)\b", "constraint"),
     # what the work must do: "hay que …", "debería …", "tiene que …"
-    (r"\b(?:hay que|debería|deberías|tiene que|tienen que|necesito que)\b", "constraint"),
+    # (not what should merely be true: "debería funcionar ahora", "tiene que haber un error")
+    (
+        r"\bhay que\b(?! (?:ver|esperar|revisar)\b)|"
+        r"\b(?:debería|deberías|tiene que|tienen que)\b(?! (?:funcionar|haber|estar|ser un|"
+        r"andar|pasar|salir|dar)\b)|\bnecesito que (?:uses|utilices|mantengas|sigas|no)\b",
+        "constraint",
+    ),
+    # "nada de X" (no X at all), "sin nuevas X" (no new X)
+    (
+        r"^nada de (?!nada|errores?|cambios|resultados?|respuesta|éxito|nuevo)\w|"
+        r"^sin (?:nuevas|nuevos|más) \w",
+        "constraint",
+    ),
     # choices
     (
         r"\b(?:en lugar de|en vez de|mejor (?:usa|usemos|utiliza|haz|hagamos)|usemos|utilicemos)\b",
@@ -34,6 +103,15 @@ DIRECTIVES = (
     ),
     (
         r"\b(?:vamos con|vamos a usar|prefiero|cámbialo a|cambia a|quedémonos con|me quedo con)\b",
+        "decided",
+    ),
+    # "elijo X", "opto por X", "quédate con X", "puedes usar X", "mejor con X"
+    (
+        r"\b(?:elijo|escojo|elegí|escogí|opto por|quédate con|quedate con) \S|"
+        r"^(?:tú |tu )?puedes usar\b|^(?:es )?mejor (?:con|usar|utilizar) \S|"
+        # "quedamos en X" (we settle on X), "dale con X", "bueno, X entonces" (X, then)
+        r"\bquedamos en (?!eso\b|esto\b|ello\b|lo\b|que\b)\S|\bdale con \S|"
+        r"^(?:ok|bueno|vale|perfecto)[,. ]+(?!ok\b|bueno\b|vale\b)[\w.+#-]+ entonces[.!]*$",
         "decided",
     ),
     # "como sugieres" (as you suggest); "sí, pero ..." (yes, but ...)
@@ -67,7 +145,20 @@ DEFERS = (
     r"expl[ií]ca|ejemplo)\b",
 )
 
-VETOES = (r"^(?:gracias|muchas gracias|perfecto|genial|excelente)\b[^,]{0,30}$",)
+VETOES = (
+    # a "no" that only reports the work still fails: nothing turned down
+    # ("no, sigue sin funcionar")
+    r"^no[,!.]?\s+(?:sigue|todavía|aún|funciona|anda|va|sale)\b",
+    r"^(?:gracias|muchas gracias|perfecto|genial|excelente)\b[^,]{0,30}$",
+    # reported speech: what an error, a tool or someone else says ("el error dice: no uses ...")
+    r"\b(?:dice|dicen|decía|pone|muestra|aparece)(?:\s*:|\s+que\b)",
+    # a question typed without its marks ("cómo hago para no usar el caché")
+    r"^¿|^(?:cómo|como) (?:hago|se|puedo|podemos|puedes|funciona|es|está|están|lo|la)\b|"
+    r"^(?:por qué|porqué|qué|cuál|cuáles|dónde|cuándo)\b",
+    # a tag question on what is true ("..., ¿verdad?"): it asks, it rules nothing (an order
+    # that asks for an "ok?" still orders)
+    r",\s*¿?\s*(?:verdad|no|cierto|sí)\s*[?？]\s*$",
+)
 
 _LEAD = (
     r"^(?:(?:ok|vale|sí|si|bueno|perfecto)[,!. ]+)*(?:(?:vamos|voy) con|elijo|prefiero|"
@@ -103,6 +194,17 @@ AFFIRMS = (
     r"hagámoslo|eso sería perfecto|suena bien|como recomiendas)?[.! ]*$",
 )
 
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "respondió|responde|dijo|dice|escribió|escribe|comentó|comentarios?|revisión|log|"
+        "salida|errore?s?|mensaje|resultados?|respuesta|aquí está|aquí tienes|abajo|"
+        "siguiente|pegado|sugiere|sugirió|reporte|informe"
+    ).split("|")
+)
+
 STANCES = (
     ("no uses", "out"), ("no utilices", "out"), ("nunca uses", "out"),
     ("usa", "pref"), ("utiliza", "pref"), ("usemos", "pref"), ("prefiero", "pref"),
@@ -119,6 +221,10 @@ WORDS: frozenset[str] = frozenset(
     (
         "que los las del para usa uses utiliza siempre nunca quiero mejor vamos hazlo "
         "pero esto eso debes tienes mantén sino opción primera primero vez lugar gusta falta "
-        "sigue continúa prefiero usemos llámalo basta"
+        "sigue continúa prefiero usemos llámalo basta carpeta archivo código está esto mal dije "
+        "evita sólo únicamente recuerda olvides borres toques hagas cambies modifiques "
+        "agregues necesitamos ahora cada puedes elijo quédate también aquí hace necesario "
+        "corrijas crees ejecutes subas instales elimines pongas omite sáltate deshaz revierte "
+        "utilices añadas obligatorio prohibido quedamos dale entonces bueno instale nada favor"
     ).split()
 )

@@ -3,25 +3,79 @@
 DIRECTIVES = (
     # refusals and corrections
     (r"^non\b[,.!: ]", "rejected"),
+    # "pnpm, pas npm" (X, not Y): the choice of X
     (
-        r"\b(?:ce n'est pas (?:ça|ce que)|pas comme ça|je t'ai (?:déjà )?dit|"
-        r"comme je (?:l'ai )?dit)",
+        r"[,，]\s*pas (?!ça\b|ca\b|maintenant\b|encore\b|mal\b|grave\b|besoin\b|sûr\b|vrai\b|"
+        r"tout\b|trop\b|du\b|de\b|d['’]|le\b|la\b|les\b|possible\b)[A-Za-z][\w.+#-]*[.!]*$",
+        "decided",
+    ),
+    (
+        r"\b(?:ce n['’]est pas (?:ça|ce que)|c['’]est pas (?:ça|ce que)|pas comme ça|"
+        r"je t['’]ai (?:déjà )?dit|comme je (?:l['’]ai )?dit)",
         "rejected",
     ),
-    (r"\b(?:pas besoin|inutile de|laisse tomber|oublie ça)\b", "rejected"),
-    (r"\bpas \S+(?: \S+)?,? mais\b", "rejected"),
+    # "c'est faux", "tu te trompes", "pas nécessaire", "ça ne me plaît pas", "je n'aime pas"
+    (
+        r"^(?:non,? )?(?:c['’]est|ce n['’]est|c['’]est pas) (?:faux|incorrect)\b|"
+        r"\btu te trompes\b|\bpas (?:nécessaire|necessaire|la peine)\b|"
+        r"\b(?:ne |n['’])?(?:me )?pla[iî]t pas\b|\bje n['’]aime pas\b|\bj['’]aime pas\b",
+        "rejected",
+    ),
+    # skip it, undo it: "saute la partie cache", "annule ce changement"
+    (
+        r"^(?:s['’]il te pla[iî]t,? )?(?:saute|ignore|zappe|enlève|retire) "
+        r"(?:le|la|les|l['’]|ce|cette|ces|ça)\b|"
+        r"^(?:annule|défais) (?:ça|ce|cette|ces|le|la|les|tout)\b|^reviens (?:en arrière|à)\b",
+        "rejected",
+    ),
+    (
+        r"\b(?:pas besoin|inutile de|laisse tomber|oublie ça)\b|"
+        r"\b(?:c['’]est|ce n['’]est|c['’]est pas) toujours (?:faux|pas (?:ça|bon))\b|"
+        r"\btoujours faux\b",
+        "rejected",
+    ),
+    (r"\bpas (?!mal\b|grave\b|encore\b|sûr\b)\S+(?: \S+)?,? mais\b", "rejected"),
     # standing instructions
     # "toujours" is also "still" ("ça ne marche toujours pas"): only as an instruction
     (
-        r"^(?:ne )?(?:jamais|toujours)\b|\b(?:utilise|fais|garde|lance|écris|réponds|mets)[- ]"
-        r"(?:toujours|jamais)\b|\bne \w+ jamais\b|\b(?:à partir de maintenant|désormais|"
-        r"dorénavant|à l'avenir)\b",
+        r"^(?:ne )?(?:jamais|toujours)\b(?! (?:vu|eu|fait|entendu|été|marché|fonctionné|le|la|les|"
+        r"un|une|pas|rien|aussi|autant|en|pareil|bloqué|faux|cassé|même)\b)|"
+        r"\b(?:utilise|fais|garde|lance|écris|réponds|mets)[- ]"
+        r"(?:toujours|jamais)\b|\bil faut (?:toujours|systématiquement)\b|"
+        r"\b(?:à|a) partir de maintenant\b|\b(?:désormais|desormais|dorénavant|dorenavant)\b|"
+        r"\bà l['’]avenir\b",
+        "constraint",
+    ),
+    # a negative imperative: "ne/n' + verb + pas/jamais/rien/plus" with no subject before it
+    # (where it opens the sentence or follows "et", "mais", "surtout"): "il n'utilise pas le
+    # mock" describes; "ne pas + infinitive"; the spoken form without "ne" ("touche pas")
+    (
+        r"(?:^|[,;:] |\b(?:et|mais|surtout|stp|svp) )(?:ne |n['’])"
+        r"(?:(?:le|la|les|y|en|lui|leur|me) |l['’]|m['’])?\w+(?:-(?:le|la|les|moi|y|en))? "
+        r"(?:à |a )?(?:pas|jamais|rien|plus|aucun|aucune|que)\b|"
+        r"(?:^|[,;:] |\b(?:et|mais|surtout) )ne (?:pas|jamais|rien|plus) (?:\S+ )?"
+        r"\w+(?:er|ir|re)\b|"
+        r"^(?:et |mais |surtout )?(?:touche|utilise|modifie|supprime|fais|change|ajoute|crée|"
+        r"installe|push|pousse|efface|casse|mets|renomme|déplace|commit|oublie) pas\b|"
+        r"\bil ne faut (?:pas|jamais) (?!oublier que)\w|"
+        r"\bje ne veux (?:pas|plus) (?:de |d['’]|que )|"
+        r"^(?:et |mais )?pas (?:de |d['’])(?!souci|soucis|problème|probleme|chance|bol|quoi|"
+        r"panique|résultat|réponse|changement|erreur|nouvelles)\w",
         "constraint",
     ),
     (
-        r"\b(?:assure-toi|tu dois|ne (?:pas )?(?:touche|modifie|change|ajoute)|"
-        r"n'utilise (?:pas|jamais)|"
-        r"garde|conserve|sans (?:utiliser|ajouter|modifier|casser))\b",
+        r"\b(?:assure-toi|tu dois|garde|conserve|sans (?:utiliser|ajouter|modifier|casser))\b",
+        "constraint",
+    ),
+    # whenever you ..., before every commit, forbidden, mandatory, only, remember, must stay,
+    # the language of what is written
+    (
+        r"\b(?:à|a) chaque fois que tu\b|^chaque fois que tu\b|^(?:et )?avant (?:chaque|tout) "
+        r"(?:commit|push|merge|déploiement|release)\b|\b(?:interdit|obligatoire) (?:de |d['’])\w|"
+        r"\bobligatoirement\b|\b(?:modifie|change|touche|utilise|édite|corrige|travaille) "
+        r"(?:uniquement|seulement)\b|^(?:et )?(?:pense à|pense a|rappelle-toi)\b|"
+        r"\b(?:doit|doivent) (?:toujours )?rester\b|^(?:évite|evite|évitez|evitez)\b|"
+        r"\b(?:écris|rédige|commente|documente|parle)\b.{0,40}\ben (?:français|anglais)\b",
         "constraint",
     ),
     (r"\bréponds (?:toujours )?en (?:français|anglais)\b", "constraint"),
@@ -31,6 +85,16 @@ DIRECTIVES = (
         "decided",
     ),
     (r"\b(?:je préfère|passe à|passons à|allons-y avec|choisissons)\b", "decided"),
+    # "je prends X", "on va utiliser X", "tu peux utiliser X", "plutôt X", "mieux vaut X"
+    (
+        r"\b(?:je prends|je choisis|je pars sur|on prend|prenons|on choisit|j['’]ai choisi) \S|"
+        r"\bon va (?:utiliser|partir sur|prendre)\b|^(?:tu peux|vous pouvez) utiliser\b|"
+        r"^plutôt \S|\b(?:mieux vaut|il vaut mieux)\b|"
+        r"\b(?:fais|écris|utilise|prends)(?:-le|-la|-les)? plutôt\b|"
+        r"\bje (?:prendrais|choisirais|partirais sur|utiliserais)\b|\bva pour \S|"
+        r"^(?:ok|bon|d['’]accord)[,. ]+(?!ok\b|bon\b)[\w.+#-]+ alors[.!]*$",
+        "decided",
+    ),
     # a choice stated as an order: "utilise SQLite", "appelle-le ctx-guard"
     (
         r"^(?:(?:ok|oui|d'accord)[,. ]+)?(?:utilise|prends|appelle-le|nomme-le)\s+(?!pas\b)\S",
@@ -51,7 +115,22 @@ DEFERS = (
     r"\b(?:je ne sais pas|pas sûr|ça dépend|plus tard|discuter|explique\w*|exemple)\b",
 )
 
-VETOES = (r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",)
+VETOES = (
+    # a "no" that only reports the work still fails: nothing turned down
+    # ("non, ça ne marche toujours pas")
+    r"^non[,!.]?\s+(?:(?:ça|ca)\s+(?:ne\s+)?(?:marche|fonctionne|passe)|toujours|pas encore)\b",
+    r"^(?:merci|parfait|super|génial)\b[^,]{0,30}$",
+    # reported speech: what an error, a tool or someone else says ("l'erreur dit : ..."), not
+    # the user's own "je t'ai dit de ..."
+    r"(?<!ai )(?<!avais )\b(?:dit|disent|affiche|indique)\s*(?::|que\b|de\b)",
+    # a question typed without its mark ("comment faire pour ne pas utiliser le cache")
+    r"^(?:comment|pourquoi|quel(?:le)?s?|où|quand|est-ce|qu['’]est-ce|que (?:penses|pense|dis))\b",
+    # a tag question on what is true ("..., non ?"): it asks, it rules nothing (an order
+    # that asks for an "ok?" still orders)
+    r",\s*(?:non|hein|c['’]est ça|pas vrai)\s*[?？]\s*$",
+    # "pas de souci", "pas mal", "pas encore": no rule
+    r"^(?:pas de (?:souci|soucis|problème|probleme)|pas mal|pas encore|pas grave|pas du tout)\b",
+)
 
 _LEAD = (
     r"^(?:(?:ok|oui|d'accord|bon|parfait)[,!. ]+)*(?:(?:je )?(?:prends|choisis)|"
@@ -87,6 +166,16 @@ AFFIRMS = (
     r"ce serait parfait|ça me va|comme tu (?:le )?recommandes)?[.! ]*$",
 )
 
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    (
+        "répond|répondu|(?<!ai )dit|écrit|commentaires?|relecture|revue|sortie|erreurs?|message|"
+        "résultats?|réponse|voici|ci-dessous|suivante?s?|collé|suggère|rapport"
+    ).split("|")
+)
+
 STANCES = (
     ("n'utilise pas", "out"), ("n'utilise jamais", "out"),
     ("utilise", "pref"), ("utilisons", "pref"), ("je préfère", "pref"), ("passe à", "pref"),
@@ -101,6 +190,10 @@ LETTERS = "àâçèéêëîïôûùœ"
 WORDS: frozenset[str] = frozenset(
     (
         "pas le les des une est je tu toujours jamais utilise utilisons au plutôt oui "
-        "non fais mais garde désormais continuez prends appelle-le"
+        "non fais mais garde désormais continuez prends appelle-le pense "
+        "chaque faut interdit obligatoire uniquement seulement ça modifie supprime ajoute "
+        "reviens annule aime choisis mieux vaut peux partir maintenant doit doivent "
+        "rester faux c’est n’est n’utilise n’ajoute n’oublie utiliser partie partons va ne rien "
+        "veux plutôt prendrais choisirais alors bon"
     ).split()
 )

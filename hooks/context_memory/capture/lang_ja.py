@@ -2,28 +2,81 @@
 
 DIRECTIVES = (
     # refusals and corrections: "…ないで" (don't), "じゃなくて" (not X but), "違う", "やめて"
-    (r"(?:使わ|やら|入れ|変え|触ら|消さ|追加し|作ら|書か|いじら)ないで", "rejected"),
+    # (not "使わないで済む", "入れないでおいた": what could be or was left out)
+    (
+        r"(?:使わ|やら|入れ|変え|触ら|消さ|追加し|作ら|書か|いじら)ないで"
+        r"(?!済|すみ|すむ|おいた|いた|いる|しまっ|も)",
+        "rejected",
+    ),
     (r"じゃなくて|ではなく|^(?:いや[、,]?\s*)?(?:違います|ちがう|違う)|やめて|止めて", "rejected"),
     (r"いらない|要らない|必要(?:は)?ない|不要です|は不要|元に戻して", "rejected"),
     # "…たくない" (I don't want to …)
     (r"(?:使い|入れ|変え|やり|し|され)たくない", "rejected"),
     # a polite prohibition ("…ないでください"), or one that ends the sentence
-    (r"ないで(?:ください|下さい|ほしい|欲しい)|ないで[ねよ]?[。！!]*$", "rejected"),
+    # ("忘れないで", don't forget, is a reminder: below)
+    (
+        r"(?<!忘れ)ないで(?:ください|下さい|ほしい|欲しい)|(?<!忘れ)ないで[ねよ]?[。！!]*$",
+        "rejected",
+    ),
+    # "そうじゃない" (not like that), "間違ってる" (that's wrong), "…と言ったよね" (I said …),
+    # "好きじゃない" (I don't like it); skip it: "スキップして", "飛ばして"
+    (
+        r"^(?:いや[、,]?\s*)?(?:そう|それ)(?:じゃ|では)(?:ない|なくて|ありません)|"
+        r"間違(?:ってる|っている|ってます|っています|えてる|えている|いです|い[。、,])|"
+        r"(?:と|って)(?:言った|言いました|お願いした)|好きじゃない|好きではない|気に入らない|"
+        r"気に入りません|いまいち|イマイチ|スキップ(?:して|しよう|で)|飛ばして|省略して|"
+        r"(?:まだ|また|やっぱり)(?:違う|違います|間違って)|"
+        r"なくて(?:も)?(?:いい|良い|大丈夫|OK)(?:です)?[。！!]*$",
+        "rejected",
+    ),
     # standing instructions
-    (r"今後|これからは|以後|常に|必ず|絶対(?:に)?|毎回", "constraint"),
-    (r"(?:だけ|のみ)(?:を)?(?:使|に|で)", "constraint"),
+    # always, without fail, every time: only where the sentence asks for it ("ビルドが毎回失敗
+    # する" describes)
+    (
+        r"今後(?!の)|これからは|以後(?!の)|(?:常に|必ず|絶対(?:に)?|毎回)[^。]{0,30}(?:て(?:ください|下さい|ね)?"
+        r"[。！!]*$|こと[。！!]*$|しろ|ように|ないで)",
+        "constraint",
+    ),
+    # a rule in the plain negative ("any は使わない", "変更しないこと"), avoid, as far as
+    # possible (not "できるだけ早く": impatience), only, don't forget, keep as it is
+    (
+        r"(?:は|を)(?:使わ|変更し|修正し|削除し|追加し|触ら|入れ|書か|いじら|変え|消さ)ない"
+        r"(?:こと|ように)?[。！!]*$|(?:し|使わ|触ら|入れ|変え|消さ|書か|作ら|やら)ないこと|"
+        r"(?:は|を)避け(?:て|る|ましょう|てください)|"
+        r"(?:なるべく|できるだけ|出来るだけ|極力|可能な限り)(?!早|はやく|すぐ)|"
+        r"(?:だけ|のみ)(?:を)?(?:修正|変更|編集|更新)(?:して|すること|しろ)|"
+        r"忘れない(?:で|ように|こと)|忘れずに|維持(?:して|すること|しろ)|そのまま(?:に)?して|"
+        r"(?<!とい)[うくすつぬむるぐぶ]こと[。！!]*$|統一(?:して|すること|しよう)",
+        "constraint",
+    ),
+    # only: asked for ("だけを使ってください"), not "これだけで動いた" (it worked with just this)
+    (
+        r"(?:だけ|のみ)(?:を)?(?:使(?:って(?!み|た)|う|用)|に(?:して|する|限定)|"
+        r"で(?:お願い|いい|十分|OK|答え|回答|書))",
+        "constraint",
+    ),
     (r"(?:日本語|英語)で(?:回答|返答|答え|書|説明|話)", "constraint"),
     # "…ようにして" (make it so that …), "…に統一" (the same … everywhere)
     (r"ように(?:して|する|しろ)|(?:に|で)統一", "constraint"),
     # choices
-    (r"代わりに|に(?:変更|切り替え|変え)(?:て|よう|ます|る|ましょう)", "decided"),
     (
-        r"(?:を|で)使(?:って|おう|いましょう)|にしよう|にしましょう|で(?:いこう|行こう|進めて)|採用",
+        r"代わりに|に(?:変更|切り替え|変え|置き換え|移行|乗り換え|差し替え)(?:し)?(?:て|よう|ます|る|"
+        r"ましょう)",
+        "decided",
+    ),
+    (
+        r"(?:を|で)使(?:って(?!み|い|た|も|る)|おう|いましょう)|にしよう|にしましょう|で(?:いこう|行こう|進めて)|採用",
         "decided",
     ),
     # a preference: "…の方がいい" (… is better), "…にしたい" (I want it …)
     (
         r"(?:方|ほう)が(?:いい|良い)(?:です)?[ねよ]?[。！!]*$|にしたい|(?:に|と)して(?:ほしい|欲しい)",
+        "decided",
+    ),
+    # an option named by its place ("2番目の案にします"), "シンプルな方で" (the simpler one)
+    (
+        r"(?:番目|つ目)の(?:案|方|方法|オプション)(?:に|で)|(?:な|い|の)(?:方|ほう)で"
+        r"(?:お願いします|お願い|いこう|進めて(?:ください)?)?[。！!]*$",
         "decided",
     ),
     # "X でお願いします", "X にしてください": the choice of X
@@ -41,7 +94,7 @@ DIRECTIVES = (
     # "X で大丈夫" (X is fine), "X を優先", "名前は X に", "TypeScript で書いて"
     (
         r"(?:で|が)(?:大丈夫|OK|いい|良い)(?:です)?[。！!]*$|を優先|名前は.{1,30}に|"
-        r"で(?:書いて|作って|実装して)",
+        r"で(?:書いて|作って|実装して)(?!み|い|た|も|る)",
         "decided",
     ),
 )
@@ -60,7 +113,14 @@ DEFERS = (
     r"検討|相談|後で|あとで|まだ決|未定|考え中|わからない|分からない|説明して|例を|どう思",
 )
 
-VETOES = (r"わからない|分からない|わかりません|分かりません",)
+VETOES = (
+    r"わからない|分からない|わかりません|分かりません",
+    # a question typed without its mark: a question word first, a question ending
+    r"^(?:なぜ|どうして|なんで)|どう(?:すれば|したら)(?:いい|良い)?[。]*$|"
+    r"(?:ですか|ますか|でしょうか|かな|かい)[。]*$|どう思う",
+    # reported speech: a quoted text an error or a tool shows ("「…」と出ている")
+    r"(?:」|』)\s*(?:と|って)(?:出|書|表示|言わ|あ)|(?:と|って)(?:出て|書いて|表示され)(?:いる|る|ます)",
+)
 
 PICKS = (
     r"^(?:じゃあ|では|それでは)?\s*(?:案|オプション|選択肢|プラン)?\s*(?P<n>[1-9１-９a-fA-F①-⑨])"
@@ -94,6 +154,13 @@ AFFIRMS = (
 
 # Japanese puts the object before the verb ("npmを使わないで"): no stance cue form reads
 # that order, so directives keep an approach subject (they remind, never make the guard ask).
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(
+    ("回答|コメント|レビュー|指摘|出力|エラー|ログ|結果|返信|提案|報告").split("|")
+)
+
 STANCES: tuple[tuple[str, str], ...] = ()
 SPACED = False
 

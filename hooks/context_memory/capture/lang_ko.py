@@ -5,15 +5,56 @@ DIRECTIVES = (
     (r"(?:하|쓰|사용하|만들|바꾸|건드리|넣|추가하|지우|삭제하|고치)지\s?마", "rejected"),
     (r"말고|^아니(?:요|야|오)?(?:[,.!\s]|$)|아닌데|필요\s?없|되돌려|원래대로", "rejected"),
     # "…지 말아 주세요" (please don't), "…지 않았으면 좋겠어" (I'd rather you didn't)
-    (r"지\s?말(?:아|아요|아\s?주세요|아\s?줘)|지\s?않았으면\s?(?:좋겠|해)", "rejected"),
+    # ("잊지 마", don't forget, is a reminder: below)
+    (r"(?<!잊)지\s?말(?:아|아요|아\s?주세요|아\s?줘)|지\s?않았으면\s?(?:좋겠|해)", "rejected"),
+    # "안 써도 돼" (no need to use it), "그게 아니야" (that's not it), "틀렸어" (wrong),
+    # "…라고 했잖아" (I told you …), "마음에 안 들어" (I don't like it), skip it
+    (
+        r"안\s?\S{1,4}(?:도|어도|아도)\s?(?:돼|된다|됩니다|괜찮)|"
+        r"(?:그게|그건|이게|이건)\s?아니(?:야|라|고|에요|예요|잖아)|그런 (?:뜻|의미|말)이 아니|"
+        r"^(?:아니[,\s]*)?(?:틀렸|잘못됐|잘못 됐)|(?:라고|다고)\s?(?:했잖아|했지|했는데|말했)|"
+        r"마음에\s?(?:안\s?들|들지\s?않)|별로야|건너뛰|스킵해|생략해|"
+        r"(?:아직(?:도)?|또|여전히)\s?(?:틀렸|틀려|잘못)",
+        "rejected",
+    ),
     # standing instructions: from now on, always, never, must, every time, in Korean
-    (r"지금부터|앞으로(?:는)?|항상|언제나|절대(?:로)?|반드시|매번", "constraint"),
-    (r"만\s?(?:사용|써|쓰|수정|변경|작업|고쳐)", "constraint"),
-    (r"유지(?:해|하|할)", "constraint"),
+    # from now on; always, without fail, every time where they open the sentence or the
+    # sentence asks for it ("빌드가 항상 실패해" describes, see VETOES)
+    (
+        r"지금부터|앞으로(?:는)?|^(?:항상|언제나|절대(?:로)?|반드시|매번|꼭)|"
+        r"(?:항상|언제나|절대(?:로)?|반드시|매번|꼭)[^.?]{0,30}(?:해\s?줘|해\s?주세요|하세요|하자|"
+        r"주세요|둬|해라|하도록|할 것|돌려|돌려줘|써|써줘|붙여|지켜)[.!]*$",
+        "constraint",
+    ),
+    # forbidden, "…지 않기/않도록" (a rule), avoid, as far as possible (not "최대한 빨리":
+    # impatience), don't forget
+    (
+        r"금지(?!된|되)|지\s?않(?:기|도록)|지\s?않게\s?(?:해|하|만들)|피해\s?(?:줘|주세요)|피하(?:자|세요|도록)|"
+        r"(?:가능하면|가능한 한|되도록(?:이면)?|가급적|최대한)(?!\s?(?:빨리|빠르게|얼른))|"
+        r"잊지\s?(?:마|말아|말고)|잊지 않도록|빼먹지\s?마|"
+        r"(?:쓰|사용하|넣|추가하|바꾸|하)고\s?싶지\s?않|도록\s?(?:해|해\s?줘|해\s?주세요|하세요)[.!]*$|"
+        r"(?:할|쓸|지킬)\s?것[.!]*$|통일(?:해|하자|할 것)",
+        "constraint",
+    ),
+    (r"만\s?(?:사용|써|쓰|수정|변경|작업|고쳐|바꿔|편집|건드려)", "constraint"),
+    # keep: asked for ("유지해 주세요"), not described ("유지하기 어려워": hard to maintain)
+    (r"유지(?:해|하세요|하자|할 것|하도록)(?!기)", "constraint"),
     (r"(?:한글|한국어|영어)로\s?(?:답|대답|응답|작성|해|말|써|설명)", "constraint"),
     # choices
-    (r"대신(?:에)?|(?:으로|로)\s?(?:바꿔|변경|교체|전환|가자|하자|진행)", "decided"),
+    # ("로 변경됐어", "로 진행했어" narrate what happened)
+    (
+        r"대신(?:에)?|(?:으로|로)\s?(?:바꿔|변경(?!됐|되|했|된)|교체(?!됐|되|했|된)|"
+        r"전환(?!됐|되|했|된)|가자|하자|진행(?!했|됐|되|중|된))",
+        "decided",
+    ),
     (r"(?:을|를)\s?(?:쓰자|사용하자)|채택", "decided"),
+    # "X가 더 나아" (X is better), "두 번째 방안으로 할게", "간단한 쪽으로" (the simple way)
+    (
+        r"(?:가|이)\s?더\s?(?:나아|낫|좋아|좋겠)|(?:번째|번)\s?(?:방안|안|옵션|것|거|방법)?"
+        r"(?:으로|로)\s?(?:할게|하자|해|가자|진행)|(?:한|는|은)\s?(?:쪽|걸|것)(?:으로|로)"
+        r"(?:\s?(?:해|하자|가자|할게|진행해?\s?줘?))?[.!]*$",
+        "decided",
+    ),
     # "추천한 대로" (as you recommended)
     (
         r"(?:추천|제안)(?:한|해 준|하신)\s?(?:대로|방법으로)",
@@ -44,7 +85,15 @@ DEFERS = (
     r"모르겠|나중에|논의|상의|고민 중|설명해|예시",
 )
 
-VETOES = (r"모르겠|잘\s?모르",)
+VETOES = (
+    r"모르겠|잘\s?모르",
+    # always/every time before a failure describes ("빌드가 항상 실패해"); "아니 아직도 에러 나"
+    # (no, still an error) reports
+    r"(?:항상|매번|늘|언제나|자꾸|계속)\s?(?:\S+\s){0,2}?(?:실패|에러|오류|안\s?돼|안\s?되|깨|느려|"
+    r"죽|터|멈|튕|같은|생겨|생기|발생)|^아니[,\s]*(?:아직|여전히|그래도|계속)",
+    # reported speech: what an error or a tool shows ("'…'라고 나와")
+    r"(?:이라고|라고)\s?(?:나와|나오|떠|뜨|적혀|써\s?있)",
+)
 
 PICKS = (
     # "1번으로 진행해줘" (go with number 1): the number with 번, then what to do with it
@@ -78,6 +127,11 @@ AFFIRMS = (
 )
 
 # Korean puts the object before the verb (see lang_ja.py): no stance cues.
+# Words (regular-expression sources) that, on a line ending with a colon, introduce text
+# relayed from elsewhere (a review, another AI's answer, a log): what follows is not the
+# user's words (capture/cues.PASTE_INTRO).
+RELAY_INTROS = tuple(("답변|코멘트|리뷰|댓글|출력|에러|오류|로그|결과|응답|제안|보고").split("|"))
+
 STANCES: tuple[tuple[str, str], ...] = ()
 SPACED = False
 

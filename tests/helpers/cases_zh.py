@@ -1,0 +1,135 @@
+"""Chinese prompts for capture/lang_zh.py, written from the labelling rules (never
+copied from a labelled line): what is captured with its kind, and what states nothing.
+Shared by tests/capture/test_lang_zh.py and the per-entry check of
+tests/capture/test_languages.py."""
+
+from __future__ import annotations
+
+CAPTURED: list[tuple[str, str]] = [
+    # refusals: 不要, 不用/不需要 at the start or after the work's own subject
+    ("千万不要删数据库", "rejected"),
+    ("不用加注释", "rejected"),
+    ("这里不需要 async", "rejected"),
+    # 别 + a verb, where it opens or follows an adverb of insistence
+    ("千万别往 main 上推", "rejected"),
+    # always where it leads or says what to do; must
+    ("请始终保持接口兼容", "constraint"),
+    ("必须先跑测试", "constraint"),
+    # from now on ... every time ...
+    ("以后提交前都要跑一遍 lint", "constraint"),
+    ("每次改完都跑一下测试", "constraint"),
+    # must not + a verb
+    ("不准修改测试", "constraint"),
+    ("不得引入新的依赖", "constraint"),
+    # remember, as far as possible, avoid, the language of answers and comments
+    ("记得更新 changelog", "constraint"),
+    ("确保测试都通过", "constraint"),
+    ("代码风格保持一致", "constraint"),
+    ("不要忘了更新文档", "constraint"),
+    ("尽量用标准库", "constraint"),
+    ("避免使用全局变量", "constraint"),
+    ("回答请用中文", "constraint"),
+    ("注释用英文写", "constraint"),
+    # corrections
+    ("错了，端口是 8080", "rejected"),
+    ("你理解错了", "rejected"),
+    ("不是这样的", "rejected"),
+    ("不，不是这个", "rejected"),
+    ("还是不对", "rejected"),
+    ("我说的是用 pnpm", "rejected"),
+    ("我不是说了用 pnpm 吗", "rejected"),
+    ("没必要加缓存", "rejected"),
+    # skips and undo
+    ("跳过缓存这部分", "rejected"),
+    ("改回去", "rejected"),
+    ("恢复成原来的样子", "rejected"),
+    # choices
+    ("用 postgres 代替 mysql", "decided"),
+    ("用 vite 替换 webpack", "decided"),
+    ("我觉得带 tailwind 的版本更好", "decided"),
+    ("我倾向于用 vitest", "decided"),
+    ("我更喜欢第二种方案", "decided"),
+    ("选第二个方案", "decided"),
+    ("用方案二", "decided"),
+    ("用 sqlite 吧", "decided"),
+    # going with an option: "let's take X", "X, then"
+    ("就它了", "decided"),
+    ("定了，用 postgres", "decided"),
+    ("那就 postgres 吧", "decided"),
+    # "X, not Y"; more negative imperatives
+    ("pnpm，不是 npm", "rejected"),
+]
+
+NOT_CAPTURED: list[str] = [
+    # questions, with and without their mark
+    "可以帮我修一下这个测试吗？",
+    "可以帮我修一下这个测试吗",
+    "怎么才能不用缓存",
+    "这个函数不需要参数吗",
+    "它必须返回字符串吗",
+    "为什么必须用 node 18",
+    "你觉得用 redis 怎么样",
+    # requests for work with no rule in them
+    "修一下登录的 bug",
+    "加一个保存按钮",
+    "跑一下测试",
+    # narration: always describing, a fact about who needs what, an error
+    "构建在 CI 上总是失败",
+    "用户不需要登录就能看到",
+    "测试失败是因为没用 mock",
+    "运行之后就报错了",
+    "这里用的是 sqlite",
+    "还是不行",
+    "总是同一个问题",
+    "这两个有什么区别",
+    "特别慢",
+    # a wish about quality with nothing to check
+    "保证运行顺畅",
+    # "今后的" (the future's ...): no rule
+    "今后的计划是什么",
+    # what stays or can only be seen: a report
+    "页面保持空白",
+    "只能看到一半",
+    # reported speech: someone else, an error or a tool says it
+    "报错说：不要使用这个版本",
+    "lint 提示不能用 var",
+    "他说不要用这个库",
+    # fillers and impatience
+    "没问题",
+    "不客气",
+    "不要紧",
+    "谢谢！",
+    "快点",
+    # no option named: "let's assume", "then go", "that, then"
+    "就这样吧",
+    # "..., not so bad": no option turned down
+    "好的，不是很急",
+    # a "no" that only reports the work still fails
+    "不，还是报错",
+]
+
+# Lines that introduce text relayed from elsewhere (a review, another AI's answer, a log):
+# a directive after one is not the user's (at least one for every RELAY_INTROS entry).
+RELAY_LINES: list[str] = [
+    "Codex 的回答：",
+    "同事说：",
+    "同事說：",
+    "他写道：",
+    "他寫道：",
+    "PR 的评论：",
+    "PR 的評論：",
+    "代码审查：",
+    "程式碼審查：",
+    "审查意见：",
+    "審查意見：",
+    "用户反馈：",
+    "用戶反饋：",
+    "运行结果：",
+    "執行結果：",
+    "错误信息：",
+    "錯誤訊息：",
+    "Copilot 的建议：",
+    "Copilot 的建議：",
+    "测试报告：",
+    "測試報告：",
+]

@@ -1,0 +1,41 @@
+"""What the per-language capture tests share (tests/capture/test_lang_<code>.py): the forms
+in which a sentence that states a rule is not the user's word (pasted, quoted, logged), and
+the entries of a language table that no example exercises."""
+
+from __future__ import annotations
+
+import re
+from types import ModuleType
+
+from context_memory.capture.text import sentences
+
+
+def relayed_forms(intro: str, text: str) -> list[str]:
+    """``text`` as something the user relays rather than says: fenced after an ``intro`` line
+    of their own (which states nothing), quoted as an e-mail reply, or as a log line."""
+    return [
+        f"{intro}\n```\n{text}\n```",
+        f"> {text}",
+        f"ERROR: {text}",
+        f"{intro}\n    {text}",
+    ]
+
+
+def entries_without_example(table: ModuleType, examples: list[tuple[str, str]]) -> list[str]:
+    """The DIRECTIVES patterns of ``table`` that no example of their kind matches."""
+    missing = []
+    for pattern, kind in table.DIRECTIVES:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        texts = [text for text, want in examples if want == kind]
+        if not any(compiled.search(s) for text in texts for s in sentences(text)):
+            missing.append(pattern)
+    return missing
+
+
+def intros_without_example(table: ModuleType, lines: list[str]) -> list[str]:
+    """The RELAY_INTROS entries of ``table`` that no line of ``lines`` contains."""
+    return [
+        word
+        for word in table.RELAY_INTROS
+        if not any(re.search(word, line, re.IGNORECASE) for line in lines)
+    ]
