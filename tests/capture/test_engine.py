@@ -137,6 +137,28 @@ def test_a_call_put_off_is_no_rejection(reason: str) -> None:
     assert bare.flush() == []
 
 
+@pytest.mark.parametrize(
+    ("reason", "kinds"),
+    [
+        ("yes and be aware I use nvm", []),  # says yes: nothing turned down
+        ("ok but show hidden files too", []),
+        ("yes, but never run it as root", ["rejected", "constraint"]),  # a yes with a rule
+    ],
+)
+def test_a_reason_that_says_yes_turns_nothing_down(reason: str, kinds: list[str]) -> None:
+    capturer = Capturer()
+    capturer.feed(call_row("t1", "Bash", {"command": "node --version"}))
+    text = REJECTED + "The user provided the following reason for the rejection: " + reason
+    items = capturer.feed(result_row("t1", text)) + capturer.end_run()
+    assert [i["kind"] for i in items] == kinds
+    # the same typed as the next prompt after a bare rejection
+    bare = Capturer()
+    bare.feed(call_row("t2", "Bash", {"command": "node --version"}))
+    bare.feed(result_row("t2", REJECTED + "STOP what you are doing and wait."))
+    later = bare.feed(prompt_row(reason, "p2")) + bare.end_run() + bare.flush()
+    assert [i["kind"] for i in later] == kinds
+
+
 def test_a_newer_clients_reason_text_is_read() -> None:
     capturer = Capturer()
     capturer.feed(call_row("t1", "Bash", {"command": "npm install moment"}))

@@ -608,6 +608,37 @@ def test_every_goes_on_entry_has_an_example(code: str) -> None:
     assert not goes_on_only("继续，但是不要改测试")
 
 
+# A rejected call's reason that starts by saying yes, per language (every ACCEPTS entry):
+# (reason, the rest after the yes).
+ACCEPT_EXAMPLES: dict[str, list[tuple[str, str]]] = {
+    "en": [("yes and be aware I use nvm", "be aware I use nvm"), ("ok, go on", "go on")],
+    "zh": [("好的，注意我用的是 nvm", "注意我用的是 nvm")],
+    "ja": [("はい、nvm を使っています", "nvm を使っています")],
+    "ko": [("네, 저는 nvm을 써요", "저는 nvm을 써요")],
+    "es": [("sí, uso nvm", "uso nvm")],
+    "de": [("ja, ich nutze nvm", "ich nutze nvm")],
+    "fr": [("oui, j'utilise nvm", "j'utilise nvm")],
+    "pt": [("sim, eu uso nvm", "eu uso nvm")],
+    "ru": [("да, я использую nvm", "я использую nvm")],
+    "vi": [("vâng, tôi dùng nvm", "tôi dùng nvm")],
+}
+
+
+@pytest.mark.parametrize("code", sorted(ACCEPT_EXAMPLES))
+def test_every_accepts_entry_has_an_example(code: str) -> None:
+    from context_memory.capture.prompts import accepted_rest
+
+    for pattern in TABLES[code].ACCEPTS:
+        compiled = re.compile(pattern, re.IGNORECASE)
+        assert any(compiled.match(reason) for reason, _ in ACCEPT_EXAMPLES[code]), pattern
+    for reason, rest in ACCEPT_EXAMPLES[code]:
+        assert accepted_rest(reason) == rest, reason
+    # a no, or a yes inside a word, is no yes
+    assert accepted_rest("no, use pnpm") is None
+    assert accepted_rest("yesterday's build was fine") is None
+    assert accepted_rest("si quieres, usa pnpm") is None  # Spanish "if"
+
+
 @pytest.mark.parametrize("code", sorted(NAMED_EXAMPLES))
 def test_every_chooses_entry_has_an_example(code: str) -> None:
     assert code in TABLES

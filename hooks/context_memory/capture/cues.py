@@ -51,6 +51,9 @@ from context_memory.capture import (
 # - ``ORDINALS``: words of the language for the first, second, ... option (-> 1, 2, ...);
 # - ``AFFIRMS``: a short reply that accepts the one option the agent recommended or
 #   proposed ("yes, do that", "that would be perfect");
+# - ``ACCEPTS``: a rejected call's typed reason that starts by saying yes ("yes and be aware
+#   I use nvm", "ok but show hidden files too"): unless the rest states a directive ("yes, but
+#   use pnpm"), the call is not turned down (engine._rejected);
 # - ``STANCES``: ``(cue, form)`` for calls.directives.stance_split, which types a directive's
 #   subjects (what it rules out, what it prefers); ``SPACED`` is False for languages written
 #   without spaces between words, whose cues are spaced out before the split reads them;
@@ -88,6 +91,7 @@ class Cues:
     in kind order, vetoes, proposals, picks, affirms."""
 
     __slots__ = (
+        "accepts",
         "affirms",
         "agent_acts",
         "agent_choices",
@@ -122,6 +126,7 @@ class Cues:
         self.affirms = tuple(re.compile(p, _I) for table in tables for p in table.AFFIRMS)
         self.questions = tuple(re.compile(p, _I) for table in tables for p in table.QUESTIONS)
         self.goes_on = tuple(re.compile(p, _I) for table in tables for p in table.GOES_ON)
+        self.accepts = tuple(re.compile(p, _I) for table in tables for p in table.ACCEPTS)
         self.chooses = re.compile("|".join(p for table in tables for p in table.CHOOSES), _I)
 
 

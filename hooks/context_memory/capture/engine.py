@@ -36,6 +36,7 @@ from context_memory.capture.agent_text import settled_choice
 from context_memory.capture.items import call_of, describe_call, make_item, without_secrets
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
 from context_memory.capture.prompts import (
+    accepted_rest,
     asks_only,
     classify,
     defers_only,
@@ -291,8 +292,8 @@ class Capturer:
                 continue  # "commit first, then proceed": the plan goes ahead
             if goes_on or (asks and not _names_call(typed, pending)):
                 continue  # a bare "no", then "continue" or an unrelated question: no item
-            if pending.get("source") != "plan" and defers_only(typed):
-                continue  # a bare "no", then "not now": put off, not turned down
+            if pending.get("source") != "plan" and (defers_only(typed) or _says_yes(typed)):
+                continue  # a bare "no", then "not now" or "yes and ...": nothing turned down
             out.extend(self._dialogue.hold(self._with_reason(pending, clip(said))))
         self._pending = []
         if text.lstrip().startswith(dialogue.HANDOFF_START):
@@ -396,6 +397,8 @@ class Capturer:
             return self._stash(item)
         if not plan and defers_only(reason):
             return []  # "not now", "later": the call is put off, not turned down
+        if not plan and _says_yes(reason):
+            return []  # "yes and be aware I use nvm": a yes that turns nothing down
         if plan:  # a plan is rejected for what the feedback names, not every step of it
             call_subjects = named_in(call_subjects, reason)
         subjects = _rejection_subjects(call_subjects, reason)
@@ -477,6 +480,13 @@ def _names_call(typed: str, pending: Item) -> bool:
         len(anchor) >= 3 and anchor in text
         for anchor in (str(a) for a in pending.get("anchors", []))
     )
+
+
+def _says_yes(reason: str) -> bool:
+    """A rejected call's reason that says yes and states no directive after it ("yes and be
+    aware I use nvm", "ok but show hidden files too"): it turns nothing down."""
+    rest = accepted_rest(reason)
+    return rest is not None and (not rest or classify(rest) is None)
 
 
 def _said_on(row: dict[str, Any], found: PromptItem, moment: str, **extra: Any) -> Item:

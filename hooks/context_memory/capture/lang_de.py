@@ -173,6 +173,10 @@ QUESTIONS = (r"^(?:wie|was|warum|wieso|welche[rsnm]?|wo|wann|wer)\b",)
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|ja)[,. ]*)?(?:weiter|mach weiter|fahre fort)",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:ja|okay|ok|klar|gut|passt)\s*[,.!]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (gut, nimm, mach, lass uns): prompts.picked_option.
 CHOOSES = (

@@ -515,6 +515,13 @@ GOES_ON = (
     r"(?:(?:ok(?:ay)?|yes|sure)[,. ]*)?(?:please )?(?:continue|go on|proceed|carry on|keep going)",
 )
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (
+    r"^(?:yes|yeah|yep|ok(?:ay)?|sure|fine|alright|go ahead)\b(?:[,.!]| (?:and|but|just|also|"
+    r"though|please)\b)",
+)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (good, let's, go with, use, yes): prompts.picked_option.
 CHOOSES = (

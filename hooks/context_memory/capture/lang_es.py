@@ -182,6 +182,10 @@ QUESTIONS = (r"^¿|^(?:cómo|qué|por qué|cuál|cuáles|dónde|cuándo|quién)\
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|vale|sí)[,. ]*)?(?:continúa|continua|sigue)",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:sí|vale|claro|de acuerdo|ok)\s*[,.!]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (bien, vamos, usa, prefiero): prompts.picked_option.
 CHOOSES = (

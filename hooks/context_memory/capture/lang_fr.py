@@ -154,6 +154,10 @@ QUESTIONS = (r"^(?:comment|pourquoi|quel(?:le)?s?|où|quand|qui|est-ce)\b",)
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|oui)[,. ]*)?(?:continue|continuez)",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:oui|ok|d'accord|d’accord|bien sûr)\s*[,.!]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (bien, prends, va pour): prompts.picked_option.
 CHOOSES = (

@@ -143,6 +143,10 @@ QUESTIONS = (
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:はい|うん)[、,。 ]*)?(?:続けて|続行|進めて)(?:ください)?",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:はい|いいよ|いいです|大丈夫|OK)[、。,！! ]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (いい, お願い, にする, それで): prompts.picked_option.
 CHOOSES = (r"いい|良い|お願い|にし|にする|を使|はい|それで|賛成|進め",)

@@ -117,6 +117,10 @@ QUESTIONS = (r"(?:까|나요|니)[.]*$|어떻게|왜|무엇|어디|어느",)
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:네|응)[, ]*)?(?:계속|계속 진행)(?:해 ?줘|하세요|해 ?주세요)?",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:네|응|좋아|그래|괜찮아)[,.! ]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (좋아, 해줘, 하자, 진행): prompts.picked_option.
 CHOOSES = (r"좋|해 ?줘|해 ?주세요|하자|진행|쓰자|사용|네|응|할게",)

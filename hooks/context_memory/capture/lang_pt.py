@@ -165,6 +165,10 @@ QUESTIONS = (r"^(?:como|o que|por que|porque|qual|quais|onde|quando|quem)\b",)
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|sim)[,. ]*)?(?:continua|continue|prossiga|segue)",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:sim|ok|claro|pode|beleza)\s*[,.!]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (bom, vamos, use, pode): prompts.picked_option.
 CHOOSES = (

@@ -130,6 +130,10 @@ QUESTIONS = (r"^(?:как|что|почему|зачем|какой|какая|�
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ок|да)[,. ]*)?(?:продолжай|продолжайте|дальше)",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:да|ок|хорошо|ладно|давай)\s*[,.!]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (хорошо, давай, берём): prompts.picked_option.
 CHOOSES = (

@@ -141,6 +141,10 @@ QUESTIONS = (r"\b(?:không|chưa)[.]*$|\b(?:tại sao|thế nào|như thế nào
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:ok|vâng)[,. ]*)?(?:tiếp tục|làm tiếp)(?: đi)?",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:có|ừ|được|ok|vâng|dạ|oke)\s*[,.!]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (tốt, được, chọn, dùng): prompts.picked_option.
 CHOOSES = (r"\b(?:tốt|được|ok|ừ|vâng|chọn|dùng|làm|hay|đồng ý|theo)\b",)

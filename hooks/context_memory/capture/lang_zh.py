@@ -218,6 +218,10 @@ QUESTIONS = (
 # carries no instruction, and the labelling rules count no item (set 2, rule 3).
 GOES_ON = (r"(?:(?:好的?|嗯|可以)[，,。 ]*)?(?:请|請)?(?:继续|繼續)(?:吧|执行|執行)?",)
 
+# A rejection's typed reason that starts by saying yes ("yes and be aware I use nvm",
+# "ok but show hidden files too"): unless the rest states a directive, it turns nothing down.
+ACCEPTS = (r"^(?:好的?|可以|行|是的|对|對|嗯)[，,。！!、 ]",)
+
 # A short reply that names one of the offered options by its words picks it when it
 # also approves or chooses (好, 就, 用, 选, 吧): prompts.picked_option.
 CHOOSES = (r"好|行|可以|就|用|选|選|吧|不错|不錯|同意|按",)

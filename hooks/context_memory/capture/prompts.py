@@ -142,13 +142,30 @@ MAX_DEFERRAL = 80  # characters: a longer reply says more than "not now"
 def defers_only(typed: str) -> bool:
     """``typed`` only puts the work off ("not now", "later", "not yet", "先不要", each
     language's DEFERS) and states no directive: said about a rejected call, it turns down
-    nothing for good (the labelling rules count no deferral)."""
+    nothing for good (the labelling rules count no deferral). A reason that asks for
+    something first ("wait, copy the favicon too") is still a rejection, one that rules
+    nothing out (rejections.only_defers)."""
     text = " ".join(typed.split())
     if not text or len(text) > MAX_DEFERRAL:
         return False
     if not any(pattern.search(text) for pattern in cues_for(text).defers):
         return False
     return classify(text) is None
+
+
+def accepted_rest(reason: str) -> str | None:
+    """The rest of a rejected call's typed reason that starts by saying yes ("yes and be
+    aware I use nvm" -> "be aware I use nvm"), or None when it does not (each language's
+    ACCEPTS): the user let the call be, in words, and said something more."""
+    text = " ".join(reason.split())
+    for pattern in cues_for(text).accepts:
+        match = pattern.match(text)
+        if match:
+            rest = text[match.end() :].strip(" ,.!，。！、")
+            for lead in ("and ", "but ", "just ", "also ", "though ", "please "):
+                rest = rest.removeprefix(lead)
+            return rest
+    return None
 
 
 def classify(text: str) -> PromptItem | None:
