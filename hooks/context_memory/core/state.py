@@ -179,11 +179,21 @@ def state_dir_of(project: str, *, refuse_link: bool = True) -> str:
     Raises UnsafeStateDirError when ``<project>/.working-state`` is a symbolic link, unless
     ``refuse_link`` is False (ctx-doctor reports the link itself).
     """
+    # The variable first: with it, the project's path is not even made absolute.
+    return state_dir_override() or state_dir_in(usual_state_dir(project), refuse_link=refuse_link)
+
+
+def state_dir_in(folder: str, *, refuse_link: bool = True) -> str:
+    """The state folder when ``folder`` is the one a project would have: CTX_STATE_DIR,
+    else ``folder`` (a project's usual one, or the one its hooks recorded for a session).
+
+    Raises UnsafeStateDirError when ``folder`` is a symbolic link, unless ``refuse_link``
+    is False.
+    """
     override = state_dir_override()
     if override:
         return override
-    usual = usual_state_dir(project)
-    return check_state_dir(usual) if refuse_link else usual
+    return check_state_dir(folder) if refuse_link else folder
 
 
 def resolve_state_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
