@@ -2,7 +2,7 @@
 
 A program that has loaded filelock (the by-hand commands do: commands/common.py) locks
 with it: portable, the design card's choice. A hook does not load it: filelock's import
-loads inspect, typing and asyncio, several times a hook's budget (docs/benchmarks.md, "Cost
+loads inspect and typing, several times a hook's budget (docs/benchmarks.md, "Cost
 of the hooks and commands"), and the plugin's hooks before its virtualenv is built
 and the installer run with ``python -S`` have no filelock at all. Those lock with the
 standard library's ``fcntl.flock`` here: the same lock as filelock's UnixFileLock (the lock
