@@ -211,3 +211,8 @@ def test_state_dir_in_a_given_folder(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert state.state_dir_in(str(linked), refuse_link=False) == str(linked)
     monkeypatch.setenv("CTX_STATE_DIR", str(tmp_path / "kept"))
     assert state.state_dir_in(str(linked)) == str(tmp_path / "kept")
+
+
+def test_the_decisions_log_s_path(tmp_path: Path) -> None:
+    assert state.decisions_path(str(tmp_path)) == str(tmp_path / "decisions.jsonl")
+    assert state.decisions_path(tmp_path / "s") == str(tmp_path / "s" / "decisions.jsonl")

@@ -12,7 +12,11 @@ to import than the hook's own work. Callers off that path wrap them in Path free
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 # -- The state folder and what it holds ----------------------------------------------------
 STATE_DIRNAME = ".working-state"  # in the project folder
@@ -245,6 +249,11 @@ def shown_state_path(state_dir: str, path: str | None = None) -> str:
     folder is the project's usual one, which is what the agent's tools find from there;
     absolute for a state folder kept elsewhere."""
     return relative_path(state_dir if path is None else path, usual_project(state_dir))
+
+
+def decisions_path(state_dir: str | PathLike[str]) -> str:
+    """``<state>/decisions.jsonl``, the decisions log (core/decisions_log reads it)."""
+    return lightos.join(lightos.fspath(state_dir), DECISIONS_FILE)
 
 
 def breaker_file(hook: str) -> str:
