@@ -14,6 +14,7 @@ seeded project to the text the model sees.
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +38,7 @@ from context_memory.setup.doctor.check import OK, Check
 from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main
 from helpers.hook_payloads import hook_input
+from helpers.paths import REPO
 
 SESSION = "11111111-2222-3333-4444-555555555555"
 TS = "2026-11-30T09:00:00Z"
@@ -79,6 +81,42 @@ def test_one_clip_rule_marks_every_cut_alike() -> None:
     assert clip("abcdef ghij", 8) == one_line("abcdef ghij", 8)
     assert clip("abcdef", None) == "abcdef"
     assert CLIP_MARKS == (CLIP_MARK, "\u2026")  # older captured records end with U+2026
+
+
+def hand_made_clips(source: str) -> list[int]:
+    """The lines where ``source`` ends a text with a clip mark itself (``text[:n] + "..."``,
+    ``... + CLIP_MARK``): a second clip rule."""
+    marks = set(CLIP_MARKS)
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        added = isinstance(node, ast.BinOp | ast.AugAssign) and isinstance(node.op, ast.Add)
+        if added:
+            right = node.right if isinstance(node, ast.BinOp) else node.value
+            literal = isinstance(right, ast.Constant) and right.value in marks
+            named = isinstance(right, ast.Name) and right.id == "CLIP_MARK"
+            if literal or named:
+                found.append(node.lineno)
+    return sorted(found)
+
+
+def test_no_module_but_safe_text_marks_a_cut_itself() -> None:
+    assert hand_made_clips(
+        'a = t[:5].rstrip() + "..."\nb = t + "\u2026"\nc = x + CLIP_MARK\nt += "..."'
+    ) == [
+        1,
+        2,
+        3,
+        4,
+    ]
+    assert hand_made_clips('d = " \u2026 ".join(parts)\ne = clip(t, 5)') == []
+    package = REPO / "hooks" / "context_memory"
+    found = {
+        path.relative_to(package).as_posix(): lines
+        for path in sorted(package.rglob("*.py"))
+        if (lines := hand_made_clips(path.read_text(encoding="utf-8")))
+    }
+    # ctx-audit's table cuts by terminal columns, not characters (docs/layout.md).
+    assert found == {"core/safe_text.py": [98], "commands/audit.py": [53]}
 
 
 def test_printable_text_is_already_safe() -> None:

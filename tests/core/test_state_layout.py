@@ -195,3 +195,24 @@ def test_relative_path_only_below_the_base(tmp_path: Path) -> None:
     assert state.relative_path(str(tmp_path / "ab"), str(tmp_path / "a")) == str(tmp_path / "ab")
     assert state.relative_path(str(tmp_path), str(tmp_path)) == str(tmp_path)
     assert state.relative_path(str(tmp_path / "x"), None) == str(tmp_path / "x")
+
+
+def test_state_dir_in_a_given_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule for a folder already chosen (a session's recorded one, ctx-* by hand):
+    CTX_STATE_DIR wins, else the folder, refused when it is a link."""
+    monkeypatch.delenv(state.STATE_DIR_ENV, raising=False)
+    recorded = tmp_path / "recorded"
+    assert state.state_dir_in(str(recorded)) == str(recorded)  # need not exist yet
+    (tmp_path / "real").mkdir()
+    linked = tmp_path / "linked"
+    linked.symlink_to(tmp_path / "real")
+    with pytest.raises(state.UnsafeStateDirError, match=r"linked is a symbolic link"):
+        state.state_dir_in(str(linked))
+    assert state.state_dir_in(str(linked), refuse_link=False) == str(linked)
+    monkeypatch.setenv("CTX_STATE_DIR", str(tmp_path / "kept"))
+    assert state.state_dir_in(str(linked)) == str(tmp_path / "kept")
+
+
+def test_the_decisions_log_s_path(tmp_path: Path) -> None:
+    assert state.decisions_path(str(tmp_path)) == str(tmp_path / "decisions.jsonl")
+    assert state.decisions_path(tmp_path / "s") == str(tmp_path / "s" / "decisions.jsonl")

@@ -58,11 +58,11 @@ def test_command_program_is_lowercase_words_one_space() -> None:
 def test_long_approach_is_clipped_other_kinds_refused() -> None:
     long = "x" * 300
     made = s.subject("approach", long)
-    assert (
-        made is not None
-        and len(made["value"]) == s.MAX_SUBJECT_CHARS
-        and made["value"].endswith("...")
-    )
+    assert made == {"kind": "approach", "value": "x" * 197 + "..."}  # safe_text.clip's cut
+    assert made is not None and len(made["value"]) == s.MAX_SUBJECT_CHARS
+    # The cut's trailing space goes before the mark, as everywhere (the one clip rule).
+    spaced = s.subject("approach", "x" + "abc " * 70)
+    assert spaced == {"kind": "approach", "value": "x" + "abc " * 48 + "abc..."}
     assert s.subject("name", long) is None
 
 

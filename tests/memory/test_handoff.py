@@ -7,8 +7,8 @@ import pytest
 from context_memory.core.state import UnsafeNameError
 from context_memory.memory.handoff import (
     HandoffFormatError,
+    existing_stages,
     latest_handoff,
-    next_free_stage,
     parse_handoff,
     render_handoff,
     stage_path,
@@ -107,14 +107,14 @@ def test_stage_paths_stay_inside(tmp_path):
             stage_path(state, "s-1", bad_stage)
 
 
-def test_next_free_stage(tmp_path):
+def test_existing_stages_are_the_stage_files_in_order(tmp_path):
     state = str(tmp_path)
-    assert next_free_stage(state, "s") == 1
+    assert existing_stages(state, "s") == []
     folder = tmp_path / "sessions" / "s" / "handoffs"
     folder.mkdir(parents=True)
-    for name in ("stage-1.md", "stage-4.md", "notes.md", "stage-x.md"):
+    for name in ("stage-4.md", "stage-1.md", "notes.md", "stage-x.md", "stage-0.md"):
         (folder / name).write_text("x")
-    assert next_free_stage(state, "s") == 5
+    assert existing_stages(state, "s") == [1, 4]
 
 
 def test_the_latest_handoff_is_the_newest_by_its_own_date_not_its_file_time(tmp_path):

@@ -19,10 +19,10 @@ from context_memory.core.tables import NATIVE_BLOCK_BEGIN, NATIVE_BLOCK_END, NAT
 from context_memory.handlers.extract import main as extract_main
 from context_memory.handlers.restore import main as restore_main
 from context_memory.memory import native
-from context_memory.memory.constraint import can_ask
+from context_memory.memory.constraint import can_ask, constraints_of
 from context_memory.memory.decisions import append_record, make_captured_record, make_record
 from context_memory.memory.native_folder import native_location
-from context_memory.memory.native_read import auto_memory_constraints, auto_memory_records
+from context_memory.memory.native_read import auto_memory_records
 from context_memory.memory.pointer import recovery_pointer
 from context_memory.transcript.locate import project_folder_name
 from helpers.cli_run import run_hook_main
@@ -366,7 +366,7 @@ def test_the_models_own_memories_read_as_the_agents_records(app: Path, home: Pat
         ),
         ("auto-memory:project_freeze.md", "decided", "merge freeze", "", False),
     ]
-    typed = auto_memory_constraints(str(app))
+    typed = constraints_of(auto_memory_records(str(app)))
     assert {(c["by"], c["source"]) for c in typed} == {("agent", "auto-memory")}
     assert not any(can_ask(c) for c in typed)
 

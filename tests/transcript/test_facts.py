@@ -129,3 +129,16 @@ def test_byte_bound_reads_only_the_end(tmp_path):
 def test_missing_file_raises_oserror(tmp_path):
     with pytest.raises(FileNotFoundError):
         scan_facts(tmp_path / "missing.jsonl")
+
+
+def test_paths_are_shown_from_the_project_only_when_inside_it() -> None:
+    edits = [
+        ("/p/src/a.py", ""),
+        ("/p/../q/b.py", ""),  # normalised first: outside the project
+        ("/pq/c.py", ""),  # a sibling whose name starts like the project's
+        ("rel/d.py", ""),  # relative as the client wrote it: kept
+        ("/p", ""),  # the project itself: absolute
+        ("/p/src//a.py", ""),  # the same file again
+    ]
+    assert files_touched(edits, "/p") == ["src/a.py", "/q/b.py", "/pq/c.py", "rel/d.py", "/p"]
+    assert files_touched(edits, None) == ["/p/src/a.py", "/q/b.py", "/pq/c.py", "rel/d.py", "/p"]

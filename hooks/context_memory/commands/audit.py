@@ -28,10 +28,10 @@ from context_memory.commands.common import (
     transcript_by_hand,
 )
 from context_memory.core import exit_codes
-from context_memory.core.decisions_log import decisions_path, live_records
+from context_memory.core.decisions_log import live_records
 from context_memory.core.hookio import hook_usage
 from context_memory.core.safe_text import CLIP_MARK, one_line
-from context_memory.core.state import UnsafeNameError, session_dir
+from context_memory.core.state import UnsafeNameError, decisions_path, session_dir
 from context_memory.memory.decisions import stated_at
 from context_memory.transcript.by_hand import session_of
 from context_memory.transcript.compaction_count import count_compactions

@@ -27,9 +27,8 @@ from context_memory.commands.common import (
     transcript_by_hand,
 )
 from context_memory.core.bulkjson import bulk_loads
-from context_memory.core.decisions_log import decisions_path
 from context_memory.core.safe_text import one_line
-from context_memory.core.state import UnsafeNameError
+from context_memory.core.state import UnsafeNameError, decisions_path
 from context_memory.memory.decisions import stated_by
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.identity import record_author

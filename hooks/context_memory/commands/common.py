@@ -22,9 +22,9 @@ from context_memory.core.session_registry import recorded_location
 from context_memory.core.state import (
     PROJECT_MARKERS,
     UnsafeNameError,
-    check_state_dir,
     relative_path,
     search_project_root,
+    state_dir_in,
     state_dir_override,
     usual_state_dir,
     validate_name,
@@ -139,28 +139,23 @@ def cli_location(*, refuse_link: bool = True) -> tuple[str, str]:
     reports it itself).
     """
     env_dir = os.environ.get("CLAUDE_PROJECT_DIR")
-    override = state_dir_override()
     recorded = None if env_dir else recorded_location(os.environ.get(SESSION_ENV))
     if env_dir:
         project = os.path.abspath(env_dir)
-        state_dir = usual_state_dir(project)
+        folder = usual_state_dir(project)
     elif recorded is not None:
-        project, state_dir = recorded
+        project, folder = recorded
     else:
         here = os.getcwd()
         found = search_project_root(here)
         project = found or here
-        state_dir = usual_state_dir(project)
-        if found is not None and found != here and not override:
+        folder = usual_state_dir(project)
+        if found is not None and found != here and not state_dir_override():
             # Not the folder the user is in: say which one, so a stray marker shows.
             markers = "/".join(PROJECT_MARKERS)
-            _say(f"using {state_dir} (the nearest folder above with {markers})")
-    if override:
-        return project, override
-    if not refuse_link:
-        return project, state_dir
+            _say(f"using {folder} (the nearest folder above with {markers})")
     try:
-        return project, check_state_dir(state_dir)
+        return project, state_dir_in(folder, refuse_link=refuse_link)
     except UnsafeNameError as exc:  # a symlinked state folder
         raise click.ClickException(str(exc)) from None
 

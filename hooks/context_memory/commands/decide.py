@@ -35,9 +35,9 @@ from context_memory.commands.common import (
     utf8_text,
 )
 from context_memory.commands.decide_list import list_records
-from context_memory.core.decisions_log import LogProblem, decisions_path, read_records, retired_ids
+from context_memory.core.decisions_log import LogProblem, read_records, retired_ids
 from context_memory.core.fsutil import LOCK_TIMEOUT_SECONDS
-from context_memory.core.state import PINNED_FILE, STATE_DIRNAME
+from context_memory.core.state import PINNED_FILE, STATE_DIRNAME, decisions_path
 from context_memory.memory.decisions import (
     BY_VALUES,
     RecordError,

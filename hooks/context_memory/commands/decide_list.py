@@ -8,8 +8,9 @@ import json
 import click
 
 from context_memory.commands.common import shown_path
-from context_memory.core.decisions_log import LogProblem, decisions_path, read_records, retired_ids
+from context_memory.core.decisions_log import LogProblem, read_records, retired_ids
 from context_memory.core.safe_text import one_line
+from context_memory.core.state import decisions_path
 from context_memory.memory.decisions import stated_at, stated_by
 from context_memory.memory.handoff_draft import record_item
 from context_memory.memory.native_read import listed_auto_memory

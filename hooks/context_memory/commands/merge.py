@@ -17,7 +17,7 @@ from context_memory.commands.common import cli_state_dir, run_click
 from context_memory.core.hookio import log_line
 from context_memory.core.isotime import parse_time
 from context_memory.core.safe_text import one_line
-from context_memory.core.state import UnsafeNameError, state_dir_of, state_dir_override
+from context_memory.core.state import UnsafeNameError, state_dir_of
 from context_memory.merge.gates import read_settings
 from context_memory.merge.layout import GATE_LOCK, MergeError, decisions_md_path
 from context_memory.merge.render import future_line
@@ -30,9 +30,6 @@ PREFIX = "ctx-merge:"
 def state_dir_for(project: str | None) -> str:
     """The state folder of ``--project DIR`` (core/state.state_dir_of), else that of the
     project around the current directory (CTX_STATE_DIR overrides either)."""
-    override = state_dir_override()
-    if override:
-        return override
     if project is None:
         return cli_state_dir()
     try:

@@ -96,10 +96,6 @@ MANIFEST_ENDINGS = (".json", ".toml", ".txt", ".in", ".mod", ".yml", ".yaml")
 MANIFEST_NAMES = frozenset(("gemfile", "pipfile"))
 # requirements.txt, requirements-dev.txt, requirements/base.txt, constraints.txt...
 REQUIREMENTS_PREFIXES = ("requirements", "constraints")
-# The keys of package.json (and deno.json) that list dependencies.
-PACKAGE_JSON_KEYS = frozenset(
-    "dependencies devDependencies peerDependencies optionalDependencies imports".split()
-)
 
 # -- commands ----------------------------------------------------------------------------------
 

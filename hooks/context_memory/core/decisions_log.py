@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson, lightos
-from context_memory.core.state import DECISIONS_FILE
+from context_memory.core.state import decisions_path
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -58,10 +58,6 @@ class LogProblem:
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.reason}"
-
-
-def decisions_path(state_dir: str | PathLike[str]) -> str:
-    return lightos.join(lightos.fspath(state_dir), DECISIONS_FILE)
 
 
 def _valid(record: dict[str, object]) -> bool:

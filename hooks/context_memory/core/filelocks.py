@@ -2,8 +2,8 @@
 
 A program that has loaded filelock (the by-hand commands do: commands/common.py) locks
 with it: portable, the design card's choice. A hook does not load it: filelock's import
-costs 40 to 90 ms (it loads inspect and typing; measured with ``python -X importtime -c
-"import filelock"``, filelock 4.3), and the plugin's hooks before its virtualenv is built
+loads inspect and typing, several times a hook's budget (docs/benchmarks.md, "Cost
+of the hooks and commands"), and the plugin's hooks before its virtualenv is built
 and the installer run with ``python -S`` have no filelock at all. Those lock with the
 standard library's ``fcntl.flock`` here: the same lock as filelock's UnixFileLock (the lock
 file flocked, polled), so the two exclude each other (tests/setup/test_plugin_launcher.py checks

@@ -12,7 +12,11 @@ to import than the hook's own work. Callers off that path wrap them in Path free
 
 from __future__ import annotations
 
+from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 # -- The state folder and what it holds ----------------------------------------------------
 STATE_DIRNAME = ".working-state"  # in the project folder
@@ -179,11 +183,21 @@ def state_dir_of(project: str, *, refuse_link: bool = True) -> str:
     Raises UnsafeStateDirError when ``<project>/.working-state`` is a symbolic link, unless
     ``refuse_link`` is False (ctx-doctor reports the link itself).
     """
+    # The variable first: with it, the project's path is not even made absolute.
+    return state_dir_override() or state_dir_in(usual_state_dir(project), refuse_link=refuse_link)
+
+
+def state_dir_in(folder: str, *, refuse_link: bool = True) -> str:
+    """The state folder when ``folder`` is the one a project would have: CTX_STATE_DIR,
+    else ``folder`` (a project's usual one, or the one its hooks recorded for a session).
+
+    Raises UnsafeStateDirError when ``folder`` is a symbolic link, unless ``refuse_link``
+    is False.
+    """
     override = state_dir_override()
     if override:
         return override
-    usual = usual_state_dir(project)
-    return check_state_dir(usual) if refuse_link else usual
+    return check_state_dir(folder) if refuse_link else folder
 
 
 def resolve_state_dir(cwd: str | None = None, *, search_up: bool = False) -> str:
@@ -235,6 +249,11 @@ def shown_state_path(state_dir: str, path: str | None = None) -> str:
     folder is the project's usual one, which is what the agent's tools find from there;
     absolute for a state folder kept elsewhere."""
     return relative_path(state_dir if path is None else path, usual_project(state_dir))
+
+
+def decisions_path(state_dir: str | PathLike[str]) -> str:
+    """``<state>/decisions.jsonl``, the decisions log (core/decisions_log reads it)."""
+    return lightos.join(lightos.fspath(state_dir), DECISIONS_FILE)
 
 
 def breaker_file(hook: str) -> str:

@@ -100,7 +100,9 @@ def subject(kind: str, value: str) -> Subject | None:
     if not text or len(text) > MAX_SUBJECT_CHARS:
         if kind != "approach" or not text:
             return None
-        text = text[: MAX_SUBJECT_CHARS - 3].rstrip() + "..."
+        from context_memory.core.safe_text import clip  # the one clip rule; a rare branch
+
+        text = clip(text, MAX_SUBJECT_CHARS)
     return {"kind": kind, "value": text}
 
 

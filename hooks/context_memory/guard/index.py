@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
-from context_memory.core.state import DECISIONS_FILE, GUARD_INDEX_FILE
+from context_memory.core.state import GUARD_INDEX_FILE, decisions_path
 from context_memory.guard.pieces import ANY_CALL, CallPieces
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def log_signature(state_dir: str) -> list[int] | None:
     """(size, mtime_ns, inode) of the decisions log, or None when there is none (or it is
     not a regular file: a link is not followed)."""
     try:
-        info = lightos.lstat(lightos.join(state_dir, DECISIONS_FILE))
+        info = lightos.lstat(decisions_path(state_dir))
     except OSError:
         return None
     if (info.st_mode & 0o170000) != 0o100000:

@@ -185,7 +185,7 @@ def act(
 
 def steering_text(facts: SessionFacts, state_dir: str, project_dir: str) -> str | None:
     """The PreCompact stdout: the decisions and rejections the summary must keep."""
-    from context_memory.core.decisions_log import decisions_path
+    from context_memory.core.state import decisions_path
     from context_memory.memory.constraint import constraint_of
     from context_memory.memory.decisions import str_list
     from context_memory.memory.handoff_draft import constraint_item

@@ -22,7 +22,7 @@ from context_memory.core import lightjson
 from context_memory.core.decisions_log import newest_records, open_log
 from context_memory.core.fsutil import atomic_write
 from context_memory.core.safe_text import clip
-from context_memory.core.state import DECISIONS_FILE, TURN_START_FILE, shown_state_path
+from context_memory.core.state import TURN_START_FILE, decisions_path, shown_state_path
 from context_memory.core.tables import (
     TURN_START_FRESH_SECONDS,
     TURN_START_ITEM_CHARS,
@@ -125,7 +125,7 @@ def session_decisions(
 
 def shown_log_path(state_dir: str) -> str:
     """``.working-state/decisions.jsonl`` for the usual folder, the absolute path otherwise."""
-    return shown_state_path(state_dir, os.path.join(state_dir, DECISIONS_FILE))
+    return shown_state_path(state_dir, decisions_path(state_dir))
 
 
 def newest_reply_id(transcript: str) -> str | None:

@@ -44,11 +44,11 @@ from context_memory.core.decisions_log import (
     MARK_KINDS,
     MAX_RECORD_BYTES,
     PIN_KINDS,
-    decisions_path,
 )
 from context_memory.core.fsutil import append_line_locked
 from context_memory.core.redact import REDACTED, redact, typed_password
 from context_memory.core.safe_text import clip
+from context_memory.core.state import decisions_path
 from context_memory.core.subject import subjects_from
 from context_memory.memory.constraint import (
     MAX_ANCHORS,

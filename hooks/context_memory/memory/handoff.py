@@ -222,11 +222,6 @@ def existing_stages(state_dir: str, session: str) -> list[int]:
     return sorted(stage for stage in stages if 1 <= stage <= MAX_STAGE)
 
 
-def next_free_stage(state_dir: str, session: str) -> int:
-    stages = existing_stages(state_dir, session)
-    return stages[-1] + 1 if stages else 1
-
-
 def _head_time(dir_fd: int, name: str, path: str, now: float) -> float | None:
     """The time in a handoff's front matter, read from its first HEAD_BYTES; None when it
     has none or lies after ``now`` (a clock that ran ahead). Raises OSError (a link, a

@@ -36,9 +36,9 @@ import os
 import stat
 
 from context_memory import TYPE_CHECKING
-from context_memory.core.decisions_log import decisions_path, live_records
+from context_memory.core.decisions_log import live_records
 from context_memory.core.fsutil import atomic_write, lock_for, read_bytes
-from context_memory.core.state import NATIVE_MEMORY_FILE, STATE_DIRNAME
+from context_memory.core.state import NATIVE_MEMORY_FILE, STATE_DIRNAME, decisions_path
 from context_memory.core.tables import (
     NATIVE_BLOCK_BEGIN,
     NATIVE_BLOCK_CHARS,

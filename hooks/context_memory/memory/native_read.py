@@ -24,14 +24,11 @@ from context_memory import TYPE_CHECKING
 from context_memory.core.fsutil import read_bytes
 from context_memory.core.safe_text import clip
 from context_memory.core.tables import NATIVE_FILE_MARK, NATIVE_FILE_PREFIX
-from context_memory.memory.constraint import constraints_of
 from context_memory.memory.native import INDEX_FILE, read_index
 from context_memory.memory.native_folder import native_location
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
-
-    from context_memory.memory.constraint import Constraint
 
 MAX_FILES = 200
 MAX_FILE_BYTES = 64 * 1024
@@ -130,13 +127,6 @@ def auto_memory_records(
         found.append((mtime, record))
     found.sort(key=lambda pair: pair[0])
     return [record for _, record in found]
-
-
-def auto_memory_constraints(
-    project_dir: str, env: Mapping[str, str] | None = None
-) -> list[Constraint]:
-    """auto_memory_records as typed constraints (memory/constraint.py)."""
-    return constraints_of(auto_memory_records(project_dir, env))
 
 
 def listed_auto_memory(

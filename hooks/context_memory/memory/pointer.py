@@ -14,10 +14,10 @@ import stat
 from context_memory.core.decisions_log import live_records
 from context_memory.core.safe_text import estimate_tokens, one_line
 from context_memory.core.state import (
-    DECISIONS_FILE,
     MERGED_DECISIONS_MD,
     MERGED_DIR,
     PLAN_FILE,
+    decisions_path,
     relative_path,
     usual_project,
 )
@@ -126,7 +126,7 @@ def recovery_pointer(
         base = usual_project(state_dir)
     first = [
         path
-        for path in (os.path.join(state_dir, PLAN_FILE), os.path.join(state_dir, DECISIONS_FILE))
+        for path in (os.path.join(state_dir, PLAN_FILE), decisions_path(state_dir))
         if _has_content(path)
     ]
     handoff = latest_handoff(state_dir)

@@ -31,6 +31,7 @@ from context_memory.core.state import (
     PINNED_INDEX_FILE,
     PLAN_FILE,
     SESSIONS_DIR,
+    decisions_path,
     relative_path,
 )
 
@@ -164,7 +165,7 @@ def setup_team(state_dir: str) -> TeamReport:
             + " for per-machine and derived files: "
             + ", ".join(added)
         )
-    log = os.path.join(real_state, DECISIONS_FILE)
+    log = decisions_path(real_state)
     rel_log = os.path.relpath(log, top)
     done = git(["check-attr", "merge", "--", rel_log], top)
     report.merge_attribute = done.stdout.strip().rsplit(": ", 1)[-1] if done.returncode == 0 else ""

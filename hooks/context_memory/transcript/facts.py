@@ -17,6 +17,7 @@ import re
 
 from context_memory import TYPE_CHECKING
 from context_memory.core.hookio import EDIT_TOOLS
+from context_memory.core.state import relative_path
 from context_memory.transcript.rows import (
     content_blocks,
     iter_lines_backwards,
@@ -224,8 +225,8 @@ def _shown_paths(edits: list[tuple[str, str]], base: str | None, cutoff: str) ->
         if cutoff and stamp and stamp[:SECOND_PRECISION] < cutoff:
             continue
         shown = os.path.normpath(edited)
-        if base and os.path.isabs(shown) and shown.startswith(base + os.sep):
-            shown = os.path.relpath(shown, base)
+        if os.path.isabs(shown):  # shown from the project when inside it (core/state's rule)
+            shown = relative_path(shown, base)
         seen.setdefault(shown, None)
     return seen
 
