@@ -5,12 +5,12 @@ Chinese prompts, prompts that capture nothing, damaged rows, state carried acros
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
 
 from context_memory.capture.engine import MAX_STATE_BYTES, Capturer
+from context_memory.memory.constraint import MAX_ANCHORS
 from helpers import transcript_rows as tr
 from helpers.real_fixture import real_lines
 
@@ -439,19 +439,18 @@ def test_damaged_rows_are_skipped(row: Any) -> None:
     assert capturer.flush() == []
 
 
-def test_huge_rows_are_bounded_in_time_and_output() -> None:
+def test_huge_rows_are_bounded_in_output() -> None:
+    # (their cost: bench/bench_capture_cost.py, the first capture of a whole 100 MB file)
     capturer = Capturer()
     huge = "don't " + "x" * 5_000_000
-    start = time.perf_counter()
     capturer.feed(prompt_row(huge))
     for number in range(500):
         capturer.feed(call_row(f"id{number}" + "k" * 100, "Bash", {"command": "y" * 100_000}))
     items = capturer.feed(result_row("id499" + "k" * 100, REJECTED + "reason:  " + "z" * 100_000))
-    assert time.perf_counter() - start < 5.0
     assert len(json.dumps(capturer.to_state()).encode()) < MAX_STATE_BYTES
     for item in items:
         assert all(len(item[f]) <= 300 for f in ("decision", "reason", "quote"))
-        assert len(item["anchors"]) <= 12
+        assert len(item["anchors"]) <= MAX_ANCHORS
 
 
 def test_state_round_trip_gives_the_same_items_as_one_pass() -> None:
