@@ -13,7 +13,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import bench_capture
 
-from context_memory.capture.rejections import rejection_reason
+from context_memory.capture.rejections import REJECT_START, marked_reason
 
 TRANSCRIPTS = REPO / "tests" / "fixtures" / "real-transcripts"
 LABELS = REPO / "tests" / "fixtures" / "decision-labels" / "labels.jsonl"
@@ -48,8 +48,9 @@ def test_every_call_rejected_with_a_reason_is_captured_with_it() -> None:
                 )
                 for block in content if isinstance(content, list) else []:
                     if block.get("type") == "tool_result" and isinstance(block.get("content"), str):
-                        is_rejection, reason = rejection_reason(block["content"])
-                        if is_rejection and reason:
+                        head = block["content"].lstrip()
+                        reason = marked_reason(head) if head.startswith(REJECT_START) else ""
+                        if reason:
                             typed.append(" ".join(reason.split()))
     assert typed == [
         "use pnpm",

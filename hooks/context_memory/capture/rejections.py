@@ -123,14 +123,6 @@ def marked_reason(text: str) -> str:
     return ""
 
 
-def rejection_reason(text: str) -> tuple[bool, str]:
-    """(is a rejection, typed reason) for a tool_result text of the full rejection shape."""
-    head = text.lstrip()
-    if not head.startswith(REJECT_START):
-        return False, ""
-    return True, marked_reason(head)
-
-
 def is_sibling_refusal(text: str) -> bool:
     return text.lstrip().startswith(SIBLING_START)
 
