@@ -1,12 +1,8 @@
-"""ctx-doctor's checks of the install: the Python version, the virtualenv and its entry
-points, each settings file, each hook of the registry (core/command_table.HOOKS) and the status
-line as registered there, and the command links on PATH. And the plugin install
-(docs/plugin.md): what the client recorded about the context-memory plugin, and the checks
-that stand in for the others when a plugin install is active (all_checks.run_checks passes
-it): its hooks come from hooks/hooks.json, not settings (a hook in settings too runs twice:
-a WARN); it has no ./install virtualenv or links but its own virtualenv; a folder
-marketplace runs the hooks from that folder, so a moved or deleted one is a FAIL. The
-client's files are read bounded, and anything odd in them is skipped.
+"""ctx-doctor's checks of the install (the list: docs/install.md): Python, the virtualenv,
+each settings file, each hook of core/command_table.HOOKS and the status line as registered
+there, the command links, and the plugin install (docs/plugin.md), whose checks stand in
+for the others when it is active (all_checks.run_checks passes it). The client's files are
+read bounded, and anything odd in them is skipped.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The plan of one installer run: a list of typed steps saying what would change where.
-``make_plan`` reads everything it needs (settings files, the crontab, CLAUDE.md, the install
-record) and refuses what cannot be done before anything is written; ``carry_out`` prints
-the plan (``--dry-run``) or carries it out, each step doing its own. An uninstall's plan
-comes from the install record: the same steps for every place the installs added
-something, then the restore of what the record kept. Standard library only.
+``make_plan`` reads everything it needs and refuses what cannot be done before anything is
+written; ``carry_out`` prints each step (``--dry-run``) or carries it out. An uninstall's
+plan comes from the install record (record.py). Standard library only.
 """
 
 from __future__ import annotations

@@ -1,21 +1,12 @@
-"""What the installer does to Claude Code's settings.json. Pure functions on dicts first
-(settings_file.py reads, parses and serialises the file): they never touch the disk nor
-mutate their argument, and the installer writes nothing when the result equals the input,
-which is what makes a second ``./install`` a no-op. Which entries are ours, and where new
-ones go: docs/install.md ("Which entries of settings.json are the installer's"); the rule
-is ``is_own_entry``. The settings a run wants (``desired_settings``) are the hooks' and the
-status line's edits. Then the write of one settings file (backed up, redone when another
-program changed the file meanwhile) and the installer's steps on settings files
-(EditSettings, DropProjectHooks; see install/plan.py).
+"""What the installer does to Claude Code's settings.json: pure functions on dicts first
+(never touching the disk nor their argument: the installer writes nothing when the result
+equals the input, which makes a second ``./install`` a no-op), then the write of one file
+(backed up, redone when another program changed it meanwhile) and the installer's steps on
+settings files. Which entries are ours: docs/install.md, the rule is ``is_own_entry``.
+settings_file.py reads, parses and serialises the file.
 
-Size: what the installer does to settings.json is one job, from the pure edits to the steps
-that write them; apart, the steps' module imported a dozen names of this one and nothing
-else used it.
-
-Settings format (Claude Code 2.1.x)::
-
-    {"hooks": {"EventName": [{"matcher": "...", "hooks": [
-        {"type": "command", "command": "...", "timeout": SECONDS}]}]}}
+Size: one job, from the pure edits to the steps that write them; apart, the steps' module
+imported a dozen names of this one and nothing else used it.
 """
 
 from __future__ import annotations
