@@ -122,7 +122,6 @@ def load_settings_file(label: str, path: Path) -> SettingsFile:
 
 
 def settings_files(project: str, environ: Mapping[str, str]) -> list[SettingsFile]:
-    """The user, project and local settings files, loaded."""
     claude = Path(project) / ".claude"
     user = settings_path_for(None, environ)
     files = [("user", user)]

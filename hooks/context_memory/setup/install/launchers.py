@@ -78,7 +78,6 @@ def entry_points(venv: Path | str) -> dict[str, str]:
 
 
 def sh_quote(text: str) -> str:
-    """``text`` as one POSIX shell word in single quotes."""
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 

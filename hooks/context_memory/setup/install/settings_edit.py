@@ -111,7 +111,6 @@ def _single_word(command: object) -> str | None:
 
 
 def command_word(command: object) -> str | None:
-    """The program (first word) of a command, or None."""
     return _first_word(command)[0]
 
 

@@ -33,7 +33,6 @@ PLAN_UPDATE = "update"  # a working virtualenv without this source: pip install
 
 
 def say(text: str) -> None:
-    """One line of the installer's report, on stdout."""
     print(f"{PREFIX} {text}")
 
 

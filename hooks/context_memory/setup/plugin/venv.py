@@ -108,7 +108,6 @@ def build_lock(data: str, timeout: float = -1) -> FileLock:
 
 
 def building(data: str) -> bool:
-    """Another process holds the build lock now."""
     try:
         with build_lock(data, timeout=0):
             return False
