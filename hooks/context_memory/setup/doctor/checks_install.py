@@ -327,18 +327,10 @@ def plugin_installs(
             continue
         source = _dict(_dict(markets.get(market)).get("source"))
         source_dir = _str(source.get("path")) if source.get("source") == "directory" else ""
-        for entry in entries:
-            entry = _dict(entry)
-            found.append(
-                PluginInstall(
-                    plugin_id,
-                    _str(entry.get("scope")) or "user",
-                    _str(entry.get("version")),
-                    _str(entry.get("installPath")),
-                    source_dir or None,
-                    enabled.get(plugin_id, False),
-                )
-            )
+        for entry in map(_dict, entries):
+            scope, version = _str(entry.get("scope")) or "user", _str(entry.get("version"))
+            where, on = _str(entry.get("installPath")), enabled.get(plugin_id, False)
+            found.append(PluginInstall(plugin_id, scope, version, where, source_dir or None, on))
     return found
 
 
