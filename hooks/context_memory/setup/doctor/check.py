@@ -14,8 +14,6 @@ NAME_WIDTH = 24
 
 
 class Check(NamedTuple):
-    """One line of the report."""
-
     name: str
     status: str
     message: str

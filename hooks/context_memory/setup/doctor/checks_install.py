@@ -1,12 +1,8 @@
-"""ctx-doctor's checks of the install: the Python version, the virtualenv and its entry
-points, each settings file, each hook of the registry (core/command_table.HOOKS) and the status
-line as registered there, and the command links on PATH. And the plugin install
-(docs/plugin.md): what the client recorded about the context-memory plugin, and the checks
-that stand in for the others when a plugin install is active (all_checks.run_checks passes
-it): its hooks come from hooks/hooks.json, not settings (a hook in settings too runs twice:
-a WARN); it has no ./install virtualenv or links but its own virtualenv; a folder
-marketplace runs the hooks from that folder, so a moved or deleted one is a FAIL. The
-client's files are read bounded, and anything odd in them is skipped.
+"""ctx-doctor's checks of the install (the list: docs/install.md): Python, the virtualenv,
+each settings file, each hook of core/command_table.HOOKS and the status line as registered
+there, the command links, and the plugin install (docs/plugin.md), whose checks stand in
+for the others when it is active (all_checks.run_checks passes it). The client's files are
+read bounded, and anything odd in them is skipped.
 """
 
 from __future__ import annotations
@@ -97,21 +93,13 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
     if not os.path.isdir(venv):
         return Check(name, FAIL, f"{venv} does not exist", "run ./install (it creates it)")
     if not os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
-        return Check(
-            name,
-            FAIL,
-            f"{venv} is not a virtualenv (no pyvenv.cfg)",
-            "remove it or set CTX_VENV to another folder, then run ./install",
-        )
+        fix = "remove it or set CTX_VENV to another folder, then run ./install"
+        return Check(name, FAIL, f"{venv} is not a virtualenv (no pyvenv.cfg)", fix)
     wanted = list(programs)
     missing = [path.name for path in missing_programs(Path(venv) / "bin", wanted)]
     if missing:
-        return Check(
-            name,
-            FAIL,
-            f"{venv}: missing or not executable: {shortlist(missing)}",
-            "run ./install (it reinstalls the package)",
-        )
+        found = f"{venv}: missing or not executable: {shortlist(missing)}"
+        return Check(name, FAIL, found, "run ./install (it reinstalls the package)")
     return Check(name, OK, f"{venv} has all {plural(len(wanted), 'entry point')}")
 
 
@@ -134,7 +122,6 @@ def load_settings_file(label: str, path: Path) -> SettingsFile:
 
 
 def settings_files(project: str, environ: Mapping[str, str]) -> list[SettingsFile]:
-    """The user, project and local settings files, loaded."""
     claude = Path(project) / ".claude"
     user = settings_path_for(None, environ)
     files = [("user", user)]
@@ -149,12 +136,8 @@ def check_settings_file(item: SettingsFile) -> Check:
     name = f"settings ({item.label})"
     if item.error is not None:
         # Claude Code ignores a settings file it cannot parse: every hook in it is off.
-        return Check(
-            name,
-            FAIL,
-            item.error,
-            f"repair {item.path} (its backups are next to it: {item.path.name}.bak-*)",
-        )
+        fix = f"repair {item.path} (its backups are next to it: {item.path.name}.bak-*)"
+        return Check(name, FAIL, item.error, fix)
     if not item.exists:
         return Check(name, OK, f"{item.path} does not exist (nothing to check)")
     return Check(name, OK, f"{item.path} is valid JSON")
@@ -201,50 +184,31 @@ def check_hook(spec: HookSpec, files: list[SettingsFile], plugin_id: str | None 
     if plugin_id is not None and not found:
         return Check(name, OK, f"{label} through the plugin {plugin_id}")
     if plugin_id is not None:
-        return Check(
-            name,
-            WARN,
-            f"{label} registered by the plugin {plugin_id} and by ./install ({where}): it runs "
-            "twice",
-            "keep one way: ./install --uninstall (keep the plugin), or claude plugin uninstall "
-            f"{plugin_id} (keep ./install)",
-        )
+        found_twice = f"{label} registered by the plugin {plugin_id} and by ./install ({where})"
+        keep_one = "keep one way: ./install --uninstall (keep the plugin), or claude plugin"
+        fix = f"{keep_one} uninstall {plugin_id} (keep ./install)"
+        return Check(name, WARN, f"{found_twice}: it runs twice", fix)
     if not found:
         unreadable = [item.label for item in files if item.error is not None]
         note = f" (unreadable: {', '.join(unreadable)} settings)" if unreadable else ""
-        return Check(
-            name,
-            FAIL,
-            f"not registered for {label} in any settings file{note}",
-            "run ./install (user settings) or ./install --project DIR; installed with "
-            "pipx or uv tool: run ctx-install",
-        )
+        fix = "run ./install (user settings) or ./install --project DIR; installed with pipx "
+        fix += "or uv tool: run ctx-install"
+        return Check(name, FAIL, f"not registered for {label} in any settings file{note}", fix)
     for reg in found:
         problem = program_problem(reg.program)
         if problem:
-            return Check(
-                name,
-                FAIL,
-                f"{label} in {reg.file.label} settings: {problem}",
-                "run ./install again (it recreates the virtualenv and rewrites the path)",
-            )
+            fix = "run ./install again (it recreates the virtualenv and rewrites the path)"
+            return Check(name, FAIL, f"{label} in {reg.file.label} settings: {problem}", fix)
     if len(found) > 1:
-        return Check(
-            name,
-            WARN,
-            f"registered {len(found)} times for {label} ({where}): it runs {len(found)} times",
-            "keep one: ./install --uninstall in the other scope "
-            "(or ./install --uninstall --project DIR)",
-        )
+        times = f"registered {len(found)} times for {label} ({where}): it runs {len(found)} times"
+        fix = "keep one: ./install --uninstall in the other scope "
+        fix += "(or ./install --uninstall --project DIR)"
+        return Check(name, WARN, times, fix)
     reg = found[0]
     if spec.matcher is not None and reg.matcher != spec.matcher:
-        return Check(
-            name,
-            WARN,
-            f"{spec.event} in {reg.file.label} settings with matcher {reg.matcher!r}, "
-            f"expected {spec.matcher!r}",
-            "run ./install again to update the registration",
-        )
+        found_as = f"{spec.event} in {reg.file.label} settings with matcher {reg.matcher!r}"
+        fix = "run ./install again to update the registration"
+        return Check(name, WARN, f"{found_as}, expected {spec.matcher!r}", fix)
     return Check(name, OK, f"{label} in {where}: {reg.program}")
 
 
@@ -363,18 +327,10 @@ def plugin_installs(
             continue
         source = _dict(_dict(markets.get(market)).get("source"))
         source_dir = _str(source.get("path")) if source.get("source") == "directory" else ""
-        for entry in entries:
-            entry = _dict(entry)
-            found.append(
-                PluginInstall(
-                    plugin_id,
-                    _str(entry.get("scope")) or "user",
-                    _str(entry.get("version")),
-                    _str(entry.get("installPath")),
-                    source_dir or None,
-                    enabled.get(plugin_id, False),
-                )
-            )
+        for entry in map(_dict, entries):
+            scope, version = _str(entry.get("scope")) or "user", _str(entry.get("version"))
+            where, on = _str(entry.get("installPath")), enabled.get(plugin_id, False)
+            found.append(PluginInstall(plugin_id, scope, version, where, source_dir or None, on))
     return found
 
 

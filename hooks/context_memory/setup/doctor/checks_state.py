@@ -46,31 +46,19 @@ def check_state_dir(state_dir: str) -> Check:
             os.close(fd)
             os.unlink(probe)
         except OSError as exc:
-            return Check(
-                name,
-                FAIL,
-                f"{state_dir} is not writable ({exc.strerror or exc})",
-                f"chmod u+w {state_dir}, or set {STATE_DIR_ENV} to a writable folder",
-            )
+            fix = f"chmod u+w {state_dir}, or set {STATE_DIR_ENV} to a writable folder"
+            return Check(name, FAIL, f"{state_dir} is not writable ({exc.strerror or exc})", fix)
         return Check(name, OK, f"{state_dir} is writable")
     if os.path.exists(state_dir):
-        return Check(
-            name,
-            FAIL,
-            f"{state_dir} exists but is not a folder",
-            "move that file away (the hooks keep their files in a folder of that name)",
-        )
+        fix = "move that file away (the hooks keep their files in a folder of that name)"
+        return Check(name, FAIL, f"{state_dir} exists but is not a folder", fix)
     parent = os.path.dirname(state_dir)
     while parent and not os.path.exists(parent):
         parent = os.path.dirname(parent)
     if parent and os.access(parent, os.W_OK | os.X_OK):
         return Check(name, OK, f"{state_dir} does not exist yet; it will be created on first use")
-    return Check(
-        name,
-        FAIL,
-        f"{state_dir} does not exist and {parent or '/'} is not writable",
-        f"set {STATE_DIR_ENV} to a writable folder",
-    )
+    found = f"{state_dir} does not exist and {parent or '/'} is not writable"
+    return Check(name, FAIL, found, f"set {STATE_DIR_ENV} to a writable folder")
 
 
 def check_cron(
@@ -101,26 +89,20 @@ def check_cron(
     try:
         text = (read_crontab or crontab.read_crontab)()
     except crontab.CrontabError as exc:
-        return Check(
-            name, WARN, f"cannot read the crontab: {exc}", "check that cron works: crontab -l"
-        )
+        fix = "check that cron works: crontab -l"
+        return Check(name, WARN, f"cannot read the crontab: {exc}", fix)
     ours = [line for line in text.splitlines() if crontab.is_project_line(line, project)]
     if not ours:
         return none_found(f"no hourly ctx-merge for {project}", "adds it")
     if len(ours) > 1:
-        return Check(
-            name,
-            WARN,
-            f"{len(ours)} ctx-merge lines for {project}: the merge runs several times",
-            f"run {installer} --cron again (it keeps exactly one)",
-        )
+        found = f"{len(ours)} ctx-merge lines for {project}: the merge runs several times"
+        return Check(name, WARN, found, f"run {installer} --cron again (it keeps exactly one)")
     fields = ours[0].split(None, 5)
     program = command_word(fields[5]) if len(fields) == 6 else None
     problem = program_problem(program) if program else "the line has no command"
     if problem:
-        return Check(
-            name, FAIL, f"the crontab line for {project}: {problem}", f"run {installer} --cron"
-        )
+        found = f"the crontab line for {project}: {problem}"
+        return Check(name, FAIL, found, f"run {installer} --cron")
     when = f"hourly at :{int(fields[0]):02d}" if fields[0].isdigit() else f"at '{fields[0]}'"
     return Check(name, OK, f"{when} for {project}: {program}")
 
@@ -161,13 +143,9 @@ def check_logs(state_dir: str, now: float | None = None) -> Check:
     if not per_hook or last is None:
         return Check(name, OK, "none in the last day")
     counts = ", ".join(f"{hook} {count}" for hook, count in sorted(per_hook.items()))
-    return Check(
-        name,
-        WARN,
-        f"{plural(sum(per_hook.values()), 'error')} ({counts}); last at {last[0]}, {last[1]}: "
-        f"{last[2]}",
-        f"read {' and '.join(paths) if len(paths) <= 2 else folder}",
-    )
+    found = f"{plural(sum(per_hook.values()), 'error')} ({counts}); last at {last[0]}, {last[1]}"
+    fix = f"read {' and '.join(paths) if len(paths) <= 2 else folder}"
+    return Check(name, WARN, f"{found}: {last[2]}", fix)
 
 
 def check_breakers(state_dir: str) -> Check:
@@ -194,14 +172,10 @@ def check_breakers(state_dir: str) -> Check:
         )
     if not found:
         return Check(name, OK, "none open")
-    return Check(
-        name,
-        WARN,
-        f"{plural(len(found), 'hook')} switched off after {BREAKER_LIMIT} failures: "
-        f"{shortlist(found)}",
-        f"fix the error in {LOGS_DIR}/{HOOKS_LOG}, then delete "
-        f"{os.path.join(state_dir, SESSIONS_DIR, '<session>', breaker_file('<hook>'))}",
-    )
+    off = f"{plural(len(found), 'hook')} switched off after {BREAKER_LIMIT} failures"
+    breaker = os.path.join(state_dir, SESSIONS_DIR, "<session>", breaker_file("<hook>"))
+    fix = f"fix the error in {LOGS_DIR}/{HOOKS_LOG}, then delete {breaker}"
+    return Check(name, WARN, f"{off}: {shortlist(found)}", fix)
 
 
 AUTO_MEMORY = "auto memory"
@@ -218,12 +192,9 @@ def check_auto_memory(project: str, state_dir: str, environ: Mapping[str, str]) 
     try:
         index = Index(read_index(folder))
     except OSError as exc:
-        return Check(
-            AUTO_MEMORY,
-            WARN,
-            f"{os.path.join(folder, INDEX_FILE)}: {exc.strerror or exc}",
-            "make it a regular file the user can read, or set CTX_NATIVE_MEMORY=off",
-        )
+        fix = "make it a regular file the user can read, or set CTX_NATIVE_MEMORY=off"
+        found = f"{os.path.join(folder, INDEX_FILE)}: {exc.strerror or exc}"
+        return Check(AUTO_MEMORY, WARN, found, fix)
     block = index.block or []
     chars = sum(len(line) + 1 for line in block)
     total = index.own_lines() + (len(block) + 2 if index.block is not None else 0)
@@ -240,10 +211,7 @@ def check_auto_memory(project: str, state_dir: str, environ: Mapping[str, str]) 
     if not written and index.block is None:
         message += "; nothing mirrored yet (the next Stop or session start does it)"
     if total > NATIVE_CLIENT_LINES:
-        return Check(
-            AUTO_MEMORY,
-            WARN,
-            message + f"; lines past {NATIVE_CLIENT_LINES} are cut by the client",
-            f"shorten {os.path.join(folder, INDEX_FILE)} (/memory in Claude Code)",
-        )
+        fix = f"shorten {os.path.join(folder, INDEX_FILE)} (/memory in Claude Code)"
+        cut = f"; lines past {NATIVE_CLIENT_LINES} are cut by the client"
+        return Check(AUTO_MEMORY, WARN, message + cut, fix)
     return Check(AUTO_MEMORY, OK, message)

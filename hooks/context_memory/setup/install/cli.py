@@ -1,17 +1,10 @@
 """``./install`` and ``ctx-install``'s command line: the options parsed into
 ``InstallOptions``, then the plan made (install/plan.py) and carried out or, with
-``--dry-run``, printed (install/plan.carry_out).
-
-The ``install`` script at the top of the repository finds Python 3.10+, creates the private
-virtualenv and pip-installs the package into it, then runs this module with the SYSTEM
-python and ``PYTHONPATH=<repo>/hooks``. So this module, and everything it imports, is
-standard library only and must not import the entry points it registers.
-
-    python -m context_memory.setup.install.cli [--project DIR] [--dry-run]
-        [--uninstall [--purge]] [--venv DIR] [--statusline[=chain]] [--cron] [--pin-decisions]
-
-Exit codes: 0 done (or nothing to do), 1 refused (settings file unusable, virtualenv
-missing, ...; nothing was written), 2 bad command line.
+``--dry-run``, printed. The ``install`` script at the top of the repository creates the
+virtualenv, pip-installs the package into it, then runs this module with the SYSTEM python
+and ``PYTHONPATH=<repo>/hooks``: so this module, and everything it imports, is standard
+library only and must not import the entry points it registers. Exit codes: 0 done (or
+nothing to do), 1 refused (nothing was written), 2 bad command line.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""Put the toolkit's commands on PATH, as pipx does: symlinks from a bin folder into the venv.
-
-People run ``ctx-usage`` by hand and the agent runs ``ctx-decide`` through its Bash tool,
-so those commands must be found without typing the virtualenv's path. Only links that
-point into this install's virtualenv are ever replaced or removed; anything else of the
-same name is left alone and reported. ``LinkCommands`` is the installer's step (see
-install/plan.py): it says what it would do (``show``) or does it (``apply``).
+"""Put the toolkit's commands on PATH, as pipx does: symlinks from a bin folder into the venv,
+so that people (``ctx-usage``) and the agent's Bash tool (``ctx-decide``) find them by name.
+Only links into this install's virtualenv are ever replaced or removed; anything else of
+the same name is left alone and reported. ``LinkCommands`` is the installer's step.
 """
 
 from __future__ import annotations

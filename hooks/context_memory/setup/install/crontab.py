@@ -1,12 +1,8 @@
 """The crontab line that runs ``ctx-merge --quiet`` hourly for one project, tagged with it
-(a shell comment, which sh ignores)::
-
-    17 * * * * /opt/cm/bin/ctx-merge --quiet --project /home/me/app # context-memory:/home/me/app
-
-Adding replaces the tagged line in place, removing takes exactly it, and the rest of the
-crontab is kept byte for byte, through the real ``crontab -l`` / ``crontab -`` (as root,
-``CTX_CRONTAB_USER`` selects another user's: ``crontab -u``). ``CronLine`` is the
-installer's step. Standard library only: the installer runs with the system python.
+in a shell comment (``# context-memory:/home/me/app``; docs/merge.md shows one). Adding
+replaces the tagged line in place, removing takes exactly it, and the rest of the crontab
+is kept byte for byte, through the real ``crontab -l`` / ``crontab -`` (``crontab -u
+$CTX_CRONTAB_USER`` when set). ``CronLine`` is the installer's step. Standard library only.
 """
 
 from __future__ import annotations
@@ -81,7 +77,6 @@ def merge_command(bin_dir: str, project: str) -> str:
 
 
 def cron_line(bin_dir: str, project: str) -> str:
-    """The whole crontab line, hourly, tagged with the project."""
     command = _escape_percent(merge_command(bin_dir, project))
     return f"{cron_minute(project)} * * * * {command} {project_tag(project)}"
 
@@ -109,7 +104,6 @@ def with_line(text: str, line: str, project: str) -> str:
 
 
 def without_lines(text: str, unwanted: Callable[[str], bool]) -> str:
-    """``text`` without the lines ``unwanted`` picks; the rest unchanged."""
     return "".join(line + "\n" for line in text.splitlines() if not unwanted(line))
 
 
@@ -125,7 +119,6 @@ def runs_merge_from(line: str, bin_dir: str) -> bool:
 
 
 def _crontab(arg: str, stdin_text: str | None = None) -> Done:
-    """``crontab [-u $CTX_CRONTAB_USER] <arg>``, run."""
     user = os.environ.get(USER_VAR)
     argv = ["crontab", *(["-u", user] if user else []), arg]
     try:

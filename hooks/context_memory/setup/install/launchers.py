@@ -1,19 +1,9 @@
-"""The programs ``./install`` registers: our own minimal launchers, not pip's wrappers
-(why, and what ``-IS`` keeps out: docs/install.md). After pip has installed the package,
-each wrapper in ``<venv>/bin`` is replaced by a launcher of the same name::
-
-    #!/home/me/.local/share/context-memory/venv/bin/python -IS
-    import sys
-    sys.path.append('/home/me/.local/share/context-memory/venv/lib/python3.11/site-packages')
-    from context_memory.handlers.budget import main
-    ...
-    sys.exit(main())
-
-Without ``site`` the launcher appends the virtualenv's site-packages itself (and the folders
-its plain ``.pth`` lines name: an editable install). When the interpreter's path cannot go
-on a ``#!`` line, the launcher is a POSIX ``sh`` script that execs it with the same code in
-``-c``. Every launcher answers ``--version`` without running the command: the installer's
-check that each registered command runs. Standard library only (the system python runs it).
+"""The programs ``./install`` registers: our own launchers in place of pip's wrappers, a
+``#!<venv>/bin/python -IS`` script (or a ``sh`` one when that path cannot go on a ``#!``
+line) that appends the virtualenv's site-packages and the folders of its plain ``.pth``
+lines itself (no ``site``) and answers ``--version`` without running the command: the
+installer's check that each registered command runs. Why, and what ``-IS`` keeps out:
+docs/install.md. Standard library only (the system python runs it).
 """
 
 from __future__ import annotations
@@ -33,7 +23,7 @@ from context_memory.setup.install.venv import InstallError, remove_empty, say
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
-# Isolated (-I) and without the site module (-S): see the module docstring. One word on a
+# Isolated (-I) and without the site module (-S): docs/install.md. One word on a
 # #! line (Linux passes what follows the interpreter as one argument).
 ISOLATION_FLAGS = "-IS"
 VERSION_OPTION = "--version"
@@ -88,7 +78,6 @@ def entry_points(venv: Path | str) -> dict[str, str]:
 
 
 def sh_quote(text: str) -> str:
-    """``text`` as one POSIX shell word in single quotes."""
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 

@@ -15,8 +15,6 @@ STATUSLINE_CHAIN = "chain"
 
 @dataclass(frozen=True)
 class InstallOptions:
-    """One run: install (the default) or uninstall, for the user settings or a project."""
-
     venv: Path  # absolute: the virtualenv whose programs are registered
     project: str | None = None  # --project DIR: its .claude/settings.json, else the user's
     dry_run: bool = False

@@ -1,9 +1,7 @@
-"""``./install --pin-decisions`` and its undoing: the import line in the project's
-CLAUDE.md (shown as a diff, written atomically) and the pinned digest built next to the
-state folder. ``PinLine`` is the installer's step (see install/plan.py); ``AutoMemory`` the
-one for --uninstall that takes the toolkit's files and block out of Claude Code's
-auto-memory folders (memory/native.py does the removal; the model's own files and lines
-stay). Standard library only.
+"""``./install --pin-decisions`` and its undoing: the import line in the project's CLAUDE.md
+(shown as a diff, written atomically) and the pinned digest next to the state folder
+(``PinLine``), and for --uninstall the toolkit's files and block out of Claude Code's
+auto-memory folders (``AutoMemory``; memory/native.py removes them). Standard library only.
 """
 
 from __future__ import annotations

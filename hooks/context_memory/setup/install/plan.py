@@ -1,9 +1,7 @@
 """The plan of one installer run: a list of typed steps saying what would change where.
-``make_plan`` reads everything it needs (settings files, the crontab, CLAUDE.md, the install
-record) and refuses what cannot be done before anything is written; ``carry_out`` prints
-the plan (``--dry-run``) or carries it out, each step doing its own. An uninstall's plan
-comes from the install record: the same steps for every place the installs added
-something, then the restore of what the record kept. Standard library only.
+``make_plan`` reads everything it needs and refuses what cannot be done before anything is
+written; ``carry_out`` prints each step (``--dry-run``) or carries it out. An uninstall's
+plan comes from the install record (record.py). Standard library only.
 """
 
 from __future__ import annotations
@@ -16,17 +14,9 @@ from typing import Any
 from context_memory.core.command_table import HOOKS
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
-from context_memory.setup.install.command_links import LinkCommands
-from context_memory.setup.install.crontab import CronLine
 from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
 from context_memory.setup.install.options import InstallOptions, Step
 from context_memory.setup.install.pin import AutoMemory, PinLine, claude_md_change
-from context_memory.setup.install.record import (
-    NoteInstall,
-    PurgeLeftovers,
-    RestoreRecorded,
-    UninstallVenv,
-)
 from context_memory.setup.install.settings_edit import (
     STATUSLINE_PROGRAM,
     DropProjectHooks,
@@ -140,11 +130,13 @@ def make_plan(options: InstallOptions) -> list[Step]:
         steps.append(PreparePrograms(options.venv, tuple(programs), options.bin_dir))
     steps.append(edit)
     if options.uninstall and (options.purge or options.links):
-        steps.append(UninstallVenv(options.venv, options.purge))
+        steps.append(record.UninstallVenv(options.venv, options.purge))
     links = command_links.link_dir(os.environ)
     if options.links:
-        steps.append(LinkCommands(options.bin_dir, links, remove=options.uninstall))
-    steps.append(CronLine(options.bin_dir, project, options.cron, options.uninstall, options.purge))
+        steps.append(command_links.LinkCommands(options.bin_dir, links, remove=options.uninstall))
+    steps.append(
+        crontab.CronLine(options.bin_dir, project, options.cron, options.uninstall, options.purge)
+    )
     steps.append(PinLine(project, claude_md, remove=options.uninstall))
     if options.uninstall:
         steps.append(AutoMemory(recorded_projects(kept, project)))
@@ -153,7 +145,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
             steps.append(RemoveLaunchers(options.launcher_dir))
         if options.purge:
             made = tuple(Path(p) for p in kept["made_folders"])
-            steps.append(PurgeLeftovers(Path(cache_dir()), made))
+            steps.append(record.PurgeLeftovers(Path(cache_dir()), made))
     else:
         if path == user_path:
             steps.extend(project_duplicates(options, kept, user_path))
@@ -163,7 +155,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
 
 def note_install(
     options: InstallOptions, edit: EditSettings, project: str, links: Path, before_cron: str | None
-) -> NoteInstall:
+) -> record.NoteInstall:
     """What this install adds to the record, as found before anything is written."""
     settings = {
         "before": edit.text,
@@ -177,7 +169,7 @@ def note_install(
         "pinned": [project] if options.pin_decisions else [],
         "made_folders": [str(folder) for folder in options.made_folders],
     }
-    return NoteInstall(options.venv, added)
+    return record.NoteInstall(options.venv, added)
 
 
 def project_duplicates(
@@ -221,7 +213,7 @@ def recorded_steps(
     def uncron(project: str) -> None:
         if project not in cron_done:
             cron_done.add(project)
-            steps.append(CronLine(options.bin_dir, project, False, True, False))
+            steps.append(crontab.CronLine(options.bin_dir, project, False, True, False))
 
     def unpin(project: str) -> None:
         if project not in pin_done and os.path.isdir(project):
@@ -245,9 +237,9 @@ def recorded_steps(
         unpin(project)
     if options.links:
         steps.extend(
-            LinkCommands(options.bin_dir, Path(folder), remove=True)
+            command_links.LinkCommands(options.bin_dir, Path(folder), remove=True)
             for folder in kept["links"]
             if Path(folder) != links
         )
-    steps.append(RestoreRecorded(options.venv, kept, options.tool))
+    steps.append(record.RestoreRecorded(options.venv, kept, options.tool))
     return steps

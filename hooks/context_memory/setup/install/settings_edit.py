@@ -1,21 +1,12 @@
-"""What the installer does to Claude Code's settings.json. Pure functions on dicts first
-(settings_file.py reads, parses and serialises the file): they never touch the disk nor
-mutate their argument, and the installer writes nothing when the result equals the input,
-which is what makes a second ``./install`` a no-op. Which entries are ours, and where new
-ones go: docs/install.md ("Which entries of settings.json are the installer's"); the rule
-is ``is_own_entry``. The settings a run wants (``desired_settings``) are the hooks' and the
-status line's edits. Then the write of one settings file (backed up, redone when another
-program changed the file meanwhile) and the installer's steps on settings files
-(EditSettings, DropProjectHooks; see install/plan.py).
+"""What the installer does to Claude Code's settings.json: pure functions on dicts first
+(never touching the disk nor their argument: the installer writes nothing when the result
+equals the input, which makes a second ``./install`` a no-op), then the write of one file
+(backed up, redone when another program changed it meanwhile) and the installer's steps on
+settings files. Which entries are ours: docs/install.md, the rule is ``is_own_entry``.
+settings_file.py reads, parses and serialises the file.
 
-Size: what the installer does to settings.json is one job, from the pure edits to the steps
-that write them; apart, the steps' module imported a dozen names of this one and nothing
-else used it.
-
-Settings format (Claude Code 2.1.x)::
-
-    {"hooks": {"EventName": [{"matcher": "...", "hooks": [
-        {"type": "command", "command": "...", "timeout": SECONDS}]}]}}
+Size: one job, from the pure edits to the steps that write them; apart, the steps' module
+imported a dozen names of this one and nothing else used it.
 """
 
 from __future__ import annotations
@@ -120,22 +111,15 @@ def _single_word(command: object) -> str | None:
 
 
 def command_word(command: object) -> str | None:
-    """The program (first word) of a command, or None."""
     return _first_word(command)[0]
 
 
 def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
-    """Return a copy of ``settings`` with exactly one entry per spec pointing into ``bin_dir``.
-
-    Our existing entries (same event, same matcher, same command name) are replaced in
-    place, so an upgrade (new timeout, new venv path) keeps their position; our entries
-    that match no spec, or duplicates, are removed. Missing entries are appended to the
-    first non-empty group of the event with the same matcher (``None`` = a group without
-    a ``matcher`` key), else to a new group at the end of the event's list (an empty
-    group is not joined, so that uninstalling gives it back as it was). Foreign entries,
-    groups, events and settings are kept untouched. ``register_hooks(register_hooks(s))``
-    equals ``register_hooks(s)``.
-    """
+    """A copy of ``settings`` with exactly one entry per spec pointing into ``bin_dir``, where
+    docs/install.md says: ours replaced in place (an upgrade keeps their position), ours that
+    match no spec or repeat one removed, the missing ones in the first non-empty group of the
+    same matcher (an empty group is not joined, so that uninstalling gives it back as it
+    was), everything foreign untouched. Idempotent."""
     wanted: dict[tuple[str, str | None, str], list[dict[str, Any]]] = {}
     for spec in specs:
         entry: Entry = {"type": "command", "command": command_for(bin_dir, spec.command)}
@@ -169,14 +153,10 @@ def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path 
 def unregister_hooks(
     settings: Settings, bin_dir: Path | str, commands: Iterable[str] = HOOK_NAMES
 ) -> Settings:
-    """Return a copy of ``settings`` without our entries (is_own_entry).
-
-    A matcher group, an event, or the ``hooks`` object that becomes empty because our
-    entries left it is removed too (so ``unregister_hooks(register_hooks(s)) == s``, except
-    that an event list or a ``hooks`` object that was already empty before the install is
-    removed as well: the same settings to Claude Code). Groups that were already empty, and
-    everything foreign, stay.
-    """
+    """A copy of ``settings`` without our entries (is_own_entry), and without the groups,
+    events and ``hooks`` object that only they filled, so ``unregister_hooks(register_hooks(s))
+    == s`` (but for an event list or ``hooks`` object that was empty before: the same
+    settings to Claude Code). Groups that were already empty, and everything foreign, stay."""
     return _rewrite_own_entries(settings, bin_dir, set(commands), lambda *_: None)
 
 
@@ -355,30 +335,25 @@ def desired_settings(settings: Settings, options: InstallOptions, hooks_here: bo
     """The settings after this run: a pure function of the parsed file and the options.
     ``hooks_here`` False: another settings file (the user's) runs our hooks in every
     project already, so this one must not run them a second time."""
-    bin_dir, statusline = options.bin_dir, options.statusline
-    if options.uninstall:
-        return unset_statusline(unregister_hooks(settings, bin_dir), bin_dir)[0]
-    new = (
-        register_hooks(settings, HOOKS, bin_dir)
-        if hooks_here
-        else unregister_hooks(settings, bin_dir)
-    )
-    if statusline:
-        return set_statusline(new, bin_dir, chain=statusline == STATUSLINE_CHAIN)[0]
-    return refresh_statusline(new, bin_dir)
+    if options.uninstall or not hooks_here:
+        return statusline_edit(unregister_hooks(settings, options.bin_dir), options)[0]
+    return statusline_edit(register_hooks(settings, HOOKS, options.bin_dir), options)[0]
 
 
-def statusline_note(settings: Settings, options: InstallOptions) -> str | None:
-    """What this run does to ``settings``' status line, for people; None when nothing."""
+def statusline_edit(settings: Settings, options: InstallOptions) -> tuple[Settings, str | None]:
+    """``settings`` with this run's status line, and what was done, for people (None:
+    nothing to say)."""
+    bin_dir = options.bin_dir
     if options.uninstall:
-        new, theirs = unset_statusline(settings, options.bin_dir)
+        new, theirs = unset_statusline(settings, bin_dir)
         if new == settings:
-            return None
+            return new, None
         if theirs is None:
-            return f"status line: removed {STATUSLINE_PROGRAM}"
-        return f"status line: restored yours ({theirs})"
-    chain = options.statusline == STATUSLINE_CHAIN
-    return set_statusline(settings, options.bin_dir, chain=chain)[1] if options.statusline else None
+            return new, f"status line: removed {STATUSLINE_PROGRAM}"
+        return new, f"status line: restored yours ({theirs})"
+    if options.statusline:
+        return set_statusline(settings, bin_dir, chain=options.statusline == STATUSLINE_CHAIN)
+    return refresh_statusline(settings, bin_dir), None
 
 
 def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
@@ -530,7 +505,7 @@ class EditSettings(Step):
 
     def _say_note(self) -> None:
         """What the run does to the status line (from the settings as they were read)."""
-        note = statusline_note(self.old, self.options)
+        note = statusline_edit(self.old, self.options)[1]
         if note:
             say(f"{note}")
 

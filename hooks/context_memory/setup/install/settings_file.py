@@ -202,6 +202,7 @@ def check_hooks_shape(settings: Settings, path: Path | str) -> None:
 
 
 _KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (type(None), "null"),
     (bool, "a boolean"),
     ((int, float, RawNumber), "a number"),
     (str, "a string"),
@@ -211,8 +212,6 @@ _KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
 
 
 def _kind(value: object) -> str:
-    if value is None:
-        return "null"
     return next((name for kind, name in _KINDS if isinstance(value, kind)), type(value).__name__)
 
 

@@ -33,7 +33,6 @@ PLAN_UPDATE = "update"  # a working virtualenv without this source: pip install
 
 
 def say(text: str) -> None:
-    """One line of the installer's report, on stdout."""
     print(f"{PREFIX} {text}")
 
 
@@ -69,11 +68,8 @@ def running_venv() -> Path | None:
     the ``site`` module ran; our launchers run ``-S`` (then ``sys.prefix`` is the base
     Python's), so the virtualenv is also found as ``site`` finds it: the ``pyvenv.cfg``
     next to the interpreter's folder (``<venv>/bin/python`` -> ``<venv>``)."""
-    prefix = sys.prefix
-    if prefix != getattr(sys, "base_prefix", prefix) and os.path.isfile(
-        os.path.join(prefix, "pyvenv.cfg")
-    ):
-        return Path(os.path.abspath(prefix))
+    if sys.prefix != sys.base_prefix and os.path.isfile(os.path.join(sys.prefix, "pyvenv.cfg")):
+        return Path(os.path.abspath(sys.prefix))
     if sys.executable:
         folder = os.path.dirname(os.path.abspath(sys.executable))  # a link's folder: unresolved
         for candidate in (folder, os.path.dirname(folder)):

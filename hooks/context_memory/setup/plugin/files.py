@@ -84,7 +84,6 @@ def generated_files(version: str = __version__) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the files into the checkout (or the folder given)."""
     args = sys.argv[1:] if argv is None else argv
     root = Path(args[0]) if args else Path(__file__).resolve().parents[4]
     for path, text in generated_files().items():

@@ -1,15 +1,7 @@
-"""The plugin's private virtualenv (click, orjson, filelock) under ``$CLAUDE_PLUGIN_DATA``
-(docs/plugin.md). The hooks run at once on the standard library; this builds the
-virtualenv the by-hand commands need on first use:
-
-- ``ready()``: the venv's site-packages when its stamp matches this plugin (the bytes of
-  ``.claude-plugin/plugin.json`` and the interpreter's X.Y), else None. Two small reads,
-  no imports: hooks call it.
-- ``start_background_build()``: from SessionStart, a detached build; never waits.
-- ``build()``: under the lock on ``venv.lock``, ``python -m venv`` + ``pip install``; the
-  stamp is written last, so a half-built venv is never used.
-
-Standard library only.
+"""The plugin's private virtualenv (click, orjson, filelock) under ``$CLAUDE_PLUGIN_DATA``,
+which the by-hand commands need (docs/plugin.md): ``ready()`` (two small reads, no imports:
+hooks call it), a detached build from SessionStart, and ``build()`` under the lock, whose
+stamp is written last so that a half-built venv is never used. Standard library only.
 """
 
 from __future__ import annotations
@@ -116,7 +108,6 @@ def build_lock(data: str, timeout: float = -1) -> FileLock:
 
 
 def building(data: str) -> bool:
-    """Another process holds the build lock now."""
     try:
         with build_lock(data, timeout=0):
             return False
