@@ -25,7 +25,8 @@ import json
 import os
 
 from context_memory import TYPE_CHECKING
-from context_memory.transcript.locate import claude_config_dir, project_folder_name
+from context_memory.core.client_config import claude_config_dir
+from context_memory.transcript.locate import project_folder_name
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -177,7 +178,7 @@ def native_location(project_dir: str, env: Mapping[str, str] | None = None) -> N
     folder = _configured_folder(found[0]) if found is not None else None
     why = found[1] if folder is not None and found is not None else ""
     if folder is None:
-        base = environ.get(REMOTE_DIR_ENV) or claude_config_dir()
+        base = environ.get(REMOTE_DIR_ENV) or claude_config_dir(environ)
         name = project_folder_name(memory_key(project_dir))
         folder = os.path.join(base, "projects", name, MEMORY_FOLDER)
         why = "the client's default for this project"

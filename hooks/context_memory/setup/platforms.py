@@ -2,7 +2,8 @@
 hooks lock files with ``fcntl`` and the launchers are POSIX ``#!`` and ``sh`` scripts), so
 the installers (``./install``, ``ctx-install``) and the plugin's dispatcher and virtualenv
 build refuse it in one line, before they change anything. WSL is Linux here. And the
-user's folders every part of setup/ starts from: the home folder, the client's config folder.
+home folder every part of setup/ starts from (the client's config folder:
+core/client_config).
 
 Standard library only, and cheap: the plugin's hooks ask before every prompt.
 """
@@ -35,8 +36,3 @@ def unsupported(platform: str | None = None, os_name: str | None = None) -> str 
 
 def home(environ: Mapping[str, str]) -> str:
     return environ.get("HOME") or os.path.expanduser("~")
-
-
-def claude_config_dir(environ: Mapping[str, str]) -> str:
-    """Claude Code's config folder: ``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
-    return environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home(environ), ".claude")

@@ -8,19 +8,12 @@ from __future__ import annotations
 
 import os
 
+from context_memory.core.client_config import claude_config_dir
 from context_memory.core.state import UnsafeNameError, validate_name
 
 
 class TranscriptNotFound(LookupError):
     """No transcript matches what the user asked for; the message says where we looked."""
-
-
-def claude_config_dir() -> str:
-    """The client's config folder: CLAUDE_CONFIG_DIR, else ~/.claude."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    if configured:
-        return os.path.expanduser(configured)
-    return os.path.join(os.path.expanduser("~"), ".claude")
 
 
 # The client (2.1.332) cuts a longer folder name to this many characters and appends a hash.

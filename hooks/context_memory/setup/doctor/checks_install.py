@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from context_memory.core.client_config import claude_config_dir
 from context_memory.core.command_table import HOOKS, SCRIPTS, HookSpec
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check, plural, shortlist
 from context_memory.setup.install import command_links
@@ -32,7 +33,6 @@ from context_memory.setup.install.venv import (
     settings_path_for,
 )
 from context_memory.setup.install.venv import running_venv as find_running_venv
-from context_memory.setup.platforms import claude_config_dir
 from context_memory.setup.plugin import venv as plugin_venv
 
 MIN_PYTHON = (3, 10)

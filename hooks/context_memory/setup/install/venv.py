@@ -13,8 +13,9 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from context_memory.core.client_config import claude_config_dir
 from context_memory.core.command_table import HOOKS
-from context_memory.setup.platforms import claude_config_dir, home
+from context_memory.setup.platforms import home
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
@@ -95,7 +96,7 @@ def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
     ``$CLAUDE_CONFIG_DIR/settings.json`` or ``~/.claude/settings.json``."""
     if project is not None:
         return Path(os.path.abspath(project)) / ".claude" / "settings.json"
-    config_dir = os.path.expanduser(claude_config_dir(environ))
+    config_dir = claude_config_dir(environ)
     return Path(os.path.abspath(config_dir)) / "settings.json"
 
 

@@ -51,7 +51,7 @@ def data_dir(environ: Mapping[str, str] | None = None) -> str:
     given = environ.get("CLAUDE_PLUGIN_DATA", "")
     if given:
         return os.path.abspath(given)
-    from context_memory.setup.platforms import claude_config_dir
+    from context_memory.core.client_config import claude_config_dir
 
     folder = f"{PLUGIN_NAME}-{MARKETPLACE_NAME}"
     return os.path.join(claude_config_dir(environ), "plugins", "data", folder)
