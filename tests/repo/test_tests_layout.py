@@ -70,8 +70,6 @@ TIMED_ALLOWED = {
         "tests/merge/test_clock.py",
         "assert abs(merged_at(state) - time.time()) < 120",
     ): "not a duration: the merge's stamp is the real time, within two minutes",
-    # In folders another session is changing (issue 28 item 6 asks for them to go):
-    ("tests/setup/test_install.py", "assert seconds < 5"): "a repeat install (a slow test)",
 }
 
 

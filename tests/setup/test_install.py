@@ -826,10 +826,9 @@ def test_script_first_install_then_repeat(
         assert found.stdout == f"{bin_dir / spec.command}\n"  # the shell finds it, spaces and all
 
     before = settings.read_bytes()
-    started = time.monotonic()
+    # A repeat is quick because it skips pip (its first line says so): the time itself is
+    # measured in bench/ (docs/benchmarks.md, install times), not bounded here.
     again = script(source, home=home, CTX_VENV=str(shared_venv))
-    seconds = time.monotonic() - started
-    print(f"repeat install: {seconds:.2f} s")
     assert (again.returncode, again.stderr) == (0, "")
     assert again.stdout == text_of(
         [
@@ -840,7 +839,6 @@ def test_script_first_install_then_repeat(
     assert settings.read_bytes() == before
     assert os.listdir(settings.parent) == ["settings.json"]
     assert_linked(local_bin, bin_dir)
-    assert seconds < 5
 
 
 def test_script_dry_run_writes_nothing(source: Path, tmp_path: Path) -> None:
