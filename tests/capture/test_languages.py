@@ -1,6 +1,6 @@
 """Languages as data (capture/lang_<code>.py, compiled in capture/cues.py): every entry of
 every table has an example here or in the language's own cases (tests/helpers/cases_<code>.py,
-tested in test_lang_<code>.py), written from the rule the entry encodes (the labelling
+tested in test_lang_cases.py), written from the rule the entry encodes (the labelling
 rules of tests/fixtures/decision-labels/README.md), not copied from a labelled line; each
 example is captured with the entry's kind, and what states nothing is not captured."""
 
@@ -741,7 +741,7 @@ def test_an_english_text_compiles_only_the_english_table() -> None:
     assert cues.cues_for("use pnpm") is cues.cues_for("keep it")  # compiled once
 
 
-# Each language's own examples (tests/helpers/cases_<code>.py, tested in test_lang_<code>.py).
+# Each language's own examples (tests/helpers/cases_<code>.py, tested in test_lang_cases.py).
 OWN_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "de": cases_de.CAPTURED,
     "es": cases_es.CAPTURED,

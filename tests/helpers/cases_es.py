@@ -1,9 +1,12 @@
 """Spanish prompts for capture/lang_es.py, written from the labelling rules (never
 copied from a labelled line): what is captured with its kind, and what states nothing.
-Shared by tests/capture/test_lang_es.py and the per-entry check of
+Shared by tests/capture/test_lang_cases.py and the per-entry check of
 tests/capture/test_languages.py."""
 
 from __future__ import annotations
+
+# What a relayed text is said to be ("the log shows this:"): the relayed forms' lead.
+RELAY_SAID = "el log muestra esto"
 
 CAPTURED: list[tuple[str, str]] = [
     # a negative imperative: tú, usted, a pronoun between

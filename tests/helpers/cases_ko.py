@@ -1,9 +1,12 @@
 """Korean prompts for capture/lang_ko.py, written from the labelling rules (never
 copied from a labelled line): what is captured with its kind, and what states nothing.
-Shared by tests/capture/test_lang_ko.py and the per-entry check of
+Shared by tests/capture/test_lang_cases.py and the per-entry check of
 tests/capture/test_languages.py."""
 
 from __future__ import annotations
+
+# What a relayed text is said to be ("the log shows this:"): the relayed forms' lead.
+RELAY_SAID = "로그에 이렇게 나와"
 
 CAPTURED: list[tuple[str, str]] = [
     # refusals

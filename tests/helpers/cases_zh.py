@@ -1,9 +1,12 @@
 """Chinese prompts for capture/lang_zh.py, written from the labelling rules (never
 copied from a labelled line): what is captured with its kind, and what states nothing.
-Shared by tests/capture/test_lang_zh.py and the per-entry check of
+Shared by tests/capture/test_lang_cases.py and the per-entry check of
 tests/capture/test_languages.py."""
 
 from __future__ import annotations
+
+# What a relayed text is said to be ("the log shows this:"): the relayed forms' lead.
+RELAY_SAID = "日志里是这样的"
 
 CAPTURED: list[tuple[str, str]] = [
     # refusals: 不要, 不用/不需要 at the start or after the work's own subject

@@ -1,4 +1,4 @@
-"""What the per-language capture tests share (tests/capture/test_lang_<code>.py): the forms
+"""What the per-language capture tests share (tests/capture/test_lang_cases.py): the forms
 in which a sentence that states a rule is not the user's word (pasted, quoted, logged), and
 the entries of a language table that no example exercises."""
 
