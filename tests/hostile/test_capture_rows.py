@@ -61,17 +61,12 @@ ANSWERS = st.fixed_dictionaries(
         "answers": st.one_of(st.just({"Which?": "SQLite"}), VALUES),
     }
 )
+BLOCK_FIELDS = {"id": IDS, "tool_use_id": IDS, "name": TOOLS}  # the rest: any value
 BLOCKS = st.fixed_dictionaries(
     {"type": st.sampled_from(["text", "tool_use", "tool_result", "thinking", "image"])},
     optional={
-        "text": VALUES,
-        "id": IDS,
-        "tool_use_id": IDS,
-        "name": TOOLS,
-        "input": VALUES,
-        "content": VALUES,
-        "is_error": VALUES,
-        "thinking": VALUES,
+        key: BLOCK_FIELDS.get(key, VALUES)
+        for key in ("text", "id", "tool_use_id", "name", "input", "content", "is_error", "thinking")
     },
 )
 MESSAGES = st.fixed_dictionaries(
@@ -82,19 +77,12 @@ MESSAGES = st.fixed_dictionaries(
         "content": st.one_of(VALUES, st.lists(st.one_of(BLOCKS, VALUES), max_size=4)),
     },
 )
+ROW_FIELDS = {"toolUseResult": st.one_of(ANSWERS, VALUES), "message": MESSAGES}
+ROW_KEYS = "uuid isSidechain isMeta toolUseResult toolDenialKind userFeedback timestamp message"
 ROWS = st.fixed_dictionaries(
     {"type": st.sampled_from(["user", "assistant", "summary", "queue-operation", "system"])},
     optional={
-        "uuid": VALUES,
-        "isSidechain": VALUES,
-        "isMeta": VALUES,
-        "toolUseResult": st.one_of(ANSWERS, VALUES),
-        "toolDenialKind": VALUES,
-        "userFeedback": VALUES,
-        "timestamp": VALUES,
-        "message": MESSAGES,
-        "content": VALUES,
-        "operation": VALUES,
+        key: ROW_FIELDS.get(key, VALUES) for key in (*ROW_KEYS.split(), "content", "operation")
     },
 )
 
