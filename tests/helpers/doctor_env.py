@@ -11,7 +11,7 @@ import pytest
 
 from context_memory.commands import doctor as doctor_cli
 from context_memory.core.command_table import HOOKS
-from context_memory.setup.doctor import all_checks as doctor
+from context_memory.setup.doctor import checks_install, checks_state
 from context_memory.setup.install.command_links import LINKED_COMMANDS, apply_links, plan_links
 from context_memory.setup.install.settings_edit import register_hooks
 from context_memory.setup.install.settings_file import dumps_settings
@@ -61,9 +61,11 @@ def healthy_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         if folder and not os.path.exists(os.path.join(folder, "ctx-budget"))
     ]
     monkeypatch.setenv("PATH", os.pathsep.join([str(links), *others]))
-    monkeypatch.setattr(doctor, "expected_programs", lambda: list(PROGRAMS))
-    real_check_cron = doctor.check_cron
+    monkeypatch.setattr(checks_install, "expected_programs", lambda: list(PROGRAMS))
+    real_check_cron = checks_state.check_cron
     monkeypatch.setattr(
-        doctor, "check_cron", lambda project, _=None, **kw: real_check_cron(project, str, **kw)
+        checks_state,
+        "check_cron",
+        lambda project, _=None, **kw: real_check_cron(project, str, **kw),
     )
     return venv

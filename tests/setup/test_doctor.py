@@ -10,7 +10,7 @@ import pytest
 from context_memory.commands import doctor as doctor_cli
 from context_memory.core.command_table import HOOKS, HookSpec
 from context_memory.setup.doctor import all_checks as doctor
-from context_memory.setup.doctor import checks_install
+from context_memory.setup.doctor import checks_install, checks_state
 from context_memory.setup.doctor.check import FAIL, OK, WARN, Check
 from context_memory.setup.doctor.checks_install import (
     SettingsFile,
@@ -548,8 +548,10 @@ def test_the_virtualenv_checked_is_the_one_the_hooks_run_from(
     apply_links(venv / "bin", links, plan_links(venv / "bin", links))  # as pipx links them
     monkeypatch.setenv("PATH", f"{links}{os.pathsep}{os.environ['PATH']}")
     write_settings(home / ".claude" / "settings.json", register_hooks({}, HOOKS, launchers))
-    monkeypatch.setattr(doctor, "expected_programs", lambda: list(PROGRAMS))
-    monkeypatch.setattr(doctor, "check_cron", lambda project, _=None, **kw: Check("cron", OK, ""))
+    monkeypatch.setattr(checks_install, "expected_programs", lambda: list(PROGRAMS))
+    monkeypatch.setattr(
+        checks_state, "check_cron", lambda project, _=None, **kw: Check("cron", OK, "")
+    )
     # ctx-doctor run from the virtualenv's python under -S: sys.prefix says nothing.
     monkeypatch.setattr(checks_install.sys, "prefix", "/usr")
     monkeypatch.setattr(checks_install.sys, "base_prefix", "/usr")

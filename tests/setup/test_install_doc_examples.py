@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from context_memory.commands import doctor as doctor_cli
-from context_memory.setup.doctor import all_checks
+from context_memory.setup.doctor import checks_state
 from context_memory.setup.install import cli as installer
 from context_memory.setup.install import settings_edit
 from context_memory.setup.install.venv import default_venv
@@ -88,10 +88,12 @@ def test_the_doctor_example(you: Path, capsys: Any, monkeypatch: pytest.MonkeyPa
     capsys.readouterr()
     links = you / ".local" / "bin"
     monkeypatch.setenv("PATH", f"{links}{os.pathsep}{os.environ['PATH']}")
-    real_check_cron = all_checks.check_cron
+    real_check_cron = checks_state.check_cron
     # Nobody's crontab has a line for ~/app (the machine's own is not read).
     monkeypatch.setattr(
-        all_checks, "check_cron", lambda project, _=None, **kw: real_check_cron(project, str, **kw)
+        checks_state,
+        "check_cron",
+        lambda project, _=None, **kw: real_check_cron(project, str, **kw),
     )
     assert doctor_cli.main([]) == 0
     out = capsys.readouterr().out

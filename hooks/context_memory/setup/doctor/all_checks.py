@@ -9,27 +9,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from context_memory.core.command_table import HOOKS
+from context_memory.setup.doctor import checks_install as install
+from context_memory.setup.doctor import checks_state as state
 from context_memory.setup.doctor.check import FAIL, Check
-from context_memory.setup.doctor.checks_install import (
-    check_command_links,
-    check_hook,
-    check_python,
-    check_settings_file,
-    check_statusline,
-    check_venv,
-    expected_programs,
-    plugin_check,
-    plugin_installs,
-    plugin_venv_check,
-    settings_files,
-)
-from context_memory.setup.doctor.checks_state import (
-    check_auto_memory,
-    check_breakers,
-    check_cron,
-    check_logs,
-    check_state_dir,
-)
 from context_memory.setup.install.venv import owned_by_installer
 
 
@@ -44,27 +26,27 @@ def run_checks(
     enabled plugin install (checks_install.plugin_installs) the hooks come from the plugin, and the
     ./install virtualenv, links and crontab line are optional."""
     environ = os.environ if environ is None else environ
-    files = settings_files(project, environ)
+    files = install.settings_files(project, environ)
     loaded = [item.settings for item in files if item.error is None]
-    installs = plugin_installs(environ, loaded)
+    installs = install.plugin_installs(environ, loaded)
     plugin = next((item for item in installs if item.enabled), None)
-    checks = [check_python(), *(plugin_check(item) for item in installs)]
-    venv_check = check_venv(venv, expected_programs())
+    checks = [install.check_python(), *(install.plugin_check(item) for item in installs)]
+    venv_check = install.check_venv(venv, install.expected_programs())
     if plugin is not None and venv_check.status == FAIL:
-        venv_check = plugin_venv_check(environ)  # plugin-only: no ./install virtualenv
+        venv_check = install.plugin_venv_check(environ)  # plugin-only: no ./install virtualenv
     checks.append(venv_check)
-    checks.extend(check_settings_file(item) for item in files)
-    checks.extend(check_hook(spec, files, plugin and plugin.plugin_id) for spec in HOOKS)
+    checks.extend(install.check_settings_file(item) for item in files)
+    checks.extend(install.check_hook(spec, files, plugin and plugin.plugin_id) for spec in HOOKS)
     installer = installer_command(venv)
     return [
         *checks,
-        check_statusline(files),
-        check_command_links(venv, environ, plugin=plugin is not None),
-        check_state_dir(state_dir),
-        check_cron(project, read_crontab, installer=installer, plugin=plugin),
-        check_logs(state_dir),
-        check_breakers(state_dir),
-        check_auto_memory(project, state_dir, environ),
+        install.check_statusline(files),
+        install.check_command_links(venv, environ, plugin=plugin is not None),
+        state.check_state_dir(state_dir),
+        state.check_cron(project, read_crontab, installer=installer, plugin=plugin),
+        state.check_logs(state_dir),
+        state.check_breakers(state_dir),
+        state.check_auto_memory(project, state_dir, environ),
     ]
 
 
