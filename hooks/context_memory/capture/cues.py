@@ -88,24 +88,25 @@ KIND_ORDER = ("rejected", "constraint", "decided")
 
 class Cues:
     """The compiled patterns of the languages a text may be in (``cues_for``): directives
-    in kind order, vetoes, proposals, picks, affirms."""
+    in kind order, vetoes, proposals, picks, affirms. What a reply to an offer or a
+    rejected call needs (picks, affirms, chooses, defers, accepts) is compiled when first
+    asked for: most turns never ask (PICKS alone costs a fresh process ~4 ms)."""
 
     __slots__ = (
-        "accepts",
-        "affirms",
+        "_lazy",
+        "_tables",
         "agent_acts",
         "agent_choices",
-        "chooses",
-        "defers",
         "directives",
         "goes_on",
-        "picks",
         "proposals",
         "questions",
         "vetoes",
     )
 
     def __init__(self, tables: tuple[Any, ...]) -> None:
+        self._tables = tables
+        self._lazy: dict[str, Any] = {}
         self.directives: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             (re.compile(pattern, _I), str(kind))
             for wanted in KIND_ORDER
@@ -121,13 +122,37 @@ class Cues:
             "|".join(p for table in tables for p in table.AGENT_CHOICES), _I
         )
         self.agent_acts = re.compile("|".join(p for table in tables for p in table.AGENT_ACTS), _I)
-        self.defers = tuple(re.compile(p, _I) for table in tables for p in table.DEFERS)
-        self.picks = tuple(re.compile(p, _I) for table in tables for p in table.PICKS)
-        self.affirms = tuple(re.compile(p, _I) for table in tables for p in table.AFFIRMS)
         self.questions = tuple(re.compile(p, _I) for table in tables for p in table.QUESTIONS)
         self.goes_on = tuple(re.compile(p, _I) for table in tables for p in table.GOES_ON)
-        self.accepts = tuple(re.compile(p, _I) for table in tables for p in table.ACCEPTS)
-        self.chooses = re.compile("|".join(p for table in tables for p in table.CHOOSES), _I)
+
+    def _each(self, field: str) -> tuple[re.Pattern[str], ...]:
+        if field not in self._lazy:
+            patterns = (p for table in self._tables for p in getattr(table, field))
+            self._lazy[field] = tuple(re.compile(p, _I) for p in patterns)
+        return self._lazy[field]  # type: ignore[no-any-return]
+
+    @property
+    def picks(self) -> tuple[re.Pattern[str], ...]:
+        return self._each("PICKS")
+
+    @property
+    def affirms(self) -> tuple[re.Pattern[str], ...]:
+        return self._each("AFFIRMS")
+
+    @property
+    def defers(self) -> tuple[re.Pattern[str], ...]:
+        return self._each("DEFERS")
+
+    @property
+    def accepts(self) -> tuple[re.Pattern[str], ...]:
+        return self._each("ACCEPTS")
+
+    @property
+    def chooses(self) -> re.Pattern[str]:
+        if "CHOOSES" not in self._lazy:
+            joined = "|".join(p for table in self._tables for p in table.CHOOSES)
+            self._lazy["CHOOSES"] = re.compile(joined, _I)
+        return self._lazy["CHOOSES"]  # type: ignore[no-any-return]
 
 
 # Compiled once per set of languages, when a text in them is first read: a turn in
