@@ -878,3 +878,13 @@ def test_the_agents_choice_is_read_in_each_language(code: str) -> None:
     # Offered, not acted on: a question to the user is no choice.
     for text in AGENT_EXAMPLES[code]:
         assert settled_choice(text.rstrip(".。") + "?") == ""
+
+
+def test_the_reply_only_patterns_are_compiled_when_a_reply_needs_them() -> None:
+    # A fresh process reading a plain prompt pays for the directives, not for picking.
+    found = cues.Cues((TABLES["en"],))
+    assert found._lazy == {}
+    assert found.picks and set(found._lazy) == {"PICKS"}
+    assert found.picks is found.picks  # compiled once
+    assert found.chooses.search("let's go with it")
+    assert set(found._lazy) == {"PICKS", "CHOOSES"}
