@@ -16,6 +16,7 @@ from helpers import (
     cases_de,
     cases_es,
     cases_fr,
+    cases_it,
     cases_ja,
     cases_ko,
     cases_pt,
@@ -243,6 +244,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("추천한 대로 해줘", "decided"),
         ("네, 근데 테스트는 그대로 둬", "decided"),
     ],
+    "it": [
+        ("Non usare variabili globali", "constraint"),
+        ("Usiamo pnpm invece di npm", "decided"),
+        ("Non mi piace questo design", "rejected"),
+    ],
     "es": [
         ("usa SQLite para la caché", "decided"),
         ("llámalo ctx-guard", "decided"),
@@ -432,6 +438,7 @@ NOTHING: dict[str, list[str]] = {
     ],
     "ko": ["이 함수는 뭐 하는 거야?", "고마워", "잘 모르겠어"],
     "es": ["¿Qué hace esta función?", "Gracias, funciona", "Agrega un botón de guardar"],
+    "it": ["Cosa fa questa funzione?", "Grazie, funziona", "Il build fallisce sempre."],
     "de": ["Was macht diese Funktion?", "Danke, das klappt", "Das hat nie funktioniert."],
     "fr": ["Que fait cette fonction ?", "Merci, ça marche", "Ça ne marche toujours pas."],
     "pt": ["O que essa função faz?", "Obrigado, funcionou", "Adicione um botão de salvar"],
@@ -471,6 +478,7 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
         ("두 번째로 해줘", OPTIONS, "2"),
     ],
     "es": [("vamos con la opción 2", OPTIONS, "2"), ("la primera", OPTIONS, "1")],
+    "it": [("andiamo con l'opzione 2", OPTIONS, "2"), ("la prima", OPTIONS, "1")],
     "de": [("ich nehme Option 2", OPTIONS, "2"), ("die erste", OPTIONS, "1")],
     "fr": [("je prends l'option 2", OPTIONS, "2"), ("la première", OPTIONS, "1")],
     "pt": [("vamos com a opção 2", OPTIONS, "2"), ("a primeira", OPTIONS, "1")],
@@ -513,6 +521,12 @@ NAMED_EXAMPLES: dict[str, list[tuple[str, dict[str, object]]]] = {
         (
             "vamos con el plano",
             _named("Diseño anidado: paquetes bajo src/", "Diseño plano: todo arriba"),
+        )
+    ],
+    "it": [
+        (
+            "ok, andiamo con la struttura piatta",
+            _named("Struttura annidata: pacchetti in src/", "Struttura piatta: tutto in alto"),
         )
     ],
     "de": [
@@ -559,6 +573,7 @@ QUESTION_EXAMPLES: dict[str, list[str]] = {
     "ja": ["このキャッシュはどこで消えますか"],
     "ko": ["캐시는 어떻게 무효화돼"],
     "es": ["cómo se invalida la caché"],
+    "it": ["come funziona questa cache"],
     "de": ["wie wird der Cache geleert"],
     "fr": ["comment le cache est vidé"],
     "pt": ["como o cache é invalidado"],
@@ -586,6 +601,7 @@ GO_ON_EXAMPLES: dict[str, list[str]] = {
     "ja": ["続けてください"],
     "ko": ["계속해줘"],
     "es": ["sigue", "vale, continúa"],
+    "it": ["prosegui", "ok, vai avanti"],
     "de": ["mach weiter"],
     "fr": ["oui, continuez"],
     "pt": ["prossiga"],
@@ -616,6 +632,7 @@ ACCEPT_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "ja": [("はい、nvm を使っています", "nvm を使っています")],
     "ko": [("네, 저는 nvm을 써요", "저는 nvm을 써요")],
     "es": [("sí, uso nvm", "uso nvm")],
+    "it": [("sì, uso nvm", "uso nvm")],
     "de": [("ja, ich nutze nvm", "ich nutze nvm")],
     "fr": [("oui, j'utilise nvm", "j'utilise nvm")],
     "pt": [("sim, eu uso nvm", "eu uso nvm")],
@@ -697,6 +714,7 @@ AFFIRM_EXAMPLES: dict[str, list[str]] = {
     "ja": ["はい、それでお願いします"],
     "ko": ["네, 추천대로 진행해 주세요"],
     "es": ["sí, hazlo"],
+    "it": ["sì, fallo"],
     "de": ["ja, mach das"],
     "fr": ["oui, vas-y"],
     "pt": ["sim, pode fazer"],
@@ -710,7 +728,9 @@ def _every(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str]]:
 
 
 def test_there_is_one_table_per_language() -> None:
-    assert sorted(TABLES) == sorted(["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi"])
+    assert sorted(TABLES) == sorted(
+        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it"]
+    )
     for table in TABLES.values():
         for name in (
             "DIRECTIVES",
@@ -746,6 +766,7 @@ OWN_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "de": cases_de.CAPTURED,
     "es": cases_es.CAPTURED,
     "fr": cases_fr.CAPTURED,
+    "it": cases_it.CAPTURED,
     "ja": cases_ja.CAPTURED,
     "ko": cases_ko.CAPTURED,
     "pt": cases_pt.CAPTURED,
@@ -836,6 +857,7 @@ DEFER_EXAMPLES: dict[str, list[str]] = {
     "ja": ["まだ決めていません、後で相談させて"],
     "ko": ["나중에 논의하자"],
     "es": ["No sé, depende del costo"],
+    "it": ["Non so, ne parliamo più tardi"],
     "pt": ["Não sei, vamos discutir depois"],
     "de": ["Weiß nicht, lass uns das später besprechen"],
     "fr": ["Je ne sais pas, on en discute plus tard"],
@@ -861,6 +883,7 @@ AGENT_EXAMPLES: dict[str, list[str]] = {
     "ja": ["`requests` の代わりに `httpx` を使います。"],
     "ko": ["`requests` 대신 `httpx`를 사용하겠습니다."],
     "es": ["Voy a usar `httpx` en lugar de `requests` para el cliente."],
+    "it": ["Userò `httpx` invece di `requests` per il client."],
     "pt": ["Vou usar `httpx` em vez de `requests` no cliente."],
     "de": ["Ich verwende `httpx` statt `requests` für den Client."],
     "fr": ["Je vais utiliser `httpx` au lieu de `requests` pour le client."],

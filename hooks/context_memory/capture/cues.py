@@ -18,6 +18,7 @@ from context_memory.capture import (
     lang_en,
     lang_es,
     lang_fr,
+    lang_it,
     lang_ja,
     lang_ko,
     lang_pt,
@@ -27,7 +28,7 @@ from context_memory.capture import (
 )
 
 # --- languages as data ------------------------------------------------------------------
-# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi),
+# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi, it),
 # compiled here once.
 #
 # A table is a module with these tuples of regular-expression sources (case-insensitive):
@@ -76,6 +77,7 @@ TABLES = (
     lang_pt,
     lang_ru,
     lang_vi,
+    lang_it,
 )
 _I = re.IGNORECASE
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block

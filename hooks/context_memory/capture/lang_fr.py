@@ -2,7 +2,13 @@
 
 DIRECTIVES = (
     # refusals and corrections
-    (r"^non\b[,.!: ]", "rejected"),
+    # (not Italian "non" + an infinitive or a verb: "non usare", "non toccarlo", "non voglio")
+    (
+        r"^non\b(?:[,.!:]| (?!(?:(?:lo|la|li|le|gli|mi|ti|ci|ne) )?\w+(?:ar|er|ir)(?:e|lo|la|li|"
+        r"le|ne)\b|(?:è|mi|c['’]è|serve|servono|voglio|so|riesco|funziona|capisco|vedo|trovo|"
+        r"ho|sono|posso|parte|va)\b))",
+        "rejected",
+    ),
     # "pnpm, pas npm" (X, not Y): the choice of X
     (
         r"[,，]\s*pas (?!ça\b|ca\b|maintenant\b|encore\b|mal\b|grave\b|besoin\b|sûr\b|vrai\b|"

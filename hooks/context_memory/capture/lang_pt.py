@@ -38,7 +38,9 @@ DIRECTIVES = (
     (
         r"(?:^|[,;:] |\b(?:e|mas|por favor,?) )(?:sempre|nunca|jamais)\b(?! (?:me|te|se|nos|lhe|"
         r"o|a|isso|acontece|falha|dá|da|quebra|aparece|funciona|trava|demora|sai|fica|foi|é|e|"
-        r"está|esta|tem|tinha|tive|vi|deu|houve|teve|fiz|usei|havia|había|hubo|consegui)\b)"
+        r"está|esta|tem|tinha|tive|vi|deu|houve|teve|fiz|usei|havia|había|hubo|consegui|"
+        # (Italian "sempre lo stesso", "sempre più": a description in a text read as both)
+        r"lo|il|più|stesso|stessa)\b)"
         r"(?! \w+(?:ou|eu|iu)\b)|"
         r"\b(?:use|rode|faça|execute|teste|mantenha|verifique|responda|escreva|pergunte|"
         r"confirme) (?:sempre|nunca)\b|"
