@@ -19,6 +19,7 @@ from helpers import (
     cases_it,
     cases_ja,
     cases_ko,
+    cases_nl,
     cases_pt,
     cases_ru,
     cases_vi,
@@ -244,6 +245,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("추천한 대로 해줘", "decided"),
         ("네, 근데 테스트는 그대로 둬", "decided"),
     ],
+    "nl": [
+        ("Gebruik geen globale variabelen", "constraint"),
+        ("Laten we pnpm gebruiken in plaats van npm", "decided"),
+        ("Dat klopt niet", "rejected"),
+    ],
     "it": [
         ("Non usare variabili globali", "constraint"),
         ("Usiamo pnpm invece di npm", "decided"),
@@ -439,6 +445,7 @@ NOTHING: dict[str, list[str]] = {
     "ko": ["이 함수는 뭐 하는 거야?", "고마워", "잘 모르겠어"],
     "es": ["¿Qué hace esta función?", "Gracias, funciona", "Agrega un botón de guardar"],
     "it": ["Cosa fa questa funzione?", "Grazie, funziona", "Il build fallisce sempre."],
+    "nl": ["Wat doet deze functie?", "Bedankt, het werkt", "De build faalt altijd."],
     "de": ["Was macht diese Funktion?", "Danke, das klappt", "Das hat nie funktioniert."],
     "fr": ["Que fait cette fonction ?", "Merci, ça marche", "Ça ne marche toujours pas."],
     "pt": ["O que essa função faz?", "Obrigado, funcionou", "Adicione um botão de salvar"],
@@ -479,6 +486,7 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
     ],
     "es": [("vamos con la opción 2", OPTIONS, "2"), ("la primera", OPTIONS, "1")],
     "it": [("andiamo con l'opzione 2", OPTIONS, "2"), ("la prima", OPTIONS, "1")],
+    "nl": [("ik neem optie 2", OPTIONS, "2"), ("de eerste", OPTIONS, "1")],
     "de": [("ich nehme Option 2", OPTIONS, "2"), ("die erste", OPTIONS, "1")],
     "fr": [("je prends l'option 2", OPTIONS, "2"), ("la première", OPTIONS, "1")],
     "pt": [("vamos com a opção 2", OPTIONS, "2"), ("a primeira", OPTIONS, "1")],
@@ -529,6 +537,12 @@ NAMED_EXAMPLES: dict[str, list[tuple[str, dict[str, object]]]] = {
             _named("Struttura annidata: pacchetti in src/", "Struttura piatta: tutto in alto"),
         )
     ],
+    "nl": [
+        (
+            "ok, laten we de platte structuur nemen",
+            _named("Geneste structuur: pakketten in src/", "Platte structuur: alles bovenaan"),
+        )
+    ],
     "de": [
         (
             "lass uns Polyrepo nehmen",
@@ -574,6 +588,7 @@ QUESTION_EXAMPLES: dict[str, list[str]] = {
     "ko": ["캐시는 어떻게 무효화돼"],
     "es": ["cómo se invalida la caché"],
     "it": ["come funziona questa cache"],
+    "nl": ["hoe werkt de cache"],
     "de": ["wie wird der Cache geleert"],
     "fr": ["comment le cache est vidé"],
     "pt": ["como o cache é invalidado"],
@@ -602,6 +617,7 @@ GO_ON_EXAMPLES: dict[str, list[str]] = {
     "ko": ["계속해줘"],
     "es": ["sigue", "vale, continúa"],
     "it": ["prosegui", "ok, vai avanti"],
+    "nl": ["doorgaan", "ok, ga maar door"],
     "de": ["mach weiter"],
     "fr": ["oui, continuez"],
     "pt": ["prossiga"],
@@ -633,6 +649,7 @@ ACCEPT_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "ko": [("네, 저는 nvm을 써요", "저는 nvm을 써요")],
     "es": [("sí, uso nvm", "uso nvm")],
     "it": [("sì, uso nvm", "uso nvm")],
+    "nl": [("ja, ik gebruik nvm", "ik gebruik nvm")],
     "de": [("ja, ich nutze nvm", "ich nutze nvm")],
     "fr": [("oui, j'utilise nvm", "j'utilise nvm")],
     "pt": [("sim, eu uso nvm", "eu uso nvm")],
@@ -715,6 +732,7 @@ AFFIRM_EXAMPLES: dict[str, list[str]] = {
     "ko": ["네, 추천대로 진행해 주세요"],
     "es": ["sí, hazlo"],
     "it": ["sì, fallo"],
+    "nl": ["ja, doe maar"],
     "de": ["ja, mach das"],
     "fr": ["oui, vas-y"],
     "pt": ["sim, pode fazer"],
@@ -729,7 +747,7 @@ def _every(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str]]:
 
 def test_there_is_one_table_per_language() -> None:
     assert sorted(TABLES) == sorted(
-        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it"]
+        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it", "nl"]
     )
     for table in TABLES.values():
         for name in (
@@ -767,6 +785,7 @@ OWN_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "es": cases_es.CAPTURED,
     "fr": cases_fr.CAPTURED,
     "it": cases_it.CAPTURED,
+    "nl": cases_nl.CAPTURED,
     "ja": cases_ja.CAPTURED,
     "ko": cases_ko.CAPTURED,
     "pt": cases_pt.CAPTURED,
@@ -858,6 +877,7 @@ DEFER_EXAMPLES: dict[str, list[str]] = {
     "ko": ["나중에 논의하자"],
     "es": ["No sé, depende del costo"],
     "it": ["Non so, ne parliamo più tardi"],
+    "nl": ["Weet ik niet, laten we het later bespreken"],
     "pt": ["Não sei, vamos discutir depois"],
     "de": ["Weiß nicht, lass uns das später besprechen"],
     "fr": ["Je ne sais pas, on en discute plus tard"],
@@ -884,6 +904,7 @@ AGENT_EXAMPLES: dict[str, list[str]] = {
     "ko": ["`requests` 대신 `httpx`를 사용하겠습니다."],
     "es": ["Voy a usar `httpx` en lugar de `requests` para el cliente."],
     "it": ["Userò `httpx` invece di `requests` per il client."],
+    "nl": ["Ik gebruik `httpx` in plaats van `requests` voor de client."],
     "pt": ["Vou usar `httpx` em vez de `requests` no cliente."],
     "de": ["Ich verwende `httpx` statt `requests` für den Client."],
     "fr": ["Je vais utiliser `httpx` au lieu de `requests` pour le client."],

@@ -21,6 +21,7 @@ from context_memory.capture import (
     lang_it,
     lang_ja,
     lang_ko,
+    lang_nl,
     lang_pt,
     lang_ru,
     lang_vi,
@@ -28,7 +29,7 @@ from context_memory.capture import (
 )
 
 # --- languages as data ------------------------------------------------------------------
-# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi, it),
+# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi, it, nl),
 # compiled here once.
 #
 # A table is a module with these tuples of regular-expression sources (case-insensitive):
@@ -78,6 +79,7 @@ TABLES = (
     lang_ru,
     lang_vi,
     lang_it,
+    lang_nl,
 )
 _I = re.IGNORECASE
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
