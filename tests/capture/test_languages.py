@@ -20,6 +20,7 @@ from helpers import (
     cases_ja,
     cases_ko,
     cases_nl,
+    cases_pl,
     cases_pt,
     cases_ru,
     cases_vi,
@@ -245,6 +246,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("추천한 대로 해줘", "decided"),
         ("네, 근데 테스트는 그대로 둬", "decided"),
     ],
+    "pl": [
+        ("Nie używaj zmiennych globalnych", "constraint"),
+        ("Użyjmy pnpm zamiast npm", "decided"),
+        ("Nie o to chodzi", "rejected"),
+    ],
     "nl": [
         ("Gebruik geen globale variabelen", "constraint"),
         ("Laten we pnpm gebruiken in plaats van npm", "decided"),
@@ -446,6 +452,7 @@ NOTHING: dict[str, list[str]] = {
     "es": ["¿Qué hace esta función?", "Gracias, funciona", "Agrega un botón de guardar"],
     "it": ["Cosa fa questa funzione?", "Grazie, funziona", "Il build fallisce sempre."],
     "nl": ["Wat doet deze functie?", "Bedankt, het werkt", "De build faalt altijd."],
+    "pl": ["Co robi ta funkcja?", "Dzięki, działa", "Build zawsze się wywala."],
     "de": ["Was macht diese Funktion?", "Danke, das klappt", "Das hat nie funktioniert."],
     "fr": ["Que fait cette fonction ?", "Merci, ça marche", "Ça ne marche toujours pas."],
     "pt": ["O que essa função faz?", "Obrigado, funcionou", "Adicione um botão de salvar"],
@@ -487,6 +494,7 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
     "es": [("vamos con la opción 2", OPTIONS, "2"), ("la primera", OPTIONS, "1")],
     "it": [("andiamo con l'opzione 2", OPTIONS, "2"), ("la prima", OPTIONS, "1")],
     "nl": [("ik neem optie 2", OPTIONS, "2"), ("de eerste", OPTIONS, "1")],
+    "pl": [("wybieram opcję 2", OPTIONS, "2"), ("pierwsza", OPTIONS, "1")],
     "de": [("ich nehme Option 2", OPTIONS, "2"), ("die erste", OPTIONS, "1")],
     "fr": [("je prends l'option 2", OPTIONS, "2"), ("la première", OPTIONS, "1")],
     "pt": [("vamos com a opção 2", OPTIONS, "2"), ("a primeira", OPTIONS, "1")],
@@ -543,6 +551,12 @@ NAMED_EXAMPLES: dict[str, list[tuple[str, dict[str, object]]]] = {
             _named("Geneste structuur: pakketten in src/", "Platte structuur: alles bovenaan"),
         )
     ],
+    "pl": [
+        (
+            "dobrze, płaska",
+            _named("Zagnieżdżona struktura: pakiety w src/", "Płaska struktura: wszystko na górze"),
+        )
+    ],
     "de": [
         (
             "lass uns Polyrepo nehmen",
@@ -589,6 +603,7 @@ QUESTION_EXAMPLES: dict[str, list[str]] = {
     "es": ["cómo se invalida la caché"],
     "it": ["come funziona questa cache"],
     "nl": ["hoe werkt de cache"],
+    "pl": ["jak działa ten cache"],
     "de": ["wie wird der Cache geleert"],
     "fr": ["comment le cache est vidé"],
     "pt": ["como o cache é invalidado"],
@@ -618,6 +633,7 @@ GO_ON_EXAMPLES: dict[str, list[str]] = {
     "es": ["sigue", "vale, continúa"],
     "it": ["prosegui", "ok, vai avanti"],
     "nl": ["doorgaan", "ok, ga maar door"],
+    "pl": ["kontynuuj", "dobra, dalej"],
     "de": ["mach weiter"],
     "fr": ["oui, continuez"],
     "pt": ["prossiga"],
@@ -650,6 +666,7 @@ ACCEPT_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "es": [("sí, uso nvm", "uso nvm")],
     "it": [("sì, uso nvm", "uso nvm")],
     "nl": [("ja, ik gebruik nvm", "ik gebruik nvm")],
+    "pl": [("tak, używam nvm", "używam nvm")],
     "de": [("ja, ich nutze nvm", "ich nutze nvm")],
     "fr": [("oui, j'utilise nvm", "j'utilise nvm")],
     "pt": [("sim, eu uso nvm", "eu uso nvm")],
@@ -733,6 +750,7 @@ AFFIRM_EXAMPLES: dict[str, list[str]] = {
     "es": ["sí, hazlo"],
     "it": ["sì, fallo"],
     "nl": ["ja, doe maar"],
+    "pl": ["tak, zrób to"],
     "de": ["ja, mach das"],
     "fr": ["oui, vas-y"],
     "pt": ["sim, pode fazer"],
@@ -747,7 +765,7 @@ def _every(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str]]:
 
 def test_there_is_one_table_per_language() -> None:
     assert sorted(TABLES) == sorted(
-        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it", "nl"]
+        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it", "nl", "pl"]
     )
     for table in TABLES.values():
         for name in (
@@ -786,6 +804,7 @@ OWN_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "fr": cases_fr.CAPTURED,
     "it": cases_it.CAPTURED,
     "nl": cases_nl.CAPTURED,
+    "pl": cases_pl.CAPTURED,
     "ja": cases_ja.CAPTURED,
     "ko": cases_ko.CAPTURED,
     "pt": cases_pt.CAPTURED,
@@ -878,6 +897,7 @@ DEFER_EXAMPLES: dict[str, list[str]] = {
     "es": ["No sé, depende del costo"],
     "it": ["Non so, ne parliamo più tardi"],
     "nl": ["Weet ik niet, laten we het later bespreken"],
+    "pl": ["Nie wiem, omówmy to później"],
     "pt": ["Não sei, vamos discutir depois"],
     "de": ["Weiß nicht, lass uns das später besprechen"],
     "fr": ["Je ne sais pas, on en discute plus tard"],
@@ -905,6 +925,7 @@ AGENT_EXAMPLES: dict[str, list[str]] = {
     "es": ["Voy a usar `httpx` en lugar de `requests` para el cliente."],
     "it": ["Userò `httpx` invece di `requests` per il client."],
     "nl": ["Ik gebruik `httpx` in plaats van `requests` voor de client."],
+    "pl": ["Użyję `httpx` zamiast `requests` dla klienta."],
     "pt": ["Vou usar `httpx` em vez de `requests` no cliente."],
     "de": ["Ich verwende `httpx` statt `requests` für den Client."],
     "fr": ["Je vais utiliser `httpx` au lieu de `requests` pour le client."],

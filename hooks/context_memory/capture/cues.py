@@ -22,6 +22,7 @@ from context_memory.capture import (
     lang_ja,
     lang_ko,
     lang_nl,
+    lang_pl,
     lang_pt,
     lang_ru,
     lang_vi,
@@ -29,7 +30,8 @@ from context_memory.capture import (
 )
 
 # --- languages as data ------------------------------------------------------------------
-# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi, it, nl),
+# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi, it,
+# nl, pl),
 # compiled here once.
 #
 # A table is a module with these tuples of regular-expression sources (case-insensitive):
@@ -80,6 +82,7 @@ TABLES = (
     lang_vi,
     lang_it,
     lang_nl,
+    lang_pl,
 )
 _I = re.IGNORECASE
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block

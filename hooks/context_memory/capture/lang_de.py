@@ -46,7 +46,10 @@ DIRECTIVES = (
         r"\b(?:führe?|verwende|benutze?|nutze?|schreib(?:e)?|mach(?:e)?|teste?|lass|frag(?:e)?|"
         r"prüfe?|antworte|starte?|committe?|formatiere?|halte?) (?:\S+ ){0,2}?immer\b(?! noch)|"
         r"\b(?:ab jetzt|von nun an|ab sofort|künftig|zukünftig|in Zukunft|ab heute)\b|"
-        r"(?:^|\b(?:bitte|und|aber) )(?:nie|niemals)\b|"
+        # (not Polish "nie" = not: "nie wiem", "nie o to chodzi", "nie używaj")
+        r"(?:^|\b(?:bitte|und|aber) )(?:nie|niemals)\b(?! (?:o|wiem|mogę|moge|ma|mam|jest|"
+        r"działa|dziala|chcę|chce|to|tak|ten|ta|potrzebujemy|trzeba|wolno|należy|nalezy|"
+        r"\w+(?:aj|uj|yj|ij|ę|ć))\b)|"
         r"\b(?:nie|niemals) (?:\S+ ){0,3}?(?:pushen|löschen|ändern|committen|verwenden|benutzen|"
         r"nutzen|anfassen|installieren|hinzufügen|überschreiben)\b",
         "constraint",
