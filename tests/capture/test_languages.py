@@ -23,6 +23,7 @@ from helpers import (
     cases_pl,
     cases_pt,
     cases_ru,
+    cases_tr,
     cases_vi,
     cases_zh,
 )
@@ -246,6 +247,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("추천한 대로 해줘", "decided"),
         ("네, 근데 테스트는 그대로 둬", "decided"),
     ],
+    "tr": [
+        ("Global değişken kullanma", "constraint"),
+        ("npm yerine pnpm kullanalım", "decided"),
+        ("Bu yanlış", "rejected"),
+    ],
     "pl": [
         ("Nie używaj zmiennych globalnych", "constraint"),
         ("Użyjmy pnpm zamiast npm", "decided"),
@@ -453,6 +459,7 @@ NOTHING: dict[str, list[str]] = {
     "it": ["Cosa fa questa funzione?", "Grazie, funziona", "Il build fallisce sempre."],
     "nl": ["Wat doet deze functie?", "Bedankt, het werkt", "De build faalt altijd."],
     "pl": ["Co robi ta funkcja?", "Dzięki, działa", "Build zawsze się wywala."],
+    "tr": ["Bu fonksiyon ne yapıyor?", "Teşekkürler, çalışıyor", "Build hep çöküyor."],
     "de": ["Was macht diese Funktion?", "Danke, das klappt", "Das hat nie funktioniert."],
     "fr": ["Que fait cette fonction ?", "Merci, ça marche", "Ça ne marche toujours pas."],
     "pt": ["O que essa função faz?", "Obrigado, funcionou", "Adicione um botão de salvar"],
@@ -495,6 +502,7 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
     "it": [("andiamo con l'opzione 2", OPTIONS, "2"), ("la prima", OPTIONS, "1")],
     "nl": [("ik neem optie 2", OPTIONS, "2"), ("de eerste", OPTIONS, "1")],
     "pl": [("wybieram opcję 2", OPTIONS, "2"), ("pierwsza", OPTIONS, "1")],
+    "tr": [("tamam, seçenek 2", OPTIONS, "2"), ("ilk seçenek", OPTIONS, "1")],
     "de": [("ich nehme Option 2", OPTIONS, "2"), ("die erste", OPTIONS, "1")],
     "fr": [("je prends l'option 2", OPTIONS, "2"), ("la première", OPTIONS, "1")],
     "pt": [("vamos com a opção 2", OPTIONS, "2"), ("a primeira", OPTIONS, "1")],
@@ -557,6 +565,12 @@ NAMED_EXAMPLES: dict[str, list[tuple[str, dict[str, object]]]] = {
             _named("Zagnieżdżona struktura: pakiety w src/", "Płaska struktura: wszystko na górze"),
         )
     ],
+    "tr": [
+        (
+            "düz yapı olsun",
+            _named("İç içe yapı: paketler src/ altında", "Düz yapı: her şey en üstte"),
+        )
+    ],
     "de": [
         (
             "lass uns Polyrepo nehmen",
@@ -604,6 +618,7 @@ QUESTION_EXAMPLES: dict[str, list[str]] = {
     "it": ["come funziona questa cache"],
     "nl": ["hoe werkt de cache"],
     "pl": ["jak działa ten cache"],
+    "tr": ["cache nasıl temizleniyor", "bu ayar silinebilir mi"],
     "de": ["wie wird der Cache geleert"],
     "fr": ["comment le cache est vidé"],
     "pt": ["como o cache é invalidado"],
@@ -634,6 +649,7 @@ GO_ON_EXAMPLES: dict[str, list[str]] = {
     "it": ["prosegui", "ok, vai avanti"],
     "nl": ["doorgaan", "ok, ga maar door"],
     "pl": ["kontynuuj", "dobra, dalej"],
+    "tr": ["devam et", "tamam, devam"],
     "de": ["mach weiter"],
     "fr": ["oui, continuez"],
     "pt": ["prossiga"],
@@ -667,6 +683,7 @@ ACCEPT_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "it": [("sì, uso nvm", "uso nvm")],
     "nl": [("ja, ik gebruik nvm", "ik gebruik nvm")],
     "pl": [("tak, używam nvm", "używam nvm")],
+    "tr": [("evet, nvm kullanıyorum", "nvm kullanıyorum")],
     "de": [("ja, ich nutze nvm", "ich nutze nvm")],
     "fr": [("oui, j'utilise nvm", "j'utilise nvm")],
     "pt": [("sim, eu uso nvm", "eu uso nvm")],
@@ -751,6 +768,7 @@ AFFIRM_EXAMPLES: dict[str, list[str]] = {
     "it": ["sì, fallo"],
     "nl": ["ja, doe maar"],
     "pl": ["tak, zrób to"],
+    "tr": ["evet, öyle yap"],
     "de": ["ja, mach das"],
     "fr": ["oui, vas-y"],
     "pt": ["sim, pode fazer"],
@@ -765,7 +783,7 @@ def _every(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str]]:
 
 def test_there_is_one_table_per_language() -> None:
     assert sorted(TABLES) == sorted(
-        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it", "nl", "pl"]
+        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it", "nl", "pl", "tr"]
     )
     for table in TABLES.values():
         for name in (
@@ -805,6 +823,7 @@ OWN_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "it": cases_it.CAPTURED,
     "nl": cases_nl.CAPTURED,
     "pl": cases_pl.CAPTURED,
+    "tr": cases_tr.CAPTURED,
     "ja": cases_ja.CAPTURED,
     "ko": cases_ko.CAPTURED,
     "pt": cases_pt.CAPTURED,
@@ -898,6 +917,7 @@ DEFER_EXAMPLES: dict[str, list[str]] = {
     "it": ["Non so, ne parliamo più tardi"],
     "nl": ["Weet ik niet, laten we het later bespreken"],
     "pl": ["Nie wiem, omówmy to później"],
+    "tr": ["Bilmiyorum, sonra konuşalım"],
     "pt": ["Não sei, vamos discutir depois"],
     "de": ["Weiß nicht, lass uns das später besprechen"],
     "fr": ["Je ne sais pas, on en discute plus tard"],
@@ -926,6 +946,7 @@ AGENT_EXAMPLES: dict[str, list[str]] = {
     "it": ["Userò `httpx` invece di `requests` per il client."],
     "nl": ["Ik gebruik `httpx` in plaats van `requests` voor de client."],
     "pl": ["Użyję `httpx` zamiast `requests` dla klienta."],
+    "tr": ["İstemci için `requests` yerine `httpx` kullanacağım."],
     "pt": ["Vou usar `httpx` em vez de `requests` no cliente."],
     "de": ["Ich verwende `httpx` statt `requests` für den Client."],
     "fr": ["Je vais utiliser `httpx` au lieu de `requests` pour le client."],

@@ -25,13 +25,14 @@ from context_memory.capture import (
     lang_pl,
     lang_pt,
     lang_ru,
+    lang_tr,
     lang_vi,
     lang_zh,
 )
 
 # --- languages as data ------------------------------------------------------------------
 # One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi, it,
-# nl, pl),
+# nl, pl, tr),
 # compiled here once.
 #
 # A table is a module with these tuples of regular-expression sources (case-insensitive):
@@ -83,6 +84,7 @@ TABLES = (
     lang_it,
     lang_nl,
     lang_pl,
+    lang_tr,
 )
 _I = re.IGNORECASE
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
