@@ -1,4 +1,4 @@
-"""The thirteen non-English tables (capture/lang_<code>.py) against their cases
+"""The fourteen non-English tables (capture/lang_<code>.py) against their cases
 (tests/helpers/cases_<code>.py, written from the labelling rules and each language's
 grammar, never from a labelled line): each case captured with its kind, each text that
 states nothing not captured, and a directive the user relays (fenced, quoted, logged, after
@@ -15,7 +15,7 @@ import pytest
 from context_memory.capture.prompts import classify
 from helpers.language_cases import intros_without_example, relayed_forms
 
-CODES = ("de", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "tr", "vi", "zh")
+CODES = ("de", "es", "fr", "id", "it", "ja", "ko", "nl", "pl", "pt", "ru", "tr", "vi", "zh")
 
 
 def cases(code: str) -> ModuleType:

@@ -16,6 +16,7 @@ from helpers import (
     cases_de,
     cases_es,
     cases_fr,
+    cases_id,
     cases_it,
     cases_ja,
     cases_ko,
@@ -247,6 +248,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("추천한 대로 해줘", "decided"),
         ("네, 근데 테스트는 그대로 둬", "decided"),
     ],
+    "id": [
+        ("Jangan pakai variabel global", "constraint"),
+        ("Kita pakai pnpm daripada npm", "decided"),
+        ("Bukan itu yang saya mau", "rejected"),
+    ],
     "tr": [
         ("Global değişken kullanma", "constraint"),
         ("npm yerine pnpm kullanalım", "decided"),
@@ -460,6 +466,7 @@ NOTHING: dict[str, list[str]] = {
     "nl": ["Wat doet deze functie?", "Bedankt, het werkt", "De build faalt altijd."],
     "pl": ["Co robi ta funkcja?", "Dzięki, działa", "Build zawsze się wywala."],
     "tr": ["Bu fonksiyon ne yapıyor?", "Teşekkürler, çalışıyor", "Build hep çöküyor."],
+    "id": ["Fungsi ini untuk apa?", "Makasih, sudah jalan", "Build-nya selalu gagal."],
     "de": ["Was macht diese Funktion?", "Danke, das klappt", "Das hat nie funktioniert."],
     "fr": ["Que fait cette fonction ?", "Merci, ça marche", "Ça ne marche toujours pas."],
     "pt": ["O que essa função faz?", "Obrigado, funcionou", "Adicione um botão de salvar"],
@@ -503,6 +510,7 @@ PICK_EXAMPLES: dict[str, list[tuple[str, dict[str, object], str]]] = {
     "nl": [("ik neem optie 2", OPTIONS, "2"), ("de eerste", OPTIONS, "1")],
     "pl": [("wybieram opcję 2", OPTIONS, "2"), ("pierwsza", OPTIONS, "1")],
     "tr": [("tamam, seçenek 2", OPTIONS, "2"), ("ilk seçenek", OPTIONS, "1")],
+    "id": [("saya pilih opsi 2", OPTIONS, "2"), ("yang pertama", OPTIONS, "1")],
     "de": [("ich nehme Option 2", OPTIONS, "2"), ("die erste", OPTIONS, "1")],
     "fr": [("je prends l'option 2", OPTIONS, "2"), ("la première", OPTIONS, "1")],
     "pt": [("vamos com a opção 2", OPTIONS, "2"), ("a primeira", OPTIONS, "1")],
@@ -571,6 +579,12 @@ NAMED_EXAMPLES: dict[str, list[tuple[str, dict[str, object]]]] = {
             _named("İç içe yapı: paketler src/ altında", "Düz yapı: her şey en üstte"),
         )
     ],
+    "id": [
+        (
+            "oke, pakai yang datar",
+            _named("Struktur bertingkat: paket di src/", "Struktur datar: semua di atas"),
+        )
+    ],
     "de": [
         (
             "lass uns Polyrepo nehmen",
@@ -619,6 +633,7 @@ QUESTION_EXAMPLES: dict[str, list[str]] = {
     "nl": ["hoe werkt de cache"],
     "pl": ["jak działa ten cache"],
     "tr": ["cache nasıl temizleniyor", "bu ayar silinebilir mi"],
+    "id": ["bagaimana cache-nya dihapus"],
     "de": ["wie wird der Cache geleert"],
     "fr": ["comment le cache est vidé"],
     "pt": ["como o cache é invalidado"],
@@ -650,6 +665,7 @@ GO_ON_EXAMPLES: dict[str, list[str]] = {
     "nl": ["doorgaan", "ok, ga maar door"],
     "pl": ["kontynuuj", "dobra, dalej"],
     "tr": ["devam et", "tamam, devam"],
+    "id": ["lanjut", "oke, lanjutkan"],
     "de": ["mach weiter"],
     "fr": ["oui, continuez"],
     "pt": ["prossiga"],
@@ -684,6 +700,7 @@ ACCEPT_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "nl": [("ja, ik gebruik nvm", "ik gebruik nvm")],
     "pl": [("tak, używam nvm", "używam nvm")],
     "tr": [("evet, nvm kullanıyorum", "nvm kullanıyorum")],
+    "id": [("iya, saya pakai nvm", "saya pakai nvm")],
     "de": [("ja, ich nutze nvm", "ich nutze nvm")],
     "fr": [("oui, j'utilise nvm", "j'utilise nvm")],
     "pt": [("sim, eu uso nvm", "eu uso nvm")],
@@ -769,6 +786,7 @@ AFFIRM_EXAMPLES: dict[str, list[str]] = {
     "nl": ["ja, doe maar"],
     "pl": ["tak, zrób to"],
     "tr": ["evet, öyle yap"],
+    "id": ["oke, lakukan itu"],
     "de": ["ja, mach das"],
     "fr": ["oui, vas-y"],
     "pt": ["sim, pode fazer"],
@@ -783,7 +801,7 @@ def _every(table: dict[str, list[tuple[str, str]]]) -> list[tuple[str, str]]:
 
 def test_there_is_one_table_per_language() -> None:
     assert sorted(TABLES) == sorted(
-        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it", "nl", "pl", "tr"]
+        ["en", "zh", "ja", "ko", "es", "de", "fr", "pt", "ru", "vi", "it", "nl", "pl", "tr", "id"]
     )
     for table in TABLES.values():
         for name in (
@@ -824,6 +842,7 @@ OWN_EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "nl": cases_nl.CAPTURED,
     "pl": cases_pl.CAPTURED,
     "tr": cases_tr.CAPTURED,
+    "id": cases_id.CAPTURED,
     "ja": cases_ja.CAPTURED,
     "ko": cases_ko.CAPTURED,
     "pt": cases_pt.CAPTURED,
@@ -918,6 +937,7 @@ DEFER_EXAMPLES: dict[str, list[str]] = {
     "nl": ["Weet ik niet, laten we het later bespreken"],
     "pl": ["Nie wiem, omówmy to później"],
     "tr": ["Bilmiyorum, sonra konuşalım"],
+    "id": ["Belum tahu, nanti kita diskusikan"],
     "pt": ["Não sei, vamos discutir depois"],
     "de": ["Weiß nicht, lass uns das später besprechen"],
     "fr": ["Je ne sais pas, on en discute plus tard"],
@@ -947,6 +967,7 @@ AGENT_EXAMPLES: dict[str, list[str]] = {
     "nl": ["Ik gebruik `httpx` in plaats van `requests` voor de client."],
     "pl": ["Użyję `httpx` zamiast `requests` dla klienta."],
     "tr": ["İstemci için `requests` yerine `httpx` kullanacağım."],
+    "id": ["Saya akan memakai `httpx` daripada `requests` untuk klien."],
     "pt": ["Vou usar `httpx` em vez de `requests` no cliente."],
     "de": ["Ich verwende `httpx` statt `requests` für den Client."],
     "fr": ["Je vais utiliser `httpx` au lieu de `requests` pour le client."],

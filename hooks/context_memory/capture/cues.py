@@ -18,6 +18,7 @@ from context_memory.capture import (
     lang_en,
     lang_es,
     lang_fr,
+    lang_id,
     lang_it,
     lang_ja,
     lang_ko,
@@ -32,7 +33,7 @@ from context_memory.capture import (
 
 # --- languages as data ------------------------------------------------------------------
 # One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi, it,
-# nl, pl, tr),
+# nl, pl, tr, id),
 # compiled here once.
 #
 # A table is a module with these tuples of regular-expression sources (case-insensitive):
@@ -85,6 +86,7 @@ TABLES = (
     lang_nl,
     lang_pl,
     lang_tr,
+    lang_id,
 )
 _I = re.IGNORECASE
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
