@@ -39,3 +39,13 @@ def intros_without_example(table: ModuleType, lines: list[str]) -> list[str]:
         for word in table.RELAY_INTROS
         if not any(re.search(word, line, re.IGNORECASE) for line in lines)
     ]
+
+
+def unexampled(patterns: tuple[str, ...], texts: list[str], how: str = "search") -> list[str]:
+    """The patterns of a table field that no text matches (``how``: the ``re.Pattern``
+    method the field is read with: ``search``, ``match`` or ``fullmatch``)."""
+    return [
+        pattern
+        for pattern in patterns
+        if not any(getattr(re.compile(pattern, re.IGNORECASE), how)(t) for t in texts)
+    ]

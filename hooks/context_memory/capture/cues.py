@@ -142,21 +142,10 @@ class Cues:
             self._lazy[field] = tuple(re.compile(p, _I) for p in patterns)
         return self._lazy[field]  # type: ignore[no-any-return]
 
-    @property
-    def picks(self) -> tuple[re.Pattern[str], ...]:
-        return self._each("PICKS")
-
-    @property
-    def affirms(self) -> tuple[re.Pattern[str], ...]:
-        return self._each("AFFIRMS")
-
-    @property
-    def defers(self) -> tuple[re.Pattern[str], ...]:
-        return self._each("DEFERS")
-
-    @property
-    def accepts(self) -> tuple[re.Pattern[str], ...]:
-        return self._each("ACCEPTS")
+    picks = property(lambda self: self._each("PICKS"))
+    affirms = property(lambda self: self._each("AFFIRMS"))
+    defers = property(lambda self: self._each("DEFERS"))
+    accepts = property(lambda self: self._each("ACCEPTS"))
 
     @property
     def chooses(self) -> re.Pattern[str]:
