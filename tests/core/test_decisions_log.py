@@ -1,6 +1,7 @@
 """The decisions log's one reader (core/decisions_log): the tail a reader asks for, the
 lines it parses, and the readers that use it (the [WORKING STATE] pointer, ctx-budget's
-turn-start text) taking each record once and leaving out what a mark retires."""
+turn-start text) taking each record once and leaving out what a mark retires; and the line
+a record reads as in the texts they inject."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import json
 from pathlib import Path
 
 from context_memory.core import decisions_log
-from context_memory.core.decisions_log import live_records, read_records
+from context_memory.core.decisions_log import decision_line, live_records, read_records
+from context_memory.core.tables import DECISION_LINE_TEXTS
 from context_memory.measure.turn_start import session_decisions
 from context_memory.memory import pointer
 from context_memory.memory.decisions import append_record, make_mark_record, make_record
@@ -111,3 +113,19 @@ def test_newest_records_are_live_records_in_reverse(tmp_path: Path) -> None:
     )
     append_record(tmp_path, first)  # the other side's copy, after the others
     assert newest() == [first["id"], third["id"]]
+
+
+def test_a_record_reads_as_its_kinds_line_with_its_reason_and_who_stated_it() -> None:
+    english, chinese = DECISION_LINE_TEXTS["en"], DECISION_LINE_TEXTS["zh"]
+    assert decision_line(english, "rejected", "moment", "too big", True) == (
+        "- Rejected: moment (why: too big) (stated by the user) Do not propose it again."
+    )
+    assert decision_line(english, "decided", "use pnpm", None, False) == "- Decided: use pnpm"
+    assert decision_line(english, "constraint", "no network", None, True) == (
+        "- Constraint: no network (stated by the user)"
+    )
+    # Another kind reads as decided; an empty reason is still a reason (None is none).
+    assert decision_line(english, "risk", "flaky CI", "", False) == "- Decided: flaky CI (why: )"
+    assert decision_line(chinese, "constraint", "不联网", "离线", True) == (
+        "- 约束：不联网（理由：离线）（用户所说）"
+    )

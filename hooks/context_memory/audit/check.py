@@ -21,6 +21,7 @@ from context_memory.audit.config import (
     TEAM_REJECTIONS_AUDITED,
 )
 from context_memory.audit.matching import ContextIndex, Presence, check_decision
+from context_memory.core.decisions_log import decision_line
 from context_memory.core.redact import redact
 from context_memory.core.safe_text import one_line
 from context_memory.core.state import (
@@ -213,12 +214,13 @@ def injection_text(
     lines = [header]
     for index, item in enumerate(lost):
         reason = str(item.get("reason") or "")
-        why = texts["why"].format(reason=one_line(reason, MAX_DECISION_CHARS)) if reason else ""
-        if item.get("by") == "user":
-            why += texts["by_user"]
-        template = texts.get(str(item.get("kind")), texts["decided"])
-        decision = one_line(str(item.get("decision") or ""), MAX_DECISION_CHARS)
-        line = template.format(decision=decision, why=why)
+        line = decision_line(
+            texts,
+            str(item.get("kind")),
+            one_line(str(item.get("decision") or ""), MAX_DECISION_CHARS),
+            one_line(reason, MAX_DECISION_CHARS) if reason else None,
+            item.get("by") == "user",
+        )
         if len(line) + 1 > room:
             lines.append(
                 texts["more"].format(

@@ -12,7 +12,14 @@ import os
 import sys
 
 from context_memory.core import exit_codes, lightjson
-from context_memory.core.hookio import HookInputError, parse_hook_input, str_field, write_stdout
+from context_memory.core.hookio import (
+    HELP_OPTIONS,
+    VERSION_OPTION,
+    HookInputError,
+    parse_hook_input,
+    str_field,
+    write_stdout,
+)
 from context_memory.measure.report import ContextReport, measure_context
 from context_memory.measure.window import env_int
 from context_memory.measure.window_cache import window_for_transcript
@@ -136,9 +143,9 @@ def parse_args(argv: list[str]) -> Options:
             options.transcript = arg
         elif arg == "--":
             only_positional = True
-        elif arg in ("-h", "--help"):
+        elif arg in HELP_OPTIONS:
             options.help = True
-        elif arg == "--version":
+        elif arg == VERSION_OPTION:
             options.version = True
         elif arg == "--json":
             options.as_json = True

@@ -6,7 +6,9 @@ compaction audit, ctx-guard's index, the [WORKING STATE] pointer (the newest MB)
 ctx-budget's turn-start text (the newest 256 KB, on the prompt path). So this module is
 in core (below memory/ and measure/ alike) and uses the standard library and lightjson
 only: no ``json`` (which loads ``re``), no ``os`` (core/lightos). What a record
-holds and how one is written is memory/decisions.py's.
+holds and how one is written is memory/decisions.py's; how one reads in a text injected for
+the model is ``decision_line``'s: the compaction audit (audit/) and the turn start
+(measure/, which may not import memory/) both read the log here.
 
 Rules (memory/decisions.py's docstring has the record's fields):
 
@@ -30,7 +32,7 @@ from context_memory.core import lightjson, lightos
 from context_memory.core.state import decisions_path
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping
     from os import PathLike
     from typing import BinaryIO
 
@@ -261,3 +263,17 @@ def live_records(
     if retired:
         records = [r for r in records if r.get("id") not in retired]
     return records, problems
+
+
+def decision_line(
+    texts: Mapping[str, str], kind: str, decision: str, reason: str | None, by_user: bool
+) -> str:
+    """How a record reads in a text injected for the model (the compaction audit's, the turn
+    start's): ``texts`` holds core/tables.DECISION_LINE_TEXTS' lines of one language, its
+    kind's line (another kind reads as "decided") with ``decision``, then ``reason`` (None:
+    no reason) and whether the user stated it. The caller makes the two texts one clipped
+    line each (its own bound)."""
+    why = texts["why"].format(reason=reason) if reason is not None else ""
+    if by_user:
+        why += texts["by_user"]
+    return texts.get(kind, texts["decided"]).format(decision=decision, why=why)

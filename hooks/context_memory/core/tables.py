@@ -104,6 +104,26 @@ AUDIT_PRESENT_FRACTION = 0.6
 # How many of the most recent decisions an audit checks (CTX_AUDIT_LAST overrides).
 AUDIT_DEFAULT_LAST = 5
 
+# How a recorded decision reads in a text injected for the model, the compaction audit's
+# and the turn start's alike (core/decisions_log.decision_line): a line for each kind
+# (another kind reads as "decided"), then the reason and who stated it in {why}.
+DECISION_LINE_TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "decided": "- Decided: {decision}{why}",
+        "rejected": "- Rejected: {decision}{why} Do not propose it again.",
+        "constraint": "- Constraint: {decision}{why}",
+        "why": " (why: {reason})",
+        "by_user": " (stated by the user)",
+    },
+    "zh": {
+        "decided": "- 已决定：{decision}{why}",
+        "rejected": "- 已否决：{decision}{why} 不要再提议。",
+        "constraint": "- 约束：{decision}{why}",
+        "why": "（理由：{reason}）",
+        "by_user": "（用户所说）",
+    },
+}
+
 AUDIT_PREFIX = "[COMPACT AUDIT]"
 
 AUDIT_TEXTS: dict[str, dict[str, str]] = {
@@ -112,11 +132,7 @@ AUDIT_TEXTS: dict[str, dict[str, str]] = {
             "{prefix} Decisions lost in compaction: the summary no longer mentions these "
             "recorded decisions, and they still hold."
         ),
-        "decided": "- Decided: {decision}{why}",
-        "rejected": "- Rejected: {decision}{why} Do not propose it again.",
-        "constraint": "- Constraint: {decision}{why}",
-        "why": " (why: {reason})",
-        "by_user": " (stated by the user)",
+        **DECISION_LINE_TEXTS["en"],
         "fallback_pointer": f"Full record: {STATE_DIRNAME}/{DECISIONS_FILE}.",
         "more": (
             "- ... and {more} more lost decisions, not shown (this text is capped at {cap} "
@@ -130,11 +146,7 @@ AUDIT_TEXTS: dict[str, dict[str, str]] = {
     },
     "zh": {
         "header": "{prefix} 压缩后丢失的决策：摘要中不再提到以下已记录的决策，它们依然有效。",
-        "decided": "- 已决定：{decision}{why}",
-        "rejected": "- 已否决：{decision}{why} 不要再提议。",
-        "constraint": "- 约束：{decision}{why}",
-        "why": "（理由：{reason}）",
-        "by_user": "（用户所说）",
+        **DECISION_LINE_TEXTS["zh"],
         "fallback_pointer": f"完整记录：{STATE_DIRNAME}/{DECISIONS_FILE}。",
         "more": "- ……另有 {more} 条丢失的决策未列出（本文上限 {cap} 个字符）：全部见 {record}。",
         "user_lost": (
@@ -181,22 +193,14 @@ TURN_START_TEXTS: dict[str, dict[str, str]] = {
         ),
         "list": "Recorded decisions of this session, newest first; they still hold:",
         "none": "Record decisions that must survive with ctx-decide.",
-        "decided": "- Decided: {decision}{why}",
-        "rejected": "- Rejected: {decision}{why} Do not propose it again.",
-        "constraint": "- Constraint: {decision}{why}",
-        "why": " (why: {reason})",
-        "by_user": " (stated by the user)",
+        **DECISION_LINE_TEXTS["en"],
         "more": "More in {path} (ctx-decide --list).",
     },
     "zh": {
         "header": "{prefix} {usage}：已达到自动压缩阈值（{threshold}），客户端正在压缩上下文。",
         "list": "本会话已记录的决策（最新在前），依然有效：",
         "none": "请用 ctx-decide 记录必须保留的决策。",
-        "decided": "- 已决定：{decision}{why}",
-        "rejected": "- 已否决：{decision}{why} 不要再提议。",
-        "constraint": "- 约束：{decision}{why}",
-        "why": "（理由：{reason}）",
-        "by_user": "（用户所说）",
+        **DECISION_LINE_TEXTS["zh"],
         "more": "更多见 {path}（ctx-decide --list）。",
     },
 }

@@ -25,7 +25,9 @@ import sys
 from context_memory import TYPE_CHECKING
 from context_memory.core import lightos
 from context_memory.core.hookio import (
+    HELP_OPTIONS,
     HOOK_EXIT_STATUS,
+    VERSION_OPTION,
     HookInput,
     by_hand_text,
     discard_stdout,
@@ -99,9 +101,9 @@ def parse_args(argv: list[str]) -> Options:
     options = Options()
     args = iter(argv)
     for arg in args:
-        if arg in ("-h", "--help"):
+        if arg in HELP_OPTIONS:
             options.help = True
-        elif arg == "--version":
+        elif arg == VERSION_OPTION:
             options.version = True
         elif arg == "--color":
             options.color = True

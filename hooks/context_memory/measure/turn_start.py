@@ -19,7 +19,7 @@ import time
 
 from context_memory import TYPE_CHECKING
 from context_memory.core import lightjson
-from context_memory.core.decisions_log import newest_records, open_log
+from context_memory.core.decisions_log import decision_line, newest_records, open_log
 from context_memory.core.fsutil import atomic_write
 from context_memory.core.safe_text import clip
 from context_memory.core.state import TURN_START_FILE, decisions_path, shown_state_path
@@ -73,18 +73,19 @@ def record_key(record: dict[str, Any]) -> str:
     return f"{record.get('kind')}\x1f{record.get('decision')}"
 
 
-def decision_line(record: dict[str, Any], texts: dict[str, str]) -> str:
+def _item(text: object) -> str:
+    return clip(" ".join(str(text).split()), TURN_START_ITEM_CHARS)
+
+
+def record_line(record: dict[str, Any], texts: dict[str, str]) -> str:
     reason = record.get("reason")
-    why = (
-        texts["why"].format(reason=clip(" ".join(reason.split()), TURN_START_ITEM_CHARS))
-        if isinstance(reason, str) and reason.strip()
-        else ""
+    return decision_line(
+        texts,
+        str(record.get("kind")),
+        _item(record["decision"]),
+        _item(reason) if isinstance(reason, str) and reason.strip() else None,
+        record.get("by") == "user",
     )
-    if record.get("by") == "user":
-        why += texts["by_user"]
-    template = texts.get(str(record.get("kind")), texts["decided"])
-    decision = clip(" ".join(str(record["decision"]).split()), TURN_START_ITEM_CHARS)
-    return template.format(decision=decision, why=why)
 
 
 def session_decisions(
@@ -114,7 +115,7 @@ def session_decisions(
         for record in newest_records((raw for _, raw in backwards), wanted=wanted):
             if record.get("session") != session or record.get("kind") not in KINDS_INJECTED:
                 continue
-            line = decision_line(record, texts)
+            line = record_line(record, texts)
             if total + len(line) + 1 > max_chars:
                 return lines, used, True
             lines.append(line)
