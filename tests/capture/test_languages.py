@@ -77,6 +77,17 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("This is overkill, a shell script is enough.", "rejected"),
         ("Too many files, put it all in one module.", "rejected"),
         ("Wrong file, I meant the other config.", "rejected"),
+        # a value or a place chosen, a part made to use something, the removed thing wanted
+        # again, explain-only, what later work must allow for
+        ("Switch the test runner to vitest.", "decided"),
+        ("Change the default timeout from 5 to 30 seconds.", "decided"),
+        ("Move the config loader to core/.", "decided"),
+        ("Configure the tests to use an in-memory database.", "decided"),
+        ("Update the workflow to use node 20.", "decided"),
+        ("I want the old sidebar back.", "decided"),
+        ("Bring back the dark mode toggle.", "decided"),
+        ("Explain why it fails. No changes.", "constraint"),
+        ("Keep in mind that the API is rate limited.", "constraint"),
         ("Remove the dark mode toggle, we don't need it.", "rejected"),
         ("Every endpoint needs a test.", "constraint"),
         ("Any new dependency needs my approval.", "constraint"),
@@ -362,6 +373,14 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
 # deferrals, "I don't know") in each language: never captured.
 NOTHING: dict[str, list[str]] = {
     "en": [
+        # a purpose, not a value chosen; a place on the screen; the user's own step narrated;
+        # a tool's "(no changes)"
+        "Change the test to make it pass.",
+        "Set up CI to run on tags.",
+        "Move on to the next step.",
+        "The reviews carousel on the right side is missing.",
+        "It is sticky now and i deleted the old component.",
+        "Checked 8 packages (no changes)",
         "Can we rebase on main, please?",
         # a plain question about what is needed ("do we even need ...?" proposes dropping it)
         "Ok so do we need the archive methods and their tests for that?",

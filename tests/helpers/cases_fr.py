@@ -9,6 +9,9 @@ from __future__ import annotations
 RELAY_SAID = "le log affiche ceci"
 
 CAPTURED: list[tuple[str, str]] = [
+    # "je veux utiliser X" (I want to use X): the choice of X
+    ("je veux utiliser Auth0 pour la connexion", "decided"),
+    ("je voudrais garder SQLite", "decided"),
     # from now on, always where it instructs
     ("il faut toujours lancer les tests", "constraint"),
     ("a partir de maintenant utilise pnpm", "constraint"),

@@ -9,6 +9,9 @@ from __future__ import annotations
 RELAY_SAID = "log-nya menunjukkan ini"
 
 CAPTURED: list[tuple[str, str]] = [
+    # a use bound to a condition, or made automatic
+    ("gunakan skill yang relevan jika ada perintah baru", "constraint"),
+    ("otomatis pakai formatter setiap commit", "constraint"),
     # "jangan" (don't), formal and everyday; "tidak boleh" (must not)
     ("jangan pakai variabel global", "constraint"),
     ("jangan ubah tesnya", "constraint"),
@@ -62,6 +65,8 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # "pakai" states a habit where it does not open the sentence
+    "saya pakai laptop saat kerja",
     # questions, with and without their marks; a tag question
     "bisa perbaiki tesnya?",
     "bagaimana caranya supaya tidak pakai cache",

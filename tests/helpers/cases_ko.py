@@ -9,6 +9,9 @@ from __future__ import annotations
 RELAY_SAID = "로그에 이렇게 나와"
 
 CAPTURED: list[tuple[str, str]] = [
+    # "X를 사용해줘" / "X 써 주세요" (please use X)
+    ("Tailwind CSS를 사용해줘", "decided"),
+    ("pnpm 써 주세요", "decided"),
     # refusals
     ("테스트 수정하지 마", "rejected"),
     ("커밋하지 말아줘", "rejected"),

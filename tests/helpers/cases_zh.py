@@ -9,6 +9,8 @@ from __future__ import annotations
 RELAY_SAID = "日志里是这样的"
 
 CAPTURED: list[tuple[str, str]] = [
+    # "不是，…" (no, …) opening a correction
+    ("不是，配置文件应该放在根目录", "rejected"),
     # refusals: 不要, 不用/不需要 at the start or after the work's own subject
     ("千万不要删数据库", "rejected"),
     ("不用加注释", "rejected"),
@@ -64,6 +66,8 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # a tag question, not a correction
+    "不是吗",
     # questions, with and without their mark
     "可以帮我修一下这个测试吗？",
     "可以帮我修一下这个测试吗",

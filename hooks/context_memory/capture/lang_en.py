@@ -12,7 +12,12 @@ DIRECTIVES = (
         r"please|wait|leave|keep|the|do|stop|revert|undo)\b)",
         "rejected",
     ),
-    (r"\bthe (?:correct|right) (?:\S+ ){0,2}(?:is|was|should be)\b", "rejected"),
+    # "the right one is X" corrects; "the right side is empty" is a place, not a correction
+    (
+        r"\bthe (?:correct|right) (?!(?:side|corner|hand|panel|column|edge|top|bottom|half|part|"
+        r"sidebar|pane|margin|arrow|click)\b)(?:\S+ ){0,2}(?:is|was|should be)\b",
+        "rejected",
+    ),
     (
         r"\bnot like (?:that|this)\b|\bthat'?s (?:not|wrong)\b|\bI (?:already |just )?told you\b|"
         r"\bas I said\b",
@@ -22,7 +27,13 @@ DIRECTIVES = (
     (r"\bdo (?:we|you|I) (?:even|really|still) need\b", "rejected"),
     (r"\b(?:didn'?t|don'?t|do not|did not) (?:find|like|want)\b", "rejected"),
     (r"\bnot (?:helpful|needed|necessary|what I)\b|\bnever ?mind\b", "rejected"),
-    (r"\bI (?:deleted|removed|dropped|reverted|got rid of)\b", "rejected"),
+    # the user undid the work and says so where the sentence starts ("Also, I deleted
+    # config.ru"); "... and i deleted the old component" narrates a step of the user's own
+    (
+        r"^(?:(?:also|so|btw|fyi|ok|okay|note|and now),? )?I (?:deleted|removed|dropped|reverted|"
+        r"got rid of)\b",
+        "rejected",
+    ),
     (r"\b(?:is|was|are) already (?:done|there|in place|implemented)\b", "rejected"),
     (r"\bnot \S+(?: \S+)?,? but\b", "rejected"),
     (
@@ -252,6 +263,18 @@ DIRECTIVES = (
         r"portuguese|russian|vietnamese)\b",
         "constraint",
     ),
+    # explain only: "No changes.", "no code changes yet", "make no changes"
+    (
+        r"^(?:but |and |please |just )?(?:no|without) (?:code |file )?(?:changes|edits|"
+        r"modifications)(?: (?:yet|for now|please|needed))?[.!]*$|"
+        r"\b(?:make|do) no (?:code |file )?changes\b|\bdon'?t make any (?:code )?changes\b",
+        "constraint",
+    ),
+    # what later work must allow for: "keep in mind that we will need docker compose"
+    (
+        r"^(?:also,? |and |but |please )?(?:keep|bear) in mind\b|\b(?:keep|bear) in mind that\b",
+        "constraint",
+    ),
     # a platform or version the work must run on: "target node 18", "we're targeting py3.10"
     (r"\btarget(?:ing|s)? (?:\w+ )?v?\d+(?:\.\d+)*\b|\btarget(?:ing|s)? \w+ ?v?\d", "constraint"),
     # choices
@@ -358,6 +381,33 @@ DIRECTIVES = (
         "decided",
     ),
     (r"^(?:please |then |ok,? |so )?(?:switch|migrate|move over) to\b", "decided"),
+    # a value or a place chosen for something: "switch the build to vite", "set the timeout
+    # to 30s", "change the default from 5 to 10 minutes", "move the hard rules to the top";
+    # not a purpose ("change the test to make it pass", "set up CI to run on tags")
+    (
+        r"^(?:(?:ok|okay|yes|great|cool|now|then|also|and|so|please|pls|just|let'?s|lets|"
+        r"can you|could you)[,!.]?\s+)*(?:change|switch|set|convert|migrate|move) "
+        r"(?!(?:up|on|forward|ahead|over)\b)"
+        r"(?:\S+ ){1,6}?(?:from \S+(?: \S+)? )?to (?!(?:reflect|make|match|include|handle|"
+        r"support|work|be|see|check|ensure|fix|show|get|do|have|avoid|allow|prevent|let|keep|"
+        r"add|run|mention|say|explain|describe|read|return|print|display|accept|take|look|call|"
+        r"send|test|remove|delete|create|follow|reference|document|cover|account|reduce|"
+        r"improve|pass|fit|point|make|the (?:latest|newest))\b)\S",
+        "decided",
+    ),
+    # what a part is made to use: "configure the tests to use a MySQL database", "update the
+    # CI to use node 20"
+    (
+        r"\b(?:configure|set up|setup|change|switch|update|modify|rewrite|refactor|adapt|"
+        r"convert|port) (?:\S+ ){1,6}?to use [`@\w.-]",
+        "decided",
+    ),
+    # the removed thing wanted again: "I want this back", "bring back the sidebar"
+    (
+        r"\bI want (?:this|that|it|them|the \S+(?: \S+)?) back\b|"
+        r"^(?:please |pls |just |can you )?bring (?:back|(?:it|this|that|them) back)\b",
+        "decided",
+    ),
     (r"^we (?:want|need|prefer) (?:something|a \w+|an \w+|it|to use)\b", "decided"),
     (
         r"\byou can (?:set|use|do|call)\b|\bwhich is (?:less work|simpler|cleaner|easier)\b",

@@ -91,6 +91,12 @@ DIRECTIVES = (
         "decided",
     ),
     (r"\b(?:je préfère|passe à|passons à|allons-y avec|choisissons)\b", "decided"),
+    # "je veux utiliser Auth0", "je voudrais garder X", "j'aimerais passer à Vite"
+    (
+        r"\b(?:je veux|je voudrais|j['’]aimerais|je souhaite) (?:utiliser|garder|conserver|"
+        r"passer (?:à|a|sur)|partir sur)\b",
+        "decided",
+    ),
     # "je prends X", "on va utiliser X", "tu peux utiliser X", "plutôt X", "mieux vaut X"
     (
         r"\b(?:je prends|je choisis|je pars sur|on prend|prenons|on choisit|j['’]ai choisi) \S|"

@@ -53,6 +53,15 @@ DIRECTIVES = (
         r"(?:indonesia|inggris)\b",
         "constraint",
     ),
+    # a use bound to a condition: "gunakan skill jika relevan" (use X whenever Y),
+    # "otomatis pakai X" (use X automatically)
+    (
+        # ("gunakan" is the imperative; "pakai" also states a habit, "saya pakai laptop saat
+        # kerja", so it counts only where it opens the sentence)
+        r"(?:\bgunakan|^(?:tolong )?(?:pakai|pake))\b.{1,50}?\b(?:jika|kalau|kalo|ketika|saat|"
+        r"setiap|selama)\b|\b(?:auto|otomatis) (?:gunakan|pakai|pake|menggunakan)\b",
+        "constraint",
+    ),
     # choices
     (
         r"\b(?:daripada|alih-alih|sebagai ganti(?:nya)?|ganti(?:kan)? (?:ke|dengan|jadi))\b|"

@@ -48,6 +48,8 @@ DIRECTIVES = (
         "decided",
     ),
     (r"(?:을|를)\s?(?:쓰자|사용하자)|채택", "decided"),
+    # "X를 사용해줘" / "X 써 주세요" (please use X): the choice of X, asked for
+    (r"(?:을|를)?\s?(?:사용해|써)\s?(?:줘|주세요|줄래)[.!]*$", "decided"),
     # "X가 더 나아" (X is better), "두 번째 방안으로 할게", "간단한 쪽으로" (the simple way)
     (
         r"(?:가|이)\s?더\s?(?:나아|낫|좋아|좋겠)|(?:번째|번)\s?(?:방안|안|옵션|것|거|방법)?"
