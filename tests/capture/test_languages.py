@@ -88,6 +88,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Bring back the dark mode toggle.", "decided"),
         ("Explain why it fails. No changes.", "constraint"),
         ("Keep in mind that the API is rate limited.", "constraint"),
+        ("It's wrong, the total goes last.", "rejected"),
+        ("I'd like the legend on the left.", "decided"),
+        ("We want to have one page per team.", "decided"),
+        ("Nobody pushes to main directly.", "constraint"),
         ("Remove the dark mode toggle, we don't need it.", "rejected"),
         ("Every endpoint needs a test.", "constraint"),
         ("Any new dependency needs my approval.", "constraint"),
@@ -381,6 +385,9 @@ NOTHING: dict[str, list[str]] = {
         "The reviews carousel on the right side is missing.",
         "It is sticky now and i deleted the old component.",
         "Checked 8 packages (no changes)",
+        # a fault asked about, a request for an answer
+        "It's wrong when I click it?",
+        "I'd like you to explain this part.",
         "Can we rebase on main, please?",
         # a plain question about what is needed ("do we even need ...?" proposes dropping it)
         "Ok so do we need the archive methods and their tests for that?",

@@ -11,6 +11,8 @@ RELAY_SAID = "日志里是这样的"
 CAPTURED: list[tuple[str, str]] = [
     # "不是，…" (no, …) opening a correction
     ("不是，配置文件应该放在根目录", "rejected"),
+    # "你可以 + verb": a way allowed ("you may split it into two messages")
+    ("你可以分成两条消息发送", "decided"),
     # refusals: 不要, 不用/不需要 at the start or after the work's own subject
     ("千万不要删数据库", "rejected"),
     ("不用加注释", "rejected"),
@@ -68,6 +70,9 @@ CAPTURED: list[tuple[str, str]] = [
 NOT_CAPTURED: list[str] = [
     # a tag question, not a correction
     "不是吗",
+    # "你可以帮我…" asks for help, "…吗" asks a question
+    "你可以帮我看看这个文件",
+    "你可以读取这个目录吗",
     # questions, with and without their mark
     "可以帮我修一下这个测试吗？",
     "可以帮我修一下这个测试吗",

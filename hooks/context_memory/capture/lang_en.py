@@ -46,6 +46,12 @@ DIRECTIVES = (
         "rejected",
     ),
     (r"\blet'?s not\b", "rejected"),
+    # "It's wrong, I want ...", "this is not what I asked": the work turned down
+    (
+        r"^(?:no,? )?(?:it'?s|it is|this is|that is|this'?s) (?:all )?(?:wrong|incorrect|"
+        r"not (?:right|correct|what I))\b",
+        "rejected",
+    ),
     (
         r"^(?:please |just |then |ok,? |so )?(?:skip|drop|ditch|forget(?: about)?) "
         r"(?:the|that|this|it|those|these)\b",
@@ -263,6 +269,12 @@ DIRECTIVES = (
         r"portuguese|russian|vietnamese)\b",
         "constraint",
     ),
+    # a rule for everyone who works on it: "nobody commits to main", "everyone creates a branch"
+    (
+        r"\b(?:nobody|no one|everyone|everybody) (?:should |must |may |can |shall )?(?:not )?"
+        r"(?:commit|push|merge|deploy|create|use|work|open|touch|edit|review|write)(?:e?s)?\b",
+        "constraint",
+    ),
     # explain only: "No changes.", "no code changes yet", "make no changes"
     (
         r"^(?:but |and |please |just )?(?:no|without) (?:code |file )?(?:changes|edits|"
@@ -408,7 +420,10 @@ DIRECTIVES = (
         r"^(?:please |pls |just |can you )?bring (?:back|(?:it|this|that|them) back)\b",
         "decided",
     ),
-    (r"^we (?:want|need|prefer) (?:something|a \w+|an \w+|it|to use)\b", "decided"),
+    (r"^we (?:want|need|prefer) (?:something|a \w+|an \w+|it|to use|to have|to keep)\b", "decided"),
+    # the state wanted: "I'd like the display moved to 10 minutes", "I would like it in blue"
+    # (not "I'd like you to ...": a request)
+    (r"\bI(?:'d| would) (?:really |realy )?like (?:the|it|this|that|them|my|our) ", "decided"),
     (
         r"\byou can (?:set|use|do|call)\b|\bwhich is (?:less work|simpler|cleaner|easier)\b",
         "decided",

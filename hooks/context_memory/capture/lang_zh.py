@@ -123,6 +123,13 @@ DIRECTIVES = (
         "decided",
     ),
     (r"借鉴|借鑒|照搬|复刻|復刻|預設|预设|默认用|默認用", "decided"),
+    # "你可以分多个消息发送" (you may send it in several messages): a way allowed or told, not a
+    # request for help or an answer ("你可以帮我…", "你可以告诉我…"; one ending in 吗 asks)
+    (
+        r"你可以(?!帮|幫|告诉|告訴|给我|給我|解释|解釋|看看|介绍|介紹|说说|說說|回答|了解)"
+        r"[\u4e00-\u9fff]",
+        "decided",
+    ),
     (r"就用|就按|采用|採用|(?:还是|還是)(?:用|按)|决定用|決定用|选择用|選擇用", "decided"),
     # the form the work takes: "做成一个 skill" (make it a skill), "拆成两个文件"
     (
