@@ -92,6 +92,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("I'd like the legend on the left.", "decided"),
         ("We want to have one page per team.", "decided"),
         ("Nobody pushes to main directly.", "constraint"),
+        ("use the staging box dont run any migration here", "constraint"),
+        ("We're not adding any telemetry, FYI.", "constraint"),
+        ("We'll use Redis for the queue.", "decided"),
+        ("Only review the parser module.", "constraint"),
+        ("Let's talk before you make any changes.", "constraint"),
         ("Remove the dark mode toggle, we don't need it.", "rejected"),
         ("Every endpoint needs a test.", "constraint"),
         ("Any new dependency needs my approval.", "constraint"),
@@ -388,6 +393,7 @@ NOTHING: dict[str, list[str]] = {
         # a fault asked about, a request for an answer
         "It's wrong when I click it?",
         "I'd like you to explain this part.",
+        "no, I'm not sure what it does",
         "Can we rebase on main, please?",
         # a plain question about what is needed ("do we even need ...?" proposes dropping it)
         "Ok so do we need the archive methods and their tests for that?",

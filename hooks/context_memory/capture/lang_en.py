@@ -109,6 +109,16 @@ DIRECTIVES = (
     # standing instructions
     (r"^(?:please )?(?:do not|don'?t|never|always|stop)\b", "constraint"),
     (r"(?:^|[,:;]|\b(?:please|but|and|so|also|just))\s*(?:do not|don'?t|never)\s+\w", "constraint"),
+    # a negative order typed without a comma ("... in another dont run any command"): an
+    # action verb after "don't" that no subject precedes ("I don't use", "why don't you")
+    (
+        r"(?<!\bi )(?<!\byou )(?<!\bwe )(?<!\bthey )(?<!\bit )(?<!\bif )(?<!\bwhy )(?<!\bwho )"
+        r"(?<!\bthat )(?<!\bu )(?<!\bpeople )(?<!\buser )(?<!\busers )\b(?:don'?t|do not|never) "
+        r"(?:run|use|"
+        r"touch|change|add|delete|remove|push|commit|install|modify|edit|create|rename|move|deploy|"
+        r"merge|rebase|call|import|write|overwrite|upload)\b",
+        "constraint",
+    ),
     (r"\b(?:from now on|going forward|in future|every time|each time)\b", "constraint"),
     (r"\balways\b", "constraint"),
     (
@@ -151,8 +161,10 @@ DIRECTIVES = (
     ),
     # asking first: "ask me before deleting files", "wait for my approval before merging"
     (
-        r"\b(?:ask|check with|confirm with) me (?:before|first)\b|\bwait for my (?:approval|"
-        r"review|ok|okay|go-ahead|confirmation)\b|\bwithout (?:asking|checking with) me\b|"
+        r"\b(?:ask|check with|confirm with) me (?:before|first)\b|"
+        r"\btalk (?:to me |with me )?before (?:you )?(?:make|making|change|changing|edit|editing|"
+        r"do|doing|writ)|\bwait for my (?:approval|review|ok|okay|go-ahead|confirmation)\b|"
+        r"\bwithout (?:asking|checking with) me\b|"
         r"\bshow me (?:the )?(?:diff|plan|changes) (?:before|first)\b",
         "constraint",
     ),
@@ -221,6 +233,14 @@ DIRECTIVES = (
         "constraint",
     ),
     (r"^we(?:'re| are) (?:using|going with|sticking with|sticking to)\b", "constraint"),
+    # what the project will not do, said in passing: "We're not embedding posts in concrete, FYI"
+    (r"^we(?:'re| are) not [a-z]+ing (?:any|the|a|an)\b", "constraint"),
+    # what it will use: "We'll use some Simpson part", "we are going to deploy on Fly"
+    (
+        r"\bwe(?:'ll| will| are going to|'re going to) (?:use|go with|stick with|deploy (?:on|to)|"
+        r"host (?:on|it on)|build (?:it )?(?:with|in)|write (?:it )?in)\b",
+        "decided",
+    ),
     (
         r"\b(?:the|our|this|that|these|those|it|they)(?: [\w.-]+){0,2} (?:should|must|has to|"
         r"have to|needs? to) (?:(?:stay|live|use|run|support|include|keep|return|show)\b|be "
@@ -233,7 +253,7 @@ DIRECTIVES = (
     (
         r"\bstick (?:to|with)\b|\bwork only (?:on|in)\b|^(?:please )?stay (?:within|inside)\b|"
         r"\bonly (?:use|touch|change|edit|modify|work (?:on|in)|fix|"
-        r"update|run|add|commit|push|test|read)\b",
+        r"update|run|add|commit|push|test|read|check|look at|review|analy[sz]e|inspect)\b",
         "constraint",
     ),
     (
@@ -494,6 +514,8 @@ DEFERS = (
 )
 
 VETOES = (
+    # a "no" that answers a question with not knowing: "no i have no idea", "no, I'm not sure"
+    r"^no,? i(?: have no idea| don'?t know| dunno| am not sure|'m not sure| do not know)\b",
     # a fault reported, not a rule: "it always fails on CI", "every time I run it, it crashes"
     r"\b(?:it|this|that|the [\w.-]+(?: [\w.-]+)?) (?:always|still|keeps?(?: on)?) (?:fail|crash|"
     r"break|hang|freez|throw|error|time|restart|return|show|give|get|load|exit)\w*",
