@@ -1,6 +1,6 @@
 """How well capture reads single prompts of users nobody here had read (label set 3).
 
-    python bench/bench_capture_prompts.py [--cases dev|none] [--json]
+    python bench/bench_capture_prompts.py [--cases dev|none] [--json | --markdown]
 
 Set 3 (tests/fixtures/prompt-labels-3/, its README) is typed prompts of other users, taken
 from the ``~/.claude/history.jsonl`` files they committed to public repositories and labelled
@@ -14,7 +14,8 @@ matches a label when its decision, reason, quote and anchors contain every term)
 a prompt with no label, or matching none of its labels, lowers precision.
 
 Two groups, by repository: ``held-3`` was labelled by someone who never saw capture's rules,
-and nobody writing rules reads it (``--cases`` never lists it); ``dev-3`` may be read for
+and nobody writing rules reads it (``--cases`` never lists it; ``--markdown`` prints both
+groups' cases for docs/benchmarks.md, as bench_capture does); ``dev-3`` may be read for
 phrasing kinds, never to copy a labelled line. Reported per group and per repository: recall
 per kind, precision, records per 10 prompts, a 90% bootstrap interval over repositories.
 A benchmark, not a test: exit 0 (tests/capture/test_quality_prompts.py asserts its shape).
@@ -203,6 +204,40 @@ def report(result: dict[str, Any], shown: str) -> str:
     return "\n".join(lines)
 
 
+def markdown_cases(result: dict[str, Any]) -> str:
+    """Every missed label and every unmatched record, per group, as markdown tables (what
+    docs/benchmarks.md publishes)."""
+    lines: list[str] = []
+    for group in ("held-3", "dev-3"):
+        figures_ = result["groups"][group]
+        lines.extend(
+            [
+                f"#### Missed, {group} ({len(figures_['missed'])})",
+                "",
+                "| repository | kind | terms | prompt |",
+                "|---|---|---|---|",
+            ]
+        )
+        for label in figures_["missed"]:
+            lines.append(
+                f"| {label['file']} | {label['kind']} | {_cell(', '.join(label['terms']), 40)} | "
+                f"{_cell(label['evidence'])} |"
+            )
+        lines.extend(
+            [
+                "",
+                f"#### Captured, matching no label, {group} ({len(figures_['extra'])})",
+                "",
+                "| repository | kind | decision |",
+                "|---|---|---|",
+            ]
+        )
+        for item in figures_["extra"]:
+            lines.append(f"| {item['file']} | {item['kind']} | {_cell(item['decision'])} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -212,9 +247,16 @@ def main(argv: list[str] | None = None) -> int:
         help="list dev-3's misses and extras (held-3's are never listed)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print every miss and extra of both groups as markdown tables (for the docs)",
+    )
     args = parser.parse_args(argv)
     result = score_set()
-    if args.json:
+    if args.markdown:
+        print(markdown_cases(result))
+    elif args.json:
         strip = {"missed", "extra"}
         print(
             json.dumps(

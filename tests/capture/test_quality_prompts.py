@@ -125,6 +125,11 @@ def test_the_benchmark_scores_each_prompt_alone_and_skips_those_that_need_the_tu
     assert "## dev-3: missed labels (1)" in text
     assert "always answer in Spanish" not in text  # held-3's records are never listed
     assert "always answer" not in bench_capture_prompts.report(result, "none")
+    tables = bench_capture_prompts.markdown_cases(result)
+    assert "#### Missed, dev-3 (1)" in tables
+    assert "| a/one | decision | zebra | the header is blue |" in tables
+    assert "#### Captured, matching no label, held-3 (1)" in tables
+    assert "| b/two | constraint | always answer in Spanish |" in tables
 
 
 def test_the_benchmark_runs_on_the_shipped_set(capsys: object) -> None:
