@@ -279,7 +279,6 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
 
 
 MAX_CLIENT_FILE_BYTES = 4 * 1024 * 1024
-HOOKS_FILE = os.path.join("hooks", "hooks.json")
 
 
 class PluginInstall(NamedTuple):
@@ -347,7 +346,7 @@ def plugin_check(install: PluginInstall) -> Check:
         folder = install.source_dir
         if not (
             os.path.isfile(os.path.join(folder, plugin_venv.MANIFEST))
-            and os.path.isfile(os.path.join(folder, HOOKS_FILE))
+            and os.path.isfile(os.path.join(folder, plugin_venv.HOOKS_FILE))
         ):
             return Check(
                 "plugin folder", FAIL,

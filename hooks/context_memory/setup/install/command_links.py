@@ -6,6 +6,7 @@ the same name is left alone and reported. ``LinkCommands`` is the installer's st
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -40,21 +41,16 @@ def link_dir(environ: Mapping[str, str]) -> Path:
     return Path(home(environ)) / ".local" / "bin"
 
 
-def _target(link: Path) -> Path | None:
-    """Where the symlink ``link`` points (None: no symlink there)."""
-    try:
-        return Path(os.readlink(link))
-    except OSError:
-        return None
-
-
 def plan_links(
     venv_bin: Path, links: Path, commands: Sequence[str] = LINKED_COMMANDS
 ) -> list[tuple[str, str]]:
     """(command, action) for installing the links; pure apart from reading the folder."""
     plan = []
     for command in commands:
-        link, target = links / command, _target(links / command)
+        link = links / command
+        target: Path | None = None
+        with contextlib.suppress(OSError):  # else no symlink there
+            target = Path(os.readlink(link))
         if not os.path.lexists(link):
             action = LINK_CREATE if os.path.exists(venv_bin / command) else LINK_MISSING_TARGET
         elif target is not None and target.parent == venv_bin:
@@ -72,9 +68,9 @@ def plan_links(
 def plan_unlinks(
     venv_bin: Path, links: Path, commands: Sequence[str] = LINKED_COMMANDS
 ) -> list[str]:
-    """The links an uninstall removes: only those pointing into this virtualenv."""
-    targets = {command: _target(links / command) for command in commands}
-    return [c for c, target in targets.items() if target is not None and target.parent == venv_bin]
+    """The links an uninstall removes: only those pointing into this virtualenv (kept by an
+    install)."""
+    return [c for c, action in plan_links(venv_bin, links, commands) if action == LINK_KEEP]
 
 
 def apply_links(venv_bin: Path, links: Path, plan: list[tuple[str, str]]) -> None:

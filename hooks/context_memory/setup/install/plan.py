@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from context_memory.core.command_table import HOOKS
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
 from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
@@ -64,7 +63,7 @@ def refuse_early(options: InstallOptions) -> str | None:
     if options.uninstall:
         return None
     if not options.dry_run:
-        missing = missing_programs(package_bin, (spec.command for spec in HOOKS))
+        missing = missing_programs(package_bin)
         if missing:
             raise InstallError(
                 f"{missing[0]} does not exist: the virtualenv {venv} is missing or "
@@ -123,11 +122,8 @@ def make_plan(options: InstallOptions) -> list[Step]:
     claude_md = claude_md_change(project, add=options.pin_decisions, remove=options.uninstall)
     steps: list[Step] = []
     if not options.dry_run and not options.uninstall:
-        programs = registered_programs(
-            desired_settings(edit.old, options, hooks_here=True),
-            options.bin_dir,
-        )
-        steps.append(PreparePrograms(options.venv, tuple(programs), options.bin_dir))
+        programs = registered_programs(edit.old, options)
+        steps.append(PreparePrograms(options.venv, programs, options.bin_dir))
     steps.append(edit)
     if options.uninstall and (options.purge or options.links):
         steps.append(record.UninstallVenv(options.venv, options.purge))

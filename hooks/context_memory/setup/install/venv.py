@@ -21,6 +21,8 @@ PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
 # <venv>/context-memory/bin: our launchers in a virtualenv that pipx or uv owns.
 OWN_LAUNCHERS_DIRNAME = "context-memory"
+# The programs the settings run as hooks, each once, in core/command_table.HOOKS's order.
+HOOK_NAMES = tuple(dict.fromkeys(spec.command for spec in HOOKS))
 # The source tree this module was loaded from
 # (``<repo>/hooks/context_memory/setup/install/venv.py``).
 REPO_ROOT = Path(__file__).resolve().parents[4]
@@ -148,7 +150,7 @@ def venv_plan(venv: Path, repo: Path) -> str:
         stamp = (venv / STAMP_NAME).read_text(encoding="utf-8").strip()
     except OSError:
         stamp = ""
-    if stamp != source_hash(repo) or missing_programs(venv / "bin", (h.command for h in HOOKS)):
+    if stamp != source_hash(repo) or missing_programs(venv / "bin"):
         return PLAN_UPDATE
     return PLAN_CURRENT
 
@@ -168,7 +170,7 @@ def show_venv_plan(venv: Path) -> None:
     say(f"{said[venv_plan(venv, REPO_ROOT)]}")
 
 
-def missing_programs(bin_dir: Path, names: Iterable[str]) -> list[Path]:
+def missing_programs(bin_dir: Path, names: Iterable[str] = HOOK_NAMES) -> list[Path]:
     """The programs of ``names`` that ``bin_dir`` lacks (or cannot execute)."""
     paths = [bin_dir / name for name in dict.fromkeys(names)]
     return [path for path in paths if not (path.is_file() and os.access(path, os.X_OK))]
