@@ -311,9 +311,8 @@ def plugin_installs(
 ) -> list[PluginInstall]:
     """Every context-memory plugin the client has installed, from its own records."""
     plugins = os.path.join(claude_config_dir(environ), "plugins")
-    installed = _dict(_dict(_read_json(os.path.join(plugins, "installed_plugins.json"))).get(
-        "plugins"
-    ))  # fmt: skip
+    records = _read_json(os.path.join(plugins, "installed_plugins.json"))
+    installed = _dict(_dict(records).get("plugins"))
     markets = _dict(_read_json(os.path.join(plugins, "known_marketplaces.json")))
     enabled: dict[str, bool] = {}  # enabledPlugins, later settings files overriding earlier
     for item in settings:
@@ -335,13 +334,12 @@ def plugin_installs(
 
 def plugin_check(install: PluginInstall) -> Check:
     """The install itself, and for a folder marketplace whether its folder is still there."""
-    label = f"{install.plugin_id} {install.version} ({install.scope} scope)"
+    plugin_id = install.plugin_id
+    label = f"{plugin_id} {install.version} ({install.scope} scope)"
     if not install.enabled:
-        return Check(
-            "plugin", WARN, f"{label} is installed but disabled: its hooks do not run",
-            f"claude plugin enable {install.plugin_id}, or claude plugin uninstall "
-            f"{install.plugin_id}",
-        )  # fmt: skip
+        fix = f"claude plugin enable {plugin_id}, or claude plugin uninstall {plugin_id}"
+        found = f"{label} is installed but disabled: its hooks do not run"
+        return Check("plugin", WARN, found, fix)
     if install.source_dir is not None:
         folder = install.source_dir
         if not (
@@ -352,16 +350,13 @@ def plugin_check(install: PluginInstall) -> Check:
                 "plugin folder", FAIL,
                 f"{label}: its marketplace folder {folder} is gone or moved, and the client "
                 "runs a folder marketplace's hooks from that folder: they stop silently",
-                f"claude plugin uninstall {install.plugin_id}, then claude plugin install "
+                f"claude plugin uninstall {plugin_id}, then claude plugin install "
                 f"{plugin_venv.PLUGIN_NAME} --marketplace <the checkout's new path> (or put it "
                 "back)",
             )  # fmt: skip
-        return Check(
-            "plugin", OK,
-            f"{label}, hooks run from the folder {folder} (moving or deleting it stops them)",
-            None,
-        )  # fmt: skip
-    return Check("plugin", OK, f"{label}, hooks from {install.install_path}", None)
+        found = f"{label}, hooks run from the folder {folder} (moving or deleting it stops them)"
+        return Check("plugin", OK, found)
+    return Check("plugin", OK, f"{label}, hooks from {install.install_path}")
 
 
 def plugin_venv_check(environ: Mapping[str, str]) -> Check:
@@ -370,7 +365,7 @@ def plugin_venv_check(environ: Mapping[str, str]) -> Check:
     venv = plugin_venv.venv_dir(data)
     stamp = os.path.join(venv, plugin_venv.STAMP_FILE)
     if os.path.isfile(stamp):
-        return Check("virtualenv", OK, f"the plugin's packages are in {venv}", None)
+        return Check("virtualenv", OK, f"the plugin's packages are in {venv}")
     return Check(
         "virtualenv", WARN,
         f"the plugin's virtualenv {venv} is not built yet; hooks run on the standard library "

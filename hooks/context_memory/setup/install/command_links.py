@@ -18,10 +18,8 @@ from context_memory.setup.install.settings_edit import OWN_FOLDER_NAME, in_doubl
 from context_memory.setup.install.venv import say, warn
 from context_memory.setup.platforms import home
 
-# Every console script (core/command_table.SCRIPTS): people and agents type the by-hand
-# commands, and the docs and --help texts show the hooks run by hand too (``ctx-guard
-# --replay``, ``echo ... | ctx-budget``). The hooks themselves run by absolute path. pipx
-# and uv link the same set.
+# Every console script (core/command_table.SCRIPTS), as pipx and uv link them: which and
+# why, docs/install.md. The hooks themselves run by absolute path.
 LINKED_COMMANDS = tuple(SCRIPTS)
 
 LINK_CREATE = "create"

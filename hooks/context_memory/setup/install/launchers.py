@@ -116,11 +116,9 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
 
 
 def write_launchers(venv: Path | str, bin_dir: Path | str) -> list[str]:
-    """Write our launchers (atomically, mode 0755) into ``bin_dir``: ``<venv>/bin`` for
-    ./install's own virtualenv (they replace pip's wrappers there), a folder of their own
-    for a virtualenv that pipx or uv owns (their wrappers in ``<venv>/bin`` are theirs and
-    stay as they are). Each names the virtualenv's python by its absolute path and appends
-    its site-packages itself, so it needs no ``site`` module to know its virtualenv.
+    """Write our launchers (atomically, mode 0755) into ``bin_dir`` (InstallOptions.bin_dir:
+    which folder, and why). Each names the virtualenv's python by its absolute path and
+    appends its site-packages itself, so it needs no ``site`` module to know its virtualenv.
     Returns the commands whose file changed."""
     python = os.path.join(os.path.abspath(venv), "bin", "python")
     target_dir = os.path.abspath(bin_dir)
@@ -210,8 +208,8 @@ def our_launchers(bin_dir: Path) -> list[str]:
 @dataclass(frozen=True)
 class RemoveLaunchers(Step):
     """The installer's step for --uninstall of ctx-install: our launchers' own folder
-    (``<venv>/context-memory/bin``, see write_launchers) in a virtualenv that pipx or uv
-    owns, and its parent when that is empty then; anything else in them stays."""
+    (venv.launcher_dir_for) and its parent when that is empty then; anything else in them
+    stays."""
 
     bin_dir: Path
 

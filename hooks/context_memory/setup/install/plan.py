@@ -20,11 +20,9 @@ from context_memory.setup.install.settings_edit import (
     STATUSLINE_PROGRAM,
     DropProjectHooks,
     EditSettings,
-    desired_settings,
     registered_programs,
     runs_our_hooks,
 )
-from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.venv import (
     STAMP_NAME,
     InstallError,
@@ -84,13 +82,6 @@ def refuse_early(options: InstallOptions) -> str | None:
     return crontab.read_crontab()
 
 
-def edit_settings(options: InstallOptions, path: Path, user_path: Path) -> EditSettings:
-    text, old = read_settings(path)
-    here = options.uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
-    new = desired_settings(old, options, here)
-    return EditSettings(path, text, old, new, options, here, user_path)
-
-
 def settings_path(options: InstallOptions) -> Path:
     """The settings file of this run, refused (InstallError) when its project folder is
     missing or it or the virtualenv has a path settings.json cannot hold."""
@@ -115,7 +106,7 @@ def make_plan(options: InstallOptions) -> list[Step]:
     path, user_path = settings_path(options), settings_path_for(None, os.environ)
     kept = record.load(options.venv)
     # Read and check the settings file first: an unusable file is refused before anything.
-    edit = edit_settings(options, path, user_path)
+    edit = EditSettings.read(options, path, user_path)
     before_cron = refuse_early(options)
     # The project of --cron and --pin-decisions: --project DIR, else the current folder.
     project = os.path.abspath(options.project) if options.project is not None else os.getcwd()
@@ -222,7 +213,7 @@ def recorded_steps(
         project = None if path == user_path else str(path.parent.parent)
         if path == done_path or (project is not None and not os.path.isdir(project)):
             continue  # done already, or the project is gone and its settings with it
-        steps.append(edit_settings(again, path, user_path))
+        steps.append(EditSettings.read(again, path, user_path))
         # What an uninstall run for that settings file does: its project's (or, for the
         # user settings, the current folder's) crontab line and CLAUDE.md line.
         uncron(project or os.getcwd())

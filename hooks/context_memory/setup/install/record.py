@@ -60,8 +60,9 @@ def load(venv: Path) -> dict[str, Any]:
     data = _load_all(venv).get(identity())
     data = data if isinstance(data, dict) else {}
     record: dict[str, Any] = {}
-    for key in ("settings", "links", "cron"):
-        record[key] = data[key] if isinstance(data.get(key), dict) else {}
+    for key in ("settings", "links", "cron"):  # each place -> its entry, a dict
+        found = data[key] if isinstance(data.get(key), dict) else {}
+        record[key] = {place: e if isinstance(e, dict) else {} for place, e in found.items()}
     for key in ("pinned", "made_folders"):
         found = data.get(key)
         record[key] = [p for p in found if isinstance(p, str)] if isinstance(found, list) else []
@@ -109,10 +110,8 @@ class NoteInstall(Step):
 @dataclass(frozen=True)
 class RestoreRecorded(Step):
     """--uninstall, after our entries, lines and links are out of every place ``record``
-    lists: put back each settings file's text from before the first install (and drop the
-    backups made since), ``crontab -r`` a crontab that was empty before, remove a link
-    folder the install created (when empty), and delete the record. Its dry run shows
-    nothing: the settings steps' dry runs show the restored text."""
+    lists: the rest of what docs/install.md (Uninstalling) lists, then the record deleted.
+    Its dry run shows nothing: the settings steps' dry runs show the restored text."""
 
     venv: Path
     record: dict[str, Any]
@@ -121,18 +120,14 @@ class RestoreRecorded(Step):
     def apply(self) -> None:
         record, tool = self.record, self.tool
         for where, entry in record["settings"].items():
-            entry = entry if isinstance(entry, dict) else {}
             if _restore_settings(Path(where), entry, tool):
                 _remove_our_backups(Path(where), entry.get("backups_before"), tool)
                 if entry.get("folder_existed") is False:
                     remove_empty(Path(where).parent)  # the install made it
-        if any(
-            isinstance(entry, dict) and entry.get("crontab_was_empty")
-            for entry in record["cron"].values()
-        ):
+        if any(entry.get("crontab_was_empty") for entry in record["cron"].values()):
             crontab.delete_if_empty()
         for folder, entry in record["links"].items():
-            if isinstance(entry, dict) and entry.get("created_folder"):
+            if entry.get("created_folder"):
                 remove_empty(Path(folder))  # other programs' commands stay
         if self.venv.is_dir():
             save(self.venv, None)

@@ -417,6 +417,14 @@ class EditSettings(Step):
     hooks_here: bool
     user_path: Path
 
+    @classmethod
+    def read(cls, options: InstallOptions, path: Path, user_path: Path) -> EditSettings:
+        text, old = read_settings(path)  # SettingsError: refused before anything is written
+        here = (
+            options.uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
+        )
+        return cls(path, text, old, desired_settings(old, options, here), options, here, user_path)
+
     def run(self, would: bool) -> None:
         options, path, bin_dir = self.options, self.path, self.options.bin_dir
         old, new, changed = self.old, self.new, self.new != self.old
