@@ -27,8 +27,7 @@ def run_checks(
     ./install virtualenv, links and crontab line are optional."""
     environ = os.environ if environ is None else environ
     files = install.settings_files(project, environ)
-    loaded = [item.settings for item in files if item.error is None]
-    installs = install.plugin_installs(environ, loaded)
+    installs = install.plugin_installs(environ, [item.settings for item in files])
     plugin = next((item for item in installs if item.enabled), None)
     venv_check = install.check_venv(venv, install.expected_programs())
     if plugin is not None and venv_check.status == FAIL:

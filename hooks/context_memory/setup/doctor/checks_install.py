@@ -1,8 +1,6 @@
-"""ctx-doctor's checks of the install (the list: docs/install.md): Python, the virtualenv,
-each settings file, each hook of core/command_table.HOOKS and the status line as registered
-there, the command links, and the plugin install (docs/plugin.md), whose checks stand in
-for the others when it is active (all_checks.run_checks passes it). The client's files are
-read bounded, and anything odd in them is skipped.
+"""ctx-doctor's checks of the install (the list: docs/install.md), the plugin install's
+(docs/plugin.md) among them, which stand in for the others when it is active
+(all_checks.run_checks). The client's files are read bounded; anything odd in them is skipped.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from context_memory.setup.install.settings_edit import (
 )
 from context_memory.setup.install.settings_file import SettingsError, read_settings
 from context_memory.setup.install.venv import (
-    OWN_LAUNCHERS_DIRNAME,
+    OWN_FOLDER_NAME,
     missing_programs,
     settings_path_for,
 )
@@ -82,7 +80,7 @@ def registered_venv(files: list[SettingsFile]) -> str | None:
             if not program.is_absolute() or program.parent.name != "bin":
                 continue
             above = program.parent.parent
-            candidates = [above, above.parent] if above.name == OWN_LAUNCHERS_DIRNAME else [above]
+            candidates = [above, above.parent] if above.name == OWN_FOLDER_NAME else [above]
             found = (str(c) for c in candidates if (c / "pyvenv.cfg").is_file())
             return next(found, str(candidates[-1]))
     return None
@@ -104,7 +102,7 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
 
 
 class SettingsFile(NamedTuple):
-    """One settings file Claude Code reads: its label, path, and parsed content or error."""
+    """One settings file Claude Code reads: its label, path, settings ({} if none) or error."""
 
     label: str
     path: Path
@@ -215,7 +213,7 @@ def check_hook(spec: HookSpec, files: list[SettingsFile], plugin_id: str | None 
 def check_statusline(files: list[SettingsFile]) -> Check:
     name = "status line"
     for item in reversed(files):  # local overrides project overrides user
-        value = item.settings.get("statusLine") if item.error is None else None
+        value = item.settings.get("statusLine")
         if not isinstance(value, dict):
             continue
         command = value.get("command")

@@ -1,7 +1,6 @@
-"""ctx-doctor's checks of a project's working state: the state folder is writable, the
-hourly ctx-merge crontab line, the errors in ``.working-state/logs/`` over the last day
-(per hook), the circuit breakers that are open, and Claude Code's auto memory (the folder,
-the toolkit's block in MEMORY.md and its budget: memory/native.py).
+"""ctx-doctor's checks of a project's working state (the list: docs/install.md): the state
+folder, the crontab line, the hooks' errors and breakers, and Claude Code's auto memory
+(memory/native.py).
 """
 
 from __future__ import annotations

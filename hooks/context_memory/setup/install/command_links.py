@@ -14,8 +14,8 @@ from pathlib import Path
 
 from context_memory.core.command_table import SCRIPTS
 from context_memory.setup.install.options import Step
-from context_memory.setup.install.settings_edit import OWN_FOLDER_NAME, in_double_quotes
-from context_memory.setup.install.venv import say, warn
+from context_memory.setup.install.settings_edit import in_double_quotes
+from context_memory.setup.install.venv import OWN_FOLDER_NAME, say, warn
 from context_memory.setup.platforms import home
 
 # Every console script (core/command_table.SCRIPTS), as pipx and uv link them: which and

@@ -23,8 +23,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    Done = subprocess.CompletedProcess[str]
-
 TAG_PREFIX = "# context-memory:"
 MERGE_PROGRAM = "ctx-merge"
 USER_VAR = "CTX_CRONTAB_USER"
@@ -118,7 +116,7 @@ def runs_merge_from(line: str, bin_dir: str) -> bool:
     )
 
 
-def _crontab(arg: str, stdin_text: str | None = None) -> Done:
+def _crontab(arg: str, stdin_text: str | None = None) -> subprocess.CompletedProcess[str]:
     user = os.environ.get(USER_VAR)
     argv = ["crontab", *(["-u", user] if user else []), arg]
     try:

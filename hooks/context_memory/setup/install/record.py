@@ -26,7 +26,7 @@ from context_memory.setup.install.settings_file import (
     read_settings_text,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import remove_empty, say
+from context_memory.setup.install.venv import OWN_FOLDER_NAME, remove_empty, say
 
 RECORD_NAME = "context-memory-install.json"
 RECORD_VERSION = 1
@@ -245,7 +245,7 @@ class UninstallVenv(Step):
             say(f"deleted the virtualenv {venv}")
             # The default place is <data>/context-memory/venv: its folder is ours too, and an
             # empty one left behind says something is still installed.
-            if venv.parent.name == "context-memory" and remove_empty(venv.parent):
+            if venv.parent.name == OWN_FOLDER_NAME and remove_empty(venv.parent):
                 say(f"deleted the folder {venv.parent}, now empty")
 
 

@@ -37,9 +37,8 @@ from context_memory.setup.install.settings_file import (
     read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import HOOK_NAMES, InstallError, say, warn
+from context_memory.setup.install.venv import HOOK_NAMES, OWN_FOLDER_NAME, InstallError, say, warn
 
-OWN_FOLDER_NAME = "context-memory"
 # The placeholder virtualenv of settings.example.json.
 EXAMPLE_VENV = "/home/you/.local/share/context-memory/venv"
 

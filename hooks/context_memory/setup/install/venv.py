@@ -19,8 +19,9 @@ from context_memory.setup.platforms import home
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
-# <venv>/context-memory/bin: our launchers in a virtualenv that pipx or uv owns.
-OWN_LAUNCHERS_DIRNAME = "context-memory"
+# The folder name that marks ours: <data>/context-memory/venv (the default virtualenv) and
+# <venv>/context-memory/bin (our launchers in a virtualenv that pipx or uv owns).
+OWN_FOLDER_NAME = "context-memory"
 # The programs the settings run as hooks, each once, in core/command_table.HOOKS's order.
 HOOK_NAMES = tuple(dict.fromkeys(spec.command for spec in HOOKS))
 # The source tree this module was loaded from
@@ -63,7 +64,7 @@ def default_venv(environ: Mapping[str, str]) -> str:
     if environ.get("CTX_VENV"):
         return environ["CTX_VENV"]
     data_home = environ.get("XDG_DATA_HOME") or os.path.join(home(environ), ".local", "share")
-    return os.path.join(data_home, "context-memory", "venv")
+    return os.path.join(data_home, OWN_FOLDER_NAME, "venv")
 
 
 def running_venv() -> Path | None:
@@ -90,7 +91,7 @@ def owned_by_installer(venv: Path) -> bool:
 def launcher_dir_for(venv: Path) -> Path:
     """Where ctx-install puts our launchers in a virtualenv it does not own: a folder of its
     own inside it (``pipx uninstall`` and ``uv tool uninstall`` delete it with the rest)."""
-    return venv / OWN_LAUNCHERS_DIRNAME / "bin"
+    return venv / OWN_FOLDER_NAME / "bin"
 
 
 def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
