@@ -89,14 +89,12 @@ def settings_path(options: InstallOptions) -> Path:
         raise InstallError(f"--project {options.project}: no such directory")
     path = settings_path_for(options.project, os.environ)
     for label, where in (("virtualenv", str(options.venv)), ("settings file", str(path))):
-        try:
-            where.encode("utf-8")
-        except UnicodeEncodeError:
+        if any("\ud800" <= ch <= "\udfff" for ch in where):  # undecodable bytes of the path
             raise InstallError(
                 f"the {label} path {where!r} is not UTF-8 text, which settings.json cannot "
                 "hold. Set CTX_VENV (or CLAUDE_CONFIG_DIR) to a UTF-8 path, then run "
                 "./install again. Nothing was changed."
-            ) from None
+            )
     return path
 
 

@@ -99,8 +99,7 @@ def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
     ``$CLAUDE_CONFIG_DIR/settings.json`` or ``~/.claude/settings.json``."""
     if project is not None:
         return Path(os.path.abspath(project)) / ".claude" / "settings.json"
-    config_dir = claude_config_dir(environ)
-    return Path(os.path.abspath(config_dir)) / "settings.json"
+    return Path(os.path.abspath(claude_config_dir(environ))) / "settings.json"
 
 
 def source_hash(repo: Path) -> str:
