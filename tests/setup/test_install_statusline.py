@@ -142,7 +142,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin dir'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(settings_edit, "_now", lambda: WHEN)
     # --uninstall also looks for a ctx-merge crontab line: never the real crontab here.
-    monkeypatch.setattr(crontab.CronLine, "apply", lambda self: None)
+    monkeypatch.setattr(crontab.CronLine, "run", lambda self, would: None)
     return home
 
 

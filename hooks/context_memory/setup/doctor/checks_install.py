@@ -155,9 +155,8 @@ def registrations(files: list[SettingsFile], program_name: str) -> list[Registra
         for event, group, entry in hook_entries(item.settings):
             program = command_word(command_of(entry))
             if program and os.path.basename(program) == program_name:
-                matcher = group.get("matcher")
-                matcher = matcher if isinstance(matcher, str) else None
-                found.append(Registration(item, event, matcher, program))
+                # A matcher is a string: settings of the checked shape (hook_entries).
+                found.append(Registration(item, event, group.get("matcher"), program))
     return found
 
 

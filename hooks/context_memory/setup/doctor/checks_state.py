@@ -75,8 +75,6 @@ def check_cron(
     def none_found(found: str, why: str) -> Check:
         if plugin is None:
             return Check(name, OK, f"{found} ({installer} --cron {why})")
-        # The plugin sets up no crontab line (that is ./install's --cron): say how a plugin
-        # user merges instead of naming an installer they do not have.
         ctx_run = os.path.join(plugin.source_dir or plugin.install_path, "bin", "ctx-run")
         return Check(name, OK, f"{found} (the plugin sets up no cron job; {ctx_run} ctx-merge "
                      "merges by hand, and a crontab line can run it hourly)")  # fmt: skip

@@ -15,7 +15,7 @@ from pathlib import Path
 from context_memory.core.command_table import SCRIPTS
 from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import in_double_quotes
-from context_memory.setup.install.venv import OWN_FOLDER_NAME, say, warn
+from context_memory.setup.install.venv import OWN_FOLDER_NAME, remove_files, say, warn
 from context_memory.setup.platforms import home
 
 # Every console script (core/command_table.SCRIPTS), as pipx and uv link them: which and
@@ -101,12 +101,7 @@ class LinkCommands(Step):
 
     def run(self, would: bool) -> None:
         if self.remove:
-            gone = plan_unlinks(self.bin_dir, self.links)
-            for command in () if would else gone:
-                (self.links / command).unlink()
-            if gone:
-                verb = "would remove" if would else "removed"
-                say(f"{verb} {len(gone)} command links from {self.links}")
+            remove_files(self.links, plan_unlinks(self.bin_dir, self.links), "command links", would)
             return
         plan = plan_links(self.bin_dir, self.links)
         # The virtualenv may not exist yet: a dry run still names its commands.

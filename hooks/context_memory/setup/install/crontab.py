@@ -161,7 +161,7 @@ def write_crontab(text: str) -> None:
 
 
 class CronChange(NamedTuple):
-    """What an add or remove would do to the crontab (planned only: ``CronLine.apply``
+    """What an add or remove would do to the crontab (planned only: ``CronLine.run``
     writes ``new_text``)."""
 
     action: str  # ADDED, UPDATED, UNCHANGED, REMOVED or ABSENT

@@ -19,7 +19,7 @@ from pathlib import Path
 from context_memory.core.fsutil import atomic_write
 from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import command_for
-from context_memory.setup.install.venv import InstallError, remove_empty, say
+from context_memory.setup.install.venv import InstallError, remove_empty, remove_files
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
@@ -181,7 +181,9 @@ class PreparePrograms(Step):
     programs: tuple[str, ...]
     bin_dir: Path  # InstallOptions.bin_dir
 
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
+        if would:
+            return
         write_launchers(self.venv, self.bin_dir)
         verify_commands(self.bin_dir, self.programs)
 
@@ -214,13 +216,7 @@ class RemoveLaunchers(Step):
     bin_dir: Path
 
     def run(self, would: bool) -> None:
-        gone = our_launchers(self.bin_dir)
-        if not would:
-            for name in gone:
-                (self.bin_dir / name).unlink()
-            # <venv>/context-memory is ours too; a folder something else is in stays.
-            if remove_empty(self.bin_dir):
-                remove_empty(self.bin_dir.parent)
-        if gone:
-            verb = "would remove" if would else "removed"
-            say(f"{verb} {len(gone)} launchers from {self.bin_dir}")
+        remove_files(self.bin_dir, our_launchers(self.bin_dir), "launchers", would)
+        # <venv>/context-memory is ours too; a folder something else is in stays.
+        if not would and remove_empty(self.bin_dir):
+            remove_empty(self.bin_dir.parent)

@@ -40,16 +40,9 @@ class InstallOptions:
 
 
 class Step:
-    """One step of a run, next to the code it drives (see install/plan.py): ``show`` says
-    what it would change where (--dry-run: nothing written), ``apply`` does it and says what
-    it did. Most steps do both in ``run`` (``would``: the dry run); one that only acts
-    overrides ``apply`` and shows nothing."""
-
-    def show(self) -> None:
-        self.run(would=True)
-
-    def apply(self) -> None:
-        self.run(would=False)
+    """One step of a run, next to the code it drives (see install/plan.py): ``run`` says
+    what it ``would`` change where (--dry-run: nothing written), or does it and says what it
+    did; a step that only acts shows nothing."""
 
     def run(self, would: bool) -> None:
-        pass
+        raise NotImplementedError

@@ -130,14 +130,12 @@ class AutoMemory(Step):
 
     projects: tuple[str, ...]
 
-    def show(self) -> None:
-        from context_memory.memory.native import toolkit_folders
+    def run(self, would: bool) -> None:
+        from context_memory.memory.native import remove_everywhere, toolkit_folders
 
-        for folder in toolkit_folders(self.projects):
-            say(f"would take the toolkit's lines and files out of {folder}")
-
-    def apply(self) -> None:
-        from context_memory.memory.native import remove_everywhere
-
+        if would:
+            for folder in toolkit_folders(self.projects):
+                say(f"would take the toolkit's lines and files out of {folder}")
+            return
         for item in remove_everywhere(self.projects):
             say(f"removed {item}")

@@ -42,7 +42,7 @@ def carry_out(steps: Sequence[Step], options: InstallOptions) -> None:
         if not options.uninstall:
             show_venv_plan(options.venv)
     for step in steps:
-        (step.show if options.dry_run else step.apply)()
+        step.run(would=options.dry_run)
 
 
 def refuse_early(options: InstallOptions) -> str | None:

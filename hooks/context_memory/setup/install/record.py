@@ -94,8 +94,8 @@ class NoteInstall(Step):
     venv: Path
     added: dict[str, Any]
 
-    def apply(self) -> None:
-        if not self.venv.is_dir():
+    def run(self, would: bool) -> None:
+        if would or not self.venv.is_dir():
             return
         record = load(self.venv)
         for key, value in self.added.items():
@@ -117,7 +117,9 @@ class RestoreRecorded(Step):
     record: dict[str, Any]
     tool: str  # what the messages call the installer
 
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
+        if would:
+            return
         record, tool = self.record, self.tool
         for where, entry in record["settings"].items():
             if _restore_settings(Path(where), entry, tool):
@@ -271,15 +273,14 @@ class PurgeLeftovers(Step):
         deepest_first = sorted(self.made_folders, key=lambda p: len(p.parts), reverse=True)
         return [p for p in deepest_first if p.is_dir() and not p.is_symlink()]
 
-    def show(self) -> None:
+    def run(self, would: bool) -> None:
         ours, alone = self._ours()
-        if ours or alone:
-            say(f"would delete the cache folder {self.cache}")
-        for folder in self._made():
-            say(f"would delete the folder {folder} (./install made it) if it is empty then")
-
-    def apply(self) -> None:
-        ours, _ = self._ours()
+        if would:
+            if ours or alone:
+                say(f"would delete the cache folder {self.cache}")
+            for folder in self._made():
+                say(f"would delete the folder {folder} (./install made it) if it is empty then")
+            return
         for folder in ours:
             if folder.is_symlink() or not folder.is_dir():
                 folder.unlink()

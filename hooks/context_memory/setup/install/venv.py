@@ -10,7 +10,7 @@ import hashlib
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from context_memory.core.client_config import claude_config_dir
@@ -24,8 +24,7 @@ STAMP_NAME = "context-memory.stamp"
 OWN_FOLDER_NAME = "context-memory"
 # The programs the settings run as hooks, each once, in core/command_table.HOOKS's order.
 HOOK_NAMES = tuple(dict.fromkeys(spec.command for spec in HOOKS))
-# The source tree this module was loaded from
-# (``<repo>/hooks/context_memory/setup/install/venv.py``).
+# The source tree this module was loaded from: <repo>/hooks/context_memory/setup/install/.
 REPO_ROOT = Path(__file__).resolve().parents[4]
 
 # Venv states, as printed by ``--venv-plan`` for the install script.
@@ -57,6 +56,15 @@ def remove_empty(folder: Path) -> bool:
     except OSError:
         return False
     return True
+
+
+def remove_files(folder: Path, names: Sequence[str], what: str, would: bool) -> None:
+    """Delete ``names`` (files of ours) in ``folder`` and say how many ``what`` went
+    (``would``: only say so)."""
+    for name in () if would else names:
+        (folder / name).unlink()
+    if names:
+        say(f"{'would remove' if would else 'removed'} {len(names)} {what} from {folder}")
 
 
 def default_venv(environ: Mapping[str, str]) -> str:
@@ -114,8 +122,7 @@ def source_hash(repo: Path) -> str:
         )
     digest = hashlib.sha256()
     for path in sorted(files, key=lambda p: p.relative_to(repo).as_posix()):
-        digest.update(path.relative_to(repo).as_posix().encode())
-        digest.update(b"\0")
+        digest.update(path.relative_to(repo).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
