@@ -9,6 +9,7 @@ docs/install.md. Standard library only (the system python runs it).
 from __future__ import annotations
 
 import configparser
+import contextlib
 import glob
 import os
 import subprocess
@@ -126,15 +127,12 @@ def write_launchers(venv: Path | str, bin_dir: Path | str) -> list[str]:
     changed = []
     paths = package_paths(venv)
     for command, target in entry_points(venv).items():
-        text = launcher_text(python, command, target, paths)
+        data = launcher_text(python, command, target, paths).encode("utf-8", "surrogateescape")
         path = os.path.join(target_dir, command)
-        try:
-            with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-                if handle.read() == text and os.access(path, os.X_OK):
-                    continue
-        except OSError:
-            pass
-        atomic_write(path, text.encode("utf-8", "surrogateescape"), mode=0o755)
+        with contextlib.suppress(OSError), open(path, "rb") as handle:
+            if handle.read() == data and os.access(path, os.X_OK):
+                continue  # already this launcher
+        atomic_write(path, data, mode=0o755)
         changed.append(command)
     return changed
 

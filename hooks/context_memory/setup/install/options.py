@@ -1,7 +1,6 @@
-"""What one run of the installer was asked to do: ``InstallOptions``, built from the command
-line by install/cli.py (./install, ctx-install) or by hand (ctx-pin, tests). Below the
-command-line layer every function takes these, never an ``argparse.Namespace``. And the
-shape of the run's steps (``Step``). Standard library only.
+"""What one run of the installer was asked to do, ``InstallOptions`` (from install/cli.py's
+command line, or by hand for ctx-pin and tests; below that layer, never an argparse
+Namespace), and the shape of the run's steps, ``Step``. Standard library only.
 """
 
 from __future__ import annotations

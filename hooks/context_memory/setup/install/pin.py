@@ -86,8 +86,7 @@ class PinLine(Step):
         digest = pinned.digest_path(state_dir)
         if change.new is not None and not would:
             if change.old is not None and change.new == "":
-                # It held only the import line, which an install added: nothing of the user's
-                # is left.
+                # Only the import line an install added was in it: nothing of the user's is left.
                 os.unlink(change.target)
             else:
                 fsutil.atomic_write(change.target, change.new)

@@ -234,10 +234,9 @@ class UninstallVenv(Step):
 
     def run(self, would: bool) -> None:
         venv = self.venv
-        if not self.purge and not would:
-            say(f"kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
-        elif not self.purge:
-            return
+        if not self.purge:
+            if not would:
+                say(f"kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
         elif not venv.exists():
             say(f"the virtualenv {venv} does not exist; nothing to delete")
         elif would:
