@@ -363,9 +363,6 @@ def plugin_venv_check(environ: Mapping[str, str]) -> Check:
     stamp = os.path.join(venv, plugin_venv.STAMP_FILE)
     if os.path.isfile(stamp):
         return Check("virtualenv", OK, f"the plugin's packages are in {venv}")
-    return Check(
-        "virtualenv", WARN,
-        f"the plugin's virtualenv {venv} is not built yet; hooks run on the standard library "
-        "meanwhile",
-        "start a session (it is built in the background) or run ctx-decide --list once",
-    )  # fmt: skip
+    found = f"the plugin's virtualenv {venv} is not built yet"
+    fix = "start a session (it is built in the background) or run ctx-decide --list once"
+    return Check("virtualenv", WARN, f"{found}; hooks run on the standard library meanwhile", fix)
