@@ -262,7 +262,7 @@ def test_uninstall_removes_only_links_into_this_venv(
     (links / "ctx-doctor").symlink_to("/usr/bin/true")
     (links / "unrelated").symlink_to(venv_bin / "ctx-usage")  # not one of our names
     assert plan_unlinks(venv_bin, links) == ["ctx-usage", "ctx-decide"]
-    LinkCommands(venv_bin, links, remove=True).apply()  # the uninstall's step
+    LinkCommands(venv_bin, links, remove=True).run(would=False)  # the uninstall's step
     assert readlinks(links) == {
         "ctx-doctor": "/usr/bin/true",
         "ctx-merge": "<file> mine\n",
@@ -277,7 +277,7 @@ def test_uninstall_after_purge_removes_the_dangling_links(venv_bin: Path, links:
     for name in LINKED_COMMANDS:
         (venv_bin / name).unlink()
     assert plan_unlinks(venv_bin, links) == list(LINKED_COMMANDS)
-    LinkCommands(venv_bin, links, remove=True).apply()  # the uninstall's step
+    LinkCommands(venv_bin, links, remove=True).run(would=False)  # the uninstall's step
     assert os.listdir(links) == []
 
 

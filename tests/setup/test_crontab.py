@@ -59,7 +59,7 @@ FOREIGN = (
 
 
 def add_merge_line(bin_dir: str, project: str) -> crontab.CronChange:
-    """What CronLine.apply does for --cron: the planned change, written (to the crontab
+    """What CronLine.run does for --cron: the planned change, written (to the crontab
     of CTX_CRONTAB_USER, which the user_crontab fixture sets)."""
     change = planned_addition(bin_dir, project)
     if change.action != UNCHANGED:

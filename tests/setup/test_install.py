@@ -242,6 +242,20 @@ def test_project_must_exist(home: Path, venv: Path, tmp_path: Path, capsys: Any)
     assert err == f"{P} error: --project {tmp_path / 'nope'}: no such directory\n"
 
 
+def test_a_path_that_is_not_utf_8_is_refused(home: Path, tmp_path: Path, capsys: Any) -> None:
+    """A folder name of bytes that are not UTF-8 (os.fsdecode keeps them as surrogates)
+    cannot go into settings.json: refused before anything is written."""
+    venv = os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9 venv")
+    code, out, err = run(capsys, "--venv", venv)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"{P} error: the virtualenv path {venv!r} is not UTF-8 text, which settings.json "
+        "cannot hold. Set CTX_VENV (or CLAUDE_CONFIG_DIR) to a UTF-8 path, then run "
+        "./install again. Nothing was changed.\n"
+    )
+    assert not (home / ".claude").exists()
+
+
 def test_venv_defaults_to_ctx_venv(
     home: Path, venv: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:

@@ -50,7 +50,7 @@ def test_added_when_there_is_none():
     assert settings == {"model": "opus"}  # not mutated
     assert set_statusline(new, BIN, chain=False) == (new, ALREADY_SET)
     assert set_statusline(new, BIN, chain=True) == (new, ALREADY_SET)
-    assert unset_statusline(new, BIN) == ({"model": "opus"}, None)
+    assert unset_statusline(new, BIN) == ({"model": "opus"}, "status line: removed ctx-statusline")
 
 
 def test_theirs_is_kept_without_chain():
@@ -76,8 +76,8 @@ def test_chain_then_unset_restores_theirs_exactly():
     }
     assert parse_own_statusline(chained["statusLine"], BIN) == (True, THEIRS_COMMAND)
     assert set_statusline(chained, BIN, chain=True) == (chained, ALREADY_SET)
-    restored, theirs = unset_statusline(chained, BIN)
-    assert theirs == THEIRS_COMMAND
+    restored, outcome = unset_statusline(chained, BIN)
+    assert outcome == f"status line: restored yours ({THEIRS_COMMAND})"
     assert dumps_settings(restored) == dumps_settings(settings)  # key order too
 
 
@@ -89,7 +89,7 @@ def test_moved_venv_updates_the_path_and_keeps_the_chain():
     assert moved["statusLine"]["command"] == statusline_command(other, THEIRS_COMMAND)
     assert refresh_statusline(chained, other) == moved
     # Another context-memory virtualenv's status line is ours too: uninstall restores theirs.
-    assert unset_statusline(chained, other)[1] == THEIRS_COMMAND
+    assert unset_statusline(chained, other)[1] == f"status line: restored yours ({THEIRS_COMMAND})"
 
 
 @pytest.mark.parametrize(
@@ -142,7 +142,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin dir'}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setattr(settings_edit, "_now", lambda: WHEN)
     # --uninstall also looks for a ctx-merge crontab line: never the real crontab here.
-    monkeypatch.setattr(crontab.CronLine, "apply", lambda self: None)
+    monkeypatch.setattr(crontab.CronLine, "run", lambda self, would: None)
     return home
 
 

@@ -1,9 +1,8 @@
-"""Where the toolkit runs: Linux and other POSIX systems. Native Windows cannot run it (the
-hooks lock files with ``fcntl`` and the launchers are POSIX ``#!`` and ``sh`` scripts), so
-the installers (``./install``, ``ctx-install``) and the plugin's dispatcher and virtualenv
-build refuse it in one line, before they change anything. WSL is Linux here. And the
-home folder every part of setup/ starts from (the client's config folder:
-core/client_config).
+"""Where the toolkit runs: Linux and other POSIX systems. Native Windows cannot run it
+(NATIVE_WINDOWS says why), so the installers (``./install``, ``ctx-install``) and the
+plugin's dispatcher and virtualenv build refuse it in one line, before they change
+anything. WSL is Linux here. And the home folder every part of setup/ starts from (the
+client's config folder: core/client_config).
 
 Standard library only, and cheap: the plugin's hooks ask before every prompt.
 """

@@ -27,23 +27,21 @@ def run_checks(
     ./install virtualenv, links and crontab line are optional."""
     environ = os.environ if environ is None else environ
     files = install.settings_files(project, environ)
-    loaded = [item.settings for item in files if item.error is None]
-    installs = install.plugin_installs(environ, loaded)
+    installs = install.plugin_installs(environ, [item.settings for item in files])
     plugin = next((item for item in installs if item.enabled), None)
-    checks = [install.check_python(), *(install.plugin_check(item) for item in installs)]
     venv_check = install.check_venv(venv, install.expected_programs())
     if plugin is not None and venv_check.status == FAIL:
         venv_check = install.plugin_venv_check(environ)  # plugin-only: no ./install virtualenv
-    checks.append(venv_check)
-    checks.extend(install.check_settings_file(item) for item in files)
-    checks.extend(install.check_hook(spec, files, plugin and plugin.plugin_id) for spec in HOOKS)
-    installer = installer_command(venv)
     return [
-        *checks,
+        install.check_python(),
+        *(install.plugin_check(item) for item in installs),
+        venv_check,
+        *(install.check_settings_file(item) for item in files),
+        *(install.check_hook(spec, files, plugin and plugin.plugin_id) for spec in HOOKS),
         install.check_statusline(files),
         install.check_command_links(venv, environ, plugin=plugin is not None),
         state.check_state_dir(state_dir),
-        state.check_cron(project, read_crontab, installer=installer, plugin=plugin),
+        state.check_cron(project, read_crontab, installer=installer_command(venv), plugin=plugin),
         state.check_logs(state_dir),
         state.check_breakers(state_dir),
         state.check_auto_memory(project, state_dir, environ),
@@ -53,6 +51,5 @@ def run_checks(
 def installer_command(venv: str) -> str:
     """The command that set this virtualenv up, for the fixes: the ./install script stamps
     its virtualenv; one without the stamp is pipx's or uv's, where ctx-install does it."""
-    return (
-        "ctx-install" if os.path.isdir(venv) and not owned_by_installer(Path(venv)) else "./install"
-    )
+    pipx_or_uv = os.path.isdir(venv) and not owned_by_installer(Path(venv))
+    return "ctx-install" if pipx_or_uv else "./install"

@@ -1,8 +1,6 @@
-"""ctx-doctor's checks of the install (the list: docs/install.md): Python, the virtualenv,
-each settings file, each hook of core/command_table.HOOKS and the status line as registered
-there, the command links, and the plugin install (docs/plugin.md), whose checks stand in
-for the others when it is active (all_checks.run_checks passes it). The client's files are
-read bounded, and anything odd in them is skipped.
+"""ctx-doctor's checks of the install (the list: docs/install.md), the plugin install's
+(docs/plugin.md) among them, which stand in for the others when it is active
+(all_checks.run_checks). The client's files are read bounded; anything odd in them is skipped.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from context_memory.setup.install.settings_edit import (
 )
 from context_memory.setup.install.settings_file import SettingsError, read_settings
 from context_memory.setup.install.venv import (
-    OWN_LAUNCHERS_DIRNAME,
+    OWN_FOLDER_NAME,
     missing_programs,
     settings_path_for,
 )
@@ -82,7 +80,7 @@ def registered_venv(files: list[SettingsFile]) -> str | None:
             if not program.is_absolute() or program.parent.name != "bin":
                 continue
             above = program.parent.parent
-            candidates = [above, above.parent] if above.name == OWN_LAUNCHERS_DIRNAME else [above]
+            candidates = [above, above.parent] if above.name == OWN_FOLDER_NAME else [above]
             found = (str(c) for c in candidates if (c / "pyvenv.cfg").is_file())
             return next(found, str(candidates[-1]))
     return None
@@ -104,7 +102,7 @@ def check_venv(venv: str, programs: Iterable[str]) -> Check:
 
 
 class SettingsFile(NamedTuple):
-    """One settings file Claude Code reads: its label, path, and parsed content or error."""
+    """One settings file Claude Code reads: its label, path, settings ({} if none) or error."""
 
     label: str
     path: Path
@@ -157,9 +155,8 @@ def registrations(files: list[SettingsFile], program_name: str) -> list[Registra
         for event, group, entry in hook_entries(item.settings):
             program = command_word(command_of(entry))
             if program and os.path.basename(program) == program_name:
-                matcher = group.get("matcher")
-                matcher = matcher if isinstance(matcher, str) else None
-                found.append(Registration(item, event, matcher, program))
+                # A matcher is a string: settings of the checked shape (hook_entries).
+                found.append(Registration(item, event, group.get("matcher"), program))
     return found
 
 
@@ -215,7 +212,7 @@ def check_hook(spec: HookSpec, files: list[SettingsFile], plugin_id: str | None 
 def check_statusline(files: list[SettingsFile]) -> Check:
     name = "status line"
     for item in reversed(files):  # local overrides project overrides user
-        value = item.settings.get("statusLine") if item.error is None else None
+        value = item.settings.get("statusLine")
         if not isinstance(value, dict):
             continue
         command = value.get("command")
@@ -279,7 +276,6 @@ def check_command_links(venv: str, environ: Mapping[str, str], *, plugin: bool =
 
 
 MAX_CLIENT_FILE_BYTES = 4 * 1024 * 1024
-HOOKS_FILE = os.path.join("hooks", "hooks.json")
 
 
 class PluginInstall(NamedTuple):
@@ -312,9 +308,8 @@ def plugin_installs(
 ) -> list[PluginInstall]:
     """Every context-memory plugin the client has installed, from its own records."""
     plugins = os.path.join(claude_config_dir(environ), "plugins")
-    installed = _dict(_dict(_read_json(os.path.join(plugins, "installed_plugins.json"))).get(
-        "plugins"
-    ))  # fmt: skip
+    records = _read_json(os.path.join(plugins, "installed_plugins.json"))
+    installed = _dict(_dict(records).get("plugins"))
     markets = _dict(_read_json(os.path.join(plugins, "known_marketplaces.json")))
     enabled: dict[str, bool] = {}  # enabledPlugins, later settings files overriding earlier
     for item in settings:
@@ -336,33 +331,29 @@ def plugin_installs(
 
 def plugin_check(install: PluginInstall) -> Check:
     """The install itself, and for a folder marketplace whether its folder is still there."""
-    label = f"{install.plugin_id} {install.version} ({install.scope} scope)"
+    plugin_id = install.plugin_id
+    label = f"{plugin_id} {install.version} ({install.scope} scope)"
     if not install.enabled:
-        return Check(
-            "plugin", WARN, f"{label} is installed but disabled: its hooks do not run",
-            f"claude plugin enable {install.plugin_id}, or claude plugin uninstall "
-            f"{install.plugin_id}",
-        )  # fmt: skip
+        fix = f"claude plugin enable {plugin_id}, or claude plugin uninstall {plugin_id}"
+        found = f"{label} is installed but disabled: its hooks do not run"
+        return Check("plugin", WARN, found, fix)
     if install.source_dir is not None:
         folder = install.source_dir
         if not (
             os.path.isfile(os.path.join(folder, plugin_venv.MANIFEST))
-            and os.path.isfile(os.path.join(folder, HOOKS_FILE))
+            and os.path.isfile(os.path.join(folder, plugin_venv.HOOKS_FILE))
         ):
             return Check(
                 "plugin folder", FAIL,
                 f"{label}: its marketplace folder {folder} is gone or moved, and the client "
                 "runs a folder marketplace's hooks from that folder: they stop silently",
-                f"claude plugin uninstall {install.plugin_id}, then claude plugin install "
+                f"claude plugin uninstall {plugin_id}, then claude plugin install "
                 f"{plugin_venv.PLUGIN_NAME} --marketplace <the checkout's new path> (or put it "
                 "back)",
             )  # fmt: skip
-        return Check(
-            "plugin", OK,
-            f"{label}, hooks run from the folder {folder} (moving or deleting it stops them)",
-            None,
-        )  # fmt: skip
-    return Check("plugin", OK, f"{label}, hooks from {install.install_path}", None)
+        found = f"{label}, hooks run from the folder {folder} (moving or deleting it stops them)"
+        return Check("plugin", OK, found)
+    return Check("plugin", OK, f"{label}, hooks from {install.install_path}")
 
 
 def plugin_venv_check(environ: Mapping[str, str]) -> Check:
@@ -371,10 +362,7 @@ def plugin_venv_check(environ: Mapping[str, str]) -> Check:
     venv = plugin_venv.venv_dir(data)
     stamp = os.path.join(venv, plugin_venv.STAMP_FILE)
     if os.path.isfile(stamp):
-        return Check("virtualenv", OK, f"the plugin's packages are in {venv}", None)
-    return Check(
-        "virtualenv", WARN,
-        f"the plugin's virtualenv {venv} is not built yet; hooks run on the standard library "
-        "meanwhile",
-        "start a session (it is built in the background) or run ctx-decide --list once",
-    )  # fmt: skip
+        return Check("virtualenv", OK, f"the plugin's packages are in {venv}")
+    found = f"the plugin's virtualenv {venv} is not built yet"
+    fix = "start a session (it is built in the background) or run ctx-decide --list once"
+    return Check("virtualenv", WARN, f"{found}; hooks run on the standard library meanwhile", fix)

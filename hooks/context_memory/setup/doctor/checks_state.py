@@ -1,7 +1,6 @@
-"""ctx-doctor's checks of a project's working state: the state folder is writable, the
-hourly ctx-merge crontab line, the errors in ``.working-state/logs/`` over the last day
-(per hook), the circuit breakers that are open, and Claude Code's auto memory (the folder,
-the toolkit's block in MEMORY.md and its budget: memory/native.py).
+"""ctx-doctor's checks of a project's working state (the list: docs/install.md): the state
+folder, the crontab line, the hooks' errors and breakers, and Claude Code's auto memory
+(memory/native.py).
 """
 
 from __future__ import annotations
@@ -76,8 +75,6 @@ def check_cron(
     def none_found(found: str, why: str) -> Check:
         if plugin is None:
             return Check(name, OK, f"{found} ({installer} --cron {why})")
-        # The plugin sets up no crontab line (that is ./install's --cron): say how a plugin
-        # user merges instead of naming an installer they do not have.
         ctx_run = os.path.join(plugin.source_dir or plugin.install_path, "bin", "ctx-run")
         return Check(name, OK, f"{found} (the plugin sets up no cron job; {ctx_run} ctx-merge "
                      "merges by hand, and a crontab line can run it hourly)")  # fmt: skip

@@ -26,10 +26,8 @@ from context_memory.setup.install.pin import claude_md_change
 from context_memory.setup.install.plan import carry_out, make_plan, settings_path
 from context_memory.setup.install.settings_file import SettingsError, read_settings
 from context_memory.setup.install.venv import (
-    PLAN_CREATE,
-    PLAN_RECREATE,
+    PLAN_CURRENT,
     PLAN_SKIP,
-    PLAN_UPDATE,
     PREFIX,
     REPO_ROOT,
     InstallError,
@@ -103,14 +101,13 @@ def build_parser(prog: str = "install") -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, prog: str = "install") -> int:
     parser = build_parser(prog)
     args = parser.parse_args(argv)
-    refusal = platforms.unsupported()
-    if refusal is not None:
-        print(f"{PREFIX} error: {refusal}", file=sys.stderr)
-        return exit_codes.FAILURE
-    if args.purge and not args.uninstall:
-        parser.error("--purge only goes with --uninstall")
-    options = options_from(args, prog)
     try:
+        refusal = platforms.unsupported()
+        if refusal is not None:
+            raise InstallError(refusal)
+        if args.purge and not args.uninstall:
+            parser.error("--purge only goes with --uninstall")
+        options = options_from(args, prog)
         if args.venv_plan:
             return print_venv_plan(options)
         carry_out(make_plan(options), options)
@@ -150,8 +147,8 @@ def print_venv_plan(options: InstallOptions) -> int:
     if options.pin_decisions and not options.uninstall:
         claude_md_change(options.project or os.getcwd(), add=True, remove=False)
     plan = PLAN_SKIP if options.dry_run or options.uninstall else venv_plan(venv, REPO_ROOT)
-    if plan in (PLAN_CREATE, PLAN_RECREATE, PLAN_UPDATE) and "$" in str(venv):
-        # setuptools expands $name in its install paths: the build fails half-way.
+    if plan not in (PLAN_SKIP, PLAN_CURRENT) and "$" in str(venv):
+        # pip will build: setuptools expands $name in its install paths, so it fails half-way.
         raise InstallError(
             f"the virtualenv path {venv} contains '$', which pip's build tools "
             "cannot install into. Set CTX_VENV to a folder without '$' (for example "

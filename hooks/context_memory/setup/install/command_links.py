@@ -6,6 +6,7 @@ the same name is left alone and reported. ``LinkCommands`` is the installer's st
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -13,14 +14,12 @@ from pathlib import Path
 
 from context_memory.core.command_table import SCRIPTS
 from context_memory.setup.install.options import Step
-from context_memory.setup.install.settings_edit import OWN_FOLDER_NAME, in_double_quotes
-from context_memory.setup.install.venv import say, warn
+from context_memory.setup.install.settings_edit import in_double_quotes
+from context_memory.setup.install.venv import OWN_FOLDER_NAME, remove_files, say, warn
 from context_memory.setup.platforms import home
 
-# Every console script (core/command_table.SCRIPTS): people and agents type the by-hand
-# commands, and the docs and --help texts show the hooks run by hand too (``ctx-guard
-# --replay``, ``echo ... | ctx-budget``). The hooks themselves run by absolute path. pipx
-# and uv link the same set.
+# Every console script (core/command_table.SCRIPTS), as pipx and uv link them: which and
+# why, docs/install.md. The hooks themselves run by absolute path.
 LINKED_COMMANDS = tuple(SCRIPTS)
 
 LINK_CREATE = "create"
@@ -40,21 +39,16 @@ def link_dir(environ: Mapping[str, str]) -> Path:
     return Path(home(environ)) / ".local" / "bin"
 
 
-def _target(link: Path) -> Path | None:
-    """Where the symlink ``link`` points (None: no symlink there)."""
-    try:
-        return Path(os.readlink(link))
-    except OSError:
-        return None
-
-
 def plan_links(
     venv_bin: Path, links: Path, commands: Sequence[str] = LINKED_COMMANDS
 ) -> list[tuple[str, str]]:
     """(command, action) for installing the links; pure apart from reading the folder."""
     plan = []
     for command in commands:
-        link, target = links / command, _target(links / command)
+        link = links / command
+        target: Path | None = None
+        with contextlib.suppress(OSError):  # else no symlink there
+            target = Path(os.readlink(link))
         if not os.path.lexists(link):
             action = LINK_CREATE if os.path.exists(venv_bin / command) else LINK_MISSING_TARGET
         elif target is not None and target.parent == venv_bin:
@@ -72,9 +66,9 @@ def plan_links(
 def plan_unlinks(
     venv_bin: Path, links: Path, commands: Sequence[str] = LINKED_COMMANDS
 ) -> list[str]:
-    """The links an uninstall removes: only those pointing into this virtualenv."""
-    targets = {command: _target(links / command) for command in commands}
-    return [c for c, target in targets.items() if target is not None and target.parent == venv_bin]
+    """The links an uninstall removes: only those pointing into this virtualenv (kept by an
+    install)."""
+    return [c for c, action in plan_links(venv_bin, links, commands) if action == LINK_KEEP]
 
 
 def apply_links(venv_bin: Path, links: Path, plan: list[tuple[str, str]]) -> None:
@@ -107,12 +101,7 @@ class LinkCommands(Step):
 
     def run(self, would: bool) -> None:
         if self.remove:
-            gone = plan_unlinks(self.bin_dir, self.links)
-            for command in () if would else gone:
-                (self.links / command).unlink()
-            if gone:
-                verb = "would remove" if would else "removed"
-                say(f"{verb} {len(gone)} command links from {self.links}")
+            remove_files(self.links, plan_unlinks(self.bin_dir, self.links), "command links", would)
             return
         plan = plan_links(self.bin_dir, self.links)
         # The virtualenv may not exist yet: a dry run still names its commands.

@@ -23,8 +23,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    Done = subprocess.CompletedProcess[str]
-
 TAG_PREFIX = "# context-memory:"
 MERGE_PROGRAM = "ctx-merge"
 USER_VAR = "CTX_CRONTAB_USER"
@@ -110,15 +108,12 @@ def without_lines(text: str, unwanted: Callable[[str], bool]) -> str:
 def runs_merge_from(line: str, bin_dir: str) -> bool:
     """A context-memory line whose command is this virtualenv's ctx-merge."""
     program = _escape_percent(shlex.quote(os.path.join(bin_dir, MERGE_PROGRAM)))
-    fields = line.split(None, 5)
-    return (
-        f" {TAG_PREFIX}" in line
-        and len(fields) == 6
-        and (fields[5] == program or fields[5].startswith(program + " "))
-    )
+    fields = line.split(None, 5)  # five time fields, then the command
+    command = fields[5] + " " if len(fields) == 6 else ""
+    return f" {TAG_PREFIX}" in line and command.startswith(program + " ")  # alone or with args
 
 
-def _crontab(arg: str, stdin_text: str | None = None) -> Done:
+def _crontab(arg: str, stdin_text: str | None = None) -> subprocess.CompletedProcess[str]:
     user = os.environ.get(USER_VAR)
     argv = ["crontab", *(["-u", user] if user else []), arg]
     try:
@@ -163,8 +158,7 @@ def write_crontab(text: str) -> None:
 
 
 class CronChange(NamedTuple):
-    """What an add or remove would do to the crontab (planned only: ``CronLine.apply``
-    writes ``new_text``)."""
+    """What an add or remove would do to the crontab (CronLine.run writes ``new_text``)."""
 
     action: str  # ADDED, UPDATED, UNCHANGED, REMOVED or ABSENT
     lines: list[str]  # the line added, or the lines removed

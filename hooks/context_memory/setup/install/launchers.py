@@ -9,6 +9,7 @@ docs/install.md. Standard library only (the system python runs it).
 from __future__ import annotations
 
 import configparser
+import contextlib
 import glob
 import os
 import subprocess
@@ -19,7 +20,7 @@ from pathlib import Path
 from context_memory.core.fsutil import atomic_write
 from context_memory.setup.install.options import Step
 from context_memory.setup.install.settings_edit import command_for
-from context_memory.setup.install.venv import InstallError, remove_empty, say
+from context_memory.setup.install.venv import InstallError, remove_empty, remove_files
 
 # Linux reads 127 bytes of a #! line before 5.1 (256 since): stay within the smaller.
 MAX_SHEBANG_BYTES = 127
@@ -116,11 +117,9 @@ def launcher_text(python: str, command: str, target: str, paths: list[str]) -> s
 
 
 def write_launchers(venv: Path | str, bin_dir: Path | str) -> list[str]:
-    """Write our launchers (atomically, mode 0755) into ``bin_dir``: ``<venv>/bin`` for
-    ./install's own virtualenv (they replace pip's wrappers there), a folder of their own
-    for a virtualenv that pipx or uv owns (their wrappers in ``<venv>/bin`` are theirs and
-    stay as they are). Each names the virtualenv's python by its absolute path and appends
-    its site-packages itself, so it needs no ``site`` module to know its virtualenv.
+    """Write our launchers (atomically, mode 0755) into ``bin_dir`` (InstallOptions.bin_dir:
+    which folder, and why). Each names the virtualenv's python by its absolute path and
+    appends its site-packages itself, so it needs no ``site`` module to know its virtualenv.
     Returns the commands whose file changed."""
     python = os.path.join(os.path.abspath(venv), "bin", "python")
     target_dir = os.path.abspath(bin_dir)
@@ -128,15 +127,12 @@ def write_launchers(venv: Path | str, bin_dir: Path | str) -> list[str]:
     changed = []
     paths = package_paths(venv)
     for command, target in entry_points(venv).items():
-        text = launcher_text(python, command, target, paths)
+        data = launcher_text(python, command, target, paths).encode("utf-8", "surrogateescape")
         path = os.path.join(target_dir, command)
-        try:
-            with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-                if handle.read() == text and os.access(path, os.X_OK):
-                    continue
-        except OSError:
-            pass
-        atomic_write(path, text.encode("utf-8", "surrogateescape"), mode=0o755)
+        with contextlib.suppress(OSError), open(path, "rb") as handle:
+            if handle.read() == data and os.access(path, os.X_OK):
+                continue  # already this launcher
+        atomic_write(path, data, mode=0o755)
         changed.append(command)
     return changed
 
@@ -183,7 +179,9 @@ class PreparePrograms(Step):
     programs: tuple[str, ...]
     bin_dir: Path  # InstallOptions.bin_dir
 
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
+        if would:
+            return
         write_launchers(self.venv, self.bin_dir)
         verify_commands(self.bin_dir, self.programs)
 
@@ -210,19 +208,13 @@ def our_launchers(bin_dir: Path) -> list[str]:
 @dataclass(frozen=True)
 class RemoveLaunchers(Step):
     """The installer's step for --uninstall of ctx-install: our launchers' own folder
-    (``<venv>/context-memory/bin``, see write_launchers) in a virtualenv that pipx or uv
-    owns, and its parent when that is empty then; anything else in them stays."""
+    (venv.launcher_dir_for) and its parent when that is empty then; anything else in them
+    stays."""
 
     bin_dir: Path
 
     def run(self, would: bool) -> None:
-        gone = our_launchers(self.bin_dir)
-        if not would:
-            for name in gone:
-                (self.bin_dir / name).unlink()
-            # <venv>/context-memory is ours too; a folder something else is in stays.
-            if remove_empty(self.bin_dir):
-                remove_empty(self.bin_dir.parent)
-        if gone:
-            verb = "would remove" if would else "removed"
-            say(f"{verb} {len(gone)} launchers from {self.bin_dir}")
+        remove_files(self.bin_dir, our_launchers(self.bin_dir), "launchers", would)
+        # <venv>/context-memory is ours too; a folder something else is in stays.
+        if not would and remove_empty(self.bin_dir):
+            remove_empty(self.bin_dir.parent)

@@ -1,7 +1,6 @@
-"""What one run of the installer was asked to do: ``InstallOptions``, built from the command
-line by install/cli.py (./install, ctx-install) or by hand (ctx-pin, tests). Below the
-command-line layer every function takes these, never an ``argparse.Namespace``. And the
-shape of the run's steps (``Step``). Standard library only.
+"""What one run of the installer was asked to do, ``InstallOptions`` (from install/cli.py's
+command line, or by hand for ctx-pin and tests; below that layer, never an argparse
+Namespace), and the shape of the run's steps, ``Step``. Standard library only.
 """
 
 from __future__ import annotations
@@ -40,16 +39,9 @@ class InstallOptions:
 
 
 class Step:
-    """One step of a run, next to the code it drives (see install/plan.py): ``show`` says
-    what it would change where (--dry-run: nothing written), ``apply`` does it and says what
-    it did. Most steps do both in ``run`` (``would``: the dry run); one that only acts
-    overrides ``apply`` and shows nothing."""
-
-    def show(self) -> None:
-        self.run(would=True)
-
-    def apply(self) -> None:
-        self.run(would=False)
+    """One step of a run, next to the code it drives (see install/plan.py): ``run`` says
+    what it ``would`` change where (--dry-run: nothing written), or does it and says what it
+    did; a step that only acts shows nothing."""
 
     def run(self, would: bool) -> None:
-        pass
+        raise NotImplementedError

@@ -86,8 +86,7 @@ class PinLine(Step):
         digest = pinned.digest_path(state_dir)
         if change.new is not None and not would:
             if change.old is not None and change.new == "":
-                # It held only the import line, which an install added: nothing of the user's
-                # is left.
+                # Only the import line an install added was in it: nothing of the user's is left.
                 os.unlink(change.target)
             else:
                 fsutil.atomic_write(change.target, change.new)
@@ -130,14 +129,12 @@ class AutoMemory(Step):
 
     projects: tuple[str, ...]
 
-    def show(self) -> None:
-        from context_memory.memory.native import toolkit_folders
+    def run(self, would: bool) -> None:
+        from context_memory.memory.native import remove_everywhere, toolkit_folders
 
-        for folder in toolkit_folders(self.projects):
-            say(f"would take the toolkit's lines and files out of {folder}")
-
-    def apply(self) -> None:
-        from context_memory.memory.native import remove_everywhere
-
+        if would:
+            for folder in toolkit_folders(self.projects):
+                say(f"would take the toolkit's lines and files out of {folder}")
+            return
         for item in remove_everywhere(self.projects):
             say(f"removed {item}")

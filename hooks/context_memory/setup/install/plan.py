@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from context_memory.core.command_table import HOOKS
 from context_memory.core.session_registry import cache_dir
 from context_memory.setup.install import command_links, crontab, record
 from context_memory.setup.install.launchers import PreparePrograms, RemoveLaunchers
@@ -21,11 +20,9 @@ from context_memory.setup.install.settings_edit import (
     STATUSLINE_PROGRAM,
     DropProjectHooks,
     EditSettings,
-    desired_settings,
     registered_programs,
     runs_our_hooks,
 )
-from context_memory.setup.install.settings_file import read_settings
 from context_memory.setup.install.venv import (
     STAMP_NAME,
     InstallError,
@@ -45,7 +42,7 @@ def carry_out(steps: Sequence[Step], options: InstallOptions) -> None:
         if not options.uninstall:
             show_venv_plan(options.venv)
     for step in steps:
-        (step.show if options.dry_run else step.apply)()
+        step.run(would=options.dry_run)
 
 
 def refuse_early(options: InstallOptions) -> str | None:
@@ -64,7 +61,7 @@ def refuse_early(options: InstallOptions) -> str | None:
     if options.uninstall:
         return None
     if not options.dry_run:
-        missing = missing_programs(package_bin, (spec.command for spec in HOOKS))
+        missing = missing_programs(package_bin)
         if missing:
             raise InstallError(
                 f"{missing[0]} does not exist: the virtualenv {venv} is missing or "
@@ -85,13 +82,6 @@ def refuse_early(options: InstallOptions) -> str | None:
     return crontab.read_crontab()
 
 
-def edit_settings(options: InstallOptions, path: Path, user_path: Path) -> EditSettings:
-    text, old = read_settings(path)
-    here = options.uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
-    new = desired_settings(old, options, here)
-    return EditSettings(path, text, old, new, options, here, user_path)
-
-
 def settings_path(options: InstallOptions) -> Path:
     """The settings file of this run, refused (InstallError) when its project folder is
     missing or it or the virtualenv has a path settings.json cannot hold."""
@@ -99,14 +89,12 @@ def settings_path(options: InstallOptions) -> Path:
         raise InstallError(f"--project {options.project}: no such directory")
     path = settings_path_for(options.project, os.environ)
     for label, where in (("virtualenv", str(options.venv)), ("settings file", str(path))):
-        try:
-            where.encode("utf-8")
-        except UnicodeEncodeError:
+        if any("\ud800" <= ch <= "\udfff" for ch in where):  # undecodable bytes of the path
             raise InstallError(
                 f"the {label} path {where!r} is not UTF-8 text, which settings.json cannot "
                 "hold. Set CTX_VENV (or CLAUDE_CONFIG_DIR) to a UTF-8 path, then run "
                 "./install again. Nothing was changed."
-            ) from None
+            )
     return path
 
 
@@ -116,18 +104,15 @@ def make_plan(options: InstallOptions) -> list[Step]:
     path, user_path = settings_path(options), settings_path_for(None, os.environ)
     kept = record.load(options.venv)
     # Read and check the settings file first: an unusable file is refused before anything.
-    edit = edit_settings(options, path, user_path)
+    edit = EditSettings.read(options, path, user_path)
     before_cron = refuse_early(options)
     # The project of --cron and --pin-decisions: --project DIR, else the current folder.
     project = os.path.abspath(options.project) if options.project is not None else os.getcwd()
     claude_md = claude_md_change(project, add=options.pin_decisions, remove=options.uninstall)
     steps: list[Step] = []
     if not options.dry_run and not options.uninstall:
-        programs = registered_programs(
-            desired_settings(edit.old, options, hooks_here=True),
-            options.bin_dir,
-        )
-        steps.append(PreparePrograms(options.venv, tuple(programs), options.bin_dir))
+        programs = registered_programs(edit.old, options)
+        steps.append(PreparePrograms(options.venv, programs, options.bin_dir))
     steps.append(edit)
     if options.uninstall and (options.purge or options.links):
         steps.append(record.UninstallVenv(options.venv, options.purge))
@@ -226,7 +211,7 @@ def recorded_steps(
         project = None if path == user_path else str(path.parent.parent)
         if path == done_path or (project is not None and not os.path.isdir(project)):
             continue  # done already, or the project is gone and its settings with it
-        steps.append(edit_settings(again, path, user_path))
+        steps.append(EditSettings.read(again, path, user_path))
         # What an uninstall run for that settings file does: its project's (or, for the
         # user settings, the current folder's) crontab line and CLAUDE.md line.
         uncron(project or os.getcwd())

@@ -26,7 +26,7 @@ from context_memory.setup.install.settings_file import (
     read_settings_text,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import remove_empty, say
+from context_memory.setup.install.venv import OWN_FOLDER_NAME, remove_empty, say
 
 RECORD_NAME = "context-memory-install.json"
 RECORD_VERSION = 1
@@ -60,8 +60,9 @@ def load(venv: Path) -> dict[str, Any]:
     data = _load_all(venv).get(identity())
     data = data if isinstance(data, dict) else {}
     record: dict[str, Any] = {}
-    for key in ("settings", "links", "cron"):
-        record[key] = data[key] if isinstance(data.get(key), dict) else {}
+    for key in ("settings", "links", "cron"):  # each place -> its entry, a dict
+        found = data[key] if isinstance(data.get(key), dict) else {}
+        record[key] = {place: e if isinstance(e, dict) else {} for place, e in found.items()}
     for key in ("pinned", "made_folders"):
         found = data.get(key)
         record[key] = [p for p in found if isinstance(p, str)] if isinstance(found, list) else []
@@ -93,8 +94,8 @@ class NoteInstall(Step):
     venv: Path
     added: dict[str, Any]
 
-    def apply(self) -> None:
-        if not self.venv.is_dir():
+    def run(self, would: bool) -> None:
+        if would or not self.venv.is_dir():
             return
         record = load(self.venv)
         for key, value in self.added.items():
@@ -109,30 +110,26 @@ class NoteInstall(Step):
 @dataclass(frozen=True)
 class RestoreRecorded(Step):
     """--uninstall, after our entries, lines and links are out of every place ``record``
-    lists: put back each settings file's text from before the first install (and drop the
-    backups made since), ``crontab -r`` a crontab that was empty before, remove a link
-    folder the install created (when empty), and delete the record. Its dry run shows
-    nothing: the settings steps' dry runs show the restored text."""
+    lists: the rest of what docs/install.md (Uninstalling) lists, then the record deleted.
+    Its dry run shows nothing: the settings steps' dry runs show the restored text."""
 
     venv: Path
     record: dict[str, Any]
     tool: str  # what the messages call the installer
 
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
+        if would:
+            return
         record, tool = self.record, self.tool
         for where, entry in record["settings"].items():
-            entry = entry if isinstance(entry, dict) else {}
             if _restore_settings(Path(where), entry, tool):
                 _remove_our_backups(Path(where), entry.get("backups_before"), tool)
                 if entry.get("folder_existed") is False:
                     remove_empty(Path(where).parent)  # the install made it
-        if any(
-            isinstance(entry, dict) and entry.get("crontab_was_empty")
-            for entry in record["cron"].values()
-        ):
+        if any(entry.get("crontab_was_empty") for entry in record["cron"].values()):
             crontab.delete_if_empty()
         for folder, entry in record["links"].items():
-            if isinstance(entry, dict) and entry.get("created_folder"):
+            if entry.get("created_folder"):
                 remove_empty(Path(folder))  # other programs' commands stay
         if self.venv.is_dir():
             save(self.venv, None)
@@ -237,10 +234,9 @@ class UninstallVenv(Step):
 
     def run(self, would: bool) -> None:
         venv = self.venv
-        if not self.purge and not would:
-            say(f"kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
-        elif not self.purge:
-            return
+        if not self.purge:
+            if not would:
+                say(f"kept the virtualenv {venv} (./install --uninstall --purge deletes it)")
         elif not venv.exists():
             say(f"the virtualenv {venv} does not exist; nothing to delete")
         elif would:
@@ -250,7 +246,7 @@ class UninstallVenv(Step):
             say(f"deleted the virtualenv {venv}")
             # The default place is <data>/context-memory/venv: its folder is ours too, and an
             # empty one left behind says something is still installed.
-            if venv.parent.name == "context-memory" and remove_empty(venv.parent):
+            if venv.parent.name == OWN_FOLDER_NAME and remove_empty(venv.parent):
                 say(f"deleted the folder {venv.parent}, now empty")
 
 
@@ -276,15 +272,14 @@ class PurgeLeftovers(Step):
         deepest_first = sorted(self.made_folders, key=lambda p: len(p.parts), reverse=True)
         return [p for p in deepest_first if p.is_dir() and not p.is_symlink()]
 
-    def show(self) -> None:
+    def run(self, would: bool) -> None:
         ours, alone = self._ours()
-        if ours or alone:
-            say(f"would delete the cache folder {self.cache}")
-        for folder in self._made():
-            say(f"would delete the folder {folder} (./install made it) if it is empty then")
-
-    def apply(self) -> None:
-        ours, _ = self._ours()
+        if would:
+            if ours or alone:
+                say(f"would delete the cache folder {self.cache}")
+            for folder in self._made():
+                say(f"would delete the folder {folder} (./install made it) if it is empty then")
+            return
         for folder in ours:
             if folder.is_symlink() or not folder.is_dir():
                 folder.unlink()

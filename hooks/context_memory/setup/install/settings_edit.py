@@ -37,10 +37,8 @@ from context_memory.setup.install.settings_file import (
     read_settings,
     replace_if_unchanged,
 )
-from context_memory.setup.install.venv import InstallError, say, warn
+from context_memory.setup.install.venv import HOOK_NAMES, OWN_FOLDER_NAME, InstallError, say, warn
 
-OWN_FOLDER_NAME = "context-memory"
-HOOK_NAMES = frozenset(spec.command for spec in HOOKS)
 # The placeholder virtualenv of settings.example.json.
 EXAMPLE_VENV = "/home/you/.local/share/context-memory/venv"
 
@@ -71,7 +69,7 @@ def command_of(entry: object) -> str | None:
 
 def is_own_entry(entry: object, bin_dir: Path | str, commands: Iterable[str]) -> bool:
     """True when ``entry`` was written by an install (the rule: docs/install.md)."""
-    word = _single_word(command_of(entry))
+    word = command_word(command_of(entry), alone=True)
     if word is None or not os.path.isabs(word):
         return False
     path = Path(os.path.normpath(word))
@@ -86,32 +84,25 @@ _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\$`]|\\[\\"$`])*)"')
 _UNESCAPE = re.compile(r'\\([\\"$`])')
 
 
-def _first_word(command: object) -> tuple[str | None, bool]:
-    """(the program of ``command``, whether it is the one word the shell makes of it, with
-    no expansion); (None, False) for what is not a string. Double-quoted text follows the
-    POSIX rules, as command_for writes it (shlex would keep the backslash of \\$ and \\`);
-    anything else goes through shlex."""
+def command_word(command: object, *, alone: bool = False) -> str | None:
+    """The program of ``command`` (None for what is not a string); with ``alone``, only when
+    it is the one word the shell makes of it, with no expansion. Double-quoted text follows
+    the POSIX rules, as command_for writes it (shlex would keep the backslash of \\$ and
+    \\`); anything else goes through shlex."""
     if not isinstance(command, str):
-        return None, False
+        return None
     text = command.strip()
-    quoted = _DOUBLE_QUOTED.match(text)
+    quoted, word = _DOUBLE_QUOTED.match(text), None
     if quoted and (quoted.end() == len(text) or text[quoted.end()].isspace()):
-        return _UNESCAPE.sub(r"\1", quoted.group(1)), quoted.end() == len(text)
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        return None, False
-    alone = len(words) == 1 and not any(ch in text for ch in "$`")
-    return (words[0] if words else None), alone
-
-
-def _single_word(command: object) -> str | None:
-    word, alone = _first_word(command)
-    return word if alone else None
-
-
-def command_word(command: object) -> str | None:
-    return _first_word(command)[0]
+        word, single = _UNESCAPE.sub(r"\1", quoted.group(1)), quoted.end() == len(text)
+    else:
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            return None
+        word = words[0] if words else None
+        single = len(words) == 1 and not any(ch in text for ch in "$`")
+    return word if single or not alone else None
 
 
 def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path | str) -> Settings:
@@ -128,7 +119,7 @@ def register_hooks(settings: Settings, specs: Sequence[HookSpec], bin_dir: Path 
     names = {spec.command for spec in specs}
 
     def replacement(event: str, matcher: str | None, entry: dict[str, Any]) -> Entry | None:
-        name = os.path.basename(_single_word(entry["command"]) or "")
+        name = os.path.basename(command_word(entry["command"], alone=True) or "")
         pending = wanted.get((event, matcher, name))
         return pending.pop(0) if pending else None
 
@@ -231,7 +222,7 @@ def lookalike_entries(
     for event, _group, entry in hook_entries(settings):
         if is_own_entry(entry, bin_dir, names):
             continue
-        word = _single_word(entry.get("command"))
+        word = command_word(entry.get("command"), alone=True)
         if word and os.path.isabs(word) and os.path.basename(word) in names:
             found.append((event, word))
     return found
@@ -315,7 +306,8 @@ def refresh_statusline(settings: Settings, bin_dir: Path | str) -> Settings:
 
 
 def unset_statusline(settings: Settings, bin_dir: Path | str) -> tuple[Settings, str | None]:
-    """Return (a copy of ``settings`` without our status line, their restored command).
+    """Return (a copy of ``settings`` without our status line, what was done: a line for
+    people, None when nothing was).
 
     Ours alone: the ``statusLine`` key goes. Ours chained: their command is put back in
     place (the other keys were never touched). Someone else's: unchanged.
@@ -326,9 +318,9 @@ def unset_statusline(settings: Settings, bin_dir: Path | str) -> tuple[Settings,
         return result, None
     if chained is None:
         del result["statusLine"]
-        return result, None
+        return result, f"status line: removed {STATUSLINE_PROGRAM}"
     result["statusLine"]["command"] = chained
-    return result, chained
+    return result, f"status line: restored yours ({chained})"
 
 
 def desired_settings(settings: Settings, options: InstallOptions, hooks_here: bool) -> Settings:
@@ -345,21 +337,17 @@ def statusline_edit(settings: Settings, options: InstallOptions) -> tuple[Settin
     nothing to say)."""
     bin_dir = options.bin_dir
     if options.uninstall:
-        new, theirs = unset_statusline(settings, bin_dir)
-        if new == settings:
-            return new, None
-        if theirs is None:
-            return new, f"status line: removed {STATUSLINE_PROGRAM}"
-        return new, f"status line: restored yours ({theirs})"
+        return unset_statusline(settings, bin_dir)
     if options.statusline:
         return set_statusline(settings, bin_dir, chain=options.statusline == STATUSLINE_CHAIN)
     return refresh_statusline(settings, bin_dir), None
 
 
-def registered_programs(settings: Settings, bin_dir: Path) -> list[str]:
-    """The programs of ``bin_dir`` that ``settings`` runs (hooks, and our status line)."""
-    own, _ = parse_own_statusline(settings.get("statusLine"), bin_dir)
-    return [*dict.fromkeys(spec.command for spec in HOOKS), *[STATUSLINE_PROGRAM] * own]
+def registered_programs(settings: Settings, options: InstallOptions) -> tuple[str, ...]:
+    """The programs this run registers from ``settings`` (the file as read): the hooks,
+    wherever they are registered, and our status line."""
+    wanted = desired_settings(settings, options, hooks_here=True).get("statusLine")
+    return (*HOOK_NAMES, *[STATUSLINE_PROGRAM] * parse_own_statusline(wanted, options.bin_dir)[0])
 
 
 MAX_WRITE_ATTEMPTS = 1000
@@ -414,17 +402,6 @@ def _now() -> datetime | None:
     return None
 
 
-def unified_diff(old_text: str | None, new_text: str, path: Path) -> str:
-    """A unified diff of the settings file (``/dev/null`` when it does not exist yet)."""
-
-    def lines(text: str) -> list[str]:
-        return [line if line.endswith("\n") else line + "\n" for line in text.splitlines(True)]
-
-    old_name = "/dev/null" if old_text is None else str(path)
-    diff = difflib.unified_diff(lines(old_text or ""), lines(new_text), old_name, str(path))
-    return "".join(diff)
-
-
 @dataclass(frozen=True)
 class EditSettings(Step):
     """One settings file: its text and settings now, and after this run. ``hooks_here``
@@ -439,47 +416,38 @@ class EditSettings(Step):
     hooks_here: bool
     user_path: Path
 
-    def show(self) -> None:
-        options, path, changed = self.options, self.path, self.new != self.old
-        restore, before = False, None
-        if options.uninstall and changed:
-            # What the run ends with: the file deleted, or its text from before put back.
-            entry = record.load(options.venv)["settings"].get(str(path))
-            restore, before = record.planned_restore(entry, self.new, path)
-        if not self.hooks_here:
-            self._say_elsewhere()
-        if restore and before is None:
-            say(
-                f"would remove {len(own_entries(self.old, options.bin_dir))} hooks from "
-                f"{path}, then delete it: {options.tool} had created it, and nothing else is in it"
-            )
-        elif changed:
-            if restore:
-                say(f"would restore {path} to its text from before {options.tool}:")
-            elif self.text is None:
-                say(f"would create {path}:")
-            else:
-                say(f"would change {path} (after backing it up):")
-            after = dumps_settings(self.new, detect_indent(self.text)) if before is None else before
-            sys.stdout.write(unified_diff(self.text, after, path))
-        elif self.hooks_here:
-            self._say_unchanged(would=True)
-        self._say_note()
+    @classmethod
+    def read(cls, options: InstallOptions, path: Path, user_path: Path) -> EditSettings:
+        text, old = read_settings(path)  # SettingsError: refused before anything is written
+        here = (
+            options.uninstall or path == user_path or not runs_our_hooks(user_path, options.bin_dir)
+        )
+        return cls(path, text, old, desired_settings(old, options, here), options, here, user_path)
 
-    def apply(self) -> None:
+    def run(self, would: bool) -> None:
         options, path, bin_dir = self.options, self.path, self.options.bin_dir
-        old, new, changed = self.old, self.new, False
-        if new != old:
+        old, new, changed = self.old, self.new, self.new != self.old
+        if changed and not would:
             # The settings after this run, for the file as it is when written.
             wanted = lambda s: desired_settings(s, options, self.hooks_here)  # noqa: E731
             old, new, changed = write_settings(path, wanted, self.text, old)
         removed = len(own_entries(old, bin_dir)) - len(own_entries(new, bin_dir))
         if not self.hooks_here:
-            self._say_elsewhere()
+            say(
+                f"hooks already registered in {self.user_path}, which runs them in every "
+                f"project; not registering them again in {path}"
+            )
+        if not changed:
+            if self.hooks_here:
+                found = (
+                    "no context-memory hooks" if options.uninstall else "hooks already registered"
+                )
+                say(f"{found} in {path}; nothing {'would change' if would else 'to change'}")
+        elif would:
+            self._show_change(removed)
+        elif not self.hooks_here:
             if removed:
                 say(f"removed {removed} hooks from {path} that ran twice")
-        elif not changed:
-            self._say_unchanged(would=False)
         elif options.uninstall:
             say(f"removed {removed} hook{'' if removed == 1 else 's'} from {path}")
         elif register_hooks(old, HOOKS, bin_dir) == old:
@@ -491,29 +459,44 @@ class EditSettings(Step):
                 command = command_for(bin_dir, spec.command)
                 print(f"  {label}: {command} (timeout {spec.timeout} s)")
             say("done; restart running Claude Code sessions to load the hooks")
-        self._say_note()
+        # What the run does to the status line (from the settings as they were read).
+        note = statusline_edit(self.old, options)[1]
+        if note:
+            say(note)
         # Entries that run programs of our names from elsewhere: a warning, left alone.
-        for event, program in lookalike_entries(new, bin_dir, HOOK_NAMES):
+        for event, program in [] if would else lookalike_entries(new, bin_dir, HOOK_NAMES):
             warn(
                 f"{path} also runs {program} for {event}; that entry is not this install's, so it "
                 "was left alone (delete it by hand if it is left over from an older install)"
             )
 
-    def _say_unchanged(self, would: bool) -> None:
-        found = "no context-memory hooks" if self.options.uninstall else "hooks already registered"
-        say(f"{found} in {self.path}; nothing {'would change' if would else 'to change'}")
-
-    def _say_note(self) -> None:
-        """What the run does to the status line (from the settings as they were read)."""
-        note = statusline_edit(self.old, self.options)[1]
-        if note:
-            say(f"{note}")
-
-    def _say_elsewhere(self) -> None:
-        say(
-            f"hooks already registered in {self.user_path}, which runs them in every "
-            f"project; not registering them again in {self.path}"
+    def _show_change(self, removed: int) -> None:
+        """The dry run of a change: what the run ends with (an uninstall may delete the file
+        or put its text from before back), and the diff."""
+        options, path, restore, before = self.options, self.path, False, None
+        if options.uninstall:
+            entry = record.load(options.venv)["settings"].get(str(path))
+            restore, before = record.planned_restore(entry, self.new, path)
+        if restore and before is None:
+            say(
+                f"would remove {removed} hooks from {path}, then delete it: {options.tool} "
+                "had created it, and nothing else is in it"
+            )
+            return
+        if restore:
+            say(f"would restore {path} to its text from before {options.tool}:")
+        elif self.text is None:
+            say(f"would create {path}:")
+        else:
+            say(f"would change {path} (after backing it up):")
+        after = dumps_settings(self.new, detect_indent(self.text)) if before is None else before
+        # A unified diff (from /dev/null for a new file); a last line gets its newline.
+        old_lines, new_lines = (
+            [line if line.endswith("\n") else line + "\n" for line in (text or "").splitlines(True)]
+            for text in (self.text, after)
         )
+        old_name = "/dev/null" if self.text is None else str(path)
+        sys.stdout.writelines(difflib.unified_diff(old_lines, new_lines, old_name, str(path)))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import hashlib
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from context_memory.core.client_config import claude_config_dir
@@ -19,10 +19,12 @@ from context_memory.setup.platforms import home
 
 PREFIX = "context-memory:"
 STAMP_NAME = "context-memory.stamp"
-# <venv>/context-memory/bin: our launchers in a virtualenv that pipx or uv owns.
-OWN_LAUNCHERS_DIRNAME = "context-memory"
-# The source tree this module was loaded from
-# (``<repo>/hooks/context_memory/setup/install/venv.py``).
+# The folder name that marks ours: <data>/context-memory/venv (the default virtualenv) and
+# <venv>/context-memory/bin (our launchers in a virtualenv that pipx or uv owns).
+OWN_FOLDER_NAME = "context-memory"
+# The programs the settings run as hooks, each once, in core/command_table.HOOKS's order.
+HOOK_NAMES = tuple(dict.fromkeys(spec.command for spec in HOOKS))
+# The source tree this module was loaded from: <repo>/hooks/context_memory/setup/install/.
 REPO_ROOT = Path(__file__).resolve().parents[4]
 
 # Venv states, as printed by ``--venv-plan`` for the install script.
@@ -56,12 +58,21 @@ def remove_empty(folder: Path) -> bool:
     return True
 
 
+def remove_files(folder: Path, names: Sequence[str], what: str, would: bool) -> None:
+    """Delete ``names`` (files of ours) in ``folder`` and say how many ``what`` went
+    (``would``: only say so)."""
+    for name in () if would else names:
+        (folder / name).unlink()
+    if names:
+        say(f"{'would remove' if would else 'removed'} {len(names)} {what} from {folder}")
+
+
 def default_venv(environ: Mapping[str, str]) -> str:
     """``$CTX_VENV``, else ``${XDG_DATA_HOME:-$HOME/.local/share}/context-memory/venv``."""
     if environ.get("CTX_VENV"):
         return environ["CTX_VENV"]
     data_home = environ.get("XDG_DATA_HOME") or os.path.join(home(environ), ".local", "share")
-    return os.path.join(data_home, "context-memory", "venv")
+    return os.path.join(data_home, OWN_FOLDER_NAME, "venv")
 
 
 def running_venv() -> Path | None:
@@ -88,7 +99,7 @@ def owned_by_installer(venv: Path) -> bool:
 def launcher_dir_for(venv: Path) -> Path:
     """Where ctx-install puts our launchers in a virtualenv it does not own: a folder of its
     own inside it (``pipx uninstall`` and ``uv tool uninstall`` delete it with the rest)."""
-    return venv / OWN_LAUNCHERS_DIRNAME / "bin"
+    return venv / OWN_FOLDER_NAME / "bin"
 
 
 def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
@@ -96,8 +107,7 @@ def settings_path_for(project: str | None, environ: Mapping[str, str]) -> Path:
     ``$CLAUDE_CONFIG_DIR/settings.json`` or ``~/.claude/settings.json``."""
     if project is not None:
         return Path(os.path.abspath(project)) / ".claude" / "settings.json"
-    config_dir = claude_config_dir(environ)
-    return Path(os.path.abspath(config_dir)) / "settings.json"
+    return Path(os.path.abspath(claude_config_dir(environ))) / "settings.json"
 
 
 def source_hash(repo: Path) -> str:
@@ -112,8 +122,7 @@ def source_hash(repo: Path) -> str:
         )
     digest = hashlib.sha256()
     for path in sorted(files, key=lambda p: p.relative_to(repo).as_posix()):
-        digest.update(path.relative_to(repo).as_posix().encode())
-        digest.update(b"\0")
+        digest.update(path.relative_to(repo).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
@@ -148,7 +157,7 @@ def venv_plan(venv: Path, repo: Path) -> str:
         stamp = (venv / STAMP_NAME).read_text(encoding="utf-8").strip()
     except OSError:
         stamp = ""
-    if stamp != source_hash(repo) or missing_programs(venv / "bin", (h.command for h in HOOKS)):
+    if stamp != source_hash(repo) or missing_programs(venv / "bin"):
         return PLAN_UPDATE
     return PLAN_CURRENT
 
@@ -168,7 +177,7 @@ def show_venv_plan(venv: Path) -> None:
     say(f"{said[venv_plan(venv, REPO_ROOT)]}")
 
 
-def missing_programs(bin_dir: Path, names: Iterable[str]) -> list[Path]:
+def missing_programs(bin_dir: Path, names: Iterable[str] = HOOK_NAMES) -> list[Path]:
     """The programs of ``names`` that ``bin_dir`` lacks (or cannot execute)."""
     paths = [bin_dir / name for name in dict.fromkeys(names)]
     return [path for path in paths if not (path.is_file() and os.access(path, os.X_OK))]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from context_memory import __version__
 from context_memory.core.command_table import HOOKS, HookSpec
-from context_memory.setup.plugin.venv import MARKETPLACE_NAME, PLUGIN_NAME
+from context_memory.setup.plugin.venv import HOOKS_FILE, MANIFEST, MARKETPLACE_NAME, PLUGIN_NAME
 
 LAUNCHER = "${CLAUDE_PLUGIN_ROOT}/bin/ctx-run"
 ALLOW_COMMAND = "ctx-allow"
@@ -27,7 +27,6 @@ DESCRIPTION = (
     "log, plan, handoffs, compaction audit."
 )
 AUTHOR = {"name": "context-memory"}
-HOOKS_FILE = "hooks/hooks.json"
 
 
 def _group(matcher: str | None, command: str, timeout: int) -> dict[str, object]:
@@ -77,7 +76,7 @@ def generated_files(version: str = __version__) -> dict[str, str]:
     }
     documents = {
         HOOKS_FILE: hooks_document(),
-        ".claude-plugin/plugin.json": plugin,
+        MANIFEST: plugin,
         ".claude-plugin/marketplace.json": marketplace_manifest(version),
     }
     return {path: json.dumps(document, indent=2) + "\n" for path, document in documents.items()}

@@ -24,7 +24,9 @@ STAMP_FILE = "context-memory-plugin.stamp"
 LOCK_FILE = "venv.lock"
 BUILD_LOG = "venv-build.log"
 BUILD_MARK = "context-memory: building"
+# Two of the plugin's files (plugin/files.py makes them): the client reads them.
 MANIFEST = os.path.join(".claude-plugin", "plugin.json")
+HOOKS_FILE = os.path.join("hooks", "hooks.json")
 MAX_MANIFEST_BYTES = 64 * 1024
 BUILD_WAIT_SECONDS = 600.0
 PIP_TIMEOUT_SECONDS = 600.0
@@ -38,10 +40,7 @@ class BuildError(Exception):
 def plugin_root() -> str:
     """The plugin folder: hooks/context_memory/setup/plugin/venv.py -> the folder above
     hooks/."""
-    here = os.path.abspath(__file__)
-    for _ in range(5):  # venv.py, plugin/, setup/, context_memory/, hooks/
-        here = os.path.dirname(here)
-    return here
+    return os.path.normpath(os.path.join(os.path.abspath(__file__), *[os.pardir] * 5))
 
 
 def data_dir(environ: Mapping[str, str] | None = None) -> str:
