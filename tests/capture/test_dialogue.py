@@ -306,6 +306,10 @@ def test_implement_the_following_plan_is_an_approved_plan() -> None:
         "Error: you must install the peer dependency first",
         # code, its keyword lowercase
         "const rules = {\n  neverPush: true, // never push to main\n}",
+        # a shell that cannot find a program
+        "Command 'flow' not found, but can be installed with:\nsudo snap install flow",
+        "zsh: command not found: uv, never mind it",
+        "bash: pnpm: command not found, not installed but listed",
         # stack frames
         "    at Object.<anonymous> (/app/never.js:1:1)",
         "at com.example.Always.run(Always.java:10)",

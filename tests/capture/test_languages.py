@@ -394,6 +394,7 @@ NOTHING: dict[str, list[str]] = {
         "It's wrong when I click it?",
         "I'd like you to explain this part.",
         "no, I'm not sure what it does",
+        "We could not find the page you were looking for.",
         "Can we rebase on main, please?",
         # a plain question about what is needed ("do we even need ...?" proposes dropping it)
         "Ok so do we need the archive methods and their tests for that?",

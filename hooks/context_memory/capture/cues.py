@@ -256,6 +256,9 @@ PASTE_LINE = re.compile(
     r"(?-i:\s*[A-Z]\w*(?:Warning|Error|Exception):|\s*(?:FAIL|PASS|ERROR|WARN)\s|"
     r"\s*[A-Z]{1,4}\d{3,4}\b)|"
     r"\s*[✓✗✔✘×⎯]|\s*\S+@\d[\w.-]*:|\s*\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\s*##\[|"
+    # a shell that cannot find a program ("Command 'flow' not found, but can be installed
+    # with:", "zsh: command not found: uv")
+    r"(?-i:\s*Command '[^']+' not found\b)|\s*(?:ba|z|fi|k)?sh: (?:[^:\n]+: )?command not found\b|"
     r"\s*Run [\w./-]+@|\s*(?:diff --git|index [0-9a-f]{7}|@@ |\+\+\+ |--- a/)|"
     # code keywords are lowercase: "Let me explain:" and "Return the list as JSON:" are typed
     r"(?-i:\s*(?:def|class|import|from [\w.]+ import|function|const|let|var|export|return|"

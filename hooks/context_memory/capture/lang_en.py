@@ -345,7 +345,9 @@ DIRECTIVES = (
         "decided",
     ),
     (
-        r"\b(?:I think |maybe |perhaps )?we (?:should|could|might need to|may need to|need to)\b",
+        # ("we could not find it" reports; it proposes nothing)
+        r"\b(?:I think |maybe |perhaps )?we (?:should|could|might need to|may need to|need to)\b"
+        r"(?! not\b)",
         "decided",
     ),
     (
