@@ -181,21 +181,37 @@ def cues_for(text: str) -> Cues:
     return cues
 
 
-STANCES: dict[str, tuple[tuple[str, str], ...]] = {
-    table.code: table.STANCES for table in TABLES if table.STANCES
-}
-# Cues of the languages written without spaces, longest first (spaced out before a split).
-UNSPACED_CUES = tuple(
-    sorted(
-        {cue for table in TABLES if not table.SPACED for cue, _ in table.STANCES},
-        key=len,
-        reverse=True,
-    )
-)
-# A language's own name for a language -> its English name ("한글" -> "korean").
-LANGUAGE_NAMES: dict[str, str] = {
-    word.lower(): english for table in TABLES for word, english in table.NAMES.items()
-}
+# Read when a directive is typed, not at every Stop (a text's languages need only the marks
+# of each table): each built once, at its first call.
+_ONCE: dict[str, Any] = {}
+
+
+def stances() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each language's stance cues (``STANCES``), by code: those of the tables that have
+    some."""
+    if "stances" not in _ONCE:
+        _ONCE["stances"] = {table.code: table.STANCES for table in TABLES if table.STANCES}
+    return _ONCE["stances"]  # type: ignore[no-any-return]
+
+
+def unspaced_cues() -> tuple[str, ...]:
+    """The stance cues of the languages written without spaces, longest first (spaced out
+    before a split)."""
+    if "unspaced" not in _ONCE:
+        cues = {cue for table in TABLES if not table.SPACED for cue, _ in table.STANCES}
+        _ONCE["unspaced"] = tuple(sorted(cues, key=len, reverse=True))
+    return _ONCE["unspaced"]  # type: ignore[no-any-return]
+
+
+def language_names() -> dict[str, str]:
+    """A language's own name for a language -> its English name ("한글" -> "korean")."""
+    if "names" not in _ONCE:
+        _ONCE["names"] = {
+            word.lower(): english for table in TABLES for word, english in table.NAMES.items()
+        }
+    return _ONCE["names"]  # type: ignore[no-any-return]
+
+
 ORDINALS: dict[str, int] = {
     word.lower(): number for table in TABLES for word, number in table.ORDINALS.items()
 }

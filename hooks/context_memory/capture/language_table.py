@@ -121,6 +121,11 @@ def _header(line: str) -> str | None:
     return name if word.isascii() and word.isidentifier() else None
 
 
+def _plain(body: str) -> bool:
+    """Whether a section's text is one entry a line with nothing to read but the line."""
+    return body[:1] not in (" ", "\t") and not any(mark in body for mark in _SLOW_MARKS)
+
+
 # Where a line is: (its section's name, line in the section), or ("", line in the file).
 Where = tuple[str, int]
 
@@ -277,6 +282,19 @@ class LanguageTable:
 
     def _pairs(self, field: str) -> list[tuple[Where, str, str]]:
         """The ``key -> value`` entries of a section, one line each."""
+        body = self._bodies[field]
+        if _plain(body):  # one pass: no comment, no continuation, no \x20
+            pairs = []
+            for index, line in enumerate(body.split("\n"), 1):
+                key, arrow, value = line.partition("->")
+                key, value = key.strip(), value.strip()
+                if key and value:
+                    pairs.append(((field, index), key, value))
+                elif key or arrow:
+                    raise self.error(
+                        (field, index), f"[{field}] entry {line!r} is not 'word -> value'"
+                    )
+            return pairs
         pairs = []
         for number, pieces in self._pieces(field):
             if len(pieces) > 1:
@@ -293,8 +311,7 @@ class LanguageTable:
         kind = FIELDS[field]
         body = self._bodies[field]
         if kind == PATTERNS:
-            plain = body[:1] not in (" ", "\t") and not any(mark in body for mark in _SLOW_MARKS)
-            if plain:  # one entry a line, as written
+            if _plain(body):  # one entry a line, as written
                 return tuple(line.rstrip() for line in body.split("\n") if line.strip())
             return tuple(self._pattern(n, text) for n, text in self._entries(field))
         if kind == "directives":
