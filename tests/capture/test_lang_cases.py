@@ -1,4 +1,4 @@
-"""The fourteen non-English tables (capture/lang_<code>.py) against their cases
+"""The fourteen non-English tables (capture/languages/<code>.txt) against their cases
 (tests/helpers/cases_<code>.py, written from the labelling rules and each language's
 grammar, never from a labelled line): each case captured with its kind, each text that
 states nothing not captured, and a directive the user relays (fenced, quoted, logged, after
@@ -12,6 +12,7 @@ from types import ModuleType
 
 import pytest
 
+from context_memory.capture.language_table import LanguageTable
 from context_memory.capture.prompts import classify
 from helpers.language_cases import intros_without_example, relayed_forms
 
@@ -22,8 +23,10 @@ def cases(code: str) -> ModuleType:
     return importlib.import_module(f"helpers.cases_{code}")
 
 
-def table(code: str) -> ModuleType:
-    return importlib.import_module(f"context_memory.capture.lang_{code}")
+def table(code: str) -> LanguageTable:
+    from context_memory.capture import cues
+
+    return {t.code: t for t in cues.TABLES}[code]
 
 
 CAPTURED = [(code, text, kind) for code in CODES for text, kind in cases(code).CAPTURED]
@@ -70,5 +73,5 @@ def test_every_relay_intro_has_an_example(code: str) -> None:
 def test_every_language_but_english_has_its_cases() -> None:
     from context_memory.capture import cues
 
-    codes = {t.__name__.rsplit("_", 1)[-1] for t in cues.TABLES} - {"en"}
+    codes = {t.code for t in cues.TABLES} - {"en"}
     assert codes == set(CODES)

@@ -1,4 +1,4 @@
-"""French (capture/lang_fr.py), written from the labelling rules: standing instructions in
+"""French (capture/languages/fr.txt), written from the labelling rules: standing instructions in
 the language's real negative imperative ("ne/n' + verb + pas/jamais/rien", with no subject
 before it; "ne pas + infinitive"; the spoken form without "ne": "touche pas"), typed with
 either apostrophe; toujours/jamais where they instruct; refusals, corrections and skips;

@@ -1,4 +1,4 @@
-"""Portuguese (capture/lang_pt.py), written from the labelling rules: standing instructions in
+"""Portuguese (capture/languages/pt.txt), written from the labelling rules: standing instructions in
 the language's real negative imperative (the subjunctive: "não corrija", "nunca apague"),
 typed with or without accents; refusals and corrections; choices. What states nothing (a
 question with or without its mark, a request for work, narration, thanks, impatience) and

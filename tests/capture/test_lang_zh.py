@@ -1,5 +1,5 @@
-"""Chinese (capture/lang_zh.py), written from the labelling rules: refusals (不要, 别, 不用 and
-不需要 where no other subject owns them), standing instructions (必须, 禁止, 以后 ... 都要,
+"""Chinese (capture/languages/zh.txt), written from the labelling rules: refusals (不要, 别,
+不用 and 不需要 where no other subject owns them), standing instructions (必须, 禁止, 以后 ... 都要,
 每次 ... 都, 记得, 尽量, 避免, 不准 + a verb, the language answers or comments are in),
 corrections (错了, 不是这样, 我说的是 ...), skips and undo, choices (倾向于, 用 X 吧, 选第二个).
 What states nothing (a question with or without its mark, a request for work, narration:

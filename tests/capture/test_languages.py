@@ -1,4 +1,4 @@
-"""Languages as data (capture/lang_<code>.py, compiled in capture/cues.py): every entry of
+"""Languages as data (capture/languages/<code>.txt, compiled in capture/cues.py): every entry of
 every table has an example here or in the language's own cases (tests/helpers/cases_<code>.py,
 tested in test_lang_cases.py), written from the rule the entry encodes (the labelling
 rules of tests/fixtures/decision-labels/README.md), not copied from a labelled line; each
@@ -28,7 +28,7 @@ from helpers import (
 )
 from helpers.language_cases import entries_without_example, unexampled
 
-TABLES = {table.__name__.rsplit("_", 1)[-1]: table for table in cues.TABLES}
+TABLES = {table.code: table for table in cues.TABLES}
 
 # (prompt, kind) per language: at least one example for every DIRECTIVES entry.
 EXAMPLES: dict[str, list[tuple[str, str]]] = {
@@ -845,7 +845,7 @@ def test_there_is_one_table_per_language() -> None:
             "GOES_ON",
             "QUESTIONS",
         ):
-            assert hasattr(table, name), (table.__name__, name)
+            assert hasattr(table, name), (table.code, name)
 
 
 @pytest.mark.parametrize("code", sorted(TABLES))

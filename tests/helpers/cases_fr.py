@@ -1,4 +1,4 @@
-"""French prompts for capture/lang_fr.py, written from the labelling rules (never
+"""French prompts for capture/languages/fr.txt, written from the labelling rules (never
 copied from a labelled line): what is captured with its kind, and what states nothing.
 Shared by tests/capture/test_lang_cases.py and the per-entry check of
 tests/capture/test_languages.py."""

@@ -1,4 +1,4 @@
-"""Korean prompts for capture/lang_ko.py, written from the labelling rules (never
+"""Korean prompts for capture/languages/ko.txt, written from the labelling rules (never
 copied from a labelled line): what is captured with its kind, and what states nothing.
 Shared by tests/capture/test_lang_cases.py and the per-entry check of
 tests/capture/test_languages.py."""

@@ -1,4 +1,4 @@
-"""Polish prompts for capture/lang_pl.py, written from the labelling rules (never copied
+"""Polish prompts for capture/languages/pl.txt, written from the labelling rules (never copied
 from a labelled line): what is captured with its kind, and what states nothing. Shared by
 tests/capture/test_lang_cases.py and the per-entry check of tests/capture/test_languages.py."""
 

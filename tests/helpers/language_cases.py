@@ -5,8 +5,8 @@ the entries of a language table that no example exercises."""
 from __future__ import annotations
 
 import re
-from types import ModuleType
 
+from context_memory.capture.language_table import LanguageTable
 from context_memory.capture.text import sentences
 
 
@@ -21,7 +21,7 @@ def relayed_forms(intro: str, text: str) -> list[str]:
     ]
 
 
-def entries_without_example(table: ModuleType, examples: list[tuple[str, str]]) -> list[str]:
+def entries_without_example(table: LanguageTable, examples: list[tuple[str, str]]) -> list[str]:
     """The DIRECTIVES patterns of ``table`` that no example of their kind matches."""
     missing = []
     for pattern, kind in table.DIRECTIVES:
@@ -32,7 +32,7 @@ def entries_without_example(table: ModuleType, examples: list[tuple[str, str]]) 
     return missing
 
 
-def intros_without_example(table: ModuleType, lines: list[str]) -> list[str]:
+def intros_without_example(table: LanguageTable, lines: list[str]) -> list[str]:
     """The RELAY_INTROS entries of ``table`` that no line of ``lines`` contains."""
     return [
         word

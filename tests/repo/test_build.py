@@ -65,7 +65,12 @@ def test_a_wheel_builds_without_a_warning_and_carries_the_spdx_licence(tmp_path:
         (metadata,) = (n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
         headers = archive.read(metadata).decode().split("\n\n", 1)[0].splitlines()
         licences = [n for n in archive.namelist() if "/licenses/" in n]
+        tables = sorted(n for n in archive.namelist() if "/capture/languages/" in n)
     assert "License-Expression: MIT" in headers
     assert "License-File: LICENSE" in headers
     assert not [line for line in headers if line.startswith("License:")]
     assert [n.split(".dist-info/", 1)[1] for n in licences] == ["licenses/LICENSE"]
+    # The language tables are data files (package-data): capture reads them at every Stop.
+    shipped = source / "hooks" / "context_memory" / "capture" / "languages"
+    assert tables == sorted(f"context_memory/capture/languages/{p.name}" for p in shipped.iterdir())
+    assert "context_memory/capture/languages/index.txt" in tables and len(tables) == 16

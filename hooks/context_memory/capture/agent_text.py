@@ -4,8 +4,8 @@ A sentence of the agent's text (main chain) is a choice when it names one option
 another ("instead of", "rather than", "in favour of", "switching to", "a cleaner
 approach", "to avoid") and says the agent acts on it ("I'll use", "Let me use", "Used",
 "Replaced", "Now uses", "Switched"): the AGENT_CHOICES and AGENT_ACTS of the tables of
-the sentence's languages (capture/lang_*.py). Diagnosis ("The issue is that X returns Y instead of
-Z"), proposals still open (options, questions) and narration are not.
+the sentence's languages (capture/languages/<code>.txt). Diagnosis ("The issue is that X
+returns Y instead of Z"), proposals still open (options, questions) and narration are not.
 """
 
 from __future__ import annotations

@@ -13,37 +13,23 @@ from __future__ import annotations
 
 import re
 
-from context_memory.capture import (
-    lang_de,
-    lang_en,
-    lang_es,
-    lang_fr,
-    lang_id,
-    lang_it,
-    lang_ja,
-    lang_ko,
-    lang_nl,
-    lang_pl,
-    lang_pt,
-    lang_ru,
-    lang_tr,
-    lang_vi,
-    lang_zh,
-)
+from context_memory.capture.language_table import load_tables
 
 # --- languages as data ------------------------------------------------------------------
-# One table per language (capture/lang_<code>.py: en, zh, ja, ko, es, de, fr, pt, ru, vi, it,
-# nl, pl, tr, id),
-# compiled here once.
+# One table per language: a data file, capture/languages/<code>.txt (en, zh, ja, ko, es, de,
+# fr, pt, ru, vi, it, nl, pl, tr, id, in the order of languages/index.txt), read by
+# capture/language_table.py (its format: docs/capture.md, "Language tables") and compiled
+# here once. Each field is explained here, once; a table's comments say only what is
+# particular to its language.
 #
-# A table is a module with these tuples of regular-expression sources (case-insensitive):
+# A table holds these tuples of regular-expression sources (case-insensitive):
 #
 # - ``DIRECTIVES``: ``(pattern, kind)``: a sentence that matches states a rejection
 #   (``rejected``), a standing instruction (``constraint``) or a choice (``decided``), in the
 #   labelling rules' sense (the README of tests/fixtures/decision-labels): corrections,
 #   standing rules and settled choices, never plain task requests, questions or narration;
-# - ``PROPOSALS``: a question that matches proposes (and may be captured): "could we use X
-#   instead", "何不", "¿y si usamos";
+# - ``PROPOSALS``: a question counts (is a proposal, and may be captured) only when it
+#   matches one of these: "could we use X instead", "何不", "¿y si usamos";
 # - ``DEFERS``: an answer typed as free text to an AskUserQuestion that matches settles
 #   nothing (unsure, later, to be discussed, "explain first"): no decision (question.py);
 # - ``AGENT_CHOICES`` and ``AGENT_ACTS``: a sentence of the agent's text that matches both
@@ -51,43 +37,40 @@ from context_memory.capture import (
 #   (agent_text.py);
 # - ``VETOES``: a sentence that matches is never captured, whatever its cues (thanks, the
 #   form of one answer, the user describing the code);
-# - ``PICKS``: a short reply that picks one of the options the agent just offered. The
-#   pattern matches the whole reply (after trimming); its group ``n`` is the option's label
-#   (a digit, a letter or one of ``ORDINALS``);
+# - ``PICKS``: a short reply that picks one of the options the agent just offered ("1",
+#   "option 2", "let's go with B", "the first one"). The pattern matches the whole reply
+#   (after trimming); its group ``n`` is the option's label (a digit, a letter or one of
+#   ``ORDINALS``);
 # - ``ORDINALS``: words of the language for the first, second, ... option (-> 1, 2, ...);
+# - ``QUESTIONS``: a question typed without a question mark ("how", "wie", "如何"):
+#   prompts.asks_only;
+# - ``GOES_ON``: a reply that only says go on ("continue", "weiter"): after a call rejected
+#   with no reason it carries no instruction, and the labelling rules count no item (set 2,
+#   rule 3);
 # - ``AFFIRMS``: a short reply that accepts the one option the agent recommended or
 #   proposed ("yes, do that", "that would be perfect");
 # - ``ACCEPTS``: a rejected call's typed reason that starts by saying yes ("yes and be aware
 #   I use nvm", "ok but show hidden files too"): unless the rest states a directive ("yes, but
 #   use pnpm"), the call is not turned down (engine._rejected);
+# - ``CHOOSES``: a short reply that names one of the offered options by its words picks it
+#   when it also approves or chooses ("good", "let's", "nimm", "就"): prompts.picked_option;
 # - ``STANCES``: ``(cue, form)`` for calls.directives.stance_split, which types a directive's
-#   subjects (what it rules out, what it prefers); ``SPACED`` is False for languages written
-#   without spaces between words, whose cues are spaced out before the split reads them;
-# - ``NAMES``: the language's words for languages, with their English names.
+#   subjects: ``out`` before what it rules out, ``pref`` before what it prefers, ``pref-out``
+#   between the two (English's: core/directive_tables.STANCE_CUES); ``SPACED`` is False for
+#   languages written without spaces between words, whose cues are spaced out before the
+#   split reads them;
+# - ``NAMES``: the language's words for languages ("answer in Korean"), with their English
+#   names;
 # - ``RELAY_INTROS``: regular-expression sources of the words that, on a line that ends with
 #   a colon, introduce text relayed from elsewhere ("Codex respondió:", "审查意见："): the
-#   analysis of a prompt stops after that line (``PASTE_INTRO``). A table without it (lang_en:
-#   its words are here) adds none.
+#   analysis of a prompt stops after that line (``PASTE_INTRO``). English's words are here;
+# - ``RANGES``, ``LETTERS``, ``WORDS``: what shows a text may be in the language
+#   (``languages_in``): a character of its script's ranges, one of its letters, or one of
+#   its words (with its ordinals), none of them a word of another table's language.
 #
 # What no entry matches is not captured: precision first. Every entry has a test written
 # from the rule it encodes (tests/capture/test_languages.py), not from a labelled line.
-TABLES = (
-    lang_en,
-    lang_zh,
-    lang_ja,
-    lang_ko,
-    lang_es,
-    lang_de,
-    lang_fr,
-    lang_pt,
-    lang_ru,
-    lang_vi,
-    lang_it,
-    lang_nl,
-    lang_pl,
-    lang_tr,
-    lang_id,
-)
+TABLES = load_tables()
 _I = re.IGNORECASE
 TYPE_CHECKING = False  # typing costs an import on the Stop path; mypy still reads the block
 if TYPE_CHECKING:
@@ -163,7 +146,7 @@ _PUNCTUATION = str.maketrans(dict.fromkeys(",.;:!?¿¡()[]{}\"'`", " "))
 
 
 def code_of(table: Any) -> str:
-    return str(table.__name__).rsplit("_", 1)[-1]
+    return str(table.code)
 
 
 # Each table's words that mark a text: its WORDS and its ordinals ("la primera").
@@ -198,21 +181,37 @@ def cues_for(text: str) -> Cues:
     return cues
 
 
-STANCES: dict[str, tuple[tuple[str, str], ...]] = {
-    table.__name__.rsplit("_", 1)[-1]: table.STANCES for table in TABLES if table.STANCES
-}
-# Cues of the languages written without spaces, longest first (spaced out before a split).
-UNSPACED_CUES = tuple(
-    sorted(
-        {cue for table in TABLES if not table.SPACED for cue, _ in table.STANCES},
-        key=len,
-        reverse=True,
-    )
-)
-# A language's own name for a language -> its English name ("한글" -> "korean").
-LANGUAGE_NAMES: dict[str, str] = {
-    word.lower(): english for table in TABLES for word, english in table.NAMES.items()
-}
+# Read when a directive is typed, not at every Stop (a text's languages need only the marks
+# of each table): each built once, at its first call.
+_ONCE: dict[str, Any] = {}
+
+
+def stances() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Each language's stance cues (``STANCES``), by code: those of the tables that have
+    some."""
+    if "stances" not in _ONCE:
+        _ONCE["stances"] = {table.code: table.STANCES for table in TABLES if table.STANCES}
+    return _ONCE["stances"]  # type: ignore[no-any-return]
+
+
+def unspaced_cues() -> tuple[str, ...]:
+    """The stance cues of the languages written without spaces, longest first (spaced out
+    before a split)."""
+    if "unspaced" not in _ONCE:
+        cues = {cue for table in TABLES if not table.SPACED for cue, _ in table.STANCES}
+        _ONCE["unspaced"] = tuple(sorted(cues, key=len, reverse=True))
+    return _ONCE["unspaced"]  # type: ignore[no-any-return]
+
+
+def language_names() -> dict[str, str]:
+    """A language's own name for a language -> its English name ("한글" -> "korean")."""
+    if "names" not in _ONCE:
+        _ONCE["names"] = {
+            word.lower(): english for table in TABLES for word, english in table.NAMES.items()
+        }
+    return _ONCE["names"]  # type: ignore[no-any-return]
+
+
 ORDINALS: dict[str, int] = {
     word.lower(): number for table in TABLES for word, number in table.ORDINALS.items()
 }
@@ -270,12 +269,8 @@ PASTE_LINE = re.compile(
 # "Der Reviewer schreibt:", "审查意见："): what follows is not the user's words. It names what
 # is relayed or where it is from: "Here are my rules:" and "Please do the following:"
 # introduce the user's own list.
-_RELAY_SPACED = "|".join(
-    w for t in TABLES if getattr(t, "SPACED", True) for w in getattr(t, "RELAY_INTROS", ())
-)
-_RELAY_UNSPACED = "|".join(
-    w for t in TABLES if not getattr(t, "SPACED", True) for w in getattr(t, "RELAY_INTROS", ())
-)
+_RELAY_SPACED = "|".join(w for t in TABLES if t.SPACED for w in t.RELAY_INTROS)
+_RELAY_UNSPACED = "|".join(w for t in TABLES if not t.SPACED for w in t.RELAY_INTROS)
 PASTE_INTRO = re.compile(
     r"(?:\b(?:review|feedback|output|log|logs|error|errors|response|reply|answer|says|said|"
     r"wrote|suggests|comments?|report|trace|message|result|results|pasted?|doc|docs|document|"

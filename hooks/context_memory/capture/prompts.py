@@ -16,15 +16,15 @@ import re
 from context_memory import TYPE_CHECKING
 from context_memory.calls.directives import stance_split
 from context_memory.capture.cues import (
-    LANGUAGE_NAMES,
     ORDINALS,
     PASTE_INTRO,
     PASTE_LINE,
     SKIP_PREFIXES,
-    STANCES,
-    UNSPACED_CUES,
     cues_for,
+    stances,
+    unspaced_cues,
 )
+from context_memory.capture.cues import language_names as names_of_languages
 from context_memory.capture.text import MAX_SCAN, sentences, strip_wrappers
 from context_memory.core.directive_tables import STANCE_CUES
 from context_memory.core.subject import subject
@@ -337,16 +337,23 @@ _CJK_PUNCTUATION = str.maketrans({"，": ", ", "。": ". ", "；": "; ", "！": 
                                   "、": ", ", "：": ": "})  # fmt: skip
 
 
-_UNSPACED = re.compile("|".join(re.escape(cue) for cue in UNSPACED_CUES)) if UNSPACED_CUES else None
+# The unspaced languages' cues as one pattern, compiled for the first text that is not ASCII.
+_UNSPACED: list[re.Pattern[str] | None] = []
 
 
 def _spaced(text: str) -> str:
     """``text`` with the stance cues of unspaced languages set apart by spaces (one pass,
     longest cue first) and their punctuation made ASCII, so a split that reads whole words
     finds them."""
-    if text.isascii() or _UNSPACED is None:
+    if text.isascii():
         return text
-    return _UNSPACED.sub(lambda m: f" {m.group(0)} ", text.translate(_CJK_PUNCTUATION))
+    if not _UNSPACED:
+        cues = unspaced_cues()
+        _UNSPACED.append(re.compile("|".join(map(re.escape, cues))) if cues else None)
+    unspaced = _UNSPACED[0]
+    if unspaced is None:
+        return text
+    return unspaced.sub(lambda m: f" {m.group(0)} ", text.translate(_CJK_PUNCTUATION))
 
 
 def stated_subjects(kind: str, text: str) -> tuple[list[Subject], list[Subject]]:
@@ -354,7 +361,7 @@ def stated_subjects(kind: str, text: str) -> tuple[list[Subject], list[Subject]]
     (calls.directives.stance_split, with every language's stance cues); a directive that names
     nothing a call can act on gets one approach subject (it reminds, never makes the
     guard ask): ruled out for a rejection, preferred otherwise."""
-    ruled_out, preferred = stance_split(_spaced(text), {"en": STANCE_CUES["en"], **STANCES})
+    ruled_out, preferred = stance_split(_spaced(text), {"en": STANCE_CUES["en"], **stances()})
     if not ruled_out and not preferred:
         approach = subject("approach", text)
         if approach is not None:
@@ -366,4 +373,4 @@ def language_names(text: str) -> list[str]:
     """The English names of the languages ``text`` names in its own language ("한글로" ->
     korean): what a handoff would say, so a record carries it."""
     lower = text.lower()
-    return sorted({english for word, english in LANGUAGE_NAMES.items() if word in lower})
+    return sorted({english for word, english in names_of_languages().items() if word in lower})
