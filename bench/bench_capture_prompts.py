@@ -1,6 +1,6 @@
 """How well capture reads single prompts of users nobody here had read (label set 3).
 
-    python bench/bench_capture_prompts.py [--cases dev|none] [--json | --markdown]
+    python bench/bench_capture_prompts.py [--cases dev|none] [--json | --markdown | --agreement]
 
 Set 3 (tests/fixtures/prompt-labels-3/, its README) is typed prompts of other users, taken
 from the ``~/.claude/history.jsonl`` files they committed to public repositories and labelled
@@ -204,6 +204,49 @@ def report(result: dict[str, Any], shown: str) -> str:
     return "\n".join(lines)
 
 
+def _same_item(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """Two labellers' items of one prompt name the same thing: a term of one is part of a
+    term of the other."""
+    return any(a in b or b in a for a in first["terms"] for b in second["terms"])
+
+
+def agreement(root: Path = SET3) -> dict[str, Any]:
+    """How far a second labeller, blind to the first, agrees on the prompts it relabelled
+    (``second-labeller/``, the same files of ``dev/`` without the prompts): the context,
+    whether a prompt holds an item (Cohen's kappa), and items matched by their terms."""
+    first: dict[tuple[str, int], dict[str, Any]] = {}
+    second: dict[tuple[str, int], dict[str, Any]] = {}
+    for path in sorted((root / "second-labeller").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            second[(row["repo"], row["line"])] = row
+        for line in (root / "dev" / path.name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            first[(row["repo"], row["line"])] = row
+    keys = [key for key in first if key in second]
+    alone = [k for k in keys if first[k]["context"] == second[k]["context"] == "alone"]
+    has_first = [bool(first[k]["items"]) for k in alone]
+    has_second = [bool(second[k]["items"]) for k in alone]
+    observed = sum(a == b for a, b in zip(has_first, has_second, strict=True)) / len(alone)
+    p1, p2 = sum(has_first) / len(alone), sum(has_second) / len(alone)
+    chance = p1 * p2 + (1 - p1) * (1 - p2)
+    items_first = [(k, item) for k in alone for item in first[k]["items"]]
+    items_second = [(k, item) for k in alone for item in second[k]["items"]]
+    found = sum(any(_same_item(i, j) for j in second[k]["items"]) for k, i in items_first)
+    confirmed = sum(any(_same_item(j, i) for i in first[k]["items"]) for k, j in items_second)
+    recall = found / len(items_first)
+    precision = confirmed / len(items_second)
+    return {
+        "prompts": len(keys),
+        "context_agreed": sum(first[k]["context"] == second[k]["context"] for k in keys),
+        "alone": len(alone),
+        "kappa": (observed - chance) / (1 - chance),
+        "items": (len(items_first), len(items_second)),
+        "found": (found, confirmed),
+        "f1": 2 * precision * recall / (precision + recall),
+    }
+
+
 def markdown_cases(result: dict[str, Any]) -> str:
     """Every missed label and every unmatched record, per group, as markdown tables (what
     docs/benchmarks.md publishes)."""
@@ -252,7 +295,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="print every miss and extra of both groups as markdown tables (for the docs)",
     )
+    parser.add_argument(
+        "--agreement",
+        action="store_true",
+        help="how far a second, blind labeller agrees with dev-3's labels",
+    )
     args = parser.parse_args(argv)
+    if args.agreement:
+        agreed = agreement()
+        print(
+            f"{agreed['prompts']} prompts relabelled; context agreed on "
+            f"{agreed['context_agreed']}; of the {agreed['alone']} both read alone, holding an "
+            f"item or not: kappa {agreed['kappa']:.2f}; items {agreed['items'][0]} (first) and "
+            f"{agreed['items'][1]} (second), {agreed['found'][0]} and {agreed['found'][1]} "
+            f"found by the other: F1 {agreed['f1']:.2f}"
+        )
+        return 0
     result = score_set()
     if args.markdown:
         print(markdown_cases(result))

@@ -141,3 +141,16 @@ def test_the_benchmark_runs_on_the_shipped_set(capsys: object) -> None:
     groups = out["groups"]
     assert groups["dev-3"]["prompts"] + groups["held-3"]["prompts"] == alone
     assert groups["dev-3"]["labels"] + groups["held-3"]["labels"] == labels
+
+
+def test_a_second_blind_labelling_of_part_of_dev_3_agrees_with_the_first() -> None:
+    root = bench_capture_prompts.SET3 / "second-labeller"
+    for path in sorted(root.glob("*.jsonl")):
+        first = [json.loads(line) for line in (root.parent / "dev" / path.name).open()]
+        second = [json.loads(line) for line in path.open()]
+        assert [(r["repo"], r["line"]) for r in second] == [(r["repo"], r["line"]) for r in first]
+        assert all(set(r) == {"repo", "line", "context", "items"} for r in second)
+    agreed = bench_capture_prompts.agreement()
+    assert (agreed["prompts"], agreed["context_agreed"], agreed["alone"]) == (262, 251, 213)
+    assert (agreed["items"], agreed["found"]) == ((50, 41), (37, 38))
+    assert (round(agreed["kappa"], 2), round(agreed["f1"], 2)) == (0.87, 0.82)
