@@ -349,6 +349,9 @@ def test_a_typed_line_with_a_paste_lines_first_word_is_typed(text: str, kind: st
         "Here are my rules:\n- never push to main\n- use pnpm",
         "Here is what I want:\n- never push to main\n- keep it in one file",
         "Requirements below:\n- it must run offline",
+        # "the following rules / requirements" introduce the user's own list, not a relay
+        "以下のルールを守ってください：\n- 常に日本語で回答してください",
+        "次の要件でお願いします：\n- 必ずテストを書いてください",
     ],
 )
 def test_a_list_the_user_introduces_is_the_users_own_words(text: str) -> None:
@@ -363,6 +366,7 @@ def test_a_list_the_user_introduces_is_the_users_own_words(text: str) -> None:
         "The following is from ChatGPT:\nnever use global state",
         "Here is what my teammate wrote:\nalways squash before merging",
         "报错如下：\n不要用 npm",
+        "以下のエラーが出ます：\nmain に直接プッシュしないでください",
     ],
 )
 def test_a_line_that_names_what_it_relays_ends_the_users_words(text: str) -> None:

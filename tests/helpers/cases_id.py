@@ -9,6 +9,8 @@ from __future__ import annotations
 RELAY_SAID = "log-nya menunjukkan ini"
 
 CAPTURED: list[tuple[str, str]] = [
+    # a passive verb with "saja" settles how it is done
+    ("file css dan js dipisah saja", "decided"),
     # a use bound to a condition, or made automatic
     ("gunakan skill yang relevan jika ada perintah baru", "constraint"),
     ("otomatis pakai formatter setiap commit", "constraint"),
@@ -65,6 +67,7 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    "saya di rumah saja",
     # "pakai" states a habit where it does not open the sentence
     "saya pakai laptop saat kerja",
     # questions, with and without their marks; a tag question

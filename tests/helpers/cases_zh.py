@@ -9,6 +9,12 @@ from __future__ import annotations
 RELAY_SAID = "日志里是这样的"
 
 CAPTURED: list[tuple[str, str]] = [
+    # one style for several parts; a way advised
+    ("前端和后端的命名要统一", "constraint"),
+    ("接口返回格式统一", "constraint"),
+    ("配置项可以用更通用的写法", "decided"),
+    ("日志最好用 JSON 格式", "decided"),
+    ("建议把缓存放到 Redis", "decided"),
     # "不是，…" (no, …) opening a correction
     ("不是，配置文件应该放在根目录", "rejected"),
     # "你可以 + verb": a way allowed ("you may split it into two messages")
@@ -68,6 +74,9 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # done, not a rule; advice asked for
+    "格式已经统一了",
+    "有什么建议吗",
     # a tag question, not a correction
     "不是吗",
     # "你可以帮我…" asks for help, "…吗" asks a question

@@ -279,7 +279,7 @@ PASTE_INTRO = re.compile(
     r"chatgpt|gpt-?\w*|copilot|cursor|colleague|coworker|teammate|reviewer)\b[^:\n]{0,40}|"
     # "as follows" relays unless it introduces the user's own rules ("要求如下：")
     r"(?<!要求)(?<!规则)(?<!規則)(?<!需求)(?<!约束)(?<!約束)(?<!原则)(?<!原則)(?:如下|以下|下面)|"
-    r"报错|報錯|日志|日誌|输出|輸出|回复|回覆|以下の|次の|다음"
+    r"报错|報錯|日志|日誌|输出|輸出|回复|回覆|以下の(?!ルール|要件|条件|仕様|手順|方針|制約)|次の(?!ルール|要件|条件|仕様|手順|方針|制約)|다음"
     + (f"|(?:{_RELAY_UNSPACED})[^:：\n]{{0,20}}" if _RELAY_UNSPACED else "")
     + r")[:：]\s*$",
     _I,
