@@ -232,6 +232,83 @@ def test_c_real_question_answer_is_the_decision_and_the_other_options_alternativ
     assert all(alt.startswith("Option") for alt in item["alternatives"])
 
 
+DATABASE_QUESTION = {
+    "questions": [
+        {
+            "question": "Which database should we use?",
+            "header": "DB",
+            "multiSelect": False,
+            "options": [
+                {"label": "SQLite", "description": "one file"},
+                {"label": "Postgres", "description": "a server"},
+            ],
+        }
+    ]
+}
+STOPPED = REJECTED + "STOP what you are doing and wait for the user to tell you how to proceed."
+
+
+@pytest.mark.parametrize("reply", ["Postgres", "2", "the second one", "let's go with postgres"])
+def test_c_a_question_turned_down_is_answered_by_the_next_prompt(reply: str) -> None:
+    capturer = Capturer()
+    capturer.feed(call_row("q1", "AskUserQuestion", DATABASE_QUESTION))
+    assert capturer.feed(result_row("q1", STOPPED)) == []  # nothing rejected
+    items = capturer.feed(prompt_row(reply)) + capturer.end_run()
+    assert [(i["kind"], i["by"], i["decision"]) for i in items] == [
+        ("decided", "user", "chose option 2: Postgres (a server)")
+    ]
+    assert items[0]["reason"] == (
+        "the user's reply to the options the agent offered: Which database should we use?"
+    )
+
+
+def test_c_the_options_of_a_question_turned_down_wait_across_runs() -> None:
+    first = Capturer()
+    first.feed(call_row("q1", "AskUserQuestion", DATABASE_QUESTION))
+    first.feed(result_row("q1", STOPPED))
+    assert first.feed(prompt_row("[Request interrupted by user for tool use]", "m1")) == []
+    assert first.end_run() == []
+    second = Capturer(json.loads(json.dumps(first.to_state())))
+    items = second.feed(prompt_row("the first one", "p2")) + second.end_run()
+    assert [i["decision"] for i in items] == ["chose option 1: SQLite (one file)"]
+
+
+@pytest.mark.parametrize("reply", ["what's the difference?", "fix the login bug first"])
+def test_c_a_prompt_after_a_question_turned_down_that_picks_nothing_decides_nothing(
+    reply: str,
+) -> None:
+    capturer = Capturer()
+    capturer.feed(call_row("q1", "AskUserQuestion", DATABASE_QUESTION))
+    capturer.feed(result_row("q1", STOPPED))
+    assert capturer.feed(prompt_row(reply)) + capturer.end_run() == []
+
+
+@pytest.mark.parametrize(
+    ("reason", "expected"),
+    [
+        ("Postgres", ("decided", "prompt", "chose option 2: Postgres (a server)")),
+        ("use mysql instead", ("decided", "prompt", "use mysql instead")),
+        ("mysql", ("decided", "question", "Which database should we use? → mysql")),
+    ],
+)
+def test_c_an_answer_typed_where_the_question_was_turned_down_is_the_decision(
+    reason: str, expected: tuple[str, str, str]
+) -> None:
+    capturer = Capturer()
+    capturer.feed(call_row("q1", "AskUserQuestion", DATABASE_QUESTION))
+    text = STOPPED + " To tell you how to proceed, the user said:\n" + reason
+    items = capturer.feed(result_row("q1", text)) + capturer.end_run()
+    assert [(i["kind"], i["source"], i["decision"]) for i in items] == [expected]
+    assert all(i["kind"] != "rejected" for i in items)
+
+
+def test_c_an_unsure_answer_typed_where_the_question_was_turned_down_is_nothing() -> None:
+    capturer = Capturer()
+    capturer.feed(call_row("q1", "AskUserQuestion", DATABASE_QUESTION))
+    text = STOPPED + " To tell you how to proceed, the user said:\nnot sure yet"
+    assert capturer.feed(result_row("q1", text)) + capturer.end_run() == []
+
+
 def test_c_question_text_is_parsed_when_the_structured_result_is_missing() -> None:
     text = 'User has answered your questions: "Which database?"="SQLite". You can now continue.'
     capturer = Capturer()

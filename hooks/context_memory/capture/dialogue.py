@@ -340,6 +340,12 @@ class Dialogue:
                 if name not in anchors:
                     anchors.append(name)
 
+    def offered(self, offer: dict[str, Any]) -> None:
+        """What the next prompt may pick from, offered other than in the agent's text (a
+        question the user turned down to type the answer)."""
+        if offer.get("options"):
+            self._offer = bounded_offer(offer)
+
     def take_offer(self) -> dict[str, Any]:
         """The offer a prompt answers (used once)."""
         offer, self._offer = self._offer, {}

@@ -47,7 +47,13 @@ from context_memory.capture.prompts import (
     prompt_text,
     typed_part,
 )
-from context_memory.capture.question import is_answer, question_item
+from context_memory.capture.question import (
+    QUESTION_TOOLS,
+    is_answer,
+    question_item,
+    question_offer,
+    typed_answer_item,
+)
 from context_memory.capture.queued import MAX_QUEUED, MAX_QUEUED_CHARS, Queued
 from context_memory.capture.seen import CallsSeen
 from context_memory.capture.subjects import named_in, of_rejection
@@ -359,9 +365,32 @@ class Capturer:
         verdict, reason = rejections.read_result(row, text, tool)
         if verdict == "interrupted" and call:
             self._interrupted = call_id
-        if verdict != "rejected" or tool == "AskUserQuestion":
+        if verdict == "rejected" and tool in QUESTION_TOOLS:
+            return self._question_turned_down(row, call_id, reason)
+        if verdict != "rejected":
             return []
         return self._rejected(row, call_id, call, text, reason)
+
+    def _question_turned_down(self, row: dict[str, Any], call_id: str, reason: str) -> list[Item]:
+        """The user turned a question down to answer in words: typed as the rejection's
+        reason, that is the answer (a pick of its options, a directive, or the answer to
+        it); else the next prompt may pick from its options. Either way nothing is
+        rejected (set 2's rules 2 and 3)."""
+        offer = question_offer(self._seen.input_of(call_id))
+        if not reason:
+            self._dialogue.offered(offer)
+            return []
+        pick = picked_option(reason, offer) if offer else None
+        if pick is not None:
+            asked = offer.get("question", "")
+            item = dialogue.picked_item(row, reason, *pick, question=asked)
+            return self._dialogue.hold(item)
+        found = classify(reason)
+        if found is not None:
+            said = dialogue.stated_item(row, found.kind, found.text, found.quote)
+            return self._dialogue.hold(said)
+        answered = typed_answer_item(row, offer, reason) if offer else None
+        return self._dialogue.hold(answered) if answered else []
 
     def _rejected(
         self, row: dict[str, Any], call_id: str, call: dict[str, str], text: str, reason: str

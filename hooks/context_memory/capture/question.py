@@ -26,6 +26,7 @@ from context_memory.memory.constraint import subject_fields
 if TYPE_CHECKING:
     from typing import Any
 
+    from context_memory.capture.items import Item
     from context_memory.core.subject import Subject
 
 ANSWER_START = "User has answered your question"
@@ -44,6 +45,7 @@ MAX_DESCRIPTION = 1000  # characters of a chosen option's description read
 # message: it settles a choice only where it states one. Latin characters; a letter of
 # another script counts as three (a Han character says what three or four Latin ones do).
 MAX_PLAIN_ANSWER = 40
+MAX_OFFERED = 200  # characters of an offered option or question a turned-down question keeps
 
 
 def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], list[str], list[str]]:
@@ -169,6 +171,56 @@ def choice_subjects(row: dict[str, Any]) -> tuple[list[Subject], list[Subject]]:
         out.extend(_option_subject(label, library) for label in labels if label != chosen)
     fields = subject_fields(out, preferred)
     return fields["ruled_out"], fields["preferred"]
+
+
+def question_offer(tool_input: object) -> dict[str, Any]:
+    """What a question the user turned down offered: its first question with two or more
+    options, as an offer the next prompt may pick from (``{"options": [[n, text]],
+    "question": ...}``; empty when it offers none). The user pressed Esc on the question to
+    type the answer instead; a short reply that picks one of its options is the decision
+    (set 2's rules 2 and 3)."""
+    questions = tool_input.get("questions") if isinstance(tool_input, dict) else None
+    for entry in questions[:MAX_QUESTIONS] if isinstance(questions, list) else []:
+        options = entry.get("options") if isinstance(entry, dict) else None
+        found: list[list[str]] = []
+        for option in options[:8] if isinstance(options, list) else []:
+            label = option.get("label") if isinstance(option, dict) else None
+            if not isinstance(label, str) or not label.strip():
+                continue
+            about = option.get("description")
+            text = f"{label} ({about})" if isinstance(about, str) and about.strip() else label
+            found.append([str(len(found) + 1), clip(" ".join(text.split()), MAX_OFFERED)])
+        if len(found) >= 2:
+            asked = entry.get("question")
+            return (
+                {"options": found, "question": clip(asked, MAX_OFFERED)}
+                if isinstance(asked, str)
+                else {"options": found}
+            )
+    return {}
+
+
+def typed_answer_item(row: dict[str, Any], offer: dict[str, Any], answer: str) -> Item | None:
+    """The decision of an answer typed where the question was turned down (its rejection's
+    reason): the answer to the offered question, unless it settles nothing or only talks."""
+    labels = [option[1] for option in offer.get("options", [])]
+    if not answer.strip() or _settles_nothing(answer) or _talk(answer, labels):
+        return None
+    question = offer.get("question", "")
+    decision = f"{clip(question, MAX_DECISION // 2)} → {answer}" if question else answer
+    return make_item(
+        "decided",
+        "user",
+        "question",
+        row,
+        decision=clip(decision, MAX_DECISION),
+        reason="the answer the user typed in place of the question's options",
+        quote=answer,
+        alternatives=[label for label in labels if label not in answer],
+        choice_text=answer,
+        whole=(question, answer),
+        tier="structural",
+    )
 
 
 def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:

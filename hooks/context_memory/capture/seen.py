@@ -68,6 +68,10 @@ class CallsSeen:
             self._inputs.pop(oldest, None)
             self._replies.pop(oldest, None)
 
+    def input_of(self, call_id: str) -> object:
+        """A remembered call's input as it came, when still kept (None otherwise)."""
+        return self._inputs.get(call_id, ("", None))[1]
+
     def facts_for(self, call_id: str) -> Facts:
         """What a remembered call acts on (read from its input once, when first needed)."""
         facts = self._facts.get(call_id)
