@@ -272,6 +272,8 @@ def test_subjects_of_a_rejected_call(
         ("I'm not sure, use whatever works", [], [("approach", "whatever works")]),
         ("use pnpm not npm", [("command", "npm")], [("command", "pnpm")]),
         ("never amend a pushed commit", [("command", "git commit --amend")], []),
+        ("I don't need moment in this project", [("package", "moment")], []),
+        ("configure the tests to use mysql", [], [("package", "mysql")]),
     ],
 )
 def test_stance_split(
