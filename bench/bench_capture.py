@@ -338,6 +338,21 @@ def short_file(name: str) -> str:
     return name.replace("daaain__claude-code-log__test_test_data_real_projects_", "")[:60]
 
 
+def interval_line(
+    bounds: dict[str, tuple[float, float]], shown: tuple[tuple[str, str], ...]
+) -> str:
+    """The report's line of a group's 90% intervals (``interval``), the figures ``shown``
+    as (key, label)."""
+    parts = [
+        f"{label} {bounds[key][0]:.2f}-{bounds[key][1]:.2f}"
+        for key, label in shown
+        if key in bounds
+    ]
+    return f"  90% interval over repositories (bootstrap, {BOOTSTRAP_DRAWS} draws): " + "  ".join(
+        parts
+    )
+
+
 def summary(name: str, result: dict[str, Any]) -> list[str]:
     lines = [
         f"{name}: {result['files']} transcripts, {result['labels']} labels, "
@@ -354,15 +369,8 @@ def summary(name: str, result: dict[str, Any]) -> list[str]:
     bounds = result.get("interval", {})
     if bounds:
         lines.append(
-            f"  90% interval over repositories (bootstrap, {BOOTSTRAP_DRAWS} draws): "
-            + "  ".join(
-                f"{label} {bounds[key][0]:.2f}-{bounds[key][1]:.2f}"
-                for key, label in (
-                    ("recall_user", "user"),
-                    ("recall_all", "all"),
-                    ("precision", "precision"),
-                )
-                if key in bounds
+            interval_line(
+                bounds, (("recall_user", "user"), ("recall_all", "all"), ("precision", "precision"))
             )
         )
     for kind, (value, hit, total) in result["per_kind"].items():

@@ -36,10 +36,10 @@ sys.path.insert(0, str(REPO / "hooks"))
 sys.path.insert(0, str(HERE))
 
 from bench_capture import (  # noqa: E402
-    BOOTSTRAP_DRAWS,
     _cell,
     figures,
     interval,
+    interval_line,
     matches,
     rate,
 )
@@ -159,12 +159,8 @@ def summary(name: str, group: dict[str, Any]) -> list[str]:
         f"records per 10 prompts {group['per_10_prompts']:.1f}",
     ]
     bounds = group.get("interval", {})
-    if "recall_all" in bounds and "precision" in bounds:
-        lines.append(
-            f"  90% interval over repositories (bootstrap, {BOOTSTRAP_DRAWS} draws): recall "
-            f"{bounds['recall_all'][0]:.2f}-{bounds['recall_all'][1]:.2f}  precision "
-            f"{bounds['precision'][0]:.2f}-{bounds['precision'][1]:.2f}"
-        )
+    if bounds:
+        lines.append(interval_line(bounds, (("recall_all", "recall"), ("precision", "precision"))))
     for kind, hit_total in group["per_kind"].items():
         lines.append(f"    recall {kind:<10} {rate(hit_total)}")
     return lines
