@@ -353,30 +353,51 @@ def interval_line(
     )
 
 
-def summary(name: str, result: dict[str, Any]) -> list[str]:
+def summary(name: str, result: dict[str, Any], *, single_prompts: bool = False) -> list[str]:
+    """A group's figures. ``single_prompts``: set 3's (bench_capture_prompts), whose prompts
+    are scored one by one and whose labels are all by the user: no split by ``by``, no
+    distance to the label's row, no sources."""
+    units = (
+        ("repositories", "prompts scored") if single_prompts else ("transcripts", "user prompts")
+    )
+    recall = (
+        f"recall {result['recall_all']:.2f}"
+        if single_prompts
+        else (
+            f"recall all {result['recall_all']:.2f}  user {result['recall_user']:.2f}  "
+            f"agent {result['recall_agent']:.2f}"
+        )
+    )
     lines = [
-        f"{name}: {result['files']} transcripts, {result['labels']} labels, "
-        f"{result['records']} records captured, {result['prompts']} user prompts",
-        f"  recall all {result['recall_all']:.2f}  user {result['recall_user']:.2f}  "
-        f"agent {result['recall_agent']:.2f}  precision {result['precision']:.2f} "
+        f"{name}: {result['files']} {units[0]}, {result['labels']} labels, "
+        f"{result['records']} records captured, {result['prompts']} {units[1]}",
+        f"  {recall}  precision {result['precision']:.2f} "
         f"({result['matched_records']}/{result['records']})  "
         f"records per 10 prompts {result['per_10_prompts']:.1f}",
-        f"  near the label's row (within {NEAR_ROWS} rows): recall all "
-        f"{result['near']['recall_all']:.2f}  user {result['near']['recall_user']:.2f}  "
-        f"precision {result['near']['precision']:.2f} "
-        f"({result['near']['matched_records']}/{result['records']})",
     ]
+    if not single_prompts:
+        near = result["near"]
+        lines.append(
+            f"  near the label's row (within {NEAR_ROWS} rows): recall all "
+            f"{near['recall_all']:.2f}  user {near['recall_user']:.2f}  "
+            f"precision {near['precision']:.2f} ({near['matched_records']}/{result['records']})"
+        )
+    shown = (
+        (("recall_all", "recall"),)
+        if single_prompts
+        else (("recall_user", "user"), ("recall_all", "all"))
+    )
     bounds = result.get("interval", {})
     if bounds:
-        lines.append(
-            interval_line(
-                bounds, (("recall_user", "user"), ("recall_all", "all"), ("precision", "precision"))
-            )
-        )
-    for kind, (value, hit, total) in result["per_kind"].items():
-        lines.append(f"    recall {kind:<10} {value:.2f} ({hit}/{total})")
-    for by, (value, hit, total) in result["per_by"].items():
-        lines.append(f"    recall by {by:<7} {value:.2f} ({hit}/{total})")
+        lines.append(interval_line(bounds, (*shown, ("precision", "precision"))))
+    # a kind no label has: "-" on set 3 (few labels per group), "1.00 (0/0)" as ever on sets 1-2
+    shown_rate = rate if single_prompts else (lambda v: f"{v[0]:.2f} ({v[1]}/{v[2]})")
+    for kind, hit_total in result["per_kind"].items():
+        lines.append(f"    recall {kind:<10} {shown_rate(hit_total)}")
+    if single_prompts:
+        return lines
+    for by, hit_total in result["per_by"].items():
+        lines.append(f"    recall by {by:<7} {shown_rate(hit_total)}")
     sources = ", ".join(
         f"{source} {hit}/{count}" for source, (count, hit) in result["by_source"].items()
     )

@@ -37,11 +37,11 @@ sys.path.insert(0, str(HERE))
 
 from bench_capture import (  # noqa: E402
     _cell,
+    cases,
     figures,
     interval,
-    interval_line,
     matches,
-    rate,
+    summary,
 )
 
 from context_memory.capture.engine import Capturer  # noqa: E402
@@ -149,27 +149,10 @@ def score_set(root: Path = SET3) -> dict[str, Any]:
     return {"groups": groups, "repositories": repositories}
 
 
-def summary(name: str, group: dict[str, Any]) -> list[str]:
-    """A group's figures (every label of set 3 is by the user)."""
-    lines = [
-        f"{name}: {group['files']} repositories, {group['prompts']} prompts scored, "
-        f"{group['labels']} labels, {group['records']} records captured",
-        f"  recall {group['recall_all']:.2f}  precision {group['precision']:.2f} "
-        f"({group['matched_records']}/{group['records']})  "
-        f"records per 10 prompts {group['per_10_prompts']:.1f}",
-    ]
-    bounds = group.get("interval", {})
-    if bounds:
-        lines.append(interval_line(bounds, (("recall_all", "recall"), ("precision", "precision"))))
-    for kind, hit_total in group["per_kind"].items():
-        lines.append(f"    recall {kind:<10} {rate(hit_total)}")
-    return lines
-
-
 def report(result: dict[str, Any], shown: str) -> str:
     lines: list[str] = []
     for name, group in result["groups"].items():
-        lines.extend(summary(name, group))
+        lines.extend(summary(name, group, single_prompts=True))
     lines.append("")
     lines.append("| repository | group | prompts | labels | recall | precision |")
     lines.append("|---|---|---|---|---|---|")
@@ -186,17 +169,7 @@ def report(result: dict[str, Any], shown: str) -> str:
             f"{recall} | {precision} |"
         )
     if shown == "dev":
-        dev = result["groups"]["dev-3"]
-        lines.append("")
-        lines.append(f"## dev-3: missed labels ({len(dev['missed'])})")
-        for label in dev["missed"]:
-            lines.append(
-                f"  - [{label['file']}] {label['kind']} terms={label['terms']}: "
-                f"{_cell(label['evidence'], 160)!r}"
-            )
-        lines.append(f"## dev-3: records matching no label ({len(dev['extra'])})")
-        for item in dev["extra"]:
-            lines.append(f"  - [{item['file']}] {item['kind']}: {_cell(item['decision'], 160)!r}")
+        lines.extend(["", "## dev-3", *cases(result["groups"]["dev-3"])])
     return "\n".join(lines)
 
 

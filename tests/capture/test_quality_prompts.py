@@ -122,7 +122,7 @@ def test_the_benchmark_scores_each_prompt_alone_and_skips_those_that_need_the_tu
     text = bench_capture_prompts.report(result, "dev")
     assert "| a/one | dev-3 | 4 | 3 | 0.67 (2/3) | 1.00 (2/2) |" in text
     assert "| b/two | held-3 | 1 | 0 | - | 0.00 (0/1) |" in text
-    assert "## dev-3: missed labels (1)" in text
+    assert "## dev-3\nmissed labels (1):" in text
     assert "always answer in Spanish" not in text  # held-3's records are never listed
     assert "always answer" not in bench_capture_prompts.report(result, "none")
     tables = bench_capture_prompts.markdown_cases(result)

@@ -1,10 +1,8 @@
-"""Dutch prompts for capture/languages/nl.txt, written from the labelling rules (never copied
-from a labelled line): what is captured with its kind, and what states nothing. Shared by
-tests/capture/test_lang_cases.py and the per-entry check of tests/capture/test_languages.py."""
+"""Dutch prompts for capture/languages/nl.txt (the form of this module:
+tests/helpers/language_cases.py)."""
 
 from __future__ import annotations
 
-# What a relayed text is said to be ("the log shows this:"): the relayed forms' lead.
 RELAY_SAID = "de log toont dit"
 
 CAPTURED: list[tuple[str, str]] = [

@@ -1,11 +1,8 @@
-"""Portuguese prompts for capture/languages/pt.txt, written from the labelling rules (never
-copied from a labelled line): what is captured with its kind, and what states nothing.
-Shared by tests/capture/test_lang_cases.py and the per-entry check of
-tests/capture/test_languages.py."""
+"""Portuguese prompts for capture/languages/pt.txt (the form of this module:
+tests/helpers/language_cases.py)."""
 
 from __future__ import annotations
 
-# What a relayed text is said to be ("the log shows this:"): the relayed forms' lead.
 RELAY_SAID = "o log mostrou isto"
 
 CAPTURED: list[tuple[str, str]] = [

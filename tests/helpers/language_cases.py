@@ -1,6 +1,14 @@
 """What the per-language capture tests share (tests/capture/test_lang_cases.py): the forms
 in which a sentence that states a rule is not the user's word (pasted, quoted, logged), and
-the entries of a language table that no example exercises."""
+the entries of a language table that no example exercises.
+
+Each language's cases are one module, tests/helpers/cases_<code>.py, for the table
+capture/languages/<code>.txt: prompts written from the labelling rules (never copied from a
+labelled line), shared by test_lang_cases.py and the per-entry check of test_languages.py.
+Its fields: ``RELAY_SAID``, what a relayed text is said to be ("the log shows this"), the
+lead of the relayed forms (``relayed_forms``); ``CAPTURED``, (prompt, kind) pairs;
+``NOT_CAPTURED``, prompts that state nothing; ``RELAY_LINES``, lines that introduce relayed
+text (``intros_without_example``)."""
 
 from __future__ import annotations
 
