@@ -47,6 +47,10 @@ def test_every_prompt_of_set_3_follows_the_fixture_rules() -> None:
                 assert term == term.lower() and term in row["prompt"].lower(), (name, term)
 
 
+def others_owners(repos: set[str]) -> set[str]:
+    return {repo.split("/")[0] for repo in repos}
+
+
 def test_no_repository_of_set_3_is_in_another_label_set_or_in_both_groups() -> None:
     others = set()
     for folder in ("decision-labels", "decision-labels-2"):
@@ -61,9 +65,13 @@ def test_no_repository_of_set_3_is_in_another_label_set_or_in_both_groups() -> N
             p.stem.replace("__", "/", 1)
             for p in (bench_capture_prompts.SET3 / folder).glob("*.jsonl")
         }
-    assert groups["dev"] and groups["held"]
+    assert groups["dev"] and groups["held"] and groups["fresh"]
     assert not groups["dev"] & groups["held"]
-    assert not (groups["dev"] | groups["held"]) & others
+    assert not (groups["dev"] | groups["held"]) & groups["fresh"]
+    assert not (groups["dev"] | groups["held"] | groups["fresh"]) & others
+    # one user's repositories are in one group only
+    owners = {group: {repo.split("/")[0] for repo in repos} for group, repos in groups.items()}
+    assert not owners["fresh"] & (owners["dev"] | owners["held"] | others_owners(others))
 
 
 def _write(folder: Path, repo: str, rows: list[tuple[str, str, list[dict[str, Any]]]]) -> None:
@@ -139,8 +147,9 @@ def test_the_benchmark_runs_on_the_shipped_set(capsys: object) -> None:
     alone = sum(1 for _, row in rows if row["context"] == "alone")
     labels = sum(len(row["items"]) for _, row in rows)
     groups = out["groups"]
-    assert groups["dev-3"]["prompts"] + groups["held-3"]["prompts"] == alone
-    assert groups["dev-3"]["labels"] + groups["held-3"]["labels"] == labels
+    assert sorted(groups) == ["dev-3", "fresh-3", "held-3"]
+    assert sum(group["prompts"] for group in groups.values()) == alone
+    assert sum(group["labels"] for group in groups.values()) == labels
 
 
 def test_a_second_blind_labelling_of_part_of_dev_3_agrees_with_the_first() -> None:
