@@ -309,6 +309,76 @@ def test_c_an_unsure_answer_typed_where_the_question_was_turned_down_is_nothing(
     assert capturer.feed(result_row("q1", text)) + capturer.end_run() == []
 
 
+def test_c_each_answered_question_of_one_result_is_its_own_decision() -> None:
+    """Set 2's rule 2: each answered question that settles a choice is its own item, with
+    its own options not chosen, its chosen option's description and its own subjects; an
+    answer that settles nothing is none."""
+    questions = [
+        {
+            "question": "Which date library?",
+            "header": "Dates",
+            "multiSelect": False,
+            "options": [
+                {"label": "date-fns", "description": "small, tree-shakeable"},
+                {"label": "moment", "description": "large, legacy"},
+            ],
+        },
+        {
+            "question": "Where do the tests go?",
+            "header": "Tests",
+            "multiSelect": False,
+            "options": [
+                {"label": "tests/unit", "description": "next to the fixtures"},
+                {"label": "src/__tests__", "description": "beside the code"},
+            ],
+        },
+        {
+            "question": "Deploy on merge?",
+            "header": "CI",
+            "multiSelect": False,
+            "options": [{"label": "Yes", "description": ""}, {"label": "No", "description": ""}],
+        },
+    ]
+    answers = {
+        "Which date library?": "date-fns",
+        "Where do the tests go?": "tests/unit",
+        "Deploy on merge?": "not sure yet?",
+    }
+    text = (
+        'User has answered your questions: "Which date library?"="date-fns", "Where do the '
+        'tests go?"="tests/unit", "Deploy on merge?"="not sure yet?". You can now continue.'
+    )
+    block = {"type": "tool_result", "tool_use_id": "q1", "content": text}
+    capturer = Capturer()
+    capturer.feed(call_row("q1", "AskUserQuestion", {"questions": questions}))
+    items = capturer.feed(
+        result_row("q1", text, toolUseResult={"questions": questions, "answers": answers})
+        | {"message": {"role": "user", "content": [block]}}
+    )
+    items += capturer.end_run()
+    assert [(i["decision"], i["reason"], i["quote"], i["alternatives"]) for i in items] == [
+        (
+            "Which date library? → date-fns",
+            "small, tree-shakeable",
+            '"Which date library?"="date-fns"',
+            ["moment"],
+        ),
+        (
+            "Where do the tests go? → tests/unit",
+            "next to the fixtures",
+            '"Where do the tests go?"="tests/unit"',
+            ["src/__tests__"],
+        ),
+    ]
+    assert [(i["ruled_out"], i["preferred"]) for i in items] == [
+        ([{"kind": "package", "value": "moment"}], [{"kind": "package", "value": "date-fns"}]),
+        (
+            [{"kind": "approach", "value": "src/__tests__"}],
+            [{"kind": "approach", "value": "tests/unit"}],
+        ),
+    ]
+
+
 def test_c_question_text_is_parsed_when_the_structured_result_is_missing() -> None:
     text = 'User has answered your questions: "Which database?"="SQLite". You can now continue.'
     capturer = Capturer()

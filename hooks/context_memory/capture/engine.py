@@ -50,7 +50,7 @@ from context_memory.capture.prompts import (
 from context_memory.capture.question import (
     QUESTION_TOOLS,
     is_answer,
-    question_item,
+    question_items,
     question_offer,
     typed_answer_item,
 )
@@ -351,8 +351,9 @@ class Capturer:
         tool = call.get("tool", "")
         if block.get("is_error") is not True:
             if is_answer(row, text, tool):
-                item = question_item(row, text)
-                return self._dialogue.hold(item) if item else []
+                return [
+                    held for item in question_items(row, text) for held in self._dialogue.hold(item)
+                ]
             if is_approval(row, text, tool):
                 resolved, self._plan_rejections = self._plan_rejections, []
                 known = tuple(self._seen.facts_for(call_id).get("anchors", ()))

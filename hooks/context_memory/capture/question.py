@@ -14,6 +14,7 @@ text (a ``cat`` of a file) is that tool's: ``is_answer`` tells them apart.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from context_memory import TYPE_CHECKING
 from context_memory.capture.cues import cues_for
@@ -48,13 +49,23 @@ MAX_PLAIN_ANSWER = 40
 MAX_OFFERED = 200  # characters of an offered option or question a turned-down question keeps
 
 
-def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], list[str], list[str]]:
-    """([(question, answer)], alternatives not chosen, descriptions of the chosen options)."""
+class Answer(NamedTuple):
+    """One answered question of a result: what it asked, the answer, the labels of its
+    options not chosen, the descriptions of those chosen, and its own subjects."""
+
+    question: str
+    answer: str
+    others: list[str]
+    described: list[str]
+    subjects: tuple[list[Subject], list[Subject]]
+
+
+def _answers(row: dict[str, Any], text: str) -> list[Answer]:
+    """The questions of a result that the answer settles, each with its own options (the
+    client's structured form; the text form when it is missing: no options known)."""
     result = row.get("toolUseResult")
     pairs: list[tuple[str, str]] = []
-    others: list[str] = []
-    described: list[str] = []
-    labels: list[str] = []
+    entries: dict[str, dict[str, Any]] = {}
     if isinstance(result, dict) and isinstance(result.get("answers"), dict):
         answers = result["answers"]
         for question, answer in list(answers.items())[:MAX_QUESTIONS]:
@@ -62,27 +73,45 @@ def _answers(row: dict[str, Any], text: str) -> tuple[list[tuple[str, str]], lis
                 pairs.append((question, answer))
         questions = result.get("questions")
         for entry in questions[:MAX_QUESTIONS] if isinstance(questions, list) else []:
-            if not isinstance(entry, dict):
-                continue
-            asked = entry.get("question")
-            chosen = answers.get(asked, "") if isinstance(asked, str) else ""
-            chosen = chosen if isinstance(chosen, str) else ""
-            options = entry.get("options")
-            for option in options[:8] if isinstance(options, list) else []:
-                label = option.get("label") if isinstance(option, dict) else None
-                if not isinstance(label, str) or not label:
-                    continue
-                labels.append(label)
-                if label not in chosen:
-                    others.append(label)
-                elif not _settles_nothing(chosen):
-                    about = option.get("description") if isinstance(option, dict) else None
-                    if isinstance(about, str) and about.strip():
-                        described.append(about[:MAX_DESCRIPTION])
+            if isinstance(entry, dict) and isinstance(entry.get("question"), str):
+                entries.setdefault(entry["question"], entry)
+    structured = bool(pairs)
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
-    settled = [(q, a) for q, a in pairs if not _settles_nothing(a) and not _talk(a, labels)]
-    return settled, others, described
+    every_label = [label for entry in entries.values() for label in _labels(entry)]
+    out: list[Answer] = []
+    for question, answer in pairs:
+        entry = entries.get(question, {})
+        labels = _labels(entry) if entry else every_label
+        if _settles_nothing(answer) or _talk(answer, labels):
+            continue
+        others: list[str] = []
+        described: list[str] = []
+        for option in _options(entry):
+            label = option["label"]
+            if label not in answer:
+                others.append(label)
+                continue
+            about = option.get("description")
+            if isinstance(about, str) and about.strip():
+                described.append(about[:MAX_DESCRIPTION])
+        subjects = _entry_subjects(entry, answer) if structured and entry else ([], [])
+        out.append(Answer(question, answer, others, described, subjects))
+    return out
+
+
+def _options(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """A question's options that have a label (at most 8, as the client offers)."""
+    options = entry.get("options")
+    return [
+        option
+        for option in (options[:8] if isinstance(options, list) else [])
+        if isinstance(option, dict) and isinstance(option.get("label"), str) and option["label"]
+    ]
+
+
+def _labels(entry: dict[str, Any]) -> list[str]:
+    return [option["label"] for option in _options(entry)]
 
 
 _ASKS = re.compile(r"[?？]|[吗嗎呢][。！!]*$|ですか[。]*$|か[？?。]*$")
@@ -140,37 +169,40 @@ def _option_subject(label: str, library: bool) -> Subject | None:
     return subject("package" if library and one_word else "approach", label)
 
 
+def _entry_subjects(entry: dict[str, Any], chosen: str) -> tuple[list[Subject], list[Subject]]:
+    """(ruled_out, preferred) of one single-select question answered with one of its
+    labels: the label chosen is preferred and the other labels are ruled out (choosing
+    date-fns over moment rules moment out); nothing for free text or several labels."""
+    labels = [label for label in _labels(entry) if label.strip()]
+    if entry.get("multiSelect") is True or chosen not in labels:
+        return [], []
+    asked = f" {entry.get('question', '')} {entry.get('header', '')} ".lower()
+    library = any(word in asked for word in LIBRARY_WORDS)
+    preferred = [_option_subject(chosen, library)]
+    out = [_option_subject(label, library) for label in labels if label != chosen]
+    fields = subject_fields(out, preferred)
+    return fields["ruled_out"], fields["preferred"]
+
+
 def choice_subjects(row: dict[str, Any]) -> tuple[list[Subject], list[Subject]]:
-    """(ruled_out, preferred) of the client's structured answers: per single-select
-    question answered with one of its labels, the label chosen is preferred and the other
-    labels are ruled out (choosing date-fns over moment rules moment out)."""
+    """(ruled_out, preferred) of every question of the client's structured answers
+    (``_entry_subjects`` of each)."""
     result = row.get("toolUseResult")
     if not isinstance(result, dict):
         return [], []
     answers, questions = result.get("answers"), result.get("questions")
     if not isinstance(answers, dict) or not isinstance(questions, list):
         return [], []
-    out: list[Subject | None] = []
-    preferred: list[Subject | None] = []
+    out: list[Subject] = []
+    preferred: list[Subject] = []
     for entry in questions[:MAX_QUESTIONS]:
-        if not isinstance(entry, dict) or entry.get("multiSelect") is True:
-            continue
-        question = entry.get("question")
+        question = entry.get("question") if isinstance(entry, dict) else None
         chosen = answers.get(question) if isinstance(question, str) else None
-        options = entry.get("options")
-        labels = [
-            o["label"]
-            for o in (options[:8] if isinstance(options, list) else [])
-            if isinstance(o, dict) and isinstance(o.get("label"), str) and o["label"].strip()
-        ]
-        if not isinstance(chosen, str) or chosen not in labels:
-            continue  # free text, or several labels: nothing to match on
-        asked = f" {question} {entry.get('header', '')} ".lower()
-        library = any(word in asked for word in LIBRARY_WORDS)
-        preferred.append(_option_subject(chosen, library))
-        out.extend(_option_subject(label, library) for label in labels if label != chosen)
-    fields = subject_fields(out, preferred)
-    return fields["ruled_out"], fields["preferred"]
+        if isinstance(entry, dict) and isinstance(chosen, str):
+            ruled_out, chosen_subjects = _entry_subjects(entry, chosen)
+            out.extend(ruled_out)
+            preferred.extend(chosen_subjects)
+    return out, preferred
 
 
 def question_offer(tool_input: object) -> dict[str, Any]:
@@ -223,25 +255,32 @@ def typed_answer_item(row: dict[str, Any], offer: dict[str, Any], answer: str) -
     )
 
 
-def question_item(row: dict[str, Any], text: str) -> dict[str, Any] | None:
-    pairs, others, described = _answers(row, text)
-    if not pairs:
-        return None
-    # Every answer keeps its place in the one-line decision: the budget is shared.
-    share = max(24, MAX_DECISION // len(pairs) - 6)
-    decision = "; ".join(f"{clip(q, share // 2)} → {clip(a, share - share // 2)}" for q, a in pairs)
-    answers = " ".join(a for _, a in pairs)
-    return make_item(
-        "decided",
-        "user",
-        "question",
-        row,
-        decision=decision,
-        reason="; ".join(described),  # what the chosen options said they do
-        quote=text,
-        alternatives=others,
-        choice_text=answers,
-        whole=(*(f"{q} {a}" for q, a in pairs), *described),
-        tier="structural",
-        subjects=choice_subjects(row),
-    )
+def question_items(row: dict[str, Any], text: str) -> list[Item]:
+    """The user's decisions in an AskUserQuestion result: one per answered question that
+    settles a choice (set 2's rule 2: each is its own item), with that question's options
+    not chosen as its alternatives and the chosen options' descriptions as its reason
+    (what the choice means, often in the agent's words). A result of one question quotes
+    the whole text; one of several quotes the question's own ``"Q"="A"``."""
+    answers = _answers(row, text)
+    items: list[Item] = []
+    for one in answers:
+        question, answer = one.question, one.answer
+        share = MAX_DECISION - 6
+        decision = f"{clip(question, share // 2)} → {clip(answer, share - share // 2)}"
+        items.append(
+            make_item(
+                "decided",
+                "user",
+                "question",
+                row,
+                decision=clip(decision, MAX_DECISION),
+                reason="; ".join(one.described),
+                quote=text if len(answers) == 1 else f'"{question}"="{answer}"',
+                alternatives=one.others,
+                choice_text=answer,
+                whole=(f"{question} {answer}", *one.described),
+                tier="structural",
+                subjects=one.subjects,
+            )
+        )
+    return items
