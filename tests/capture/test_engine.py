@@ -434,6 +434,30 @@ def test_d_prompts_that_state_something(
     assert items[0]["quote"] == " ".join(text.split())
 
 
+def test_d_a_prompt_stating_more_rules_than_one_line_holds_gives_one_record_per_group() -> None:
+    """The rules one prompt states are kept in groups that fit a record's one line (at most
+    three sentences each): a fourth and fifth rule are not cut off."""
+    rules = [
+        "Always use pnpm, never npm, for every package in this repository.",
+        "Keep the public API of the client module unchanged.",
+        "Never commit generated files under dist/.",
+        "Always write the tests with vitest, not jest.",
+        "Don't touch the legacy folder.",
+    ]
+    text = "Here is how we work. " + " ".join(rules)
+    capturer = Capturer()
+    items = capturer.feed(prompt_row(text)) + capturer.flush()
+    assert [(i["kind"], i["decision"]) for i in items] == [
+        ("constraint", " … ".join(rules[:3])),
+        ("constraint", " … ".join(rules[3:])),
+    ]
+    assert items[0]["quote"] == text
+    assert items[1]["quote"] == " ".join(rules[3:])
+    # three short rules stay one record, as before
+    capturer = Capturer()
+    assert len(capturer.feed(prompt_row(" ".join(rules[:3]))) + capturer.flush()) == 1
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -39,6 +39,7 @@ from context_memory.capture.prompts import (
     accepted_rest,
     asks_only,
     classify,
+    classify_all,
     defers_only,
     goes_on_only,
     is_instruction,
@@ -338,9 +339,10 @@ class Capturer:
             )
             out.extend(self._dialogue.hold(correction))
             return out
-        out.extend(
-            self._dialogue.hold(dialogue.stated_item(row, found.kind, found.text, found.quote))
-        )
+        for each in classify_all(text):
+            out.extend(
+                self._dialogue.hold(dialogue.stated_item(row, each.kind, each.text, each.quote))
+            )
         return out
 
     def _tool_result(self, row: dict[str, Any], block: dict[str, Any]) -> list[Item]:

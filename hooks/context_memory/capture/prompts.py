@@ -39,6 +39,8 @@ KIND_RANK = {"rejected": 0, "constraint": 1, "decided": 2}
 # A typed part longer than this is a paste or a document, not an instruction.
 MAX_TYPED = 2500
 MAX_SENTENCES = 3
+MAX_ITEM_CHARS = 300  # a record's one line (memory/decisions.MAX_CAPTURED_TEXT)
+MAX_PROMPT_ITEMS = 3  # items one prompt gives at most
 # A typed part of more lines and characters than these is a document (a pasted design,
 # another AI's answer): only its first paragraph, when short, is the user's.
 MAX_DOCUMENT_LINES = 8
@@ -170,12 +172,21 @@ def accepted_rest(reason: str) -> str | None:
 
 def classify(text: str) -> PromptItem | None:
     """The item one prompt states, or None (a question, a plain request, a paste, ...)."""
+    found = classify_all(text)
+    return found[0] if found else None
+
+
+def classify_all(text: str) -> list[PromptItem]:
+    """The items one prompt states, in order: its directive sentences in groups that fit a
+    record's one line (MAX_ITEM_CHARS, at most MAX_SENTENCES each; at most MAX_PROMPT_ITEMS),
+    so that a prompt stating several rules keeps each; none for a question, a plain
+    request, a paste, ..."""
     text = strip_wrappers(text)
     if is_skipped(text):
-        return None
+        return []
     typed = typed_part(text)
     if not typed or len(typed) > MAX_TYPED:
-        return None
+        return []
     found: list[tuple[str, str]] = []
     cues = cues_for(typed)
     for sentence in sentences(typed):
@@ -183,14 +194,24 @@ def classify(text: str) -> PromptItem | None:
         kind = _sentence_kind(sentence, cues)
         if kind:
             found.append((kind, sentence))
-    if not found:
-        return None
-    kind = min((k for k, _ in found), key=KIND_RANK.__getitem__)
-    chosen = [s for _, s in found][:MAX_SENTENCES]
+    groups: list[list[tuple[str, str]]] = []
+    for kind, sentence in found:
+        last = groups[-1] if groups else []
+        size = sum(len(s) + 3 for _, s in last) + len(sentence)
+        if not last or len(last) >= MAX_SENTENCES or size > MAX_ITEM_CHARS:
+            if len(groups) >= MAX_PROMPT_ITEMS:
+                break
+            groups.append([])
+        groups[-1].append((kind, sentence))
     flat = " ".join(text.replace("\\\n", "\n").split())
-    at = flat.find(chosen[0])
-    quote = flat if at < 150 else flat[at:]
-    return PromptItem(kind=kind, text=" … ".join(chosen), quote=quote[:MAX_SCAN])
+    items: list[PromptItem] = []
+    for index, group in enumerate(groups):
+        kind = min((k for k, _ in group), key=KIND_RANK.__getitem__)
+        chosen = [s for _, s in group]
+        at = flat.find(chosen[0])
+        quote = flat if index == 0 and at < 150 else flat[max(at, 0) :]
+        items.append(PromptItem(kind=kind, text=" … ".join(chosen), quote=quote[:MAX_SCAN]))
+    return items
 
 
 _IMPERATIVE = (
