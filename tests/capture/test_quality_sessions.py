@@ -1,0 +1,110 @@
+"""Label set 4 (whole sessions of more users, labelled blind after the last rule change:
+tests/fixtures/decision-labels-4, its README): the fixture's own rules, its owners apart from
+every other label set, and its scoring as bench_capture's group ``fresh``. Nothing here
+prints or asserts a label's text: the set is scored, never read."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from helpers.paths import REPO
+
+sys.path.insert(0, str(REPO / "bench"))
+
+import bench_capture
+
+SET4 = REPO / "tests" / "fixtures" / "decision-labels-4"
+FIXTURES = REPO / "tests" / "fixtures"
+KINDS = {"decision", "rejection", "constraint"}
+FIELDS = {"file", "uuid", "kind", "by", "text", "reason", "terms", "evidence"}
+_SPACE = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _rows(name: str) -> list[dict[str, Any]]:
+    with gzip.open(SET4 / "transcripts" / name, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def _owner(file_name: str) -> str:
+    return file_name.split("__")[0]
+
+
+def test_every_label_of_set_4_follows_the_rules_of_its_readme() -> None:
+    labels = _lines(SET4 / "labels.jsonl")
+    transcripts = sorted(p.name for p in (SET4 / "transcripts").glob("*.jsonl.gz"))
+    assert len(transcripts) >= 8
+    assert {label["file"] for label in labels} == set(transcripts)  # every file has a line
+    for name in transcripts:
+        rows = _rows(name)
+        mine = [label for label in labels if label["file"] == name]
+        if any(label.get("none") for label in mine):
+            assert mine == [{"file": name, "none": True}], name
+            continue
+        by_uuid: dict[str, list[int]] = {}
+        for index, row in enumerate(rows):
+            if isinstance(row.get("uuid"), str):
+                by_uuid.setdefault(row["uuid"], []).append(index)
+        everything = _norm(" ".join(s for row in rows for s in _strings(row))).lower()
+        places = []
+        for label in mine:
+            assert set(label) == FIELDS, name
+            assert label["kind"] in KINDS and label["by"] in ("user", "agent"), name
+            assert len(by_uuid.get(label["uuid"], [])) == 1, (name, label["uuid"])
+            row = rows[by_uuid[label["uuid"]][0]]
+            assert len(label["evidence"]) <= 200, name
+            assert _norm(label["evidence"]) in _norm(" ".join(_strings(row))), name
+            assert 1 <= len(label["terms"]) <= 3, name
+            for term in label["terms"]:
+                assert term == term.lower() and _norm(term) in everything, (name, term)
+            places.append(by_uuid[label["uuid"]][0])
+        assert places == sorted(places), name  # in row order
+
+
+def _owners_of_labels(folder: str) -> set[str]:
+    return {_owner(label["file"]) for label in _lines(FIXTURES / folder / "labels.jsonl")}
+
+
+def test_no_owner_of_set_4_is_in_another_label_set() -> None:
+    fresh = {_owner(p.name) for p in (SET4 / "transcripts").glob("*.jsonl.gz")}
+    assert len(fresh) >= 4
+    others = {"daaain"} | _owners_of_labels("decision-labels-2")
+    for group in ("dev", "held", "fresh"):
+        others |= {
+            p.name.split("__")[0] for p in (FIXTURES / "prompt-labels-3" / group).glob("*.jsonl")
+        }
+    assert not fresh & others
+
+
+def test_set_4_is_scored_as_the_fresh_group_and_only_when_given() -> None:
+    labels = _lines(SET4 / "labels.jsonl")
+    result = bench_capture.score_sets([(bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS)])
+    fresh = result["groups"]["fresh"]
+    assert fresh["files"] == len({label["file"] for label in labels})
+    assert fresh["labels"] == sum(1 for label in labels if not label.get("none"))
+    assert (result["groups"]["held-out"]["files"], result["groups"]["dev"]["files"]) == (0, 0)
+    assert {repo["group"] for repo in result["repositories"].values()} == {"fresh"}
+    both = bench_capture.score_sets([(bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS)])
+    assert "fresh" not in both["groups"]
