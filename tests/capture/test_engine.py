@@ -313,31 +313,25 @@ def test_c_each_answered_question_of_one_result_is_its_own_decision() -> None:
     """Set 2's rule 2: each answered question that settles a choice is its own item, with
     its own options not chosen, its chosen option's description and its own subjects; an
     answer that settles nothing is none."""
+
+    def asked(question: str, header: str, *options: tuple[str, str]) -> dict[str, Any]:
+        listed = [{"label": label, "description": about} for label, about in options]
+        return {"question": question, "header": header, "multiSelect": False, "options": listed}
+
     questions = [
-        {
-            "question": "Which date library?",
-            "header": "Dates",
-            "multiSelect": False,
-            "options": [
-                {"label": "date-fns", "description": "small, tree-shakeable"},
-                {"label": "moment", "description": "large, legacy"},
-            ],
-        },
-        {
-            "question": "Where do the tests go?",
-            "header": "Tests",
-            "multiSelect": False,
-            "options": [
-                {"label": "tests/unit", "description": "next to the fixtures"},
-                {"label": "src/__tests__", "description": "beside the code"},
-            ],
-        },
-        {
-            "question": "Deploy on merge?",
-            "header": "CI",
-            "multiSelect": False,
-            "options": [{"label": "Yes", "description": ""}, {"label": "No", "description": ""}],
-        },
+        asked(
+            "Which date library?",
+            "Dates",
+            ("date-fns", "small, tree-shakeable"),
+            ("moment", "large, legacy"),
+        ),
+        asked(
+            "Where do the tests go?",
+            "Tests",
+            ("tests/unit", "next to the fixtures"),
+            ("src/__tests__", "beside the code"),
+        ),
+        asked("Deploy on merge?", "CI", ("Yes", ""), ("No", "")),
     ]
     answers = {
         "Which date library?": "date-fns",
