@@ -14,7 +14,6 @@ text (a ``cat`` of a file) is that tool's: ``is_answer`` tells them apart.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from context_memory import TYPE_CHECKING
 from context_memory.capture.cues import cues_for
@@ -49,15 +48,26 @@ MAX_PLAIN_ANSWER = 40
 MAX_OFFERED = 200  # characters of an offered option or question a turned-down question keeps
 
 
-class Answer(NamedTuple):
+class Answer:
     """One answered question of a result: what it asked, the answer, the labels of its
-    options not chosen, the descriptions of those chosen, and its own subjects."""
+    options not chosen, the descriptions of those chosen, and its own subjects (a plain
+    class: typing's NamedTuple costs an import on the Stop path)."""
 
-    question: str
-    answer: str
-    others: list[str]
-    described: list[str]
-    subjects: tuple[list[Subject], list[Subject]]
+    __slots__ = ("answer", "described", "others", "question", "subjects")
+
+    def __init__(
+        self,
+        question: str,
+        answer: str,
+        others: list[str],
+        described: list[str],
+        subjects: tuple[list[Subject], list[Subject]],
+    ) -> None:
+        self.question = question
+        self.answer = answer
+        self.others = others
+        self.described = described
+        self.subjects = subjects
 
 
 def _answers(row: dict[str, Any], text: str) -> list[Answer]:
