@@ -55,6 +55,8 @@ SET2_LABELS = FIXTURES / "decision-labels-2" / "labels.jsonl"
 SET2_TRANSCRIPTS = FIXTURES / "decision-labels-2" / "transcripts"
 SET4_LABELS = FIXTURES / "decision-labels-4" / "labels.jsonl"
 SET4_TRANSCRIPTS = FIXTURES / "decision-labels-4" / "transcripts"
+# A second blind labelling of set 4's transcripts, to measure how far labellers agree.
+SET4_SECOND = FIXTURES / "decision-labels-4" / "second-labeller" / "labels.jsonl"
 # The label sets whose every file is in the group ``fresh``: labelled blind after the last
 # rule change, scored once, never read.
 FRESH_LABELS = (SET4_LABELS,)
@@ -352,6 +354,53 @@ def score_sets(sets: list[tuple[Path, Path]]) -> dict[str, Any]:
     }
 
 
+# Two labellers' items of one file are the same item when their rows are this close (a
+# rejection labelled at its row or at the typed reason after it) and a term of one is part of
+# a term of the other.
+AGREE_ROWS = 3
+
+
+def _same_label(first: dict[str, Any], second: dict[str, Any], at: dict[str, int]) -> bool:
+    row, other = at.get(first["uuid"]), at.get(second["uuid"])
+    if row is None or other is None or abs(row - other) > AGREE_ROWS:
+        return False
+    return any(a in b or b in a for a in first["terms"] for b in second["terms"])
+
+
+def agreement(
+    first_path: Path = SET4_LABELS,
+    second_path: Path = SET4_SECOND,
+    transcripts: Path = SET4_TRANSCRIPTS,
+) -> dict[str, Any]:
+    """How far a second labelling, blind to the first, agrees on the files it labelled:
+    items each finds of the other's (by row and terms), F1, and capture's figures against
+    the second labelling (the same rule as against the first)."""
+    second, files = load_labels(second_path)
+    first = [label for label in load_labels(first_path)[0] if label["file"] in files]
+    found = confirmed = 0
+    for name in files:
+        at = row_positions(transcripts / name)
+        mine = [label for label in first if label["file"] == name]
+        theirs = [label for label in second if label["file"] == name]
+        found += sum(any(_same_label(a, b, at) for b in theirs) for a in mine)
+        confirmed += sum(any(_same_label(b, a, at) for a in mine) for b in theirs)
+    recall = found / len(first) if first else 0.0
+    precision = confirmed / len(second) if second else 0.0
+    both = precision + recall
+    keys = ("recall_user", "recall_all", "precision", "labels")
+    against = {
+        "capture_vs_" + which: figures([_score_file(transcripts, name, labels) for name in files])
+        for which, labels in (("first", first), ("second", second))
+    }
+    return {
+        "files": len(files),
+        "items": (len(first), len(second)),
+        "found": (found, confirmed),
+        "f1": 2 * precision * recall / both if both else 0.0,
+        **{name: {key: scored[key] for key in keys} for name, scored in against.items()},
+    }
+
+
 def short_file(name: str) -> str:
     return name.replace("daaain__claude-code-log__test_test_data_real_projects_", "")[:60]
 
@@ -536,7 +585,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--markdown", action="store_true", help="print the misses and extras as markdown tables"
     )
+    parser.add_argument(
+        "--agreement", action="store_true", help="set 4's second labelling against its first"
+    )
     args = parser.parse_args(argv)
+    if args.agreement:
+        print(json.dumps(agreement(), indent=2))
+        return 0
     if args.labels or args.split != "all":
         result = score(
             args.labels or DEFAULT_LABELS, args.transcripts or DEFAULT_TRANSCRIPTS, args.split

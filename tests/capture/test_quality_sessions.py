@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from helpers.paths import REPO
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -52,8 +54,9 @@ def _owner(file_name: str) -> str:
     return file_name.split("__")[0]
 
 
-def test_every_label_of_set_4_follows_the_rules_of_its_readme() -> None:
-    labels = _lines(SET4 / "labels.jsonl")
+@pytest.mark.parametrize("labelling", ["labels.jsonl", "second-labeller/labels.jsonl"])
+def test_every_label_of_set_4_follows_the_rules_of_its_readme(labelling: str) -> None:
+    labels = _lines(SET4 / labelling)
     transcripts = sorted(p.name for p in (SET4 / "transcripts").glob("*.jsonl.gz"))
     assert len(transcripts) >= 8
     assert {label["file"] for label in labels} == set(transcripts)  # every file has a line
@@ -108,3 +111,51 @@ def test_set_4_is_scored_as_the_fresh_group_and_only_when_given() -> None:
     assert {repo["group"] for repo in result["repositories"].values()} == {"fresh"}
     both = bench_capture.score_sets([(bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS)])
     assert "fresh" not in both["groups"]
+
+
+def _write_labels(path: Path, labels: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(label) + "\n" for label in labels), encoding="utf-8")
+    return path
+
+
+def test_agreement_matches_items_by_row_and_terms(tmp_path: Path) -> None:
+    """Two labellings of one file: an item at a row within AGREE_ROWS of the other's with a
+    shared term is one item; one far away or with other terms is not."""
+    folder = tmp_path / "transcripts"
+    folder.mkdir()
+    rows = [
+        {"type": "user", "uuid": f"u{i}", "message": {"role": "user", "content": f"row {i}"}}
+        for i in range(12)
+    ]
+    with gzip.open(folder / "a__b__c.jsonl.gz", "wt", encoding="utf-8") as handle:
+        handle.write("".join(json.dumps(row) + "\n" for row in rows))
+
+    def label(uuid: str, *terms: str) -> dict[str, Any]:
+        return {"file": "a__b__c.jsonl.gz", "uuid": uuid, "kind": "decision", "by": "user",
+                "text": "t", "reason": "", "terms": list(terms), "evidence": "row"}  # fmt: skip
+
+    first = _write_labels(
+        tmp_path / "first.jsonl", [label("u1", "pnpm"), label("u5", "vite"), label("u9", "uv")]
+    )
+    second = _write_labels(
+        tmp_path / "second.jsonl",
+        [label("u3", "use pnpm"), label("u5", "webpack"), label("u11", "uv")],
+    )
+    result = bench_capture.agreement(first, second, folder)
+    assert (result["files"], result["items"], result["found"]) == (1, (3, 3), (2, 2))
+    assert round(result["f1"], 3) == 0.667
+    assert result["capture_vs_second"]["labels"] == result["capture_vs_first"]["labels"] == 3
+
+
+def test_the_second_labelling_of_set_4_is_scored_against_the_first() -> None:
+    first = _lines(SET4 / "labels.jsonl")
+    second = _lines(SET4 / "second-labeller" / "labels.jsonl")
+    result = bench_capture.agreement()
+    items = (
+        sum(1 for label in first if not label.get("none")),
+        sum(1 for label in second if not label.get("none")),
+    )
+    assert (result["files"], result["items"]) == (len({label["file"] for label in second}), items)
+    assert 0 <= result["found"][0] <= items[0] and 0 <= result["found"][1] <= items[1]
+    assert result["capture_vs_first"]["labels"] == items[0]
+    assert result["capture_vs_second"]["labels"] == items[1]
