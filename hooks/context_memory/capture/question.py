@@ -48,31 +48,9 @@ MAX_PLAIN_ANSWER = 40
 MAX_OFFERED = 200  # characters of an offered option or question a turned-down question keeps
 
 
-class Answer:
-    """One answered question of a result: what it asked, the answer, the labels of its
-    options not chosen, the descriptions of those chosen, and its own subjects (a plain
-    class: typing's NamedTuple costs an import on the Stop path)."""
-
-    __slots__ = ("answer", "described", "others", "question", "subjects")
-
-    def __init__(
-        self,
-        question: str,
-        answer: str,
-        others: list[str],
-        described: list[str],
-        subjects: tuple[list[Subject], list[Subject]],
-    ) -> None:
-        self.question = question
-        self.answer = answer
-        self.others = others
-        self.described = described
-        self.subjects = subjects
-
-
-def _answers(row: dict[str, Any], text: str) -> list[Answer]:
-    """The questions of a result that the answer settles, each with its own options (the
-    client's structured form; the text form when it is missing: no options known)."""
+def _answers(row: dict[str, Any], text: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """(question, answer, the question's entry) of each question of a result that the
+    answer settles: the client's structured form, else the text form (no entry known)."""
     result = row.get("toolUseResult")
     pairs: list[tuple[str, str]] = []
     entries: dict[str, dict[str, Any]] = {}
@@ -85,29 +63,29 @@ def _answers(row: dict[str, Any], text: str) -> list[Answer]:
         for entry in questions[:MAX_QUESTIONS] if isinstance(questions, list) else []:
             if isinstance(entry, dict) and isinstance(entry.get("question"), str):
                 entries.setdefault(entry["question"], entry)
-    structured = bool(pairs)
     if not pairs:
         pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
     every_label = [label for entry in entries.values() for label in _labels(entry)]
-    out: list[Answer] = []
+    settled: list[tuple[str, str, dict[str, Any]]] = []
     for question, answer in pairs:
         entry = entries.get(question, {})
         labels = _labels(entry) if entry else every_label
-        if _settles_nothing(answer) or _talk(answer, labels):
-            continue
-        others: list[str] = []
-        described: list[str] = []
-        for option in _options(entry):
-            label = option["label"]
-            if label not in answer:
-                others.append(label)
-                continue
-            about = option.get("description")
-            if isinstance(about, str) and about.strip():
-                described.append(about[:MAX_DESCRIPTION])
-        subjects = _entry_subjects(entry, answer) if structured and entry else ([], [])
-        out.append(Answer(question, answer, others, described, subjects))
-    return out
+        if not (_settles_nothing(answer) or _talk(answer, labels)):
+            settled.append((question, answer, entry))
+    return settled
+
+
+def _chosen(entry: dict[str, Any], answer: str) -> tuple[list[str], list[str]]:
+    """(labels of the options ``answer`` did not choose, descriptions of those it chose)."""
+    others: list[str] = []
+    described: list[str] = []
+    for option in _options(entry):
+        about = option.get("description")
+        if option["label"] not in answer:
+            others.append(option["label"])
+        elif isinstance(about, str) and about.strip():
+            described.append(about[:MAX_DESCRIPTION])
+    return others, described
 
 
 def _options(entry: dict[str, Any]) -> list[dict[str, Any]]:
@@ -273,8 +251,8 @@ def question_items(row: dict[str, Any], text: str) -> list[Item]:
     the whole text; one of several quotes the question's own ``"Q"="A"``."""
     answers = _answers(row, text)
     items: list[Item] = []
-    for one in answers:
-        question, answer = one.question, one.answer
+    for question, answer, entry in answers:
+        others, described = _chosen(entry, answer)
         share = MAX_DECISION - 6
         decision = f"{clip(question, share // 2)} → {clip(answer, share - share // 2)}"
         items.append(
@@ -284,13 +262,13 @@ def question_items(row: dict[str, Any], text: str) -> list[Item]:
                 "question",
                 row,
                 decision=clip(decision, MAX_DECISION),
-                reason="; ".join(one.described),
+                reason="; ".join(described),
                 quote=text if len(answers) == 1 else f'"{question}"="{answer}"',
-                alternatives=one.others,
+                alternatives=others,
                 choice_text=answer,
-                whole=(f"{question} {answer}", *one.described),
+                whole=(f"{question} {answer}", *described),
                 tier="structural",
-                subjects=one.subjects,
+                subjects=_entry_subjects(entry, answer) if entry else ([], []),
             )
         )
     return items
