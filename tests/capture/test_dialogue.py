@@ -387,6 +387,56 @@ def test_a_long_pasted_document_keeps_only_its_short_first_paragraph() -> None:
     assert [i["decision"] for i in items] == ["Let's use this design, keep it short."]
 
 
+BRIEF = (
+    "# Task: move the settings page to the new form library\n\n"
+    "## Context\n"
+    "The settings page still builds its forms by hand. The profile page was moved last week.\n\n"
+    "## Current code\n"
+    "```tsx\nconst form = buildForm(fields);\n```\n\n"
+    "| field | type |\n|---|---|\n| name | text |\n\n"
+    "## Requirements\n"
+    "- Use react-hook-form for every form on the page.\n"
+    "- Don't add any other dependency.\n"
+)
+
+
+def test_a_prompt_that_opens_with_a_heading_is_the_users_brief_read_whole() -> None:
+    # headings, a fenced block and a table no longer end the reading: the rules under
+    # "## Requirements" are the user's
+    items = typed(BRIEF)
+    assert [(i["kind"], i["decision"], i["preferred"]) for i in items] == [
+        (
+            "constraint",
+            "Use react-hook-form for every form on the page. … Don't add any other dependency.",
+            [{"kind": "package", "value": "react-hook-form"}],
+        )
+    ]
+    # no document cut: a rule fourteen lines down is still read
+    steps = "\n".join(f"Step {n} restarts the worker." for n in range(14))
+    items = typed(f"# Plan review\n\n{steps}\n\n## Rules\nNever push to main directly.\n")
+    assert [i["decision"] for i in items] == ["Never push to main directly."]
+    # a one-line heading is read as its text
+    items = typed("# always use pnpm")
+    assert [(i["kind"], i["decision"], i["preferred"]) for i in items] == [
+        ("constraint", "always use pnpm", [{"kind": "command", "value": "pnpm"}])
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a section whose heading names relayed text is left out whole
+        "## Error output\nThe build must fail when the lock is stale.\nDo not use the cache.\n",
+        "# Review from Codex\nYou should always use pnpm here.\n",
+        # fenced output under a heading is no directive
+        "# Build broke\n```\nError: do not use it.\n"
+        "npm WARN deprecated left-pad: Do not use it.\n```\n",
+    ],
+)
+def test_relayed_text_and_output_in_a_brief_are_no_directives(text: str) -> None:
+    assert typed(text) == []
+
+
 @pytest.mark.parametrize(
     "text", ["can we rebase on main, please?", "can we test something", "no i dont ugh"]
 )

@@ -3,7 +3,9 @@
 A prompt is read as the user typed it: the client's wrappers (<ide_selection>, system
 reminders) are removed and the analysis stops at the first line of a paste (a log, a
 traceback, code, data), so "This is annoying, maybe we should use the https address?"
-followed by a build log is read as its first line. Each sentence is matched against the
+followed by a build log is read as its first line; a prompt that opens with a markdown
+heading is the user's brief and is read whole, less its code, tables and relayed sections
+(``brief_part``). Each sentence is matched against the
 cue table (cues.py); a question counts only when it proposes. The prompt gives at most
 one item: the kind of its strongest cue, the matching sentences as its text, the start of
 the prompt as its quote.
@@ -82,10 +84,52 @@ def is_skipped(text: str) -> bool:
     return not head or head.startswith(SKIP_PREFIXES)
 
 
+# A markdown heading ("# Task", "## Requirements"): its text is what follows the marks.
+_HEADING = re.compile(r"^\s*#{1,6}\s+(\S.*)$")
+_FENCE = ("```", "~~~")
+
+
+def is_brief(text: str) -> bool:
+    """``text`` opens with a markdown heading: the whole prompt is a document. Attributed to
+    no one else (no line introduces it as relayed, set 2's README, rule 5), it is the
+    user's brief for the work, written for the agent."""
+    for line in text[:MAX_SCAN].split("\n"):
+        if line.strip():
+            return bool(_HEADING.match(line))
+    return False
+
+
+def brief_part(text: str) -> str:
+    """The user's prose of a brief (``is_brief``), bounded: each heading's text as its own
+    line; fenced blocks, tables, rules and other paste lines left out instead of ending
+    the reading; a section whose heading names relayed text ("## Error output", "## Codex
+    review", as ``PASTE_INTRO`` reads a line that ends in a colon) left out whole."""
+    kept: list[str] = []
+    fenced = relayed = False
+    for line in text[:MAX_SCAN].split("\n"):
+        if line.lstrip().startswith(_FENCE):
+            fenced = not fenced
+            continue
+        heading = None if fenced else _HEADING.match(line)
+        if heading:
+            title = heading.group(1).strip().rstrip(":：")
+            relayed = bool(PASTE_INTRO.search(title + ":"))
+            if not relayed:
+                kept.append(title)
+            continue
+        if fenced or relayed or PASTE_LINE.match(line):
+            continue
+        kept.append(line)
+    return "\n".join(kept).strip()
+
+
 def typed_part(text: str) -> str:
     """``text`` up to the first line that starts a paste, or after a line that introduces
     relayed text (bounded). A long document (many lines) keeps only its first paragraph:
-    the user's own words around a pasted design or another AI's answer."""
+    the user's own words around a pasted design or another AI's answer. A brief (a prompt
+    that opens with a heading, ``is_brief``) is read whole: ``brief_part``."""
+    if is_brief(text):
+        return brief_part(text)
     kept: list[str] = []
     for line in text[:MAX_SCAN].split("\n"):
         if PASTE_LINE.match(line):
@@ -185,7 +229,8 @@ def classify_all(text: str) -> list[PromptItem]:
     if is_skipped(text):
         return []
     typed = typed_part(text)
-    if not typed or len(typed) > MAX_TYPED:
+    # A brief is the user's document however long (typed_part bounds it by MAX_SCAN).
+    if not typed or (len(typed) > MAX_TYPED and not is_brief(text)):
         return []
     found: list[tuple[str, str]] = []
     cues = cues_for(typed)
