@@ -33,6 +33,17 @@ TABLES = {table.code: table for table in cues.TABLES}
 # (prompt, kind) per language: at least one example for every DIRECTIVES entry.
 EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "en": [
+        # the means, the state wanted, a name in passing, the plan before any change
+        ("Parse the headers using regex.", "decided"),
+        ("Rebuild the index using ripgrep.", "decided"),
+        ("I want the timeout to be configurable.", "decided"),
+        ("I need a separate worker for the uploads.", "decided"),
+        ("Package the service as a container and name it as api-gateway.", "decided"),
+        ("Propose a plan before making any changes.", "constraint"),
+        ("Just making sure the tests run on staging only.", "constraint"),
+        ("Let's delete the legacy exporter.", "decided"),
+        ("Disable the telemetry in the CLI.", "decided"),
+        ("Sync the build folder via rsync.", "decided"),
         ("No, the config goes in settings.toml.", "rejected"),
         ("Not like that, the header stays on top.", "rejected"),
         ("I don't think we need a cache here.", "rejected"),
@@ -392,6 +403,13 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
 # deferrals, "I don't know") in each language: never captured.
 NOTHING: dict[str, list[str]] = {
     "en": [
+        # a tool in use described, not chosen; a fault when using a part; "I want to know"
+        "I'm using Windows 11.",
+        "It crashes when using the sidebar.",
+        "We were using the old client until last week.",
+        "I want to know why the build is slow.",
+        "Enable debug logging so we can see the error.",
+        "It fails when uploading via the web form.",
         # a purpose, not a value chosen; a place on the screen; the user's own step narrated;
         # a tool's "(no changes)"
         "Change the test to make it pass.",

@@ -6,6 +6,8 @@ from __future__ import annotations
 RELAY_SAID = "das Log zeigt das hier"
 
 CAPTURED: list[tuple[str, str]] = [
+    ("Du solltest aber den lokalen Server nutzen.", "constraint"),
+    ("Bitte sicherstellen, dass die API gleich bleibt.", "constraint"),
     # always / never where they instruct; from now on
     ("bitte nie direkt auf main pushen", "constraint"),
     ("nie die Migrationen löschen", "constraint"),
@@ -64,6 +66,7 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    "Du nutzt gerade den lokalen Server.",
     # questions, with and without their mark; a tag question
     "kannst du den Test reparieren?",
     "kannst du den Test reparieren",

@@ -6,6 +6,8 @@ from __future__ import annotations
 RELAY_SAID = "il log mostra questo"
 
 CAPTURED: list[tuple[str, str]] = [
+    ("Vorrei usare SQLite per la cache.", "decided"),
+    ("Vorrei dividerlo in due moduli.", "decided"),
     # the negative imperative: "non" + the infinitive, a pronoun before or after it
     ("non usare variabili globali", "constraint"),
     ("non toccare il file di configurazione", "constraint"),
@@ -74,6 +76,7 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    "Vorrei sapere perché il build è lento.",
     # questions, with and without their marks; a tag question
     "puoi correggere il test?",
     "come faccio a non usare la cache",

@@ -6,6 +6,8 @@ from __future__ import annotations
 RELAY_SAID = "ログにこう出ている"
 
 CAPTURED: list[tuple[str, str]] = [
+    ("Fastify でサーバーを作る", "decided"),
+    ("pytest で書く（tests/ 配下）", "decided"),
     # refusals
     ("テストを修正しないで", "rejected"),
     ("新しい依存を追加しないでください", "rejected"),
@@ -40,6 +42,7 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    "ここで止まる",
     # questions, with and without their mark
     "このテストを直してもらえますか？",
     "このテストを直してもらえますか",

@@ -6,6 +6,8 @@ from __future__ import annotations
 RELAY_SAID = "로그에 이렇게 나와"
 
 CAPTURED: list[tuple[str, str]] = [
+    ("버튼이 파란색이었으면 좋겠어", "decided"),
+    ("목록은 날짜순이면 좋겠어요", "decided"),
     # "X를 사용해줘" / "X 써 주세요" (please use X)
     ("Tailwind CSS를 사용해줘", "decided"),
     ("pnpm 써 주세요", "decided"),
@@ -42,6 +44,7 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    "빌드가 느린 이유가 궁금해",
     # questions, with and without their mark
     "이 테스트 고쳐줄 수 있어?",
     "이 테스트 고쳐줄 수 있어",

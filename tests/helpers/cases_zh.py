@@ -6,6 +6,10 @@ from __future__ import annotations
 RELAY_SAID = "日志里是这样的"
 
 CAPTURED: list[tuple[str, str]] = [
+    ("这个文档不需要你参考", "rejected"),
+    ("是否非要用 Redis 呢", "rejected"),
+    ("需要先登录，然后再调用接口", "constraint"),
+    ("不是为了让你重写整个模块", "rejected"),
     # one style for several parts; a way advised
     ("前端和后端的命名要统一", "constraint"),
     ("接口返回格式统一", "constraint"),
@@ -71,6 +75,8 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    "用户不需要登录",
+    "你需要先看一下这个文件吗",
     # done, not a rule; advice asked for
     "格式已经统一了",
     "有什么建议吗",
