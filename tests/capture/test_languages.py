@@ -43,6 +43,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Just making sure the tests run on staging only.", "constraint"),
         ("Let's delete the legacy exporter.", "decided"),
         ("Disable the telemetry in the CLI.", "decided"),
+        ("The sidebar should be collapsible.", "decided"),
+        ("The modal should open on hover.", "decided"),
         ("Sync the build folder via rsync.", "decided"),
         ("No, the config goes in settings.toml.", "rejected"),
         ("Not like that, the header stays on top.", "rejected"),
@@ -409,6 +411,8 @@ NOTHING: dict[str, list[str]] = {
         "We were using the old client until last week.",
         "I want to know why the build is slow.",
         "Enable debug logging so we can see the error.",
+        "The test should pass now.",
+        "The login page should be fixed.",
         "It fails when uploading via the web form.",
         # a purpose, not a value chosen; a place on the screen; the user's own step narrated;
         # a tool's "(no changes)"
