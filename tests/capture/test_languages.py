@@ -794,6 +794,95 @@ def test_every_accepts_entry_has_an_example(code: str) -> None:
     assert accepted_rest("si quieres, usa pnpm") is None  # Spanish "if"
 
 
+# A prompt's first line that casts the agent in a role, per language (every BRIEF_OPENERS
+# entry has an example): the prompt is the user's brief, read whole (prompts.is_brief).
+BRIEF_EXAMPLES: dict[str, list[str]] = {
+    "en": [
+        "Act as a senior python developer helping me to build the importer",
+        "You are an experienced backend engineer working on this repository.",
+        "As a senior engineer, review the data layer first.",
+    ],
+    "zh": ["你是一名资深前端工程师，帮我重构这个项目", "请扮演一位架构师，帮我设计数据层"],
+    "ja": [
+        "あなたは経験豊富なPythonエンジニアです。",
+        "シニアエンジニアとして振る舞ってください。",
+    ],
+    "ko": ["당신은 숙련된 백엔드 개발자입니다.", "시니어 개발자로서 행동해 주세요."],
+    "es": ["Actúa como un desarrollador senior de Python.", "Eres un ingeniero experto en datos."],
+    "de": [
+        "Agiere als erfahrener Python-Entwickler.",
+        "Du bist ein erfahrener Backend-Entwickler.",
+    ],
+    "fr": ["Agis comme un développeur Python senior.", "Tu es un ingénieur expert en données."],
+    "pt": ["Atue como um desenvolvedor Python sênior.", "Você é um engenheiro experiente."],
+    "ru": ["Действуй как опытный Python-разработчик.", "Ты — senior backend-разработчик."],
+    "it": [
+        "Agisci come uno sviluppatore Python senior.",
+        "Sei un ingegnere esperto, questo è il nostro progetto.",
+    ],
+    "nl": ["Gedraag je als een ervaren Python-ontwikkelaar.", "Je bent een senior developer."],
+    "pl": [
+        "Działaj jako doświadczony programista Pythona.",
+        "Wciel się w rolę architekta.",
+        "Jesteś doświadczonym programistą.",
+    ],
+    "tr": [
+        "Kıdemli bir Python geliştiricisi gibi davran.",
+        "Sen deneyimli bir yazılım mühendisisin.",
+    ],
+    "id": [
+        "Bertindaklah sebagai senior Python developer.",
+        "Kamu adalah seorang programmer berpengalaman.",
+    ],
+    "vi": [
+        "Hãy đóng vai một lập trình viên Python cấp cao.",
+        "Bạn là một kỹ sư phần mềm giàu kinh nghiệm.",
+    ],
+}
+# Ten lines of context, a paste-like line, then a rule: read only when the prompt is a brief.
+_BRIEF_BODY = (
+    "\n\nContext\n"
+    + "".join(f"- module{n}.py holds part {n} of the importer\n" for n in range(9))
+    + "[\n"
+    + "Never push to main directly.\n"
+)
+
+
+@pytest.mark.parametrize("code", sorted(BRIEF_EXAMPLES))
+def test_every_brief_openers_entry_has_an_example(code: str) -> None:
+    from context_memory.capture.prompts import classify_all, is_brief
+
+    assert unexampled(TABLES[code].BRIEF_OPENERS, BRIEF_EXAMPLES[code], "match") == []
+    for opener in BRIEF_EXAMPLES[code]:
+        assert is_brief(opener + _BRIEF_BODY), opener
+        items = classify_all(opener + _BRIEF_BODY)
+        assert [(i.kind, i.text) for i in items] == [
+            ("constraint", "Never push to main directly.")
+        ], opener
+
+
+@pytest.mark.parametrize(
+    "opener",
+    [
+        # a role for a product, or a component's job, is not the agent's
+        "You are a helpful assistant that answers customer questions.",
+        "Act as a proxy between the browser and the API.",
+        "你是一个客服机器人，回答用户的问题",
+        # a role named later in the prompt
+        "Thanks! Now act as a senior python developer.",
+        # the same long prompt without a role: only its first paragraph is read
+        "Please look at the importer",
+    ],
+)
+def test_a_prompt_that_casts_no_agent_role_is_no_brief(opener: str) -> None:
+    from context_memory.capture.prompts import classify_all, is_brief
+
+    assert not is_brief(opener + _BRIEF_BODY)
+    assert classify_all(opener + _BRIEF_BODY) == []
+    # a role line in a short prompt changes nothing: it is read as typed
+    assert not is_brief("Act as a senior python developer.\n[\nNever push to main.")
+
+
 @pytest.mark.parametrize("code", sorted(NAMED_EXAMPLES))
 def test_every_chooses_entry_has_an_example(code: str) -> None:
     assert code in TABLES

@@ -64,6 +64,10 @@ from context_memory.capture.language_table import load_tables
 # - ``RELAY_INTROS``: regular-expression sources of the words that, on a line that ends with
 #   a colon, introduce text relayed from elsewhere ("Codex respondió:", "审查意见："): the
 #   analysis of a prompt stops after that line (``PASTE_INTRO``). English's words are here;
+# - ``BRIEF_OPENERS``: a prompt whose first line starts with one casts the agent in a role
+#   ("Act as a senior python developer", "你是一名资深前端工程师"): written for the agent, it is
+#   the user's brief, read whole like one that opens with a markdown heading
+#   (prompts.is_brief). A role for a product ("You are a helpful support bot") is none;
 # - ``RANGES``, ``LETTERS``, ``WORDS``: what shows a text may be in the language
 #   (``languages_in``): a character of its script's ranges, one of its letters, or one of
 #   its words (with its ordinals), none of them a word of another table's language.
@@ -129,6 +133,7 @@ class Cues:
     affirms = property(lambda self: self._each("AFFIRMS"))
     defers = property(lambda self: self._each("DEFERS"))
     accepts = property(lambda self: self._each("ACCEPTS"))
+    brief_openers = property(lambda self: self._each("BRIEF_OPENERS"))
 
     @property
     def chooses(self) -> re.Pattern[str]:

@@ -67,6 +67,7 @@ FIELDS: dict[str, str] = {
     "CHOOSES": PATTERNS,
     "AFFIRMS": PATTERNS,
     "RELAY_INTROS": PATTERNS,
+    "BRIEF_OPENERS": PATTERNS,
     "STANCES": "stances",
     "SPACED": "flag",
     "NAMES": "names",

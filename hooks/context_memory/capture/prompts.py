@@ -87,15 +87,24 @@ def is_skipped(text: str) -> bool:
 # A markdown heading ("# Task", "## Requirements"): its text is what follows the marks.
 _HEADING = re.compile(r"^\s*#{1,6}\s+(\S.*)$")
 _FENCE = ("```", "~~~")
+MAX_OPENER = 200  # characters of the first line a role opener is looked for in
 
 
 def is_brief(text: str) -> bool:
-    """``text`` opens with a markdown heading: the whole prompt is a document. Attributed to
-    no one else (no line introduces it as relayed, set 2's README, rule 5), it is the
-    user's brief for the work, written for the agent."""
+    """``text`` opens with a markdown heading, or with a line that casts the agent in a role
+    (each language's ``BRIEF_OPENERS``: "Act as a senior python developer ..."): the whole
+    prompt is a document written for the agent. Attributed to no one else (no line
+    introduces it as relayed, set 2's README, rule 5), it is the user's brief for the work."""
     for line in text[:MAX_SCAN].split("\n"):
         if line.strip():
-            return bool(_HEADING.match(line))
+            if _HEADING.match(line):
+                return True
+            # Only a prompt longer than a first paragraph reads otherwise as a brief (and
+            # the openers cost a fresh process ~3 ms to compile).
+            if len(text) <= MAX_FIRST_PARAGRAPH:
+                return False
+            opening = line.strip()[:MAX_OPENER]
+            return any(p.match(opening) for p in cues_for(opening).brief_openers)
     return False
 
 
