@@ -44,6 +44,9 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Let's delete the legacy exporter.", "decided"),
         ("Disable the telemetry in the CLI.", "decided"),
         ("The sidebar should be collapsible.", "decided"),
+        ("Make it a CLI, not a web app.", "decided"),
+        ("Replace the spinner with a progress bar.", "decided"),
+        ("please swap moment for date-fns", "decided"),
         ("The modal should open on hover.", "decided"),
         ("Sync the build folder via rsync.", "decided"),
         ("No, the config goes in settings.toml.", "rejected"),
@@ -413,6 +416,8 @@ NOTHING: dict[str, list[str]] = {
         "Enable debug logging so we can see the error.",
         "The test should pass now.",
         "The login page should be fixed.",
+        "replace it with the fixed one",
+        "Replace the broken test with the fixed version.",
         "It fails when uploading via the web form.",
         # a purpose, not a value chosen; a place on the screen; the user's own step narrated;
         # a tool's "(no changes)"
