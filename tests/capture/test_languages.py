@@ -45,6 +45,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Disable the telemetry in the CLI.", "decided"),
         ("The sidebar should be collapsible.", "decided"),
         ("Make it a CLI, not a web app.", "decided"),
+        ("Make sure it is deployed to staging.", "constraint"),
         ("Replace the spinner with a progress bar.", "decided"),
         ("please swap moment for date-fns", "decided"),
         ("The modal should open on hover.", "decided"),
@@ -417,6 +418,10 @@ NOTHING: dict[str, list[str]] = {
         "The test should pass now.",
         "The login page should be fixed.",
         "replace it with the fixed one",
+        # a check that this one task is done
+        "make sure this is deployed please",
+        "make sure you have the tools installed",
+        "Ensure redis is set up.",
         "Replace the broken test with the fixed version.",
         "It fails when uploading via the web form.",
         # a purpose, not a value chosen; a place on the screen; the user's own step narrated;
