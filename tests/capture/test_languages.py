@@ -46,6 +46,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("The sidebar should be collapsible.", "decided"),
         ("Make it a CLI, not a web app.", "decided"),
         ("Make sure it is deployed to staging.", "constraint"),
+        # the stack, a part a line, as a brief lists it
+        ("Backend: FastAPI", "decided"),
+        ("- Tech stack: React, Node, MongoDB", "decided"),
+        ("The backend will be FastAPI.", "decided"),
+        ("Frontend in React, backend in Go.", "decided"),
         ("Replace the spinner with a progress bar.", "decided"),
         ("please swap moment for date-fns", "decided"),
         ("The modal should open on hover.", "decided"),
@@ -418,6 +423,10 @@ NOTHING: dict[str, list[str]] = {
         "The test should pass now.",
         "The login page should be fixed.",
         "replace it with the fixed one",
+        # a status a tool prints, not a part chosen
+        "Backend: running",
+        "Tests: 12 passed",
+        "CI: failing on main",
         # a check that this one task is done
         "make sure this is deployed please",
         "make sure you have the tools installed",
