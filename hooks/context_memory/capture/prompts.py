@@ -97,14 +97,13 @@ def is_brief(text: str) -> bool:
     introduces it as relayed, set 2's README, rule 5), it is the user's brief for the work."""
     for line in text[:MAX_SCAN].split("\n"):
         if line.strip():
-            if _HEADING.match(line):
-                return True
-            # Only a prompt longer than a first paragraph reads otherwise as a brief (and
-            # the openers cost a fresh process ~3 ms to compile).
-            if len(text) <= MAX_FIRST_PARAGRAPH:
-                return False
+            # A role line counts in a prompt longer than a first paragraph (a shorter one
+            # reads the same, and the openers cost a fresh process ~3 ms to compile).
             opening = line.strip()[:MAX_OPENER]
-            return any(p.match(opening) for p in cues_for(opening).brief_openers)
+            return bool(_HEADING.match(line)) or (
+                len(text) > MAX_FIRST_PARAGRAPH
+                and any(p.match(opening) for p in cues_for(opening).brief_openers)
+            )
     return False
 
 
