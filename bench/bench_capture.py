@@ -1,6 +1,7 @@
 """How well the capture engine finds what real sessions decided, rejected and required.
 
-    python bench/bench_capture.py [--set 1|2|both] [--split all|a|b] [--cases all|dev|none]
+    python bench/bench_capture.py [--set 1|2|4|5|both|all] [--split all|a|b]
+                                  [--cases all|dev|none]
                                   [--json | --markdown]
 
 Runs ``context_memory.capture.engine.Capturer`` over the labelled real transcripts of both
@@ -15,12 +16,16 @@ share of captured records that match some label.
 - set 2: tests/fixtures/decision-labels-2/labels.jsonl over its transcripts/ (27 transcripts
   of 19 repositories, several users and languages);
 - set 4: tests/fixtures/decision-labels-4/labels.jsonl over its transcripts/ (whole sessions
-  of more users, labelled blind after the last rule change and scored once: group ``fresh``).
+  of more users, labelled blind in session 10; scored after each change since, never read:
+  in the group ``held-out``);
+- set 5: tests/fixtures/decision-labels-5/labels.jsonl over its transcripts/ (whole sessions
+  of still more users, labelled blind after the last rule change and scored once: group
+  ``fresh``).
 
 The **headline** groups are those nobody read while writing capture's rules: ``fresh``
-(set 4, labelled after the rules it scores) and ``held-out`` (the set-2 repositories in
-``HELD_OUT``, scored after each change). ``dev`` is everything else (read for row shapes and
-phrasing kinds, never to copy a labelled line).
+(set 5, labelled after the rules it scores) and ``held-out`` (set 4 and the set-2
+repositories in ``HELD_OUT``, scored after each change). ``dev`` is everything else (read
+for row shapes and phrasing kinds, never to copy a labelled line).
 
 Reported, for held-out, dev and all, and per repository: recall per kind and per ``by``,
 overall recall, precision, records per 10 user prompts; then every missed label and every
@@ -57,9 +62,14 @@ SET4_LABELS = FIXTURES / "decision-labels-4" / "labels.jsonl"
 SET4_TRANSCRIPTS = FIXTURES / "decision-labels-4" / "transcripts"
 # A second blind labelling of set 4's transcripts, to measure how far labellers agree.
 SET4_SECOND = FIXTURES / "decision-labels-4" / "second-labeller" / "labels.jsonl"
+SET5_LABELS = FIXTURES / "decision-labels-5" / "labels.jsonl"
+SET5_TRANSCRIPTS = FIXTURES / "decision-labels-5" / "transcripts"
 # The label sets whose every file is in the group ``fresh``: labelled blind after the last
 # rule change, scored once, never read.
-FRESH_LABELS = (SET4_LABELS,)
+FRESH_LABELS = (SET5_LABELS,)
+# The label sets whose every file is in the group ``held-out``: once fresh, scored after each
+# change since, never read.
+HELD_OUT_LABELS = (SET4_LABELS,)
 # The set-2 repositories not read while writing rules (owner/name, as in the file names).
 HELD_OUT = (
     "DAlvarezRod/Proyecto_JARVIS",
@@ -88,6 +98,8 @@ def repository(name: str) -> str:
 def group_of(name: str, labels_path: Path | None = None) -> str:
     if labels_path in FRESH_LABELS:
         return "fresh"
+    if labels_path in HELD_OUT_LABELS:
+        return "held-out"
     return "held-out" if repository(name) in HELD_OUT else "dev"
 
 
@@ -570,7 +582,10 @@ def markdown_cases(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--set", choices=("1", "2", "4", "both", "all"), default="all", help="both: sets 1 and 2"
+        "--set",
+        choices=("1", "2", "4", "5", "both", "all"),
+        default="all",
+        help="both: sets 1 and 2",
     )
     parser.add_argument("--labels", type=Path, help="one label set (with --transcripts)")
     parser.add_argument("--transcripts", type=Path)
@@ -602,11 +617,13 @@ def main(argv: list[str] | None = None) -> int:
         "1": [(DEFAULT_LABELS, DEFAULT_TRANSCRIPTS)],
         "2": [(SET2_LABELS, SET2_TRANSCRIPTS)],
         "4": [(SET4_LABELS, SET4_TRANSCRIPTS)],
+        "5": [(SET5_LABELS, SET5_TRANSCRIPTS)],
         "both": [(DEFAULT_LABELS, DEFAULT_TRANSCRIPTS), (SET2_LABELS, SET2_TRANSCRIPTS)],
         "all": [
             (DEFAULT_LABELS, DEFAULT_TRANSCRIPTS),
             (SET2_LABELS, SET2_TRANSCRIPTS),
             (SET4_LABELS, SET4_TRANSCRIPTS),
+            (SET5_LABELS, SET5_TRANSCRIPTS),
         ],
     }[args.set]
     result = score_sets(sets)

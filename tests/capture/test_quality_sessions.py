@@ -1,7 +1,9 @@
-"""Label set 4 (whole sessions of more users, labelled blind after the last rule change:
-tests/fixtures/decision-labels-4, its README): the fixture's own rules, its owners apart from
-every other label set, and its scoring as bench_capture's group ``fresh``. Nothing here
-prints or asserts a label's text: the set is scored, never read."""
+"""Label sets 4 and 5 (whole sessions of more users, each labelled blind after the last rule
+change of its session: tests/fixtures/decision-labels-4 and -5, their READMEs): each
+fixture's own rules, its owners apart from every other label set, and its scoring: set 5 as
+bench_capture's group ``fresh``, set 4 (fresh once, scored after each change since) in the
+group ``held-out``. Nothing here prints or asserts a label's text: the sets are scored, never
+read."""
 
 from __future__ import annotations
 
@@ -20,8 +22,15 @@ sys.path.insert(0, str(REPO / "bench"))
 
 import bench_capture
 
-SET4 = REPO / "tests" / "fixtures" / "decision-labels-4"
 FIXTURES = REPO / "tests" / "fixtures"
+SET4 = FIXTURES / "decision-labels-4"
+SET5 = FIXTURES / "decision-labels-5"
+# (folder, labelling): every labelling of the whole-session sets.
+LABELLINGS = [
+    (SET4, "labels.jsonl"),
+    (SET4, "second-labeller/labels.jsonl"),
+    (SET5, "labels.jsonl"),
+]
 KINDS = {"decision", "rejection", "constraint"}
 FIELDS = {"file", "uuid", "kind", "by", "text", "reason", "terms", "evidence"}
 _SPACE = re.compile(r"\s+")
@@ -45,8 +54,8 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def _rows(name: str) -> list[dict[str, Any]]:
-    with gzip.open(SET4 / "transcripts" / name, "rt", encoding="utf-8") as handle:
+def _rows(folder: Path, name: str) -> list[dict[str, Any]]:
+    with gzip.open(folder / "transcripts" / name, "rt", encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
 
@@ -54,14 +63,16 @@ def _owner(file_name: str) -> str:
     return file_name.split("__")[0]
 
 
-@pytest.mark.parametrize("labelling", ["labels.jsonl", "second-labeller/labels.jsonl"])
-def test_every_label_of_set_4_follows_the_rules_of_its_readme(labelling: str) -> None:
-    labels = _lines(SET4 / labelling)
-    transcripts = sorted(p.name for p in (SET4 / "transcripts").glob("*.jsonl.gz"))
+@pytest.mark.parametrize(("folder", "labelling"), LABELLINGS)
+def test_every_label_of_a_session_set_follows_the_rules_of_its_readme(
+    folder: Path, labelling: str
+) -> None:
+    labels = _lines(folder / labelling)
+    transcripts = sorted(p.name for p in (folder / "transcripts").glob("*.jsonl.gz"))
     assert len(transcripts) >= 8
     assert {label["file"] for label in labels} == set(transcripts)  # every file has a line
     for name in transcripts:
-        rows = _rows(name)
+        rows = _rows(folder, name)
         mine = [label for label in labels if label["file"] == name]
         if any(label.get("none") for label in mine):
             assert mine == [{"file": name, "none": True}], name
@@ -90,20 +101,25 @@ def _owners_of_labels(folder: str) -> set[str]:
     return {_owner(label["file"]) for label in _lines(FIXTURES / folder / "labels.jsonl")}
 
 
-def test_no_owner_of_set_4_is_in_another_label_set() -> None:
-    fresh = {_owner(p.name) for p in (SET4 / "transcripts").glob("*.jsonl.gz")}
-    assert len(fresh) >= 4
-    others = {"daaain"} | _owners_of_labels("decision-labels-2")
+def _owners_of_transcripts(folder: Path) -> set[str]:
+    return {_owner(p.name) for p in (folder / "transcripts").glob("*.jsonl.gz")}
+
+
+@pytest.mark.parametrize(("folder", "other"), [(SET4, SET5), (SET5, SET4)])
+def test_no_owner_of_a_session_set_is_in_another_label_set(folder: Path, other: Path) -> None:
+    owners = _owners_of_transcripts(folder)
+    assert len(owners) >= 4
+    others = {"daaain"} | _owners_of_labels("decision-labels-2") | _owners_of_transcripts(other)
     for group in ("dev", "held", "fresh"):
         others |= {
             p.name.split("__")[0] for p in (FIXTURES / "prompt-labels-3" / group).glob("*.jsonl")
         }
-    assert not fresh & others
+    assert not owners & others
 
 
-def test_set_4_is_scored_as_the_fresh_group_and_only_when_given() -> None:
-    labels = _lines(SET4 / "labels.jsonl")
-    result = bench_capture.score_sets([(bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS)])
+def test_set_5_is_scored_as_the_fresh_group_and_only_when_given() -> None:
+    labels = _lines(SET5 / "labels.jsonl")
+    result = bench_capture.score_sets([(bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS)])
     fresh = result["groups"]["fresh"]
     assert fresh["files"] == len({label["file"] for label in labels})
     assert fresh["labels"] == sum(1 for label in labels if not label.get("none"))
@@ -111,6 +127,17 @@ def test_set_4_is_scored_as_the_fresh_group_and_only_when_given() -> None:
     assert {repo["group"] for repo in result["repositories"].values()} == {"fresh"}
     both = bench_capture.score_sets([(bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS)])
     assert "fresh" not in both["groups"]
+
+
+def test_set_4_is_scored_in_the_held_out_group() -> None:
+    labels = _lines(SET4 / "labels.jsonl")
+    result = bench_capture.score_sets([(bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS)])
+    held = result["groups"]["held-out"]
+    assert held["files"] == len({label["file"] for label in labels})
+    assert held["labels"] == sum(1 for label in labels if not label.get("none"))
+    assert result["groups"]["dev"]["files"] == 0
+    assert "fresh" not in result["groups"]
+    assert {repo["group"] for repo in result["repositories"].values()} == {"held-out"}
 
 
 def _write_labels(path: Path, labels: list[dict[str, Any]]) -> Path:
