@@ -117,27 +117,31 @@ def test_no_owner_of_a_session_set_is_in_another_label_set(folder: Path, other: 
     assert not owners & others
 
 
-def test_set_5_is_scored_as_the_fresh_group_and_only_when_given() -> None:
-    labels = _lines(SET5 / "labels.jsonl")
-    result = bench_capture.score_sets([(bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS)])
-    fresh = result["groups"]["fresh"]
-    assert fresh["files"] == len({label["file"] for label in labels})
-    assert fresh["labels"] == sum(1 for label in labels if not label.get("none"))
-    assert (result["groups"]["held-out"]["files"], result["groups"]["dev"]["files"]) == (0, 0)
-    assert {repo["group"] for repo in result["repositories"].values()} == {"fresh"}
-    both = bench_capture.score_sets([(bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS)])
-    assert "fresh" not in both["groups"]
+# (folder, its labels and transcripts, the group every file of it is scored in): set 5 fresh
+# (labelled after the last rule change, scored once), set 4 held out (scored after each change).
+SCORED_AS = [
+    (SET5, bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS, "fresh"),
+    (SET4, bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS, "held-out"),
+]
 
 
-def test_set_4_is_scored_in_the_held_out_group() -> None:
-    labels = _lines(SET4 / "labels.jsonl")
-    result = bench_capture.score_sets([(bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS)])
-    held = result["groups"]["held-out"]
-    assert held["files"] == len({label["file"] for label in labels})
-    assert held["labels"] == sum(1 for label in labels if not label.get("none"))
-    assert result["groups"]["dev"]["files"] == 0
+@pytest.mark.parametrize(("folder", "labels_path", "transcripts", "group"), SCORED_AS)
+def test_a_session_set_is_scored_in_its_group_alone(
+    folder: Path, labels_path: Path, transcripts: Path, group: str
+) -> None:
+    labels = _lines(folder / "labels.jsonl")
+    result = bench_capture.score_sets([(labels_path, transcripts)])
+    scored = result["groups"][group]
+    assert scored["files"] == len({label["file"] for label in labels})
+    assert scored["labels"] == sum(1 for label in labels if not label.get("none"))
+    others = [name for name in ("fresh", "held-out", "dev") if name != group]
+    assert [result["groups"].get(name, {"files": 0})["files"] for name in others] == [0, 0]
+    assert {repo["group"] for repo in result["repositories"].values()} == {group}
+
+
+def test_only_a_fresh_set_is_scored_as_fresh() -> None:
+    result = bench_capture.score_sets([(bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS)])
     assert "fresh" not in result["groups"]
-    assert {repo["group"] for repo in result["repositories"].values()} == {"held-out"}
 
 
 def _write_labels(path: Path, labels: list[dict[str, Any]]) -> Path:
