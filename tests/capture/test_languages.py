@@ -231,6 +231,18 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("I want to run the worker outside the container.", "decided"),
         ("Then the flat layout, as you suggested.", "decided"),
         ("Sounds good, but keep the old flag.", "decided"),
+        # a part done without, the change with its behaviour asked, the form and the place
+        # chosen, the one meant against the other, a requirement ahead, care asked for
+        ("This page doesn't need the breadcrumb bar.", "rejected"),
+        ("The retry counter isn't needed.", "rejected"),
+        ("Could you update parse_args so that it accepts a config path?", "decided"),
+        ("Make the cache layer a separate module.", "decided"),
+        ("Put the shared constants in settings.py.", "decided"),
+        ("Move the fixtures into tests/data.", "decided"),
+        ("I want a dropdown, not radio buttons.", "decided"),
+        ("It's yarn, not npm.", "decided"),
+        ("We'll need to support Safari 15.", "constraint"),
+        ("Try not to change the public API.", "constraint"),
     ],
     "zh": [
         ("用 redis 就行", "decided"),
@@ -531,6 +543,12 @@ NOTHING: dict[str, list[str]] = {
         "This happens only on Safari.",
         "Let me look it over.",
         "It has to work now, the demo is in 5 minutes.",
+        # a fault, a size, a place with no path, a doubt, a comfort
+        "It doesn't need to be fixed again.",
+        "Make it a bit smaller.",
+        "Put the logs in the ticket.",
+        "It builds, not sure why.",
+        "Try not to worry about it.",
     ],
     "zh": [
         "这个函数是做什么的？",
