@@ -49,6 +49,9 @@ from context_memory.capture.language_table import load_tables
 #   rule 3);
 # - ``AFFIRMS``: a short reply that accepts the one option the agent recommended or
 #   proposed ("yes, do that", "that would be perfect");
+# - ``ACKNOWLEDGES``: how the agent's reply opens when it takes what the user just said as
+#   a correction or an instruction ("You're right", "Good point", "Understood", "明白了",
+#   "알겠습니다"): the prompt no other entry reads settled something (acknowledged.py);
 # - ``ACCEPTS``: a rejected call's typed reason that starts by saying yes ("yes and be aware
 #   I use nvm", "ok but show hidden files too"): unless the rest states a directive ("yes, but
 #   use pnpm"), the call is not turned down (engine._rejected);
@@ -134,6 +137,7 @@ class Cues:
     defers = property(lambda self: self._each("DEFERS"))
     accepts = property(lambda self: self._each("ACCEPTS"))
     brief_openers = property(lambda self: self._each("BRIEF_OPENERS"))
+    acknowledges = property(lambda self: self._each("ACKNOWLEDGES"))
 
     @property
     def chooses(self) -> re.Pattern[str]:

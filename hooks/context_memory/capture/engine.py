@@ -17,7 +17,8 @@ interrupted call takes that call as its subject. An approved plan lists the plan
 rejections it resolves (``resolves``: their rows), which the store marks superseded.
 
 Sources (``source`` of an item): tool-rejection (rejections.py), plan (plan.py),
-question (question.py), prompt (prompts.py), agent-text (agent_text.py); the dialogue
+question (question.py), prompt (prompts.py; and acknowledged.py: a prompt no rule reads
+that the agent's first words in reply acknowledge), agent-text (agent_text.py); the dialogue
 context (what the agent offered, prompts waiting for its reply) is dialogue.py's. Item
 fields: see docs/capture.md and the shared spec.
 
@@ -32,6 +33,7 @@ import json
 
 from context_memory import TYPE_CHECKING
 from context_memory.capture import dialogue, rejections
+from context_memory.capture.acknowledged import acknowledged_item
 from context_memory.capture.agent_text import settled_choice
 from context_memory.capture.items import call_of, describe_call, make_item, without_secrets
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
@@ -96,6 +98,9 @@ class Capturer:
         self._secrets: list[str] = []  # passwords the agent handed a program (never saved)
         self._queue = Queued()  # messages typed while the agent worked (capture/queued.py)
         self._handed: list[str] = []  # of those, handed to the agent, for its next row
+        # The prompt no rule read, until the agent's first text or call in reply
+        # (acknowledged.py); a run ends after the reply, so it is not carried.
+        self._unread: tuple[dict[str, Any], str] | None = None
         if isinstance(state, dict) and state.get("v") in READ_VERSIONS:
             self._load(state)
 
@@ -234,6 +239,7 @@ class Capturer:
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+                self._unread = None  # the agent acted first: its later words answer the tool
                 name = block.get("name")
                 tool = name if isinstance(name, str) else ""
                 tool_input = block.get("input")
@@ -250,6 +256,11 @@ class Capturer:
             elif block.get("type") == "thinking" and isinstance(block.get("thinking"), str):
                 self._dialogue.agent_thinking(block["thinking"])
             elif block.get("type") == "text" and isinstance(block.get("text"), str):
+                if self._unread is not None:
+                    unread, self._unread = self._unread, None
+                    acked = acknowledged_item(unread[0], unread[1], block["text"])
+                    if acked is not None:
+                        out += self._dialogue.hold(acked)
                 said = any(item["source"] == "agent-text" for item in out)
                 self._dialogue.agent_text(block["text"])
                 if said:
@@ -274,6 +285,7 @@ class Capturer:
 
     def _user(self, row: dict[str, Any], content: object) -> list[Item]:
         out: list[Item] = []
+        self._unread = None
         if isinstance(content, list):
             for block in content[:MAX_BLOCKS]:
                 if isinstance(block, dict) and block.get("type") == "tool_result":
@@ -317,6 +329,9 @@ class Capturer:
             return out
         # A prompt that answers a rejection is that rejection's reason; it is its own item
         # only when it also sets a standing rule.
+        if found is None and not answered and not goes_on and typed:
+            # Read by no rule: the agent's first words in reply may say it settled something.
+            self._unread = ({"uuid": row.get("uuid"), "timestamp": row.get("timestamp")}, typed)
         if found is None or (answered and found.kind != "constraint"):
             return out
         call = self._seen.get(about) if about else None

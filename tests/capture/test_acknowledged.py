@@ -1,0 +1,208 @@
+"""A prompt no rule reads, acknowledged by the agent's first words in reply
+(capture/acknowledged.py): the user's decision in the user's words, with no subjects;
+nothing when the reply opens otherwise, comes after a call, or the prompt was read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from context_memory.capture import cues
+from context_memory.capture.acknowledged import (
+    MAX_ACKED_PROMPT,
+    acknowledged_item,
+    acknowledgement,
+)
+from context_memory.capture.engine import Capturer
+from helpers.language_cases import unexampled
+
+PROMPT = "one image per service, built from the repo root"
+
+
+def prompt_row(text: str, uuid: str = "p1") -> dict[str, Any]:
+    return {
+        "type": "user",
+        "uuid": uuid,
+        "timestamp": "2026-01-02T03:04:05Z",
+        "message": {"role": "user", "content": text},
+    }
+
+
+def agent_row(*blocks: dict[str, Any], uuid: str = "a1") -> dict[str, Any]:
+    return {
+        "type": "assistant",
+        "uuid": uuid,
+        "message": {"role": "assistant", "content": list(blocks)},
+    }
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+def call(call_id: str = "t1") -> dict[str, Any]:
+    return {"type": "tool_use", "id": call_id, "name": "Bash", "input": {"command": "ls"}}
+
+
+def run(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    capturer = Capturer()
+    items = [item for row in rows for item in capturer.feed(row)]
+    return items + capturer.end_run()
+
+
+# (reply's opening, language): every ACKNOWLEDGES entry of every table has one.
+ACKS: dict[str, list[str]] = {
+    "en": [
+        "You're absolutely right, the image should be built per service.",
+        "Good point, I'll keep the builds separate.",
+        "Understood. Each service gets its own image.",
+    ],
+    "zh": ["你说得对，每个服务都应该有自己的镜像。", "明白了，我会按这个来做。"],
+    "ja": [
+        "おっしゃる通りです。サービスごとにイメージを作ります。",
+        "承知しました。その方針で進めます。",
+    ],
+    "ko": [
+        "맞습니다. 서비스마다 이미지를 따로 만들겠습니다.",
+        "알겠습니다. 그렇게 진행하겠습니다.",
+    ],
+    "es": ["Tienes razón, cada servicio tendrá su propia imagen.", "Entendido, así lo haré."],
+    "de": [
+        "Du hast völlig recht, jeder Dienst bekommt ein eigenes Image.",
+        "Verstanden, ich mache es so.",
+    ],
+    "fr": ["Vous avez raison, chaque service aura sa propre image.", "Compris, je procède ainsi."],
+    "pt": [
+        "Você tem razão, cada serviço terá sua própria imagem.",
+        "Entendido, vou fazer assim: cada serviço terá sua própria imagem.",
+    ],
+    "ru": ["Вы правы, у каждого сервиса будет свой образ.", "Понял, сделаю так."],
+    "it": ["Hai ragione, ogni servizio avrà la sua immagine.", "Capito, procedo così."],
+    "nl": ["Je hebt gelijk, elke dienst krijgt een eigen image.", "Begrepen, ik doe het zo."],
+    "pl": ["Masz rację, każda usługa dostanie własny obraz.", "Rozumiem, zrobię to tak."],
+    "tr": ["Haklısınız, her servisin kendi imajı olacak.", "Anladım, böyle yapacağım."],
+    "vi": ["Bạn nói đúng, mỗi dịch vụ sẽ có image riêng.", "Đã hiểu, tôi sẽ làm như vậy."],
+    "id": [
+        "Anda benar, setiap layanan punya image sendiri.",
+        "Dimengerti, saya akan melakukannya.",
+    ],
+}
+# Openings that answer a task as well as a rule, or say nothing of the prompt: no entry.
+NOT_ACKS = [
+    "Got it, let me fix the failing test.",
+    "Sure! Here is the updated function.",
+    "OK, running the build now.",
+    "Good question. The cache is invalidated on write.",
+    "I'll look into it.",
+    "Perfect, the tests pass.",
+    "好的，我来修复这个问题。",
+    "明白吗？",
+    "Let me check: you're right that the file exists, but",
+]
+
+
+@pytest.mark.parametrize("code", sorted(ACKS))
+def test_every_acknowledges_entry_has_an_example(code: str) -> None:
+    table = {t.code: t for t in cues.TABLES}[code]
+    heads = [reply[:40] for reply in ACKS[code]]
+    assert table.ACKNOWLEDGES and unexampled(table.ACKNOWLEDGES, heads, "match") == []
+
+
+def test_every_table_has_acknowledgements() -> None:
+    assert sorted(ACKS) == sorted(t.code for t in cues.TABLES)
+
+
+@pytest.mark.parametrize("reply", [r for code in ACKS for r in ACKS[code]])
+def test_a_reply_that_acknowledges_is_read_in_its_language(reply: str) -> None:
+    assert acknowledgement(reply) != ""
+    assert acknowledgement(f"**{reply}**") != ""  # bold, as agents write it
+
+
+@pytest.mark.parametrize("reply", NOT_ACKS)
+def test_a_reply_that_opens_otherwise_acknowledges_nothing(reply: str) -> None:
+    assert acknowledgement(reply) == ""
+
+
+def test_an_acknowledged_prompt_is_the_users_decision_in_their_words() -> None:
+    items = run([prompt_row(PROMPT), agent_row(text("You're right, one image per service."))])
+    assert len(items) == 1
+    item = items[0]
+    assert (item["kind"], item["by"], item["source"], item["tier"]) == (
+        "decided",
+        "user",
+        "prompt",
+        "stated",
+    )
+    assert item["decision"] == PROMPT
+    assert item["quote"] == PROMPT
+    assert item["uuid"] == "p1"
+    assert item["reason"] == "the agent's reply took it as settled: You're right"
+    # Words no rule reads rule nothing out: the guard never asks on this record.
+    assert item["ruled_out"] == [] and item["preferred"] == []
+    # Plain words name nothing of their own; the reply's first words join (a held item).
+    assert (item["anchors"], item["own_anchors"]) == (["one", "image", "per", "service"], 0)
+
+
+def test_a_reply_in_another_language_names_the_prompt_it_acknowledges() -> None:
+    prompt = "以后部署都走容器，每个服务单独一个镜像"
+    reply = "明白了。我会为每个服务单独构建 `Dockerfile`，采用 container-first 的方式。"
+    items = run([prompt_row(prompt), agent_row(text(reply))])
+    assert [item["decision"] for item in items] == [prompt]
+    assert items[0]["anchors"] == ["dockerfile", "container-first"]  # the reply's names
+
+
+def test_the_reply_after_a_thinking_block_still_counts() -> None:
+    thinking = {"type": "thinking", "thinking": "The user wants one image per service."}
+    items = run(
+        [prompt_row(PROMPT), agent_row(thinking), agent_row(text("Understood."), uuid="a2")]
+    )
+    assert [item["decision"] for item in items] == [PROMPT]
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # the agent called a tool first: its later words answer the tool's output
+        [prompt_row(PROMPT), agent_row(call()), agent_row(text("You're right."), uuid="a2")],
+        # the reply opens otherwise
+        [prompt_row(PROMPT), agent_row(text("Got it, building the images now."))],
+        # the acknowledgement is not the reply's first text
+        [
+            prompt_row(PROMPT),
+            agent_row(text("Let me see.")),
+            agent_row(text("Good point."), uuid="a2"),
+        ],
+        # a new prompt came before any reply
+        [prompt_row(PROMPT), prompt_row("and run it", uuid="p2")],
+        # no prompt at all: the agent's own words
+        [agent_row(text("You're right, the file is there."))],
+    ],
+)
+def test_nothing_is_acknowledged_out_of_the_first_reply(rows: list[dict[str, Any]]) -> None:
+    assert run(rows) == []
+
+
+def test_a_prompt_a_rule_reads_gives_its_own_record_only() -> None:
+    items = run([prompt_row("use pnpm, not npm"), agent_row(text("Understood, pnpm it is."))])
+    assert [item["decision"] for item in items] == ["use pnpm, not npm"]
+    assert items[0]["reason"] == ""
+
+
+def test_a_prompt_that_only_says_go_on_is_no_decision() -> None:
+    assert run([prompt_row("continue"), agent_row(text("Understood, continuing."))]) == []
+
+
+def test_a_paste_or_a_long_prompt_is_not_acknowledged() -> None:
+    log = 'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: bad'
+    assert run([prompt_row(log), agent_row(text("You're right, that is a ValueError."))]) == []
+    row = prompt_row("x")
+    assert acknowledged_item(row, "a" * (MAX_ACKED_PROMPT + 1), "Understood.") is None
+    assert acknowledged_item(row, "a" * MAX_ACKED_PROMPT, "Understood.") is not None
+
+
+def test_the_unread_prompt_is_not_carried_in_the_state() -> None:
+    first = Capturer()
+    assert first.feed(prompt_row(PROMPT)) == []
+    second = Capturer(first.to_state())
+    assert second.feed(agent_row(text("You're right."))) == []
