@@ -1,6 +1,6 @@
 """How well the capture engine finds what real sessions decided, rejected and required.
 
-    python bench/bench_capture.py [--set 1|2|4|5|both|all] [--split all|a|b]
+    python bench/bench_capture.py [--set 1|2|4|5|6|both|all] [--split all|a|b]
                                   [--cases all|dev|none]
                                   [--json | --markdown]
 
@@ -19,11 +19,14 @@ share of captured records that match some label.
   of more users, labelled blind in session 10; scored after each change since, never read:
   in the group ``held-out``);
 - set 5: tests/fixtures/decision-labels-5/labels.jsonl over its transcripts/ (whole sessions
-  of still more users, labelled blind after the last rule change and scored once: group
-  ``fresh``).
+  of still more users, labelled blind in session 14; scored after each change since, never
+  read: in the group ``held-out``);
+- set 6: tests/fixtures/decision-labels-6/labels.jsonl over its transcripts/ (longer whole
+  sessions of still more users, labelled blind after the last rule change and scored once:
+  group ``fresh``).
 
 The **headline** groups are those nobody read while writing capture's rules: ``fresh``
-(set 5, labelled after the rules it scores) and ``held-out`` (set 4 and the set-2
+(set 6, labelled after the rules it scores) and ``held-out`` (sets 4 and 5 and the set-2
 repositories in ``HELD_OUT``, scored after each change). ``dev`` is everything else (read
 for row shapes and phrasing kinds, never to copy a labelled line).
 
@@ -64,12 +67,14 @@ SET4_TRANSCRIPTS = FIXTURES / "decision-labels-4" / "transcripts"
 SET4_SECOND = FIXTURES / "decision-labels-4" / "second-labeller" / "labels.jsonl"
 SET5_LABELS = FIXTURES / "decision-labels-5" / "labels.jsonl"
 SET5_TRANSCRIPTS = FIXTURES / "decision-labels-5" / "transcripts"
+SET6_LABELS = FIXTURES / "decision-labels-6" / "labels.jsonl"
+SET6_TRANSCRIPTS = FIXTURES / "decision-labels-6" / "transcripts"
 # The label sets whose every file is in the group ``fresh``: labelled blind after the last
 # rule change, scored once, never read.
-FRESH_LABELS = (SET5_LABELS,)
+FRESH_LABELS = (SET6_LABELS,)
 # The label sets whose every file is in the group ``held-out``: once fresh, scored after each
 # change since, never read.
-HELD_OUT_LABELS = (SET4_LABELS,)
+HELD_OUT_LABELS = (SET4_LABELS, SET5_LABELS)
 # The set-2 repositories not read while writing rules (owner/name, as in the file names).
 HELD_OUT = (
     "DAlvarezRod/Proyecto_JARVIS",
@@ -583,7 +588,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--set",
-        choices=("1", "2", "4", "5", "both", "all"),
+        choices=("1", "2", "4", "5", "6", "both", "all"),
         default="all",
         help="both: sets 1 and 2",
     )
@@ -618,12 +623,14 @@ def main(argv: list[str] | None = None) -> int:
         "2": [(SET2_LABELS, SET2_TRANSCRIPTS)],
         "4": [(SET4_LABELS, SET4_TRANSCRIPTS)],
         "5": [(SET5_LABELS, SET5_TRANSCRIPTS)],
+        "6": [(SET6_LABELS, SET6_TRANSCRIPTS)],
         "both": [(DEFAULT_LABELS, DEFAULT_TRANSCRIPTS), (SET2_LABELS, SET2_TRANSCRIPTS)],
         "all": [
             (DEFAULT_LABELS, DEFAULT_TRANSCRIPTS),
             (SET2_LABELS, SET2_TRANSCRIPTS),
             (SET4_LABELS, SET4_TRANSCRIPTS),
             (SET5_LABELS, SET5_TRANSCRIPTS),
+            (SET6_LABELS, SET6_TRANSCRIPTS),
         ],
     }[args.set]
     result = score_sets(sets)

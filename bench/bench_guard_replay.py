@@ -6,15 +6,16 @@ Default: every shared transcript: the 17 of tests/fixtures/real-transcripts/ (se
 labels are on 16 of them) and the 27 of ``DIR/decision-labels-2/transcripts/`` (DIR: the
 folder that holds the second label set, given with --reference or $CTX_REFERENCE; without
 it only the 17), the 19 of tests/fixtures/decision-labels-4/transcripts/ (set 4: whole
-sessions of more users, labelled blind after session 10's rules) and those of
+sessions of more users, labelled blind after session 10's rules), those of
 tests/fixtures/decision-labels-5/transcripts/ (set 5: still more users, labelled blind after
-session 14's rules). Each is replayed as
+session 14's rules) and those of tests/fixtures/decision-labels-6/transcripts/ (set 6: longer
+sessions of still more users, labelled blind after session 15's rules). Each is replayed as
 ``ctx-guard --replay`` does (guard/replay.py): as recorded (before each main-chain
 assistant row, its tool calls are judged against what was captured from the rows before
 it), and with ``--preload`` (every call against the transcript's final live records).
 
-Published per group (real-transcripts, set 2 dev, set 2 held out, set 4 and set 5 fresh:
-repositories nobody read while writing rules) and mode: tool calls, asks and reminders per
+Published per group (real-transcripts, set 2 dev, set 2 held out, sets 4 and 5, set 6
+fresh: repositories nobody read while writing rules) and mode: tool calls, asks and reminders per
 100 calls, and every ask and reminder with its record and a verdict (VERDICTS below: true,
 false, debatable; "unjudged" for one nobody has looked at). An ask on a call the user
 rejected in that very transcript (its tool result is the client's rejection) is marked "the
@@ -37,6 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSCRIPTS = ROOT / "tests" / "fixtures" / "real-transcripts"
 SET4_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-4" / "transcripts"
 SET5_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-5" / "transcripts"
+SET6_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-6" / "transcripts"
 MAX_ASKS_PER_100 = 1.0
 REJECTION_MARK = "The user doesn't want to"
 # The repositories of set 2 that nobody read while writing rules (HELDOUT.md).
@@ -79,7 +81,9 @@ def group_of(path: Path) -> str:
     if path.parent.parent.name == "decision-labels-4":
         return "set 4"
     if path.parent.parent.name == "decision-labels-5":
-        return "set 5 fresh"
+        return "set 5"
+    if path.parent.parent.name == "decision-labels-6":
+        return "set 6 fresh"
     return "set 2 held out" if path.name.startswith(HELD_OUT) else "set 2 dev"
 
 
@@ -216,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
             paths += sorted((reference / "decision-labels-2" / "transcripts").glob("*.jsonl*"))
         paths += sorted(SET4_TRANSCRIPTS.glob("*.jsonl.gz"))
         paths += sorted(SET5_TRANSCRIPTS.glob("*.jsonl.gz"))
+        paths += sorted(SET6_TRANSCRIPTS.glob("*.jsonl.gz"))
     groups = measure(paths)
     if args.json:
         sys.stdout.write(json.dumps(groups, ensure_ascii=False, indent=1) + "\n")

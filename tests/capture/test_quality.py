@@ -102,6 +102,7 @@ def test_the_markdown_report_lists_every_miss_and_extra_per_group(capsys: object
             (bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS),
             (bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS),
             (bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS),
+            (bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS),
         ]
     )
     groups = ("fresh", "held-out", "dev")
