@@ -4,6 +4,8 @@ nothing when the reply opens otherwise, comes after a call, or the prompt was re
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +17,10 @@ from context_memory.capture.acknowledged import (
     acknowledgement,
 )
 from context_memory.capture.engine import Capturer
+from context_memory.handlers.extract import main as extract_main
+from helpers import transcript_rows as tr
+from helpers.cli_run import run_hook_main
+from helpers.installed import installed_for
 from helpers.language_cases import unexampled
 
 PROMPT = "one image per service, built from the repo root"
@@ -206,3 +212,59 @@ def test_the_unread_prompt_is_not_carried_in_the_state() -> None:
     assert first.feed(prompt_row(PROMPT)) == []
     second = Capturer(first.to_state())
     assert second.feed(agent_row(text("You're right."))) == []
+
+
+def acknowledged_turn(project: Path) -> Path:
+    """A 2.1.332 turn: a prompt no rule reads, the reply opens "You're right"."""
+    reply = tr.assistant("msg_ack", tr.usage(), text="You're right, one image per service it is.")
+    rows = [tr.user(PROMPT), reply, *tr.bookkeeping(PROMPT)]
+    return tr.write_transcript(project / f"{tr.SESSION}.jsonl", rows)
+
+
+def stop_payload(project: Path, transcript: Path) -> dict[str, Any]:
+    return {
+        "hook_event_name": "Stop",
+        "session_id": tr.SESSION,
+        "transcript_path": str(transcript),
+        "cwd": str(project),
+        "stop_hook_active": False,
+    }
+
+
+def logged(project: Path) -> list[dict[str, Any]]:
+    path = project / ".working-state" / "decisions.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def notice_of(record: dict[str, Any]) -> str:
+    return (
+        "context-memory captured 1 record (ctx-decide --drop ID retracts one):\n"
+        f"{record['id']} decided (user): {PROMPT} (the agent's reply took it as settled: "
+        "You're right)"
+    )
+
+
+def test_the_stop_hook_writes_the_acknowledged_prompt(project: Path, monkeypatch, capsys) -> None:
+    transcript = acknowledged_turn(project)
+    result = run_hook_main(monkeypatch, capsys, extract_main, stop_payload(project, transcript))
+    assert (result.exit_code, result.stderr) == (0, "")
+    records = logged(project)
+    assert [(r["kind"], r["by"], r["decision"]) for r in records] == [("decided", "user", PROMPT)]
+    assert records[0]["ruled_out"] == [] and records[0]["preferred"] == []
+    assert json.loads(result.stdout) == {"systemMessage": notice_of(records[0])}
+
+
+@pytest.mark.slow  # a real ./install
+def test_the_installed_stop_hook_writes_the_acknowledged_prompt(tmp_path: Path) -> None:
+    from helpers import installed
+
+    install = installed_for(installed.primary_label())
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    transcript = acknowledged_turn(project)
+    payload = json.dumps(stop_payload(project, transcript)).encode()
+    done = install.run_registered("ctx-extract", payload, event="Stop", cwd=project)
+    assert (done.returncode, done.stderr) == (0, b"")
+    records = logged(project)
+    assert [(r["kind"], r["by"], r["decision"]) for r in records] == [("decided", "user", PROMPT)]
+    assert json.loads(done.stdout) == {"systemMessage": notice_of(records[0])}
