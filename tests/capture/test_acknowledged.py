@@ -20,7 +20,8 @@ from context_memory.capture.engine import Capturer
 from context_memory.handlers.extract import main as extract_main
 from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main
-from helpers.installed import installed_for
+from helpers.hook_payloads import decisions_log, stop_payload
+from helpers.installed import installed_with_project
 from helpers.language_cases import unexampled
 
 PROMPT = "one image per service, built from the repo root"
@@ -221,21 +222,6 @@ def acknowledged_turn(project: Path) -> Path:
     return tr.write_transcript(project / f"{tr.SESSION}.jsonl", rows)
 
 
-def stop_payload(project: Path, transcript: Path) -> dict[str, Any]:
-    return {
-        "hook_event_name": "Stop",
-        "session_id": tr.SESSION,
-        "transcript_path": str(transcript),
-        "cwd": str(project),
-        "stop_hook_active": False,
-    }
-
-
-def logged(project: Path) -> list[dict[str, Any]]:
-    path = project / ".working-state" / "decisions.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 def notice_of(record: dict[str, Any]) -> str:
     return (
         "context-memory captured 1 record (ctx-decide --drop ID retracts one):\n"
@@ -246,9 +232,10 @@ def notice_of(record: dict[str, Any]) -> str:
 
 def test_the_stop_hook_writes_the_acknowledged_prompt(project: Path, monkeypatch, capsys) -> None:
     transcript = acknowledged_turn(project)
-    result = run_hook_main(monkeypatch, capsys, extract_main, stop_payload(project, transcript))
+    payload = stop_payload(tr.SESSION, project, transcript)
+    result = run_hook_main(monkeypatch, capsys, extract_main, payload)
     assert (result.exit_code, result.stderr) == (0, "")
-    records = logged(project)
+    records = decisions_log(project)
     assert [(r["kind"], r["by"], r["decision"]) for r in records] == [("decided", "user", PROMPT)]
     assert records[0]["ruled_out"] == [] and records[0]["preferred"] == []
     assert json.loads(result.stdout) == {"systemMessage": notice_of(records[0])}
@@ -256,15 +243,11 @@ def test_the_stop_hook_writes_the_acknowledged_prompt(project: Path, monkeypatch
 
 @pytest.mark.slow  # a real ./install
 def test_the_installed_stop_hook_writes_the_acknowledged_prompt(tmp_path: Path) -> None:
-    from helpers import installed
-
-    install = installed_for(installed.primary_label())
-    project = tmp_path / "project"
-    (project / ".git").mkdir(parents=True)
+    install, project = installed_with_project(tmp_path)
     transcript = acknowledged_turn(project)
-    payload = json.dumps(stop_payload(project, transcript)).encode()
+    payload = json.dumps(stop_payload(tr.SESSION, project, transcript)).encode()
     done = install.run_registered("ctx-extract", payload, event="Stop", cwd=project)
     assert (done.returncode, done.stderr) == (0, b"")
-    records = logged(project)
+    records = decisions_log(project)
     assert [(r["kind"], r["by"], r["decision"]) for r in records] == [("decided", "user", PROMPT)]
     assert json.loads(done.stdout) == {"systemMessage": notice_of(records[0])}

@@ -19,6 +19,7 @@ from context_memory.capture.language_table import (
     load_tables,
     read_table,
 )
+from helpers.hook_payloads import decisions_log, stop_payload
 
 SAMPLE = r"""# Sample: a table of every field type.
 
@@ -207,19 +208,11 @@ def german_turn(project: Path) -> dict[str, object]:
     reply = tr.assistant("msg_de", tr.usage(input_tokens=900, output_tokens=12), text="Verstanden.")
     rows = [tr.user(GERMAN), reply, *tr.bookkeeping(GERMAN)]
     transcript = tr.write_transcript(project / f"{tr.SESSION}.jsonl", rows)
-    return {
-        "hook_event_name": "Stop",
-        "session_id": tr.SESSION,
-        "transcript_path": str(transcript),
-        "cwd": str(project),
-        "stop_hook_active": False,
-    }
+    return stop_payload(tr.SESSION, project, transcript)
 
 
 def captured(project: Path) -> list[tuple[str, str]]:
-    path = project / ".working-state" / "decisions.jsonl"
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    return [(r["kind"], r["decision"]) for r in records]
+    return [(r["kind"], r["decision"]) for r in decisions_log(project)]
 
 
 def test_the_stop_hook_captures_a_german_rule_in_process(

@@ -17,7 +17,8 @@ from context_memory.handlers.extract import main as extract_main
 from context_memory.memory.decisions import make_captured_record, make_record
 from helpers import transcript_rows as tr
 from helpers.cli_run import invoke, run_hook_main
-from helpers.installed import installed_for
+from helpers.hook_payloads import decisions_log, stop_payload
+from helpers.installed import installed_with_project
 
 SESSION = tr.SESSION
 REJECTION = (
@@ -39,20 +40,7 @@ def rejected_moment(project: Path) -> Path:
 
 
 def stop(project: Path, transcript: Path) -> dict[str, Any]:
-    return {
-        "hook_event_name": "Stop",
-        "session_id": SESSION,
-        "transcript_path": str(transcript),
-        "cwd": str(project),
-        "stop_hook_active": False,
-    }
-
-
-def log(project: Path) -> list[dict[str, Any]]:
-    path = project / ".working-state" / "decisions.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return stop_payload(SESSION, project, transcript)
 
 
 def expected_lines(records: list[dict[str, Any]]) -> list[str]:
@@ -115,7 +103,7 @@ def test_the_stop_hook_shows_what_it_captured(project: Path, monkeypatch, capsys
     transcript = rejected_moment(project)
     result = run_hook_main(monkeypatch, capsys, extract_main, stop(project, transcript))
     assert (result.exit_code, result.stderr) == (0, "")
-    records = log(project)
+    records = decisions_log(project)
     assert records, "capture wrote nothing"
     assert records[0]["decision"] == "Bash: npm install moment"
     assert records[0]["reason"] == "too heavy, use date-fns"
@@ -138,7 +126,7 @@ def test_ctx_capture_notice_off_silences_the_stop_hook(project: Path, monkeypatc
     transcript = rejected_moment(project)
     result = run_hook_main(monkeypatch, capsys, extract_main, stop(project, transcript))
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
-    assert log(project)  # captured all the same
+    assert decisions_log(project)  # captured all the same
 
 
 def test_a_subagent_stop_says_nothing(project: Path, monkeypatch, capsys) -> None:
@@ -150,24 +138,20 @@ def test_a_subagent_stop_says_nothing(project: Path, monkeypatch, capsys) -> Non
 
 @pytest.mark.slow  # a real ./install
 def test_the_installed_stop_hook_prints_the_notice(tmp_path: Path) -> None:
-    from helpers import installed
-
-    install = installed_for(installed.primary_label())
-    project = tmp_path / "project"
-    (project / ".git").mkdir(parents=True)
+    install, project = installed_with_project(tmp_path)
     transcript = rejected_moment(project)
     payload = json.dumps(stop(project, transcript)).encode()
     off = install.run_registered(
         "ctx-extract", payload, event="Stop", cwd=project, env={"CTX_CAPTURE_NOTICE": "off"}
     )
     assert (off.returncode, off.stdout, off.stderr) == (0, b"", b"")
-    records = log(project)
+    records = decisions_log(project)
     assert records and records[0]["decision"] == "Bash: npm install moment"
     (project / ".working-state" / "decisions.jsonl").unlink()
     (project / ".working-state" / "capture" / f"{SESSION}.json").unlink()
     done = install.run_registered("ctx-extract", payload, event="Stop", cwd=project)
     assert (done.returncode, done.stderr) == (0, b"")
-    records = log(project)
+    records = decisions_log(project)
     count = f"{len(records)} record{'s' if len(records) != 1 else ''}"
     assert json.loads(done.stdout) == {
         "systemMessage": "\n".join([HEAD.format(count), *expected_lines(records)])

@@ -31,7 +31,8 @@ from context_memory.memory.decisions import (
 from context_memory.memory.handoff_draft import section_item, session_facts
 from context_memory.memory.pointer import recovery_pointer
 from helpers.cli_run import invoke, run_hook_main
-from helpers.installed import installed_for
+from helpers.hook_payloads import decisions_log, stop_payload
+from helpers.installed import installed_for, installed_with_project
 
 REAL = (
     Path(__file__).parents[1]
@@ -68,13 +69,6 @@ def identities(items: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
     return [(i["uuid"], i["kind"], i["source"]) for i in items]
 
 
-def log(project: Path) -> list[dict[str, Any]]:
-    path = project / ".working-state" / "decisions.jsonl"
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 def test_ctx_capture_adds_what_the_engine_finds_once(project: Path, monkeypatch) -> None:
     monkeypatch.setenv("GIT_AUTHOR_NAME", "Ada")
     monkeypatch.setenv("GIT_AUTHOR_EMAIL", "ada@example.com")
@@ -85,12 +79,12 @@ def test_ctx_capture_adds_what_the_engine_finds_once(project: Path, monkeypatch)
     assert result.exit_code == 0, result.stderr
     printed = json.loads(result.stdout)
     assert identities(printed) == expected
-    assert printed == log(project)
+    assert printed == decisions_log(project)
     assert {r["author"] for r in printed} == {"Ada <ada@example.com>"}
     again = invoke(capture_cli, [SESSION + ".jsonl"])
     assert again.exit_code == 0, again.stderr
     assert again.stdout == "added 0 record(s) to .working-state/decisions.jsonl\n"
-    assert len(log(project)) == 8
+    assert len(decisions_log(project)) == 8
 
 
 def test_ctx_capture_dry_run_writes_nothing(project: Path) -> None:
@@ -123,44 +117,31 @@ def test_installed_ctx_capture_in_a_fresh_process(tmp_path: Path) -> None:
     done = install.run_program("ctx-capture", [str(transcript), "--json"], cwd=project)
     assert done.returncode == 0, done.stderr
     assert identities(json.loads(done.stdout)) == identities(engine_items(transcript))
-    assert identities(log(project)) == identities(engine_items(transcript))
-
-
-def stop_payload(project: Path, transcript: Path, event: str = "Stop") -> dict[str, Any]:
-    return {
-        "hook_event_name": event,
-        "session_id": SESSION,
-        "transcript_path": str(transcript),
-        "cwd": str(project),
-    }
+    assert identities(decisions_log(project)) == identities(engine_items(transcript))
 
 
 @pytest.mark.slow  # a real ./install
 def test_the_installed_stop_hook_captures_and_ctx_capture_off_stops_it(tmp_path: Path) -> None:
-    from helpers import installed
-
-    install = installed_for(installed.primary_label())
-    project = tmp_path / "project"
-    (project / ".git").mkdir(parents=True)
+    install, project = installed_with_project(tmp_path)
     transcript = real_transcript(project)
-    payload = json.dumps(stop_payload(project, transcript)).encode()
+    payload = json.dumps(stop_payload(SESSION, project, transcript)).encode()
     off = install.run_registered(
         "ctx-extract", payload, event="Stop", cwd=project, env={"CTX_CAPTURE": "off"}
     )
     assert (off.returncode, off.stdout, off.stderr) == (0, b"", b"")
-    assert log(project) == []
+    assert decisions_log(project) == []
     assert not (project / ".working-state" / "capture").exists()
     done = install.run_registered("ctx-extract", payload, event="Stop", cwd=project)
     assert (done.returncode, done.stderr) == (0, b"")
     # The hook leaves pending what the next prompt may still explain: no flush.
-    assert identities(log(project)) == identities(engine_items(transcript, flush=False))
+    assert identities(decisions_log(project)) == identities(engine_items(transcript, flush=False))
     # What it captured is shown to the user (capture/notice.py), not to the model.
-    assert json.loads(done.stdout) == {"systemMessage": notice_text(log(project))}
+    assert json.loads(done.stdout) == {"systemMessage": notice_text(decisions_log(project))}
     position = json.loads((project / ".working-state" / "capture" / f"{SESSION}.json").read_text())
     assert position["offset"] == transcript.stat().st_size
     again = install.run_registered("ctx-extract", payload, event="Stop", cwd=project)
     assert (again.returncode, again.stdout) == (0, b"")
-    assert identities(log(project)) == identities(engine_items(transcript, flush=False))
+    assert identities(decisions_log(project)) == identities(engine_items(transcript, flush=False))
 
 
 def test_pre_compact_captures_before_the_steering_text(project: Path, monkeypatch, capsys) -> None:
@@ -178,13 +159,13 @@ def test_pre_compact_captures_before_the_steering_text(project: Path, monkeypatc
     }
     transcript.write_text(json.dumps(row) + "\n", encoding="utf-8")
     result = run_hook_main(
-        monkeypatch, capsys, extract_main, stop_payload(project, transcript, "PreCompact")
+        monkeypatch, capsys, extract_main, stop_payload(SESSION, project, transcript, "PreCompact")
     )
     assert (result.exit_code, result.stderr) == (0, "")
     out = result.stdout
     assert "- Constraint: Don't use moment for the dates" in out
     assert "(stated by the user)" in out
-    [record] = log(project)
+    [record] = decisions_log(project)
     assert (record["uuid"], record["by"]) == ("u-moment", "user")
 
 
@@ -240,7 +221,7 @@ def test_decide_drop(project: Path, monkeypatch) -> None:
         f"dropped {record['id']} never push to main (stated by the user); "
         "it is no longer injected\n"
     )
-    mark = log(project)[-1]
+    mark = decisions_log(project)[-1]
     assert {k: mark[k] for k in ("kind", "target", "session", "author")} == {
         "kind": "drop",
         "target": record["id"],
@@ -251,7 +232,7 @@ def test_decide_drop(project: Path, monkeypatch) -> None:
     assert (
         again.stdout == f"already dropped: {record['id']} never push to main (stated by the user)\n"
     )
-    assert len(log(project)) == 2
+    assert len(decisions_log(project)) == 2
     listed = invoke(decide_cli, ["--list"]).stdout
     assert listed.rstrip("\n").endswith("  dropped")
     unknown = invoke(decide_cli, ["--drop", "NOPE"])

@@ -29,6 +29,22 @@ def prompt_payload(
     return hook_input(session, cwd, "UserPromptSubmit", transcript, prompt=prompt)
 
 
+def stop_payload(
+    session: str, project: Path, transcript: Path, event: str = "Stop", **extra: Any
+) -> dict[str, Any]:
+    """Stop (or SubagentStop, PreCompact: ``event``) at the end of the agent's turn
+    (ctx-extract)."""
+    return hook_input(session, project, event, transcript, stop_hook_active=False, **extra)
+
+
+def decisions_log(project: Path) -> list[dict[str, Any]]:
+    """The records of the project's ``.working-state/decisions.jsonl`` ([] when none)."""
+    path = project / ".working-state" / "decisions.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
 def status_payload(session: str, transcript: Path, cwd: Path) -> dict[str, Any]:
     """The status line's input (ctx-statusline)."""
     return {

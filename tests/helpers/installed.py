@@ -352,6 +352,15 @@ def missing_reason(label: str) -> str:
     )
 
 
+def installed_with_project(root: Path) -> tuple[Installed, Path]:
+    """The primary interpreter's real install, and a git project under ``root`` (a
+    folder with ``.git``, as the hooks find a project)."""
+    install = installed_for(primary_label())
+    project = root / "project"
+    (project / ".git").mkdir(parents=True)
+    return install, project
+
+
 def installed_for(label: str):
     """The real install for ``label``; a missing Python skips, or fails in CI."""
 
