@@ -69,6 +69,12 @@ SET5_LABELS = FIXTURES / "decision-labels-5" / "labels.jsonl"
 SET5_TRANSCRIPTS = FIXTURES / "decision-labels-5" / "transcripts"
 SET6_LABELS = FIXTURES / "decision-labels-6" / "labels.jsonl"
 SET6_TRANSCRIPTS = FIXTURES / "decision-labels-6" / "transcripts"
+SET6_SECOND = FIXTURES / "decision-labels-6" / "second-labeller" / "labels.jsonl"
+# The sets a second blind labeller labelled again: (first, second, transcripts).
+SECOND_LABELLINGS = {
+    "4": (SET4_LABELS, SET4_SECOND, SET4_TRANSCRIPTS),
+    "6": (SET6_LABELS, SET6_SECOND, SET6_TRANSCRIPTS),
+}
 # The label sets whose every file is in the group ``fresh``: labelled blind after the last
 # rule change, scored once, never read.
 FRESH_LABELS = (SET6_LABELS,)
@@ -606,11 +612,14 @@ def main(argv: list[str] | None = None) -> int:
         "--markdown", action="store_true", help="print the misses and extras as markdown tables"
     )
     parser.add_argument(
-        "--agreement", action="store_true", help="set 4's second labelling against its first"
+        "--agreement",
+        action="store_true",
+        help="each second labelling (sets 4 and 6) against its first",
     )
     args = parser.parse_args(argv)
     if args.agreement:
-        print(json.dumps(agreement(), indent=2))
+        agreed = {key: agreement(*paths) for key, paths in SECOND_LABELLINGS.items()}
+        print(json.dumps(agreed, indent=2))
         return 0
     if args.labels or args.split != "all":
         result = score(

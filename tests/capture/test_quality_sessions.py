@@ -33,6 +33,7 @@ LABELLINGS = [
     (SET4, "second-labeller/labels.jsonl"),
     (SET5, "labels.jsonl"),
     (SET6, "labels.jsonl"),
+    (SET6, "second-labeller/labels.jsonl"),
 ]
 KINDS = {"decision", "rejection", "constraint"}
 FIELDS = {"file", "uuid", "kind", "by", "text", "reason", "terms", "evidence"}
@@ -186,10 +187,11 @@ def test_agreement_matches_items_by_row_and_terms(tmp_path: Path) -> None:
     assert result["capture_vs_second"]["labels"] == result["capture_vs_first"]["labels"] == 3
 
 
-def test_the_second_labelling_of_set_4_is_scored_against_the_first() -> None:
-    first = _lines(SET4 / "labels.jsonl")
-    second = _lines(SET4 / "second-labeller" / "labels.jsonl")
-    result = bench_capture.agreement()
+@pytest.mark.parametrize(("key", "folder"), [("4", SET4), ("6", SET6)])
+def test_a_second_labelling_is_scored_against_the_first(key: str, folder: Path) -> None:
+    first = _lines(folder / "labels.jsonl")
+    second = _lines(folder / "second-labeller" / "labels.jsonl")
+    result = bench_capture.agreement(*bench_capture.SECOND_LABELLINGS[key])
     items = (
         sum(1 for label in first if not label.get("none")),
         sum(1 for label in second if not label.get("none")),
