@@ -251,3 +251,26 @@ def test_the_installed_stop_hook_writes_the_acknowledged_prompt(tmp_path: Path) 
     records = decisions_log(project)
     assert [(r["kind"], r["by"], r["decision"]) for r in records] == [("decided", "user", PROMPT)]
     assert json.loads(done.stdout) == {"systemMessage": notice_of(records[0])}
+
+
+def test_a_subagents_words_acknowledge_nothing() -> None:
+    sidechain = {**agent_row(text("You're right, one image per service.")), "isSidechain": True}
+    rows = [prompt_row(PROMPT), sidechain, agent_row(text("Let me check."), uuid="a2")]
+    assert run(rows) == []
+
+
+def test_a_credential_in_an_acknowledged_prompt_is_never_written(
+    project: Path, monkeypatch, capsys
+) -> None:
+    key = "sk-ant-api03-Zx81Lm2Qp7Rt0Vw3Ny6Bb9Cc4Dd_-EeFf"
+    prompt = f"the staging key is {key}"
+    reply = tr.assistant("msg_key", tr.usage(), text="Understood.")
+    rows = [tr.user(prompt), reply, *tr.bookkeeping(prompt)]
+    transcript = tr.write_transcript(project / f"{tr.SESSION}.jsonl", rows)
+    payload = stop_payload(tr.SESSION, project, transcript)
+    result = run_hook_main(monkeypatch, capsys, extract_main, payload)
+    assert (result.exit_code, result.stderr) == (0, "")
+    records = decisions_log(project)
+    assert [r["decision"] for r in records] == ["the staging key is [redacted]"]
+    written = (project / ".working-state" / "decisions.jsonl").read_text(encoding="utf-8")
+    assert key not in written and key not in result.stdout
