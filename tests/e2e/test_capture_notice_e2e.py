@@ -112,3 +112,40 @@ def test_ctx_capture_notice_off_silences_it(
     assert stops and all(run["stdout"] == "" for run in stops)
     log = run_claude.project_dir / ".working-state" / "decisions.jsonl"
     assert len(log.read_text(encoding="utf-8").splitlines()) == 1  # captured all the same
+
+
+ACKED = "one image per service, built from the repo root"
+
+
+def test_a_prompt_the_reply_acknowledges_is_captured_and_shown(
+    installed_home: Path,
+    ctx_venv: Path,
+    run_claude: ClaudeRunner,
+    fake_api: FakeMessagesApi,
+) -> None:
+    """A prompt no rule reads, answered "You're right, ...": the user's decision in their
+    words, shown to the user as a Stop line and kept out of the next request."""
+    fake_api.enqueue_text("You're right, one image per service it is.")
+    result = run_claude(ACKED, extra_args=STREAM)
+    log = run_claude.project_dir / ".working-state" / "decisions.jsonl"
+    (record,) = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert (record["kind"], record["by"], record["source"], record["decision"]) == (
+        "decided",
+        "user",
+        "prompt",
+        ACKED,
+    )
+    assert record["reason"] == "the agent's reply took it as settled: You're right"
+    assert (record["ruled_out"], record["preferred"]) == ([], [])
+    message = f"{HEAD}\n{record['id']} decided (user): {ACKED} ({record['reason']})"
+    shown = [
+        event.get("content")
+        for event in stream_json_events(result.stdout)
+        if event.get("type") == "system" and event.get("subtype") == "informational"
+    ]
+    assert shown == ["\n".join(f"Stop says: {line}" for line in message.splitlines())]
+    fake_api.clear_requests()
+    fake_api.enqueue_text("Continuing.")
+    run_claude("next", cont=True)
+    (request,) = fake_api.requests_of("main")
+    assert not any("context-memory captured" in text for text in texts_of(request))
