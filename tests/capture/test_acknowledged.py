@@ -208,11 +208,44 @@ def test_a_paste_or_a_long_prompt_is_not_acknowledged() -> None:
     assert acknowledged_item(row, "a" * MAX_ACKED_PROMPT, "Understood.") is not None
 
 
-def test_the_unread_prompt_is_not_carried_in_the_state() -> None:
+def test_the_unread_prompt_is_carried_across_runs() -> None:
+    """A run may end between the prompt and the reply (a compaction mid-turn): the same rows
+    fed in two runs give the same record as in one."""
     first = Capturer()
     assert first.feed(prompt_row(PROMPT)) == []
-    second = Capturer(first.to_state())
-    assert second.feed(agent_row(text("You're right."))) == []
+    state = first.to_state()
+    assert state["unread"] == {"uuid": "p1", "timestamp": "2026-01-02T03:04:05Z", "typed": PROMPT}
+    second = Capturer(json.loads(json.dumps(state)))
+    items = [*second.feed(agent_row(text("You're right."))), *second.end_run()]
+    assert items == run([prompt_row(PROMPT), agent_row(text("You're right."))])
+    assert [item["decision"] for item in items] == [PROMPT]
+    assert second.to_state()["unread"] is None
+
+
+@pytest.mark.parametrize(
+    "unread",
+    [
+        "a prompt",
+        {"uuid": "p1", "timestamp": "t", "typed": 7},
+        {"uuid": "p1", "typed": PROMPT},
+        {"uuid": "p1", "timestamp": "t", "typed": "a" * (MAX_ACKED_PROMPT + 1)},
+        {"uuid": "p1", "timestamp": "t", "typed": "   "},
+    ],
+)
+def test_a_damaged_unread_prompt_in_the_state_is_dropped(unread: object) -> None:
+    state = {**Capturer().to_state(), "unread": unread}
+    capturer = Capturer(state)
+    assert capturer.feed(agent_row(text("You're right."))) == []
+    assert capturer.to_state()["unread"] is None
+
+
+def test_a_carried_unread_prompt_is_bounded() -> None:
+    state = {
+        **Capturer().to_state(),
+        "unread": {"uuid": "u" * 500, "timestamp": "t" * 500, "typed": PROMPT},
+    }
+    kept = Capturer(state).to_state()["unread"]
+    assert (len(kept["uuid"]), len(kept["timestamp"]), kept["typed"]) == (80, 40, PROMPT)
 
 
 def acknowledged_turn(project: Path) -> Path:

@@ -33,6 +33,31 @@ MAX_ACKED_PROMPT = 600  # a longer prompt says more than one thing the reply cou
 _LEAD = " \t\n*_#>-\"'“”「」"  # markdown and quotes a reply's first words may wear
 
 
+def awaited(typed: str) -> str:
+    """The prompt's words as a reply may acknowledge them, or '' (none, or too long to
+    wait for)."""
+    said = " ".join(typed.split())
+    return said if len(said) <= MAX_ACKED_PROMPT else ""
+
+
+def unread_of(state: object) -> dict[str, str] | None:
+    """The prompt a carried state waits on (``{"uuid", "timestamp", "typed"}``), bounded and
+    checked, or None."""
+    if not isinstance(state, dict):
+        return None
+    fields = {key: state.get(key) for key in ("uuid", "timestamp", "typed")}
+    if not all(isinstance(value, str) for value in fields.values()):
+        return None
+    typed = awaited(str(fields["typed"]))
+    if not typed:
+        return None
+    return {
+        "uuid": clip(fields["uuid"], 80),
+        "timestamp": clip(fields["timestamp"], 40),
+        "typed": typed,
+    }
+
+
 def acknowledgement(reply: str) -> str:
     """The words the reply opens with when they acknowledge what the user said ('' when
     they do not)."""
@@ -50,8 +75,8 @@ def acknowledgement(reply: str) -> str:
 def acknowledged_item(row: dict[str, Any], typed: str, reply: str) -> Item | None:
     """The user's decision that ``reply`` (the agent's first text after the prompt of
     ``row``, whose own words are ``typed``) acknowledges, or None."""
-    said = " ".join(typed.split())
-    if not said or len(said) > MAX_ACKED_PROMPT:
+    said = awaited(typed)
+    if not said:
         return None
     ack = acknowledgement(reply)
     if not ack:

@@ -24,7 +24,7 @@ fields: see docs/capture.md and the shared spec.
 
 Size: one class, because every source reads and writes the one carried state (the calls
 seen, the rejections waiting for a reason, the interrupted call, the plan rejections, the
-dialogue); what each source reads from its rows lives in its own module.
+dialogue, the prompt waiting for the reply that may acknowledge it); what each source reads from its rows lives in its own module.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import json
 
 from context_memory import TYPE_CHECKING
 from context_memory.capture import dialogue, rejections
-from context_memory.capture.acknowledged import acknowledged_item
+from context_memory.capture.acknowledged import acknowledged_item, awaited, unread_of
 from context_memory.capture.agent_text import settled_choice
 from context_memory.capture.items import call_of, describe_call, make_item, without_secrets
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
@@ -99,8 +99,8 @@ class Capturer:
         self._queue = Queued()  # messages typed while the agent worked (capture/queued.py)
         self._handed: list[str] = []  # of those, handed to the agent, for its next row
         # The prompt no rule read, until the agent's first text or call in reply
-        # (acknowledged.py); a run ends after the reply, so it is not carried.
-        self._unread: tuple[dict[str, Any], str] | None = None
+        # (acknowledged.py): {"uuid", "timestamp", "typed"}.
+        self._unread: dict[str, str] | None = None
         if isinstance(state, dict) and state.get("v") in READ_VERSIONS:
             self._load(state)
 
@@ -123,6 +123,7 @@ class Capturer:
         prompts = state.get("prompts")
         self.prompts = prompts if isinstance(prompts, int) and prompts >= 0 else 0
         self._queue = Queued(state.get("queued"))
+        self._unread = unread_of(state.get("unread"))
         handed = state.get("handed")
         if isinstance(handed, list):
             self._handed = [clip(h, MAX_QUEUED_CHARS) for h in handed if isinstance(h, str)][
@@ -142,6 +143,7 @@ class Capturer:
             "dialogue": self._dialogue.to_state(),
             "queued": self._queue.to_state(),
             "handed": self._handed,
+            "unread": self._unread,
         }
         while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES:
             if not self._seen.shrink():
@@ -258,7 +260,7 @@ class Capturer:
             elif block.get("type") == "text" and isinstance(block.get("text"), str):
                 if self._unread is not None:
                     unread, self._unread = self._unread, None
-                    acked = acknowledged_item(unread[0], unread[1], block["text"])
+                    acked = acknowledged_item(unread, unread["typed"], block["text"])
                     if acked is not None:
                         out += self._dialogue.hold(acked)
                 said = any(item["source"] == "agent-text" for item in out)
@@ -331,7 +333,11 @@ class Capturer:
         # only when it also sets a standing rule.
         if found is None and not answered and not goes_on and typed:
             # Read by no rule: the agent's first words in reply may say it settled something.
-            self._unread = ({"uuid": row.get("uuid"), "timestamp": row.get("timestamp")}, typed)
+            said = awaited(typed)
+            uuid, stamp = row.get("uuid"), row.get("timestamp")
+            if said and isinstance(uuid, str):
+                stamp = stamp if isinstance(stamp, str) else ""
+                self._unread = {"uuid": clip(uuid, 80), "timestamp": clip(stamp, 40), "typed": said}
         if found is None or (answered and found.kind != "constraint"):
             return out
         call = self._seen.get(about) if about else None
