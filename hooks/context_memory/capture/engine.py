@@ -24,7 +24,8 @@ fields: see docs/capture.md and the shared spec.
 
 Size: one class, because every source reads and writes the one carried state (the calls
 seen, the rejections waiting for a reason, the interrupted call, the plan rejections, the
-dialogue, the prompt waiting for the reply that may acknowledge it); what each source reads from its rows lives in its own module.
+dialogue, the prompt waiting for the reply that may acknowledge it); what each source reads
+from its rows lives in its own module.
 """
 
 from __future__ import annotations
