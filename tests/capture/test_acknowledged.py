@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from context_memory.capture import cues
 from context_memory.capture.acknowledged import (
     MAX_ACKED_PROMPT,
     acknowledged_item,
@@ -22,7 +21,6 @@ from helpers import transcript_rows as tr
 from helpers.cli_run import run_hook_main
 from helpers.hook_payloads import decisions_log, stop_payload
 from helpers.installed import installed_with_project
-from helpers.language_cases import unexampled
 
 PROMPT = "one image per service, built from the repo root"
 
@@ -58,43 +56,6 @@ def run(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return items + capturer.end_run()
 
 
-# (reply's opening, language): every ACKNOWLEDGES entry of every table has one.
-ACKS: dict[str, list[str]] = {
-    "en": [
-        "You're absolutely right, the image should be built per service.",
-        "Good point, I'll keep the builds separate.",
-        "Understood. Each service gets its own image.",
-    ],
-    "zh": ["你说得对，每个服务都应该有自己的镜像。", "明白了，我会按这个来做。"],
-    "ja": [
-        "おっしゃる通りです。サービスごとにイメージを作ります。",
-        "承知しました。その方針で進めます。",
-    ],
-    "ko": [
-        "맞습니다. 서비스마다 이미지를 따로 만들겠습니다.",
-        "알겠습니다. 그렇게 진행하겠습니다.",
-    ],
-    "es": ["Tienes razón, cada servicio tendrá su propia imagen.", "Entendido, así lo haré."],
-    "de": [
-        "Du hast völlig recht, jeder Dienst bekommt ein eigenes Image.",
-        "Verstanden, ich mache es so.",
-    ],
-    "fr": ["Vous avez raison, chaque service aura sa propre image.", "Compris, je procède ainsi."],
-    "pt": [
-        "Você tem razão, cada serviço terá sua própria imagem.",
-        "Entendido, vou fazer assim: cada serviço terá sua própria imagem.",
-    ],
-    "ru": ["Вы правы, у каждого сервиса будет свой образ.", "Понял, сделаю так."],
-    "it": ["Hai ragione, ogni servizio avrà la sua immagine.", "Capito, procedo così."],
-    "nl": ["Je hebt gelijk, elke dienst krijgt een eigen image.", "Begrepen, ik doe het zo."],
-    "pl": ["Masz rację, każda usługa dostanie własny obraz.", "Rozumiem, zrobię to tak."],
-    "tr": ["Haklısınız, her servisin kendi imajı olacak.", "Anladım, böyle yapacağım."],
-    "vi": ["Bạn nói đúng, mỗi dịch vụ sẽ có image riêng.", "Đã hiểu, tôi sẽ làm như vậy."],
-    "id": [
-        "Anda benar, setiap layanan punya image sendiri.",
-        "Dimengerti, saya akan melakukannya.",
-    ],
-}
 # Openings that answer a task as well as a rule, or say nothing of the prompt: no entry.
 NOT_ACKS = [
     "Got it, let me fix the failing test.",
@@ -107,23 +68,6 @@ NOT_ACKS = [
     "明白吗？",
     "Let me check: you're right that the file exists, but",
 ]
-
-
-@pytest.mark.parametrize("code", sorted(ACKS))
-def test_every_acknowledges_entry_has_an_example(code: str) -> None:
-    table = {t.code: t for t in cues.TABLES}[code]
-    heads = [reply[:40] for reply in ACKS[code]]
-    assert table.ACKNOWLEDGES and unexampled(table.ACKNOWLEDGES, heads, "match") == []
-
-
-def test_every_table_has_acknowledgements() -> None:
-    assert sorted(ACKS) == sorted(t.code for t in cues.TABLES)
-
-
-@pytest.mark.parametrize("reply", [r for code in ACKS for r in ACKS[code]])
-def test_a_reply_that_acknowledges_is_read_in_its_language(reply: str) -> None:
-    assert acknowledgement(reply) != ""
-    assert acknowledgement(f"**{reply}**") != ""  # bold, as agents write it
 
 
 @pytest.mark.parametrize("reply", NOT_ACKS)

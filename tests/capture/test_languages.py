@@ -876,6 +876,57 @@ BRIEF_EXAMPLES: dict[str, list[str]] = {
         "Bạn là một kỹ sư phần mềm giàu kinh nghiệm.",
     ],
 }
+# How a reply opens when it takes the prompt as settled (each language's ACKNOWLEDGES: every
+# entry has an example): the prompt no rule read is the user's decision (acknowledged.py).
+ACK_EXAMPLES: dict[str, list[str]] = {
+    "en": [
+        "You're absolutely right, the image should be built per service.",
+        "Good point, I'll keep the builds separate.",
+        "Understood. Each service gets its own image.",
+    ],
+    "zh": ["你说得对，每个服务都应该有自己的镜像。", "明白了，我会按这个来做。"],
+    "ja": [
+        "おっしゃる通りです。サービスごとにイメージを作ります。",
+        "承知しました。その方針で進めます。",
+    ],
+    "ko": [
+        "맞습니다. 서비스마다 이미지를 따로 만들겠습니다.",
+        "알겠습니다. 그렇게 진행하겠습니다.",
+    ],
+    "es": ["Tienes razón, cada servicio tendrá su propia imagen.", "Entendido, así lo haré."],
+    "de": [
+        "Du hast völlig recht, jeder Dienst bekommt ein eigenes Image.",
+        "Verstanden, ich mache es so.",
+    ],
+    "fr": ["Vous avez raison, chaque service aura sa propre image.", "Compris, je procède ainsi."],
+    "pt": [
+        "Você tem razão, cada serviço terá sua própria imagem.",
+        "Entendido, vou fazer assim: cada serviço terá sua própria imagem.",
+    ],
+    "ru": ["Вы правы, у каждого сервиса будет свой образ.", "Понял, сделаю так."],
+    "it": ["Hai ragione, ogni servizio avrà la sua immagine.", "Capito, procedo così."],
+    "nl": ["Je hebt gelijk, elke dienst krijgt een eigen image.", "Begrepen, ik doe het zo."],
+    "pl": ["Masz rację, każda usługa dostanie własny obraz.", "Rozumiem, zrobię to tak."],
+    "tr": ["Haklısınız, her servisin kendi imajı olacak.", "Anladım, böyle yapacağım."],
+    "vi": ["Bạn nói đúng, mỗi dịch vụ sẽ có image riêng.", "Đã hiểu, tôi sẽ làm như vậy."],
+    "id": [
+        "Anda benar, setiap layanan punya image sendiri.",
+        "Dimengerti, saya akan melakukannya.",
+    ],
+}
+
+
+@pytest.mark.parametrize("code", sorted(TABLES))
+def test_every_acknowledges_entry_has_an_example(code: str) -> None:
+    from context_memory.capture.acknowledged import acknowledgement
+
+    heads = [reply[:40] for reply in ACK_EXAMPLES[code]]
+    assert TABLES[code].ACKNOWLEDGES and unexampled(TABLES[code].ACKNOWLEDGES, heads, "match") == []
+    for reply in ACK_EXAMPLES[code]:
+        assert acknowledgement(reply) != "", reply
+        assert acknowledgement(f"**{reply}**") != "", reply  # bold, as agents write it
+
+
 # Ten lines of context, a paste-like line, then a rule: read only when the prompt is a brief.
 _BRIEF_BODY = (
     "\n\nContext\n"
