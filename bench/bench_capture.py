@@ -1,6 +1,6 @@
 """How well the capture engine finds what real sessions decided, rejected and required.
 
-    python bench/bench_capture.py [--set 1|2|4|5|6|both|all] [--split all|a|b]
+    python bench/bench_capture.py [--set 1|2|4|5|6|7|both|all] [--split all|a|b]
                                   [--cases all|dev|none]
                                   [--json | --markdown]
 
@@ -22,11 +22,14 @@ share of captured records that match some label.
   of still more users, labelled blind in session 14; scored after each change since, never
   read: in the group ``held-out``);
 - set 6: tests/fixtures/decision-labels-6/labels.jsonl over its transcripts/ (longer whole
-  sessions of still more users, labelled blind after the last rule change and scored once:
-  group ``fresh``).
+  sessions of still more users, labelled blind in session 15 after the last rule change:
+  group ``fresh``);
+- set 7: tests/fixtures/decision-labels-7/labels.jsonl over its transcripts/ (whole sessions
+  of still more users, labelled blind in session 16, no rule changed since set 6: group
+  ``fresh``, scored once).
 
 The **headline** groups are those nobody read while writing capture's rules: ``fresh``
-(set 6, labelled after the rules it scores) and ``held-out`` (sets 4 and 5 and the set-2
+(sets 6 and 7, labelled after the rules they score) and ``held-out`` (sets 4 and 5 and the set-2
 repositories in ``HELD_OUT``, scored after each change). ``dev`` is everything else (read
 for row shapes and phrasing kinds, never to copy a labelled line).
 
@@ -70,6 +73,8 @@ SET5_TRANSCRIPTS = FIXTURES / "decision-labels-5" / "transcripts"
 SET6_LABELS = FIXTURES / "decision-labels-6" / "labels.jsonl"
 SET6_TRANSCRIPTS = FIXTURES / "decision-labels-6" / "transcripts"
 SET6_SECOND = FIXTURES / "decision-labels-6" / "second-labeller" / "labels.jsonl"
+SET7_LABELS = FIXTURES / "decision-labels-7" / "labels.jsonl"
+SET7_TRANSCRIPTS = FIXTURES / "decision-labels-7" / "transcripts"
 # The sets a second blind labeller labelled again: (first, second, transcripts).
 SECOND_LABELLINGS = {
     "4": (SET4_LABELS, SET4_SECOND, SET4_TRANSCRIPTS),
@@ -77,7 +82,7 @@ SECOND_LABELLINGS = {
 }
 # The label sets whose every file is in the group ``fresh``: labelled blind after the last
 # rule change, scored once, never read.
-FRESH_LABELS = (SET6_LABELS,)
+FRESH_LABELS = (SET6_LABELS, SET7_LABELS)
 # The label sets whose every file is in the group ``held-out``: once fresh, scored after each
 # change since, never read.
 HELD_OUT_LABELS = (SET4_LABELS, SET5_LABELS)
@@ -155,7 +160,10 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
     folder of its own): made into records as it writes them (texts cut to their bounds, at
     most MAX_ANCHORS anchors, credentials redacted), without what it would not append (the
     same row's record again, the same statement read from another row), so the score is
-    that of what a later session reads."""
+    that of what a later session reads. The pass ends as a Stop hook's run does
+    (``end_run``): a call rejected with no reason at the end of the file stays pending,
+    waiting for the prompt that would carry its reason, and no hook writes it (``ctx-capture``,
+    run by hand on a finished transcript, does: ``flush``)."""
     capturer = Capturer()
     items: list[dict[str, Any]] = []
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
@@ -165,7 +173,7 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
             except ValueError:
                 continue
             items.extend(capturer.feed(row))
-    items.extend(capturer.flush())
+    items.extend(capturer.end_run())
     result = CaptureResult()
     with tempfile.TemporaryDirectory() as state:
         add_records(
@@ -594,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--set",
-        choices=("1", "2", "4", "5", "6", "both", "all"),
+        choices=("1", "2", "4", "5", "6", "7", "both", "all"),
         default="all",
         help="both: sets 1 and 2",
     )
@@ -633,6 +641,7 @@ def main(argv: list[str] | None = None) -> int:
         "4": [(SET4_LABELS, SET4_TRANSCRIPTS)],
         "5": [(SET5_LABELS, SET5_TRANSCRIPTS)],
         "6": [(SET6_LABELS, SET6_TRANSCRIPTS)],
+        "7": [(SET7_LABELS, SET7_TRANSCRIPTS)],
         "both": [(DEFAULT_LABELS, DEFAULT_TRANSCRIPTS), (SET2_LABELS, SET2_TRANSCRIPTS)],
         "all": [
             (DEFAULT_LABELS, DEFAULT_TRANSCRIPTS),
@@ -640,6 +649,7 @@ def main(argv: list[str] | None = None) -> int:
             (SET4_LABELS, SET4_TRANSCRIPTS),
             (SET5_LABELS, SET5_TRANSCRIPTS),
             (SET6_LABELS, SET6_TRANSCRIPTS),
+            (SET7_LABELS, SET7_TRANSCRIPTS),
         ],
     }[args.set]
     result = score_sets(sets)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import gzip
 import json
 import sys
+from pathlib import Path
 
+from helpers import transcript_rows as tr
 from helpers.paths import REPO
 
 sys.path.insert(0, str(REPO / "bench"))
@@ -14,6 +16,7 @@ sys.path.insert(0, str(REPO / "bench"))
 import bench_capture
 
 from context_memory.capture.rejections import REJECT_START, marked_reason
+from context_memory.capture.store import captured_items
 
 TRANSCRIPTS = REPO / "tests" / "fixtures" / "real-transcripts"
 LABELS = REPO / "tests" / "fixtures" / "decision-labels" / "labels.jsonl"
@@ -103,6 +106,7 @@ def test_the_markdown_report_lists_every_miss_and_extra_per_group(capsys: object
             (bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS),
             (bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS),
             (bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS),
+            (bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS),
         ]
     )
     groups = ("fresh", "held-out", "dev")
@@ -147,3 +151,34 @@ def test_the_interval_is_the_same_on_every_run() -> None:
     assert first == bench_capture.interval(per_file)  # type: ignore[arg-type]
     low, high = first["recall_all"]
     assert 0.0 <= low < high <= 1.0
+
+
+BARE_REJECTION = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file). STOP what you are doing and "
+    "wait for the user to tell you how to proceed."
+)
+
+
+def test_the_benchmark_scores_what_the_stop_hook_writes(tmp_path: Path) -> None:
+    """A file that ends on a call rejected with no reason: a Stop hook keeps the rejection
+    pending (the next prompt would carry its reason) and writes nothing, so the benchmark
+    scores no record; ``ctx-capture`` on the finished transcript (``flush``) writes it."""
+    call = tr.tool_use("Bash", {"command": "rm -rf build", "description": "Clean the build"})
+    asked = tr.assistant("msg_1", tr.usage(), content=[call])
+    rejected = tr.user("")
+    rejected["message"]["content"] = [
+        {"type": "tool_result", "tool_use_id": call["id"], "is_error": True,
+         "content": BARE_REJECTION}
+    ]  # fmt: skip
+    rejected["toolUseResult"] = "Error: " + BARE_REJECTION
+    rejected["toolDenialKind"] = "user-rejected"
+    rows = [tr.user("clean up the build output"), asked, rejected]
+    path = tmp_path / "a__b__session.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.write("".join(json.dumps(row) + "\n" for row in rows))
+    assert bench_capture.capture_file(path) == ([], 1)
+    items, _ = captured_items(rows, None, flush=True)
+    assert [(i["kind"], i["source"], i["decision"], i["reason"]) for i in items] == [
+        ("rejected", "tool-rejection", "Bash: rm -rf build", "")
+    ]
