@@ -9,13 +9,15 @@ it only the 17), the 19 of tests/fixtures/decision-labels-4/transcripts/ (set 4:
 sessions of more users, labelled blind after session 10's rules), those of
 tests/fixtures/decision-labels-5/transcripts/ (set 5: still more users, labelled blind after
 session 14's rules) and those of tests/fixtures/decision-labels-6/transcripts/ (set 6: longer
-sessions of still more users, labelled blind after session 15's rules). Each is replayed as
+sessions of still more users, labelled blind after session 15's rules) and those of
+tests/fixtures/decision-labels-7/transcripts/ (set 7: still more users, labelled blind in
+session 16 with those rules unchanged). Each is replayed as
 ``ctx-guard --replay`` does (guard/replay.py): as recorded (before each main-chain
 assistant row, its tool calls are judged against what was captured from the rows before
 it), and with ``--preload`` (every call against the transcript's final live records).
 
-Published per group (real-transcripts, set 2 dev, set 2 held out, sets 4 and 5, set 6
-fresh: repositories nobody read while writing rules) and mode: tool calls, asks and reminders per
+Published per group (real-transcripts, set 2 dev, set 2 held out, sets 4 to 7:
+repositories nobody read while writing rules) and mode: tool calls, asks and reminders per
 100 calls, and every ask and reminder with its record and a verdict (VERDICTS below: true,
 false, debatable; "unjudged" for one nobody has looked at). An ask on a call the user
 rejected in that very transcript (its tool result is the client's rejection) is marked "the
@@ -39,6 +41,7 @@ TRANSCRIPTS = ROOT / "tests" / "fixtures" / "real-transcripts"
 SET4_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-4" / "transcripts"
 SET5_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-5" / "transcripts"
 SET6_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-6" / "transcripts"
+SET7_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-7" / "transcripts"
 MAX_ASKS_PER_100 = 1.0
 REJECTION_MARK = "The user doesn't want to"
 # The repositories of set 2 that nobody read while writing rules (HELDOUT.md).
@@ -83,7 +86,9 @@ def group_of(path: Path) -> str:
     if path.parent.parent.name == "decision-labels-5":
         return "set 5"
     if path.parent.parent.name == "decision-labels-6":
-        return "set 6 fresh"
+        return "set 6"
+    if path.parent.parent.name == "decision-labels-7":
+        return "set 7"
     return "set 2 held out" if path.name.startswith(HELD_OUT) else "set 2 dev"
 
 
@@ -221,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         paths += sorted(SET4_TRANSCRIPTS.glob("*.jsonl.gz"))
         paths += sorted(SET5_TRANSCRIPTS.glob("*.jsonl.gz"))
         paths += sorted(SET6_TRANSCRIPTS.glob("*.jsonl.gz"))
+        paths += sorted(SET7_TRANSCRIPTS.glob("*.jsonl.gz"))
     groups = measure(paths)
     if args.json:
         sys.stdout.write(json.dumps(groups, ensure_ascii=False, indent=1) + "\n")

@@ -109,7 +109,8 @@ def test_the_markdown_report_lists_every_miss_and_extra_per_group(capsys: object
             (bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS),
         ]
     )
-    groups = ("fresh", "held-out", "dev")
+    groups = tuple(g for g in ("fresh", "held-out", "dev") if g in result["groups"])
+    assert groups[-2:] == ("held-out", "dev")
     for group in groups:
         figures = result["groups"][group]
         assert f"#### Missed, {group} ({len(figures['missed'])})" in out

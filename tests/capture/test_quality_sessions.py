@@ -1,9 +1,9 @@
-"""Label sets 4, 5 and 6 (whole sessions of more users, each labelled blind after the last
-rule change of its session: tests/fixtures/decision-labels-4, -5 and -6, their READMEs): each
-fixture's own rules, its owners apart from every other label set, and its scoring: set 6 as
-bench_capture's group ``fresh``, sets 4 and 5 (fresh once, scored after each change since) in
-the group ``held-out``. Nothing here prints or asserts a label's text: the sets are scored,
-never read."""
+"""Label sets 4 to 7 (whole sessions of more users, each labelled blind after the last rule
+change of its session: tests/fixtures/decision-labels-4 to -7, their READMEs): each fixture's
+own rules, its owners apart from every other label set, and its scoring: each was fresh
+once (bench_capture's group ``fresh``, scored once after the rules it was labelled after),
+and all four are now in the group ``held-out`` (scored after each change since). Nothing
+here prints or asserts a label's text: the sets are scored, never read."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ FIXTURES = REPO / "tests" / "fixtures"
 SET4 = FIXTURES / "decision-labels-4"
 SET5 = FIXTURES / "decision-labels-5"
 SET6 = FIXTURES / "decision-labels-6"
-SESSION_SETS = (SET4, SET5, SET6)
+SET7 = FIXTURES / "decision-labels-7"
+SESSION_SETS = (SET4, SET5, SET6, SET7)
 # (folder, labelling): every labelling of the whole-session sets.
 LABELLINGS = [
     (SET4, "labels.jsonl"),
@@ -34,6 +35,8 @@ LABELLINGS = [
     (SET5, "labels.jsonl"),
     (SET6, "labels.jsonl"),
     (SET6, "second-labeller/labels.jsonl"),
+    (SET7, "labels.jsonl"),
+    (SET7, "second-labeller/labels.jsonl"),
 ]
 KINDS = {"decision", "rejection", "constraint"}
 FIELDS = {"file", "uuid", "kind", "by", "text", "reason", "terms", "evidence"}
@@ -124,11 +127,11 @@ def test_no_owner_of_a_session_set_is_in_another_label_set(folder: Path) -> None
     assert not owners & others
 
 
-# (folder, its labels and transcripts, the group every file of it is scored in): set 6 fresh
-# (labelled after the last rule change, scored once), sets 4 and 5 held out (scored after each
-# change).
+# (folder, its labels and transcripts, the group every file of it is scored in): all four held
+# out (fresh once, scored after each change since).
 SCORED_AS = [
-    (SET6, bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS, "fresh"),
+    (SET7, bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS, "held-out"),
+    (SET6, bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS, "held-out"),
     (SET5, bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS, "held-out"),
     (SET4, bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS, "held-out"),
 ]
@@ -148,9 +151,26 @@ def test_a_session_set_is_scored_in_its_group_alone(
     assert {repo["group"] for repo in result["repositories"].values()} == {group}
 
 
-def test_only_a_fresh_set_is_scored_as_fresh() -> None:
+def test_only_a_fresh_set_is_scored_as_fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     result = bench_capture.score_sets([(bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS)])
     assert "fresh" not in result["groups"]
+    # The next blind set, once named fresh, is scored in that group alone.
+    monkeypatch.setattr(bench_capture, "FRESH_LABELS", (bench_capture.SET7_LABELS,))
+    monkeypatch.setattr(
+        bench_capture,
+        "HELD_OUT_LABELS",
+        tuple(p for p in bench_capture.HELD_OUT_LABELS if p != bench_capture.SET7_LABELS),
+    )
+    sets = [
+        (bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS),
+        (bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS),
+    ]
+    result = bench_capture.score_sets(sets)
+    labels = _lines(SET7 / "labels.jsonl")
+    assert result["groups"]["fresh"]["files"] == len({label["file"] for label in labels})
+    assert result["groups"]["held-out"]["files"] == len(
+        {label["file"] for label in _lines(SET6 / "labels.jsonl")}
+    )
 
 
 def _write_labels(path: Path, labels: list[dict[str, Any]]) -> Path:
@@ -187,7 +207,7 @@ def test_agreement_matches_items_by_row_and_terms(tmp_path: Path) -> None:
     assert result["capture_vs_second"]["labels"] == result["capture_vs_first"]["labels"] == 3
 
 
-@pytest.mark.parametrize(("key", "folder"), [("4", SET4), ("6", SET6)])
+@pytest.mark.parametrize(("key", "folder"), [("4", SET4), ("6", SET6), ("7", SET7)])
 def test_a_second_labelling_is_scored_against_the_first(key: str, folder: Path) -> None:
     first = _lines(folder / "labels.jsonl")
     second = _lines(folder / "second-labeller" / "labels.jsonl")

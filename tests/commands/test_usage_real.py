@@ -28,6 +28,7 @@ SECOND = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-2" 
 FOURTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-4" / "transcripts"
 FIFTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-5" / "transcripts"
 SIXTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-6" / "transcripts"
+SEVENTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-7" / "transcripts"
 SKIPPED_TEXTS = (
     "[Request interrupted by user]",
     "[Request interrupted by user for tool use]",
@@ -231,12 +232,12 @@ def test_the_docs_give_the_client_versions_these_transcripts_record() -> None:
     fourth = sorted(
         {v for path in FOURTH.glob("*.jsonl.gz") for v in client_versions(path)}, key=release
     )
-    # And the fifth and the sixth (tests/fixtures/decision-labels-5 and -6).
-    fifth, sixth = (
+    # And the fifth, the sixth and the seventh (tests/fixtures/decision-labels-5, -6 and -7).
+    fifth, sixth, seventh = (
         sorted(
             {v for path in folder.glob("*.jsonl.gz") for v in client_versions(path)}, key=release
         )
-        for folder in (FIFTH, SIXTH)
+        for folder in (FIFTH, SIXTH, SEVENTH)
     )
     known = {
         (every[0], every[-1]),
@@ -244,6 +245,7 @@ def test_the_docs_give_the_client_versions_these_transcripts_record() -> None:
         (fourth[0], fourth[-1]),
         (fifth[0], fifth[-1]),
         (sixth[0], sixth[-1]),
+        (seventh[0], seventh[-1]),
     }
     assert [place for place in written if place[1] not in known] == []
     sources = (FIXTURES / "SOURCES.md").read_text(encoding="utf-8")
