@@ -3,12 +3,22 @@ not chosen are its alternatives, and its typed subjects (choice_subjects): the l
 preferred, the others ruled out (packages when the question asks for a library).
 
 The result row carries ``toolUseResult: {"questions": [{"question", "options": [{"label",
-...}], ...}], "answers": {question: answer}}``: the chosen options' descriptions are the
-item's reason (what the choice means, often in the agent's words); its text reads
-``User has answered your questions: "Q"="A", "Q2"="A2". You can now continue ...``, which
-is parsed when the structured form is missing (older rows, damaged rows) and the result
-answers a call known to be an ``AskUserQuestion``. Any other tool's output that quotes the
-text (a ``cat`` of a file) is that tool's: ``is_answer`` tells them apart.
+...}], "multiSelect", ...}], "answers": {question: answer}}``: the chosen options'
+descriptions are the item's reason (what the choice means, often in the agent's words); its
+text reads ``User has answered your questions: "Q"="A", "Q2"="A2". You can now continue
+...``, which is parsed when the structured form is missing (older rows, damaged rows) and
+the result answers a call known to be an ``AskUserQuestion``. Any other tool's output that
+quotes the text (a ``cat`` of a file) is that tool's: ``is_answer`` tells them apart.
+
+What 2.1.332 writes besides (read from the client, its ``mapToolResultToToolResultBlockParam``
+of AskUserQuestion): a multi-select answer is a list of labels; ``annotations: {question:
+{"notes": ...}}`` holds what the user typed beside an answer (the model reads it as
+``notes: ...``), even beside no option selected; ``response`` is a reply the user typed
+instead of answering (the model reads ``The user responded: ...`` and no answer);
+``afkTimeoutMs`` means the user went idle before submitting (``Before going idle the user
+had selected: ...``: nothing was submitted, so nothing is settled). The text starts ``Your
+questions have been answered:`` when every answer is one of the options, else ``The user
+answered:``.
 """
 
 from __future__ import annotations
@@ -29,7 +39,14 @@ if TYPE_CHECKING:
     from context_memory.capture.items import Item
     from context_memory.core.subject import Subject
 
-ANSWER_START = "User has answered your question"
+# The starts of the text the model reads: clients up to 2.1.1xx, then 2.1.332's two forms and
+# its typed reply.
+ANSWER_STARTS = (
+    "User has answered your question",
+    "Your questions have been answered:",
+    "The user answered:",
+    "The user responded:",
+)
 # Words of a question that asks which library (package, dependency, framework) to use: its
 # one-word option labels are packages then. Lowercase; matched as parts of the question.
 LIBRARY_WORDS = (
@@ -46,32 +63,63 @@ MAX_DESCRIPTION = 1000  # characters of a chosen option's description read
 # another script counts as three (a Han character says what three or four Latin ones do).
 MAX_PLAIN_ANSWER = 40
 MAX_OFFERED = 200  # characters of an offered option or question a turned-down question keeps
+NOTES_ONLY = "(notes only)"  # 2.1.332's answer where the user wrote notes and chose nothing
 
 
-def _answers(row: dict[str, Any], text: str) -> list[tuple[str, str, dict[str, Any]]]:
-    """(question, answer, the question's entry) of each question of a result that the
-    answer settles: the client's structured form, else the text form (no entry known)."""
+def _answer_text(answer: object) -> str:
+    """An answer as one string: a multi-select's labels joined, '' for anything else."""
+    if isinstance(answer, str):
+        return answer
+    if isinstance(answer, list):
+        return ", ".join(a for a in answer[:8] if isinstance(a, str) and a.strip())
+    return ""
+
+
+def _notes(result: dict[str, Any], question: str) -> str:
+    """What the user typed beside the answer to ``question`` (2.1.332's annotations)."""
+    annotations = result.get("annotations")
+    noted = annotations.get(question) if isinstance(annotations, dict) else None
+    notes = noted.get("notes") if isinstance(noted, dict) else None
+    return " ".join(notes.split())[:MAX_DESCRIPTION] if isinstance(notes, str) else ""
+
+
+def _answers(row: dict[str, Any], text: str) -> list[tuple[str, str, dict[str, Any], str]]:
+    """(question, answer, the question's entry, the answer without its notes) of each
+    question of a result that the answer settles: the client's structured form, else the
+    text form (no entry known). The notes typed beside an answer are part of it; an answer
+    of notes alone is typed text. Nothing when the user went idle before submitting."""
     result = row.get("toolUseResult")
-    pairs: list[tuple[str, str]] = []
+    pairs: list[tuple[str, str, str]] = []
     entries: dict[str, dict[str, Any]] = {}
+    if isinstance(result, dict) and result.get("afkTimeoutMs"):
+        return []
     if isinstance(result, dict) and isinstance(result.get("answers"), dict):
         answers = result["answers"]
-        for question, answer in list(answers.items())[:MAX_QUESTIONS]:
-            if isinstance(question, str) and isinstance(answer, str):
-                pairs.append((question, answer))
+        noted = result.get("annotations")
+        asked = [*answers, *(noted if isinstance(noted, dict) else ())]
+        for question in list(dict.fromkeys(asked))[:MAX_QUESTIONS]:
+            if not isinstance(question, str):
+                continue
+            answer = _answer_text(answers.get(question))
+            answer = "" if answer == NOTES_ONLY else answer
+            notes = _notes(result, question)
+            said = f"{answer} ({notes})" if answer and notes else answer or notes
+            if said.strip():
+                pairs.append((question, said, answer))
         questions = result.get("questions")
         for entry in questions[:MAX_QUESTIONS] if isinstance(questions, list) else []:
             if isinstance(entry, dict) and isinstance(entry.get("question"), str):
                 entries.setdefault(entry["question"], entry)
     if not pairs:
-        pairs = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
+        found = _PAIR.findall(text[:MAX_SCAN])[:MAX_QUESTIONS]
+        pairs = [(question, answer, answer) for question, answer in found]
     every_label = [label for entry in entries.values() for label in _labels(entry)]
-    settled: list[tuple[str, str, dict[str, Any]]] = []
-    for question, answer in pairs:
+    settled: list[tuple[str, str, dict[str, Any], str]] = []
+    for question, answer, bare in pairs:
         entry = entries.get(question, {})
         labels = _labels(entry) if entry else every_label
         if not (_settles_nothing(answer) or _talk(answer, labels)):
-            settled.append((question, answer, entry))
+            settled.append((question, answer, entry, bare))
     return settled
 
 
@@ -144,10 +192,24 @@ def _structured(row: dict[str, Any]) -> bool:
 
 def is_answer(row: dict[str, Any], text: str, tool: str) -> bool:
     """An AskUserQuestion result: it answers a call of that tool, or (its call no longer
-    remembered) it carries the client's ``{questions, answers}``."""
+    remembered) it carries the client's ``{questions, answers}`` and its text."""
     if tool:
         return tool in QUESTION_TOOLS
-    return _structured(row) and text.startswith(ANSWER_START)
+    return _structured(row) and text.startswith(ANSWER_STARTS)
+
+
+def responded(row: dict[str, Any]) -> str:
+    """The reply the user typed instead of answering (2.1.332's ``response``), or ''."""
+    result = row.get("toolUseResult")
+    said = result.get("response") if isinstance(result, dict) else None
+    return " ".join(said.split())[:MAX_SCAN] if isinstance(said, str) else ""
+
+
+def offer_of_result(row: dict[str, Any]) -> dict[str, Any]:
+    """The offer of the questions a result carries (``question_offer`` of its
+    ``questions``), for a reply typed in their place."""
+    result = row.get("toolUseResult")
+    return question_offer(result if isinstance(result, dict) else {})
 
 
 def _option_subject(label: str, library: bool) -> Subject | None:
@@ -222,8 +284,9 @@ def question_offer(tool_input: object) -> dict[str, Any]:
 
 def typed_answer_item(row: dict[str, Any], offer: dict[str, Any], answer: str) -> Item | None:
     """The decision of an answer typed where the question was turned down (its rejection's
-    reason): the answer to the offered question, unless it settles nothing or only talks."""
-    labels = [option[1] for option in offer.get("options", [])]
+    reason): the answer to the offered question, unless it settles nothing or only talks.
+    The options are their labels (an offered option reads ``label (description)``)."""
+    labels = [option[1].split(" (", 1)[0] for option in offer.get("options", [])]
     if not answer.strip() or _settles_nothing(answer) or _talk(answer, labels):
         return None
     question = offer.get("question", "")
@@ -248,10 +311,16 @@ def question_items(row: dict[str, Any], text: str) -> list[Item]:
     settles a choice (set 2's rule 2: each is its own item), with that question's options
     not chosen as its alternatives and the chosen options' descriptions as its reason
     (what the choice means, often in the agent's words). A result of one question quotes
-    the whole text; one of several quotes the question's own ``"Q"="A"``."""
+    the whole text; one of several quotes the question's own ``"Q"="A"``. A reply the user
+    typed instead of answering (2.1.332's ``response``: the model read only that) is the
+    answer typed in place of the options (``typed_answer_item``)."""
+    said = responded(row)
+    if said:
+        typed = typed_answer_item(row, offer_of_result(row), said)
+        return [typed] if typed else []
     answers = _answers(row, text)
     items: list[Item] = []
-    for question, answer, entry in answers:
+    for question, answer, entry, bare in answers:
         others, described = _chosen(entry, answer)
         share = MAX_DECISION - 6
         decision = f"{clip(question, share // 2)} → {clip(answer, share - share // 2)}"
@@ -268,7 +337,7 @@ def question_items(row: dict[str, Any], text: str) -> list[Item]:
                 choice_text=answer,
                 whole=(f"{question} {answer}", *described),
                 tier="structural",
-                subjects=_entry_subjects(entry, answer) if entry else ([], []),
+                subjects=_entry_subjects(entry, bare) if entry else ([], []),
             )
         )
     return items

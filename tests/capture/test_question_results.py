@@ -1,0 +1,182 @@
+"""AskUserQuestion results in the shapes 2.1.332 writes them, read from the real client
+(its AskUserQuestion tool's ``call`` and ``mapToolResultToToolResultBlockParam``): a
+multi-select answer is a list of labels; ``annotations`` holds the notes typed beside an
+answer (``"(notes only)"`` as the answer where no option was chosen); ``response`` is a reply
+typed instead of answering; ``afkTimeoutMs`` is an idle user who submitted nothing; the
+text the model reads starts ``Your questions have been answered:`` (every answer an
+option), ``The user answered:`` (some typed) or ``The user responded:``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from context_memory.capture.engine import Capturer
+
+VERSION = "2.1.332"
+LIBRARY = {
+    "question": "Which date library should the app use?",
+    "header": "Library",
+    "options": [
+        {"label": "date-fns", "description": "Tree-shakable functions, small bundle"},
+        {"label": "moment", "description": "One big object, heavy"},
+    ],
+    "multiSelect": False,
+}
+CHECKS = {
+    "question": "Which checks should CI run?",
+    "header": "CI",
+    "options": [{"label": "lint"}, {"label": "types"}, {"label": "e2e"}],
+    "multiSelect": True,
+}
+ANSWERED = (
+    "Your questions have been answered: {pairs}. You can now continue with these answers in mind."
+)
+TYPED = (
+    "The user answered: {pairs}. Read the answers carefully \u2014 they may request "
+    "clarification, changes, or that you not proceed \u2014 and follow what they actually say."
+)
+
+
+def _rows(
+    questions: list[dict[str, Any]], result: dict[str, Any], text: str
+) -> list[dict[str, Any]]:
+    call = {
+        "type": "assistant",
+        "isSidechain": False,
+        "uuid": "a-q1",
+        "version": VERSION,
+        "message": {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "q1",
+                    "name": "AskUserQuestion",
+                    "input": {"questions": questions},
+                }
+            ],
+        },
+    }
+    answer = {
+        "type": "user",
+        "isSidechain": False,
+        "uuid": "r-q1",
+        "version": VERSION,
+        "timestamp": "2026-11-30T09:10:51.029Z",
+        "sourceToolAssistantUUID": "a-q1",
+        "message": {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "q1", "content": text}],
+        },
+        "toolUseResult": {"questions": questions, **result},
+    }
+    return [call, answer]
+
+
+def capture(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    capturer = Capturer()
+    items = [item for row in rows for item in capturer.feed(row)]
+    return items + capturer.flush()
+
+
+def test_a_multi_select_answer_is_one_decision_naming_every_label_chosen() -> None:
+    rows = _rows(
+        [CHECKS],
+        {"answers": {CHECKS["question"]: ["lint", "types"]}},
+        ANSWERED.format(pairs=f'"{CHECKS["question"]}"="lint,types"'),
+    )
+    (item,) = capture(rows)
+    assert (item["kind"], item["by"], item["source"]) == ("decided", "user", "question")
+    assert item["decision"] == "Which checks should CI run? → lint, types"
+    assert item["alternatives"] == ["e2e"]
+    # Several labels chosen rule none of the others out.
+    assert (item["ruled_out"], item["preferred"]) == ([], [])
+
+
+def test_notes_typed_beside_an_answer_are_part_of_it_and_the_label_still_types_it() -> None:
+    question = LIBRARY["question"]
+    rows = _rows(
+        [LIBRARY],
+        {
+            "answers": {question: "date-fns"},
+            "annotations": {question: {"notes": "and only import the functions we use"}},
+        },
+        TYPED.format(pairs=f'"{question}"="date-fns" notes: and only import the functions we use'),
+    )
+    (item,) = capture(rows)
+    assert item["decision"] == (
+        "Which date library should the app use? → date-fns (and only import the functions we use)"
+    )
+    assert item["alternatives"] == ["moment"]
+    assert [s["value"] for s in item["preferred"]] == ["date-fns"]
+    assert [(s["kind"], s["value"]) for s in item["ruled_out"]] == [("package", "moment")]
+
+
+@pytest.mark.parametrize(
+    ("notes", "decision"),
+    [
+        (
+            "Luxon instead of both, we already use it in the admin app",
+            "Which date library should the app use? → "
+            "Luxon instead of both, we already use it in the admin app",
+        ),
+        ("I would first like you to walk me through what each of these costs us", None),
+    ],
+)
+def test_notes_with_no_option_chosen_are_an_answer_typed_as_text(
+    notes: str, decision: str | None
+) -> None:
+    question = LIBRARY["question"]
+    rows = _rows(
+        [LIBRARY],
+        {"answers": {question: "(notes only)"}, "annotations": {question: {"notes": notes}}},
+        TYPED.format(pairs=f'"{question}"="(notes only)" notes: {notes}'),
+    )
+    assert [item["decision"] for item in capture(rows)] == ([decision] if decision else [])
+
+
+def test_a_reply_typed_instead_of_answering_is_the_answer_and_the_answers_are_not() -> None:
+    question = LIBRARY["question"]
+    said = "date-fns, but check the bundle size first"
+    rows = _rows(
+        [LIBRARY],
+        {"answers": {question: "moment"}, "response": said},
+        f"The user responded: {said}",
+    )
+    (item,) = capture(rows)
+    assert item["decision"] == f"{question} → {said}"
+    assert item["reason"] == "the answer the user typed in place of the question's options"
+    assert item["alternatives"] == ["moment"]
+
+
+def test_an_idle_user_who_submitted_nothing_settled_nothing() -> None:
+    question = LIBRARY["question"]
+    rows = _rows(
+        [LIBRARY],
+        {"answers": {question: "moment"}, "afkTimeoutMs": 300000},
+        f'The user went idle. Before going idle the user had selected: "{question}"="moment".',
+    )
+    assert capture(rows) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ANSWERED.format(pairs='"Which date library should the app use?"="date-fns"'),
+        TYPED.format(pairs='"Which date library should the app use?"="date-fns"'),
+    ],
+)
+def test_with_the_call_forgotten_the_newer_texts_are_still_an_answer(text: str) -> None:
+    _, result = _rows([LIBRARY], {"answers": {LIBRARY["question"]: "date-fns"}}, text)
+    (item,) = capture([result])  # an older state: the call is not remembered
+    assert item["decision"] == "Which date library should the app use? → date-fns"
+    # The same text printed by a tool, with no structured result, is that tool's output.
+    printed = {**result, "toolUseResult": {"stdout": text, "stderr": ""}}
+    assert capture([printed]) == []
+
+
+def test_questions_left_unanswered_settle_nothing() -> None:
+    rows = _rows([LIBRARY, CHECKS], {"answers": {}}, "The user did not answer the questions.")
+    assert capture(rows) == []
