@@ -166,6 +166,10 @@ def test_an_idle_user_who_submitted_nothing_settled_nothing() -> None:
     [
         ANSWERED.format(pairs='"Which date library should the app use?"="date-fns"'),
         TYPED.format(pairs='"Which date library should the app use?"="date-fns"'),
+        'The user asked for more questions before you proceed. So far they answered: "Which '
+        'date library should the app use?"="date-fns". Call AskUserQuestion again with '
+        "follow-up questions that build on these answers (do not repeat these); do not start "
+        "the task yet.",
     ],
 )
 def test_with_the_call_forgotten_the_newer_texts_are_still_an_answer(text: str) -> None:

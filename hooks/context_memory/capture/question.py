@@ -16,9 +16,10 @@ of AskUserQuestion): a multi-select answer is a list of labels; ``annotations: {
 ``notes: ...``), even beside no option selected; ``response`` is a reply the user typed
 instead of answering (the model reads ``The user responded: ...`` and no answer);
 ``afkTimeoutMs`` means the user went idle before submitting (``Before going idle the user
-had selected: ...``: nothing was submitted, so nothing is settled). The text starts ``Your
-questions have been answered:`` when every answer is one of the options, else ``The user
-answered:``.
+had selected: ...``: nothing was submitted, so nothing is settled); answers given with a
+request for more questions (``followUp``) are still the user's answers. The text starts
+``Your questions have been answered:`` when every answer is one of the options, else ``The
+user answered:``.
 """
 
 from __future__ import annotations
@@ -39,13 +40,14 @@ if TYPE_CHECKING:
     from context_memory.capture.items import Item
     from context_memory.core.subject import Subject
 
-# The starts of the text the model reads: clients up to 2.1.1xx, then 2.1.332's two forms and
-# its typed reply.
+# The starts of the text the model reads: clients up to 2.1.1xx, then 2.1.332's two forms, its
+# typed reply and its answers given with a request for more questions.
 ANSWER_STARTS = (
     "User has answered your question",
     "Your questions have been answered:",
     "The user answered:",
     "The user responded:",
+    "The user asked for more questions",
 )
 # Words of a question that asks which library (package, dependency, framework) to use: its
 # one-word option labels are packages then. Lowercase; matched as parts of the question.
