@@ -58,7 +58,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
 from context_memory.capture.engine import Capturer  # noqa: E402
-from context_memory.capture.store import CaptureResult, add_records  # noqa: E402
+from context_memory.capture.store import CaptureResult, add_records, states_nothing  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures"
 DEFAULT_LABELS = FIXTURES / "decision-labels" / "labels.jsonl"
@@ -167,11 +167,14 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
     that of what a later session reads. The pass ends as a Stop hook's run does
     (``end_run``): a call rejected with no reason at the end of the file stays pending,
     waiting for the prompt that would carry its reason, and no hook writes it (``ctx-capture``,
-    run by hand on a finished transcript, does: ``flush``)."""
+    run by hand on a finished transcript, does: ``flush``), and the rows the store skips
+    unparsed (``states_nothing``) are skipped here too."""
     capturer = Capturer()
     items: list[dict[str, Any]] = []
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
         for line in handle:
+            if states_nothing(line.encode("utf-8")):
+                continue  # the store skips it unparsed, as in a hook's run
             try:
                 row = json.loads(line)
             except ValueError:

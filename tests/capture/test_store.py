@@ -347,3 +347,80 @@ def test_ctx_capture_off(value: str) -> None:
 def test_ctx_capture_on_by_default() -> None:
     assert capture_enabled({}) is True
     assert capture_enabled({"CTX_CAPTURE": "on"}) is True
+
+
+# --- the byte filter: tool results the engine reads are never skipped unparsed -----------
+
+COMPACT = {"separators": (",", ":"), "ensure_ascii": False}  # as the client writes its rows
+
+
+def _answer_row(text: str, tool_use_result: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "parentUuid": "a-q1",
+        "isSidechain": False,
+        "type": "user",
+        "uuid": "r-q1",
+        "timestamp": "2026-11-30T09:10:51.029Z",
+        "version": "2.1.332",
+        "message": {
+            "role": "user",
+            "content": [{"type": "tool_result", "content": text, "tool_use_id": "q1"}],
+        },
+        "toolUseResult": tool_use_result,
+        "sourceToolAssistantUUID": "a-q1",
+    }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'User has answered your questions: "Which store?"="SQLite". You can now continue.',
+        'Your questions have been answered: "Which store?"="SQLite". You can now continue with '
+        "these answers in mind.",
+        'The user answered: "Which store?"="SQLite, one file". Read the answers carefully.',
+    ],
+)
+def test_a_question_answer_of_each_client_reaches_the_engine(
+    state: Path, transcript: Path, text: str
+) -> None:
+    """The real engine through the store, rows in the client's compact JSON: the answer of
+    each client's text is captured (2.1.332's were skipped unread by the byte filter)."""
+    questions = [{"question": "Which store?", "options": [{"label": "SQLite"}, {"label": "JSON"}]}]
+    call = {
+        "type": "assistant",
+        "isSidechain": False,
+        "uuid": "a-q1",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "q1",
+                    "name": "AskUserQuestion",
+                    "input": {"questions": questions},
+                }
+            ],
+        },
+    }
+    answer = "SQLite, one file" if "one file" in text else "SQLite"
+    result = _answer_row(text, {"questions": questions, "answers": {"Which store?": answer}})
+    transcript.write_text(
+        "".join(json.dumps(r, **COMPACT) + "\n" for r in (call, result)), encoding="utf-8"
+    )
+    capture_session(str(state), SESSION, str(transcript))
+    assert [(r["kind"], r["source"], r["decision"]) for r in log(state)] == [
+        ("decided", "question", f"Which store? → {answer}")
+    ]
+
+
+def test_every_result_text_the_engine_reads_keeps_its_row() -> None:
+    from context_memory.capture.result_texts import ANSWER_STARTS, APPROVED_START
+
+    for start in (*ANSWER_STARTS, APPROVED_START):
+        line = json.dumps(
+            {"type": "user", "message": {"content": [{"type": "tool_result", "content": start}]}},
+            **COMPACT,
+        ).encode()
+        assert not store.states_nothing(line), start
+    quiet = b'{"type":"user","message":{"content":[{"type":"tool_result","content":"ok"}]}}'
+    assert store.states_nothing(quiet)

@@ -19,12 +19,12 @@ import re
 
 from context_memory import TYPE_CHECKING
 from context_memory.capture.items import PLAN_TOOLS, make_item
+from context_memory.capture.result_texts import APPROVED_START
 from context_memory.capture.text import clip
 
 if TYPE_CHECKING:
     from typing import Any
 
-APPROVED_START = "User has approved your plan"
 MAX_PLAN = 24000
 MAX_RESOLVED = 8
 _MARKDOWN = re.compile(r"[#*`>|]+|\[([^\]\n]{0,200})\]\([^)\n]{0,300}\)")

@@ -30,6 +30,7 @@ from context_memory import TYPE_CHECKING
 from context_memory.capture.cues import cues_for
 from context_memory.capture.items import make_item
 from context_memory.capture.prompts import classify
+from context_memory.capture.result_texts import ANSWER_STARTS
 from context_memory.capture.text import MAX_SCAN, clip
 from context_memory.core.subject import subject
 from context_memory.memory.constraint import subject_fields
@@ -40,15 +41,6 @@ if TYPE_CHECKING:
     from context_memory.capture.items import Item
     from context_memory.core.subject import Subject
 
-# The starts of the text the model reads: clients up to 2.1.1xx, then 2.1.332's two forms, its
-# typed reply and its answers given with a request for more questions.
-ANSWER_STARTS = (
-    "User has answered your question",
-    "Your questions have been answered:",
-    "The user answered:",
-    "The user responded:",
-    "The user asked for more questions",
-)
 # Words of a question that asks which library (package, dependency, framework) to use: its
 # one-word option labels are packages then. Lowercase; matched as parts of the question.
 LIBRARY_WORDS = (

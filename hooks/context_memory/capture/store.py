@@ -35,6 +35,7 @@ import json
 import os
 
 from context_memory import TYPE_CHECKING
+from context_memory.capture.result_texts import ANSWER_STARTS, APPROVED_START
 from context_memory.core.decisions_log import read_records, retired_ids
 from context_memory.core.fsutil import atomic_write, lock_for, open_file, read_fd_bounded
 from context_memory.core.state import CAPTURE_DIR
@@ -79,16 +80,16 @@ MAX_ENGINE_STATE_BYTES = 64 * 1024
 TAIL_BYTES = 64
 # Rows the engine takes nothing from, told by their bytes so they are not parsed: most of
 # a turn's bytes are tool results. A tool_result row counts only when it is an error (a
-# rejection), answers a question or approves a plan, or holds a text block (a prompt
-# beside it); sidechain rows count not at all. Any doubt: the row is parsed.
+# rejection), answers a question or approves a plan (the client's texts of
+# capture/result_texts.py), or holds a text block (a prompt beside it); sidechain rows count
+# not at all. Any doubt: the row is parsed.
 _TOOL_RESULT = b'"tool_result"'
 _KEEP_NEEDLES = (
     b'"is_error":true',
     b'"is_error": true',
     b'"type":"text"',
     b'"type": "text"',
-    b"User has answered your question",
-    b"User has approved your plan",
+    *(start.encode() for start in (*ANSWER_STARTS, APPROVED_START)),
 )
 _SIDECHAIN = (b'"isSidechain":true', b'"isSidechain": true')
 

@@ -1,0 +1,121 @@
+"""AskUserQuestion answered in the real client's own dialog (2.1.332), captured at Stop.
+
+The scripted model asks two questions, one after the other: the user picks the first
+option of one ("date-fns" over "moment") and types an answer to the other in the dialog's
+"Type something." line. The client writes the results as ``Your questions have been
+answered: ...`` and ``The user answered: ...`` with ``toolUseResult: {questions, answers,
+annotations}``; the Stop hook's capture writes one decision per answer (the option chosen
+rules the other out as a package; the typed answer is the user's words), and the terminal
+shows their capture line. Before session 16 the store's byte filter knew only the older
+``User has answered your question`` and skipped both rows unread.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import DEFAULT_MODEL, ClaudeRunner
+from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
+from .terminal import KEY_DOWN, KEY_ENTER, Terminal
+
+pytestmark = pytest.mark.client
+
+API_KEY = "sk-ant-api03-e2e-question-test-key-00000000000"
+CAPTURE_SECONDS = 60.0
+LIBRARY = {
+    "question": "Which date library should the app use?",
+    "header": "Library",
+    "options": [
+        {"label": "date-fns", "description": "Tree-shakable functions"},
+        {"label": "moment", "description": "One big object, heavy"},
+    ],
+    "multiSelect": False,
+}
+STORE = {
+    "question": "Where should the invoices be stored?",
+    "header": "Storage",
+    "options": [
+        {"label": "SQLite", "description": "One file next to the app"},
+        {"label": "JSON files", "description": "One file per invoice"},
+    ],
+    "multiSelect": False,
+}
+TYPED = "Postgres instead of both, we already run it for billing"
+
+
+def records_of(log: Path) -> list[dict[str, object]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_answers_given_in_the_clients_question_dialog_are_captured(
+    installed_home: Path,
+    run_claude: ClaudeRunner,
+    fake_api: FakeMessagesApi,
+    project_dir: Path,
+) -> None:
+    fake_api.enqueue(
+        ScriptedTurn(
+            blocks=(tool_use_block("AskUserQuestion", {"questions": [LIBRARY]}, "toolu_01q"),)
+        ),
+        ScriptedTurn(
+            blocks=(tool_use_block("AskUserQuestion", {"questions": [STORE]}, "toolu_02q"),)
+        ),
+        ScriptedTurn.text("date-fns, and the invoices go to Postgres."),
+    )
+    log = project_dir / ".working-state" / "decisions.jsonl"
+    terminal = Terminal(run_claude, ["--model", DEFAULT_MODEL], env={"ANTHROPIC_API_KEY": API_KEY})
+    try:
+        terminal.wait_for("auto mode")
+        terminal.type("Set up the invoice page.")
+        terminal.type(KEY_ENTER)
+        terminal.wait_for("Which date library should the app use?")
+        terminal.settle()
+        terminal.type(KEY_ENTER)  # the cursor is on the first option: date-fns
+        terminal.wait_for("Where should the invoices be stored?")
+        terminal.settle()
+        terminal.press(KEY_DOWN, KEY_DOWN)  # to "Type something."
+        terminal.settle()
+        terminal.type(TYPED)
+        terminal.settle()
+        terminal.type(KEY_ENTER)
+        deadline = time.monotonic() + CAPTURE_SECONDS
+        while time.monotonic() < deadline and len(records_of(log)) < 2:
+            terminal.pause(0.5)  # keep reading the screen while the hooks run
+        terminal.wait_for("Stop says:", timeout=CAPTURE_SECONDS)
+    finally:
+        terminal.close()
+
+    (transcript,) = run_claude.transcript_files()
+    rows = run_claude.transcript_rows(transcript.stem)
+    answers = [
+        block["content"]
+        for row in rows
+        if row.get("type") == "user" and isinstance(row["message"]["content"], list)
+        for block in row["message"]["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert [text.split(":", 1)[0] for text in answers] == [
+        "Your questions have been answered",
+        "The user answered",
+    ]
+
+    records = records_of(log)
+    assert [(r["kind"], r["by"], r["source"], r["tier"]) for r in records] == [
+        ("decided", "user", "question", "structural"),
+        ("decided", "user", "question", "structural"),
+    ]
+    chosen, typed = records
+    assert chosen["decision"] == "Which date library should the app use? → date-fns"
+    assert chosen["alternatives"] == ["moment"]
+    assert chosen["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert chosen["preferred"] == [{"kind": "package", "value": "date-fns"}]
+    assert typed["decision"] == f"Where should the invoices be stored? → {TYPED}"
+    assert typed["alternatives"] == ["SQLite", "JSON files"]
+    assert {chosen["session"], typed["session"]} == {transcript.stem}
+    assert "Stop says: context-memory captured 2 records" in " ".join(terminal.screen.split())
