@@ -1,0 +1,127 @@
+"""Plan mode in the real client (2.1.332), a plan rejected then another approved, captured.
+
+The scripted model writes its plan to the plan file the client names in plan mode's
+reminder and calls ExitPlanMode with an empty input (its ``plan`` is deprecated there); the
+client writes the call into the transcript with the file's text as ``plan`` and its path as
+``planFilePath``. The user answers the client's dialog with "Tell Claude what to change":
+"use SQLite instead of JSON files"; the model rewrites the plan file and asks again; the
+user approves. The Stop hook's capture writes the plan rejection with the typed reason, the
+rule that reason states, and the approval, which supersedes both.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import DEFAULT_MODEL, ClaudeRunner
+from .fake_api import FakeMessagesApi, RecordedRequest, ScriptedTurn, tool_use_block
+from .terminal import KEY_DOWN, KEY_ENTER, Terminal
+
+pytestmark = pytest.mark.client
+
+API_KEY = "sk-ant-api03-e2e-plan-mode-test-key-0000000000"
+PLAN_PATH = re.compile(r"create your plan at (\S+\.md)")
+FIRST = "# Plan: invoice storage\n\n1. Store each invoice as a JSON file under data/invoices/.\n"
+SECOND = "# Plan: invoice storage\n\n1. Store the invoices in SQLite (data/invoices.db).\n"
+FEEDBACK = "use SQLite instead of JSON files"
+CAPTURE_SECONDS = 60.0
+
+
+def writing(plan: str) -> Callable[[RecordedRequest], ScriptedTurn]:
+    """A reply that writes ``plan`` to the plan file the request's reminder names."""
+
+    def reply(request: RecordedRequest) -> ScriptedTurn:
+        found = PLAN_PATH.search(request.body_json())
+        assert found, "no plan file path in plan mode's reminder"
+        write = tool_use_block("Write", {"file_path": found.group(1), "content": plan})
+        return ScriptedTurn(blocks=(write,))
+
+    return reply
+
+
+def records_of(log: Path) -> list[dict[str, object]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
+    installed_home: Path,
+    run_claude: ClaudeRunner,
+    fake_api: FakeMessagesApi,
+    project_dir: Path,
+) -> None:
+    fake_api.enqueue_builder(writing(FIRST))
+    fake_api.enqueue(ScriptedTurn(blocks=(tool_use_block("ExitPlanMode", {}, "toolu_01p"),)))
+    fake_api.enqueue_builder(writing(SECOND))
+    fake_api.enqueue(ScriptedTurn(blocks=(tool_use_block("ExitPlanMode", {}, "toolu_02p"),)))
+    fake_api.enqueue_text("Done: SQLite it is.")
+    log = project_dir / ".working-state" / "decisions.jsonl"
+    terminal = Terminal(
+        run_claude,
+        ["--model", DEFAULT_MODEL, "--permission-mode", "plan"],
+        env={"ANTHROPIC_API_KEY": API_KEY},
+    )
+    try:
+        terminal.wait_for("plan mode on")
+        terminal.type("Plan the invoice storage.")
+        terminal.type(KEY_ENTER)
+        terminal.wait_for("JSON file under data/invoices/")
+        terminal.wait_for("Tell Claude what to change")
+        terminal.settle()
+        mark = terminal.mark()
+        terminal.press(KEY_DOWN, KEY_DOWN)  # the dialog's third entry: Tell Claude what to change
+        terminal.settle()
+        terminal.type(FEEDBACK)
+        terminal.settle()
+        terminal.type(KEY_ENTER)
+        terminal.wait_for("SQLite (data/invoices.db)", since=mark)
+        terminal.wait_for("Would you like to proceed?", since=mark)
+        terminal.settle()
+        terminal.type(KEY_ENTER)  # the first entry: yes, and use auto mode
+        deadline = time.monotonic() + CAPTURE_SECONDS
+        while time.monotonic() < deadline and len(records_of(log)) < 2:
+            terminal.pause(0.5)
+    finally:
+        terminal.close()
+
+    (transcript,) = run_claude.transcript_files()
+    rows = run_claude.transcript_rows(transcript.stem)
+    calls = [
+        block
+        for row in rows
+        if row.get("type") == "assistant"
+        for block in row["message"]["content"]
+        if block.get("type") == "tool_use" and block["name"] == "ExitPlanMode"
+    ]
+    assert [call["input"]["plan"] for call in calls] == [FIRST, SECOND]  # the client's copy
+    assert len({call["input"]["planFilePath"] for call in calls}) == 1
+
+    records = records_of(log)
+    assert [(r["kind"], r.get("by"), r.get("source")) for r in records] == [
+        ("rejected", "user", "plan"),
+        ("constraint", "user", "plan"),
+        ("decided", "user", "plan"),
+        ("supersede", None, None),
+        ("supersede", None, None),
+    ], records
+    rejection, rule, approval, *superseded = records
+    assert rejection["decision"] == (
+        "ExitPlanMode: # Plan: invoice storage 1. Store each invoice as a JSON file under "
+        "data/invoices/."
+    )
+    assert rejection["reason"] == FEEDBACK
+    assert rule["decision"] == FEEDBACK
+    assert approval["decision"] == (
+        "approved plan: Plan: invoice storage 1. Store the invoices in SQLite (data/invoices.db)."
+    )
+    assert [(s["target"], s["by_record"]) for s in superseded] == [
+        (rejection["id"], approval["id"]),
+        (rule["id"], approval["id"]),
+    ]
