@@ -6,8 +6,10 @@ option of one ("date-fns" over "moment") and types an answer to the other in the
 answered: ...`` and ``The user answered: ...`` with ``toolUseResult: {questions, answers,
 annotations}``; the Stop hook's capture writes one decision per answer (the option chosen
 rules the other out as a package; the typed answer is the user's words), and the terminal
-shows their capture line. Before session 16 the store's byte filter knew only the older
-``User has answered your question`` and skipped both rows unread.
+shows their capture line. A multi-select answer, submitted from the dialog's Submit tab, is
+written as one string of the labels chosen, and rules none of the others out. Before
+session 16 the store's byte filter knew only the older ``User has answered your question``
+and skipped these rows unread.
 """
 
 from __future__ import annotations
@@ -118,4 +120,65 @@ def test_answers_given_in_the_clients_question_dialog_are_captured(
     assert typed["decision"] == f"Where should the invoices be stored? → {TYPED}"
     assert typed["alternatives"] == ["SQLite", "JSON files"]
     assert {chosen["session"], typed["session"]} == {transcript.stem}
-    assert "Stop says: context-memory captured 2 records" in " ".join(terminal.screen.split())
+    assert terminal.seen("Stop says: context-memory captured 2 records")
+
+
+CHECKS = {
+    "question": "Which checks should CI run?",
+    "header": "CI",
+    "options": [
+        {"label": "lint", "description": "ruff"},
+        {"label": "types", "description": "mypy"},
+        {"label": "e2e", "description": "slow"},
+    ],
+    "multiSelect": True,
+}
+KEY_RIGHT = "\x1b[C"
+
+
+def test_a_multi_select_answer_in_the_dialog_is_one_decision_ruling_nothing_out(
+    installed_home: Path,
+    run_claude: ClaudeRunner,
+    fake_api: FakeMessagesApi,
+    project_dir: Path,
+) -> None:
+    fake_api.enqueue(
+        ScriptedTurn(
+            blocks=(tool_use_block("AskUserQuestion", {"questions": [CHECKS]}, "toolu_03q"),)
+        ),
+        ScriptedTurn.text("lint and types, then."),
+    )
+    log = project_dir / ".working-state" / "decisions.jsonl"
+    terminal = Terminal(run_claude, ["--model", DEFAULT_MODEL], env={"ANTHROPIC_API_KEY": API_KEY})
+    try:
+        terminal.wait_for("auto mode")
+        terminal.type("Set up CI.")
+        terminal.type(KEY_ENTER)
+        terminal.wait_for("Which checks should CI run?")
+        terminal.settle()
+        terminal.type(KEY_ENTER)  # lint
+        terminal.settle()
+        terminal.press(KEY_DOWN, KEY_ENTER)  # types
+        terminal.settle()
+        terminal.type(KEY_RIGHT)  # the Submit tab
+        terminal.wait_for("Review your answers")
+        terminal.settle()
+        terminal.type(KEY_ENTER)  # Submit answers
+        deadline = time.monotonic() + CAPTURE_SECONDS
+        while time.monotonic() < deadline and not records_of(log):
+            terminal.pause(0.5)
+    finally:
+        terminal.close()
+
+    (transcript,) = run_claude.transcript_files()
+    answers = [
+        row["toolUseResult"]["answers"]
+        for row in run_claude.transcript_rows(transcript.stem)
+        if row.get("type") == "user" and isinstance(row.get("toolUseResult"), dict)
+    ]
+    assert answers == [{"Which checks should CI run?": "lint, types"}]  # one string, joined
+    (record,) = records_of(log)
+    assert (record["kind"], record["source"]) == ("decided", "question")
+    assert record["decision"] == "Which checks should CI run? → lint, types"
+    assert record["alternatives"] == ["e2e"]
+    assert (record["ruled_out"], record["preferred"]) == ([], [])  # several chosen: none out
