@@ -235,8 +235,13 @@ ReplyBuilder = Callable[[RecordedRequest], ScriptedTurn]
 # -- what the tests script and read back ---------------------------------------------------
 
 
+def tool_turn(name: str, tool_input: dict[str, Any], tool_id: str) -> ScriptedTurn:
+    """A reply that is one tool call."""
+    return ScriptedTurn(blocks=(tool_use_block(name, tool_input, tool_id),))
+
+
 def bash_turn(command: str, tool_id: str) -> ScriptedTurn:
-    return ScriptedTurn(blocks=(tool_use_block("Bash", {"command": command}, tool_id),))
+    return tool_turn("Bash", {"command": command}, tool_id)
 
 
 def tool_result(fake_api: FakeMessagesApi, tool_id: str) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from .conftest import DEFAULT_MODEL
 from .vt import Rendered
 from .vt import squeezed_text as squeezed
 
@@ -49,8 +50,11 @@ WAIT_SECONDS = 60.0
 WAIT_RETRY = 8.0
 CLOSE_SECONDS = 10.0
 KEY_DOWN = "\x1b[B"
+KEY_RIGHT = "\x1b[C"
 KEY_TAB = "\t"
 KEY_ENTER = "\r"
+KEY_ESC = "\x1b"
+CAPTURE_SECONDS = 60.0  # what a test waits for the Stop hook's records at most
 _ESCAPES = re.compile(
     rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]"  # CSI: cursor moves, colours, modes
     rb"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC: titles, links
@@ -178,6 +182,13 @@ class Terminal:
         os.write(self.fd, keys.encode("utf-8"))
         self._read(pause)
 
+    def send(self, text: str) -> None:
+        """Type ``text`` and, once the client has drawn it, Enter: a prompt or an answer
+        sent."""
+        self.type(text)
+        self.settle()
+        self.type(KEY_ENTER)
+
     def press(self, *keys: str, pause: float = 0.4) -> None:
         """Press ``keys`` one after the other, reading for ``pause`` after each."""
         for key in keys:
@@ -218,3 +229,40 @@ class Terminal:
             os.waitpid(self.pid, 0)
         with contextlib.suppress(OSError):
             os.close(self.fd)
+
+
+def open_session(
+    runner: ClaudeRunner, api_key: str, *args: str, ready: str = "auto mode"
+) -> Terminal:
+    """The client started in a terminal with ``args`` (and the test's default model), once
+    it shows ``ready`` (its permission mode's line)."""
+    env = {"ANTHROPIC_API_KEY": api_key}
+    terminal = Terminal(runner, ["--model", DEFAULT_MODEL, *args], env=env)
+    try:
+        terminal.wait_for(ready)
+    except BaseException:
+        terminal.close()
+        raise
+    return terminal
+
+
+def records_of(log: Path) -> list[dict[str, object]]:
+    """The records of a decisions log, in order ([] before the first is written)."""
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+
+
+def wait_for_records(log: Path, terminal: Terminal, count: int = 1) -> list[dict[str, object]]:
+    """The log's records once it holds ``count`` (the Stop hook runs after the turn),
+    reading the screen meanwhile; fails the test with the screen's end after
+    CAPTURE_SECONDS."""
+    deadline = time.monotonic() + CAPTURE_SECONDS
+    while time.monotonic() < deadline:
+        found = records_of(log)
+        if len(found) >= count:
+            return found
+        terminal.pause(0.5)  # keep reading the screen while the hooks run
+    pytest.fail(
+        f"{len(records_of(log))} of {count} records; screen ends:\n{terminal.screen[-3000:]}"
+    )

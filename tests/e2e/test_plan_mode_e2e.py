@@ -11,17 +11,21 @@ rule that reason states, and the approval, which supersedes both.
 
 from __future__ import annotations
 
-import json
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from .conftest import DEFAULT_MODEL, ClaudeRunner
-from .fake_api import FakeMessagesApi, RecordedRequest, ScriptedTurn, tool_use_block
-from .terminal import KEY_DOWN, KEY_ENTER, Terminal
+from .conftest import ClaudeRunner
+from .fake_api import FakeMessagesApi, RecordedRequest, ScriptedTurn, tool_turn, tool_use_block
+from .terminal import (
+    KEY_DOWN,
+    KEY_ENTER,
+    open_session,
+    records_of,
+    wait_for_records,
+)
 
 pytestmark = pytest.mark.client
 
@@ -30,7 +34,6 @@ PLAN_PATH = re.compile(r"create your plan at (\S+\.md)")
 FIRST = "# Plan: invoice storage\n\n1. Store each invoice as a JSON file under data/invoices/.\n"
 SECOND = "# Plan: invoice storage\n\n1. Store the invoices in SQLite (data/invoices.db).\n"
 FEEDBACK = "use SQLite instead of JSON files"
-CAPTURE_SECONDS = 60.0
 
 
 def writing(plan: str) -> Callable[[RecordedRequest], ScriptedTurn]:
@@ -45,12 +48,6 @@ def writing(plan: str) -> Callable[[RecordedRequest], ScriptedTurn]:
     return reply
 
 
-def records_of(log: Path) -> list[dict[str, object]]:
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
-
-
 def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
     installed_home: Path,
     run_claude: ClaudeRunner,
@@ -58,36 +55,26 @@ def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
     project_dir: Path,
 ) -> None:
     fake_api.enqueue_builder(writing(FIRST))
-    fake_api.enqueue(ScriptedTurn(blocks=(tool_use_block("ExitPlanMode", {}, "toolu_01p"),)))
+    fake_api.enqueue(tool_turn("ExitPlanMode", {}, "toolu_01p"))
     fake_api.enqueue_builder(writing(SECOND))
-    fake_api.enqueue(ScriptedTurn(blocks=(tool_use_block("ExitPlanMode", {}, "toolu_02p"),)))
+    fake_api.enqueue(tool_turn("ExitPlanMode", {}, "toolu_02p"))
     fake_api.enqueue_text("Done: SQLite it is.")
     log = project_dir / ".working-state" / "decisions.jsonl"
-    terminal = Terminal(
-        run_claude,
-        ["--model", DEFAULT_MODEL, "--permission-mode", "plan"],
-        env={"ANTHROPIC_API_KEY": API_KEY},
-    )
+    terminal = open_session(run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on")
     try:
-        terminal.wait_for("plan mode on")
-        terminal.type("Plan the invoice storage.")
-        terminal.type(KEY_ENTER)
+        terminal.send("Plan the invoice storage.")
         terminal.wait_for("JSON file under data/invoices/")
         terminal.wait_for("Tell Claude what to change")
         terminal.settle()
         mark = terminal.mark()
         terminal.press(KEY_DOWN, KEY_DOWN)  # the dialog's third entry: Tell Claude what to change
         terminal.settle()
-        terminal.type(FEEDBACK)
-        terminal.settle()
-        terminal.type(KEY_ENTER)
+        terminal.send(FEEDBACK)
         terminal.wait_for("SQLite (data/invoices.db)", since=mark)
         terminal.wait_for("Would you like to proceed?", since=mark)
         terminal.settle()
         terminal.type(KEY_ENTER)  # the first entry: yes, and use auto mode
-        deadline = time.monotonic() + CAPTURE_SECONDS
-        while time.monotonic() < deadline and len(records_of(log)) < 2:
-            terminal.pause(0.5)
+        wait_for_records(log, terminal, 5)  # with the two supersede records
     finally:
         terminal.close()
 

@@ -14,20 +14,23 @@ and skipped these rows unread.
 
 from __future__ import annotations
 
-import json
-import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import DEFAULT_MODEL, ClaudeRunner
-from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
-from .terminal import KEY_DOWN, KEY_ENTER, Terminal
+from .conftest import ClaudeRunner
+from .fake_api import FakeMessagesApi, ScriptedTurn, tool_turn
+from .terminal import (
+    KEY_DOWN,
+    KEY_ENTER,
+    KEY_RIGHT,
+    open_session,
+    wait_for_records,
+)
 
 pytestmark = pytest.mark.client
 
 API_KEY = "sk-ant-api03-e2e-question-test-key-00000000000"
-CAPTURE_SECONDS = 60.0
 LIBRARY = {
     "question": "Which date library should the app use?",
     "header": "Library",
@@ -49,12 +52,6 @@ STORE = {
 TYPED = "Postgres instead of both, we already run it for billing"
 
 
-def records_of(log: Path) -> list[dict[str, object]]:
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
-
-
 def test_answers_given_in_the_clients_question_dialog_are_captured(
     installed_home: Path,
     run_claude: ClaudeRunner,
@@ -62,20 +59,14 @@ def test_answers_given_in_the_clients_question_dialog_are_captured(
     project_dir: Path,
 ) -> None:
     fake_api.enqueue(
-        ScriptedTurn(
-            blocks=(tool_use_block("AskUserQuestion", {"questions": [LIBRARY]}, "toolu_01q"),)
-        ),
-        ScriptedTurn(
-            blocks=(tool_use_block("AskUserQuestion", {"questions": [STORE]}, "toolu_02q"),)
-        ),
+        tool_turn("AskUserQuestion", {"questions": [LIBRARY]}, "toolu_01q"),
+        tool_turn("AskUserQuestion", {"questions": [STORE]}, "toolu_02q"),
         ScriptedTurn.text("date-fns, and the invoices go to Postgres."),
     )
     log = project_dir / ".working-state" / "decisions.jsonl"
-    terminal = Terminal(run_claude, ["--model", DEFAULT_MODEL], env={"ANTHROPIC_API_KEY": API_KEY})
+    terminal = open_session(run_claude, API_KEY)
     try:
-        terminal.wait_for("auto mode")
-        terminal.type("Set up the invoice page.")
-        terminal.type(KEY_ENTER)
+        terminal.send("Set up the invoice page.")
         terminal.wait_for("Which date library should the app use?")
         terminal.settle()
         terminal.type(KEY_ENTER)  # the cursor is on the first option: date-fns
@@ -83,13 +74,9 @@ def test_answers_given_in_the_clients_question_dialog_are_captured(
         terminal.settle()
         terminal.press(KEY_DOWN, KEY_DOWN)  # to "Type something."
         terminal.settle()
-        terminal.type(TYPED)
-        terminal.settle()
-        terminal.type(KEY_ENTER)
-        deadline = time.monotonic() + CAPTURE_SECONDS
-        while time.monotonic() < deadline and len(records_of(log)) < 2:
-            terminal.pause(0.5)  # keep reading the screen while the hooks run
-        terminal.wait_for("Stop says:", timeout=CAPTURE_SECONDS)
+        terminal.send(TYPED)
+        records = wait_for_records(log, terminal, 2)
+        terminal.wait_for("Stop says:")
     finally:
         terminal.close()
 
@@ -107,7 +94,6 @@ def test_answers_given_in_the_clients_question_dialog_are_captured(
         "The user answered",
     ]
 
-    records = records_of(log)
     assert [(r["kind"], r["by"], r["source"], r["tier"]) for r in records] == [
         ("decided", "user", "question", "structural"),
         ("decided", "user", "question", "structural"),
@@ -133,7 +119,6 @@ CHECKS = {
     ],
     "multiSelect": True,
 }
-KEY_RIGHT = "\x1b[C"
 
 
 def test_a_multi_select_answer_in_the_dialog_is_one_decision_ruling_nothing_out(
@@ -143,17 +128,13 @@ def test_a_multi_select_answer_in_the_dialog_is_one_decision_ruling_nothing_out(
     project_dir: Path,
 ) -> None:
     fake_api.enqueue(
-        ScriptedTurn(
-            blocks=(tool_use_block("AskUserQuestion", {"questions": [CHECKS]}, "toolu_03q"),)
-        ),
+        tool_turn("AskUserQuestion", {"questions": [CHECKS]}, "toolu_03q"),
         ScriptedTurn.text("lint and types, then."),
     )
     log = project_dir / ".working-state" / "decisions.jsonl"
-    terminal = Terminal(run_claude, ["--model", DEFAULT_MODEL], env={"ANTHROPIC_API_KEY": API_KEY})
+    terminal = open_session(run_claude, API_KEY)
     try:
-        terminal.wait_for("auto mode")
-        terminal.type("Set up CI.")
-        terminal.type(KEY_ENTER)
+        terminal.send("Set up CI.")
         terminal.wait_for("Which checks should CI run?")
         terminal.settle()
         terminal.type(KEY_ENTER)  # lint
@@ -164,9 +145,7 @@ def test_a_multi_select_answer_in_the_dialog_is_one_decision_ruling_nothing_out(
         terminal.wait_for("Review your answers")
         terminal.settle()
         terminal.type(KEY_ENTER)  # Submit answers
-        deadline = time.monotonic() + CAPTURE_SECONDS
-        while time.monotonic() < deadline and not records_of(log):
-            terminal.pause(0.5)
+        (record,) = wait_for_records(log, terminal)
     finally:
         terminal.close()
 
@@ -177,7 +156,6 @@ def test_a_multi_select_answer_in_the_dialog_is_one_decision_ruling_nothing_out(
         if row.get("type") == "user" and isinstance(row.get("toolUseResult"), dict)
     ]
     assert answers == [{"Which checks should CI run?": "lint, types"}]  # one string, joined
-    (record,) = records_of(log)
     assert (record["kind"], record["source"]) == ("decided", "question")
     assert record["decision"] == "Which checks should CI run? → lint, types"
     assert record["alternatives"] == ["e2e"]

@@ -9,36 +9,18 @@ date-fns"; the Stop hook's capture writes one record that rules out the package 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
 from .conftest import DEFAULT_MODEL, ClaudeRunner
 from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
-from .terminal import KEY_ENTER, KEY_TAB, Terminal
+from .terminal import KEY_ENTER, KEY_TAB, Terminal, wait_for_records
 
 pytestmark = pytest.mark.client
 
 API_KEY = "sk-ant-api03-e2e-rejection-test-key-0000000000"
 FEEDBACK = "too heavy, use date-fns"
-CAPTURE_SECONDS = 60.0
-
-
-def records_of(log: Path) -> list[dict[str, object]]:
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
-
-
-def wait_for_records(log: Path, terminal: Terminal) -> list[dict[str, object]]:
-    deadline = time.monotonic() + CAPTURE_SECONDS
-    while time.monotonic() < deadline:
-        found = records_of(log)
-        if found:
-            return found
-        terminal.pause(0.5)  # keep reading the screen while the hooks run
-    raise AssertionError(f"nothing captured; screen ends:\n{terminal.screen[-3000:]}")
 
 
 def test_a_rejection_typed_in_the_permission_prompt_is_a_typed_record(

@@ -11,31 +11,21 @@
 
 from __future__ import annotations
 
-import json
-import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import DEFAULT_MODEL, ClaudeRunner
-from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
-from .terminal import KEY_ENTER, Terminal
+from .conftest import ClaudeRunner
+from .fake_api import FakeMessagesApi, ScriptedTurn, tool_turn
+from .terminal import (
+    KEY_ESC,
+    open_session,
+    wait_for_records,
+)
 
 pytestmark = pytest.mark.client
 
 API_KEY = "sk-ant-api03-e2e-typed-flows-test-key-00000000"
-KEY_ESC = "\x1b"
-CAPTURE_SECONDS = 60.0
-
-
-def records_after_stop(log: Path, terminal: Terminal) -> list[dict[str, object]]:
-    deadline = time.monotonic() + CAPTURE_SECONDS
-    while time.monotonic() < deadline:
-        if log.exists() and log.read_text(encoding="utf-8").strip():
-            break
-        terminal.pause(0.5)  # keep reading the screen while the hooks run
-    terminal.wait_for("Stop says:", timeout=CAPTURE_SECONDS)
-    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
 
 
 def test_a_correction_typed_after_esc_at_the_permission_dialog_rejects_the_call(
@@ -45,24 +35,20 @@ def test_a_correction_typed_after_esc_at_the_permission_dialog_rejects_the_call(
     project_dir: Path,
 ) -> None:
     fake_api.enqueue(
-        ScriptedTurn(
-            blocks=(tool_use_block("Bash", {"command": "npm install moment"}, "toolu_01m"),)
-        ),
+        tool_turn("Bash", {"command": "npm install moment"}, "toolu_01m"),
         ScriptedTurn.text("Understood: date-fns."),
     )
     log = project_dir / ".working-state" / "decisions.jsonl"
-    terminal = Terminal(run_claude, ["--model", DEFAULT_MODEL], env={"ANTHROPIC_API_KEY": API_KEY})
+    terminal = open_session(run_claude, API_KEY)
     try:
-        terminal.wait_for("auto mode")
-        terminal.type("Add a date library.")
-        terminal.type(KEY_ENTER)
+        terminal.send("Add a date library.")
         terminal.wait_for("stay in auto mode", "Do you want to proceed")
         terminal.settle()
         terminal.type(KEY_ESC)
         terminal.settle()
-        terminal.type("use date-fns instead, moment is too heavy")
-        terminal.type(KEY_ENTER)
-        records = records_after_stop(log, terminal)
+        terminal.send("use date-fns instead, moment is too heavy")
+        records = wait_for_records(log, terminal)
+        terminal.wait_for("Stop says:")
     finally:
         terminal.close()
 
@@ -93,23 +79,17 @@ def test_a_rule_typed_while_a_tool_runs_is_captured_once(
     fake_api: FakeMessagesApi,
     project_dir: Path,
 ) -> None:
-    sleep = tool_use_block("Bash", {"command": "sleep 8", "description": "Wait"}, "toolu_01s")
-    fake_api.enqueue(ScriptedTurn(blocks=(sleep,)), ScriptedTurn.text("Noted: pnpm only."))
+    sleep = tool_turn("Bash", {"command": "sleep 8", "description": "Wait"}, "toolu_01s")
+    fake_api.enqueue(sleep, ScriptedTurn.text("Noted: pnpm only."))
     log = project_dir / ".working-state" / "decisions.jsonl"
-    terminal = Terminal(
-        run_claude,
-        ["--model", DEFAULT_MODEL, "--allowedTools", "Bash(sleep:*)"],
-        env={"ANTHROPIC_API_KEY": API_KEY},
-    )
+    terminal = open_session(run_claude, API_KEY, "--allowedTools", "Bash(sleep:*)")
     try:
-        terminal.wait_for("auto mode")
-        terminal.type("Set up the project.")
-        terminal.type(KEY_ENTER)
+        terminal.send("Set up the project.")
         terminal.wait_for("sleep 8")
         terminal.pause(1)
-        terminal.type("from now on always use pnpm, never npm")
-        terminal.type(KEY_ENTER)
-        records = records_after_stop(log, terminal)
+        terminal.send("from now on always use pnpm, never npm")
+        records = wait_for_records(log, terminal)
+        terminal.wait_for("Stop says:")
     finally:
         terminal.close()
 
