@@ -6,7 +6,8 @@
   package moment ruled out and date-fns preferred, the correction as its reason.
 - A message typed while a tool runs: the client writes ``queue-operation`` rows (enqueue,
   then remove: handed to the agent inside the turn) and a ``queued_command`` attachment;
-  capture writes the rule it states once, marked as typed while the agent worked.
+  capture writes the rule it states once, marked as typed while the agent worked (on a slow
+  machine the client may send it after the turn instead: dequeue, then a plain prompt).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def test_a_rule_typed_while_a_tool_runs_is_captured_once(
     project_dir: Path,
 ) -> None:
     sleep = tool_turn("Bash", {"command": "sleep 8", "description": "Wait"}, "toolu_01s")
-    fake_api.enqueue(sleep, ScriptedTurn.text("Noted: pnpm only."))
+    # A third reply in case the client sends the message after the turn instead (dequeue).
+    fake_api.enqueue(sleep, ScriptedTurn.text("Noted: pnpm only."), ScriptedTurn.text("Noted."))
     log = project_dir / ".working-state" / "decisions.jsonl"
     terminal = open_session(run_claude, API_KEY, "--allowedTools", "Bash(sleep:*)")
     try:
@@ -89,7 +91,6 @@ def test_a_rule_typed_while_a_tool_runs_is_captured_once(
         terminal.pause(1)
         terminal.send("from now on always use pnpm, never npm")
         records = wait_for_records(log, terminal)
-        terminal.wait_for("Stop says:")
     finally:
         terminal.close()
 
@@ -97,8 +98,11 @@ def test_a_rule_typed_while_a_tool_runs_is_captured_once(
     rows = run_claude.transcript_rows(transcript.stem)
     queue = [r["operation"] for r in rows if r.get("type") == "queue-operation"]
     assert queue[:1] == ["enqueue"] and queue[-1] in ("remove", "dequeue"), queue
+    # Handed to the agent inside the turn (remove), or sent as the next prompt once the turn
+    # ended (dequeue, on a slow machine): one record either way, said as it was.
+    during = "typed while the agent worked" if queue[-1] == "remove" else ""
     assert [(r["kind"], r["by"], r["source"], r["reason"]) for r in records] == [
-        ("constraint", "user", "prompt", "typed while the agent worked")
+        ("constraint", "user", "prompt", during)
     ]
     (record,) = records
     assert record["decision"] == "from now on always use pnpm, never npm"
