@@ -184,3 +184,49 @@ def test_with_the_call_forgotten_the_newer_texts_are_still_an_answer(text: str) 
 def test_questions_left_unanswered_settle_nothing() -> None:
     rows = _rows([LIBRARY, CHECKS], {"answers": {}}, "The user did not answer the questions.")
     assert capture(rows) == []
+
+
+CLARIFY = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file). To tell you how to proceed, "
+    "the user said:\nThe user wants to clarify these questions.\n    This means they may have "
+    "additional information, context or questions for you.\n    Take their response into "
+    "account and then reformulate the questions if appropriate.\n    Start by asking them what "
+    "they would like to clarify.\n\n    Questions asked:\n"
+    '- "{question}"\n  {answer}'
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Which date library should the app use?", "(No answer provided)"),
+        ("Which date library should the app use?", "Answer: date-fns"),
+        ("Pick the date library for the app", "Answer: date-fns"),  # no question mark
+    ],
+)
+def test_chat_about_this_is_the_clients_text_and_settles_nothing(
+    question: str, answer: str
+) -> None:
+    """ "Chat about this" in the question dialog: the client writes its own text where the
+    user's words go (seen in 2.1.332, ``holdsPersonsWords: true`` notwithstanding), with the
+    answers given so far; the user chose to talk it over, so nothing is settled."""
+    call, _ = _rows([{**LIBRARY, "question": question}], {"answers": {}}, "")
+    text = CLARIFY.format(question=question, answer=answer)
+    rejected = {
+        "type": "user",
+        "isSidechain": False,
+        "uuid": "r-q1",
+        "version": VERSION,
+        "message": {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "content": text, "is_error": True, "tool_use_id": "q1"}
+            ],
+        },
+        "toolUseResult": f"Error: {text}",
+        "toolDenialKind": "user-rejected",
+        "userFeedback": text.split("the user said:\n", 1)[1],
+        "holdsPersonsWords": True,
+    }
+    assert capture([call, rejected]) == []

@@ -57,6 +57,7 @@ from context_memory.capture.question import (
     question_items,
     question_offer,
     typed_answer_item,
+    users_reason,
 )
 from context_memory.capture.queued import MAX_QUEUED, MAX_QUEUED_CHARS, Queued
 from context_memory.capture.seen import CallsSeen
@@ -391,7 +392,7 @@ class Capturer:
         if verdict == "interrupted" and call:
             self._interrupted = call_id
         if verdict == "rejected" and tool in QUESTION_TOOLS:
-            return self._question_turned_down(row, call_id, reason)
+            return self._question_turned_down(row, call_id, users_reason(reason))
         if verdict != "rejected":
             return []
         return self._rejected(row, call_id, call, text, reason)

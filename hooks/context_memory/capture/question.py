@@ -30,7 +30,7 @@ from context_memory import TYPE_CHECKING
 from context_memory.capture.cues import cues_for
 from context_memory.capture.items import make_item
 from context_memory.capture.prompts import classify
-from context_memory.capture.result_texts import ANSWER_STARTS
+from context_memory.capture.result_texts import ANSWER_STARTS, CLARIFY_START
 from context_memory.capture.text import MAX_SCAN, clip
 from context_memory.core.subject import subject
 from context_memory.memory.constraint import subject_fields
@@ -190,6 +190,12 @@ def is_answer(row: dict[str, Any], text: str, tool: str) -> bool:
     if tool:
         return tool in QUESTION_TOOLS
     return _structured(row) and text.startswith(ANSWER_STARTS)
+
+
+def users_reason(reason: str) -> str:
+    """The reason of a turned-down question, '' where the client wrote it ("Chat about
+    this": ``CLARIFY_START``): the question was left to talk it over, and nothing typed."""
+    return "" if reason.lstrip().startswith(CLARIFY_START) else reason
 
 
 def responded(row: dict[str, Any]) -> str:

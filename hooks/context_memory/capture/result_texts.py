@@ -9,7 +9,8 @@ options, ``The user answered:`` when one is typed, ``The user responded:`` for a
 instead of answering, ``The user asked for more questions ...`` for answers given with a
 request for more (its AskUserQuestion tool's ``mapToolResultToToolResultBlockParam``). The
 plan approval reads ``User has approved your plan. You can now start coding. ...`` in every
-client seen.
+client seen. ``CLARIFY_START`` is the other way round: a text in the place of the user's
+words that is not theirs.
 
 Standard library only, no imports: the Stop hook's store loads it before any row is read.
 """
@@ -22,3 +23,8 @@ ANSWER_STARTS = (
     "The user asked for more questions",
 )
 APPROVED_START = "User has approved your plan"
+# What 2.1.332 writes as the "reason" of an AskUserQuestion the user leaves with "Chat about
+# this" (after ``To tell you how to proceed, the user said:``): the client's words, then the
+# questions with any answers and notes given so far. The user settles nothing there; what
+# they type next is theirs.
+CLARIFY_START = "The user wants to clarify these questions."
