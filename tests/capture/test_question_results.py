@@ -13,66 +13,15 @@ from typing import Any
 import pytest
 
 from context_memory.capture.engine import Capturer
-
-VERSION = "2.1.332"
-LIBRARY = {
-    "question": "Which date library should the app use?",
-    "header": "Library",
-    "options": [
-        {"label": "date-fns", "description": "Tree-shakable functions, small bundle"},
-        {"label": "moment", "description": "One big object, heavy"},
-    ],
-    "multiSelect": False,
-}
-CHECKS = {
-    "question": "Which checks should CI run?",
-    "header": "CI",
-    "options": [{"label": "lint"}, {"label": "types"}, {"label": "e2e"}],
-    "multiSelect": True,
-}
-ANSWERED = (
-    "Your questions have been answered: {pairs}. You can now continue with these answers in mind."
+from helpers.question_rows import (
+    ANSWERED,
+    CHECKS,
+    LIBRARY,
+    TYPED,
+    answered_rows,
+    question_call,
+    question_result,
 )
-TYPED = (
-    "The user answered: {pairs}. Read the answers carefully \u2014 they may request "
-    "clarification, changes, or that you not proceed \u2014 and follow what they actually say."
-)
-
-
-def _rows(
-    questions: list[dict[str, Any]], result: dict[str, Any], text: str
-) -> list[dict[str, Any]]:
-    call = {
-        "type": "assistant",
-        "isSidechain": False,
-        "uuid": "a-q1",
-        "version": VERSION,
-        "message": {
-            "role": "assistant",
-            "content": [
-                {
-                    "type": "tool_use",
-                    "id": "q1",
-                    "name": "AskUserQuestion",
-                    "input": {"questions": questions},
-                }
-            ],
-        },
-    }
-    answer = {
-        "type": "user",
-        "isSidechain": False,
-        "uuid": "r-q1",
-        "version": VERSION,
-        "timestamp": "2026-11-30T09:10:51.029Z",
-        "sourceToolAssistantUUID": "a-q1",
-        "message": {
-            "role": "user",
-            "content": [{"type": "tool_result", "tool_use_id": "q1", "content": text}],
-        },
-        "toolUseResult": {"questions": questions, **result},
-    }
-    return [call, answer]
 
 
 def capture(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -82,7 +31,7 @@ def capture(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_a_multi_select_answer_is_one_decision_naming_every_label_chosen() -> None:
-    rows = _rows(
+    rows = answered_rows(
         [CHECKS],
         {"answers": {CHECKS["question"]: ["lint", "types"]}},
         ANSWERED.format(pairs=f'"{CHECKS["question"]}"="lint,types"'),
@@ -97,7 +46,7 @@ def test_a_multi_select_answer_is_one_decision_naming_every_label_chosen() -> No
 
 def test_notes_typed_beside_an_answer_are_part_of_it_and_the_label_still_types_it() -> None:
     question = LIBRARY["question"]
-    rows = _rows(
+    rows = answered_rows(
         [LIBRARY],
         {
             "answers": {question: "date-fns"},
@@ -129,7 +78,7 @@ def test_notes_with_no_option_chosen_are_an_answer_typed_as_text(
     notes: str, decision: str | None
 ) -> None:
     question = LIBRARY["question"]
-    rows = _rows(
+    rows = answered_rows(
         [LIBRARY],
         {"answers": {question: "(notes only)"}, "annotations": {question: {"notes": notes}}},
         TYPED.format(pairs=f'"{question}"="(notes only)" notes: {notes}'),
@@ -140,7 +89,7 @@ def test_notes_with_no_option_chosen_are_an_answer_typed_as_text(
 def test_a_reply_typed_instead_of_answering_is_the_answer_and_the_answers_are_not() -> None:
     question = LIBRARY["question"]
     said = "date-fns, but check the bundle size first"
-    rows = _rows(
+    rows = answered_rows(
         [LIBRARY],
         {"answers": {question: "moment"}, "response": said},
         f"The user responded: {said}",
@@ -153,7 +102,7 @@ def test_a_reply_typed_instead_of_answering_is_the_answer_and_the_answers_are_no
 
 def test_an_idle_user_who_submitted_nothing_settled_nothing() -> None:
     question = LIBRARY["question"]
-    rows = _rows(
+    rows = answered_rows(
         [LIBRARY],
         {"answers": {question: "moment"}, "afkTimeoutMs": 300000},
         f'The user went idle. Before going idle the user had selected: "{question}"="moment".',
@@ -173,7 +122,7 @@ def test_an_idle_user_who_submitted_nothing_settled_nothing() -> None:
     ],
 )
 def test_with_the_call_forgotten_the_newer_texts_are_still_an_answer(text: str) -> None:
-    _, result = _rows([LIBRARY], {"answers": {LIBRARY["question"]: "date-fns"}}, text)
+    _, result = answered_rows([LIBRARY], {"answers": {LIBRARY["question"]: "date-fns"}}, text)
     (item,) = capture([result])  # an older state: the call is not remembered
     assert item["decision"] == "Which date library should the app use? → date-fns"
     # The same text printed by a tool, with no structured result, is that tool's output.
@@ -182,7 +131,8 @@ def test_with_the_call_forgotten_the_newer_texts_are_still_an_answer(text: str) 
 
 
 def test_questions_left_unanswered_settle_nothing() -> None:
-    rows = _rows([LIBRARY, CHECKS], {"answers": {}}, "The user did not answer the questions.")
+    unanswered = "The user did not answer the questions."
+    rows = answered_rows([LIBRARY, CHECKS], {"answers": {}}, unanswered)
     assert capture(rows) == []
 
 
@@ -211,22 +161,15 @@ def test_chat_about_this_is_the_clients_text_and_settles_nothing(
     """ "Chat about this" in the question dialog: the client writes its own text where the
     user's words go (seen in 2.1.332, ``holdsPersonsWords: true`` notwithstanding), with the
     answers given so far; the user chose to talk it over, so nothing is settled."""
-    call, _ = _rows([{**LIBRARY, "question": question}], {"answers": {}}, "")
     text = CLARIFY.format(question=question, answer=answer)
-    rejected = {
-        "type": "user",
-        "isSidechain": False,
-        "uuid": "r-q1",
-        "version": VERSION,
-        "message": {
-            "role": "user",
-            "content": [
-                {"type": "tool_result", "content": text, "is_error": True, "tool_use_id": "q1"}
-            ],
-        },
-        "toolUseResult": f"Error: {text}",
-        "toolDenialKind": "user-rejected",
-        "userFeedback": text.split("the user said:\n", 1)[1],
-        "holdsPersonsWords": True,
-    }
+    rejected = question_result(
+        "q1",
+        text,
+        f"Error: {text}",
+        is_error=True,
+        toolDenialKind="user-rejected",
+        userFeedback=text.split("the user said:\n", 1)[1],
+        holdsPersonsWords=True,
+    )
+    call = question_call("q1", [{**LIBRARY, "question": question}])
     assert capture([call, rejected]) == []

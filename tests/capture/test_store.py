@@ -31,6 +31,7 @@ from context_memory.memory.decisions import (
     clip_record,
     make_captured_record,
 )
+from helpers.question_rows import ANSWERED, STORE, TYPED, answered_rows
 
 SESSION = "ec02a1e1-95f7-4797-b360-0048899b56dd"
 
@@ -354,30 +355,13 @@ def test_ctx_capture_on_by_default() -> None:
 COMPACT = {"separators": (",", ":"), "ensure_ascii": False}  # as the client writes its rows
 
 
-def _answer_row(text: str, tool_use_result: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "parentUuid": "a-q1",
-        "isSidechain": False,
-        "type": "user",
-        "uuid": "r-q1",
-        "timestamp": "2026-11-30T09:10:51.029Z",
-        "version": "2.1.332",
-        "message": {
-            "role": "user",
-            "content": [{"type": "tool_result", "content": text, "tool_use_id": "q1"}],
-        },
-        "toolUseResult": tool_use_result,
-        "sourceToolAssistantUUID": "a-q1",
-    }
-
-
 @pytest.mark.parametrize(
     "text",
     [
-        'User has answered your questions: "Which store?"="SQLite". You can now continue.',
-        'Your questions have been answered: "Which store?"="SQLite". You can now continue with '
-        "these answers in mind.",
-        'The user answered: "Which store?"="SQLite, one file". Read the answers carefully.',
+        'User has answered your questions: "Where should the invoices be stored?"="SQLite". '
+        "You can now continue.",
+        ANSWERED.format(pairs='"Where should the invoices be stored?"="SQLite"'),
+        TYPED.format(pairs='"Where should the invoices be stored?"="SQLite, one file"'),
     ],
 )
 def test_a_question_answer_of_each_client_reaches_the_engine(
@@ -385,31 +369,12 @@ def test_a_question_answer_of_each_client_reaches_the_engine(
 ) -> None:
     """The real engine through the store, rows in the client's compact JSON: the answer of
     each client's text is captured (2.1.332's were skipped unread by the byte filter)."""
-    questions = [{"question": "Which store?", "options": [{"label": "SQLite"}, {"label": "JSON"}]}]
-    call = {
-        "type": "assistant",
-        "isSidechain": False,
-        "uuid": "a-q1",
-        "message": {
-            "role": "assistant",
-            "content": [
-                {
-                    "type": "tool_use",
-                    "id": "q1",
-                    "name": "AskUserQuestion",
-                    "input": {"questions": questions},
-                }
-            ],
-        },
-    }
     answer = "SQLite, one file" if "one file" in text else "SQLite"
-    result = _answer_row(text, {"questions": questions, "answers": {"Which store?": answer}})
-    transcript.write_text(
-        "".join(json.dumps(r, **COMPACT) + "\n" for r in (call, result)), encoding="utf-8"
-    )
+    rows = answered_rows([STORE], {"answers": {STORE["question"]: answer}}, text)
+    transcript.write_text("".join(json.dumps(r, **COMPACT) + "\n" for r in rows), encoding="utf-8")
     capture_session(str(state), SESSION, str(transcript))
     assert [(r["kind"], r["source"], r["decision"]) for r in log(state)] == [
-        ("decided", "question", f"Which store? → {answer}")
+        ("decided", "question", f"{STORE['question']} → {answer}")
     ]
 
 

@@ -244,6 +244,11 @@ class ClaudeRunner:
     def transcript_rows(self, session_id: str) -> list[dict[str, Any]]:
         return read_jsonl(self.transcript_path(session_id))
 
+    def session_rows(self) -> tuple[str, list[dict[str, Any]]]:
+        """(id, rows) of the test's one session transcript."""
+        (transcript,) = self.transcript_files()
+        return transcript.stem, self.transcript_rows(transcript.stem)
+
 
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:

@@ -41,7 +41,7 @@ from .vt import Rendered
 from .vt import squeezed_text as squeezed
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from .conftest import ClaudeRunner
 
@@ -231,19 +231,25 @@ class Terminal:
             os.close(self.fd)
 
 
-def open_session(
+@contextlib.contextmanager
+def session(
     runner: ClaudeRunner, api_key: str, *args: str, ready: str = "auto mode"
-) -> Terminal:
+) -> Iterator[Terminal]:
     """The client started in a terminal with ``args`` (and the test's default model), once
-    it shows ``ready`` (its permission mode's line)."""
+    it shows ``ready`` (its permission mode's line); closed when the block ends, its screen
+    still readable."""
     env = {"ANTHROPIC_API_KEY": api_key}
     terminal = Terminal(runner, ["--model", DEFAULT_MODEL, *args], env=env)
     try:
         terminal.wait_for(ready)
-    except BaseException:
+        yield terminal
+    finally:
         terminal.close()
-        raise
-    return terminal
+
+
+def decisions_log(project: Path) -> Path:
+    """The project's decisions log, as capture writes it."""
+    return project / ".working-state" / "decisions.jsonl"
 
 
 def records_of(log: Path) -> list[dict[str, object]]:

@@ -22,8 +22,9 @@ from .fake_api import FakeMessagesApi, RecordedRequest, ScriptedTurn, tool_turn,
 from .terminal import (
     KEY_DOWN,
     KEY_ENTER,
-    open_session,
+    decisions_log,
     records_of,
+    session,
     wait_for_records,
 )
 
@@ -59,9 +60,10 @@ def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
     fake_api.enqueue_builder(writing(SECOND))
     fake_api.enqueue(tool_turn("ExitPlanMode", {}, "toolu_02p"))
     fake_api.enqueue_text("Done: SQLite it is.")
-    log = project_dir / ".working-state" / "decisions.jsonl"
-    terminal = open_session(run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on")
-    try:
+    log = decisions_log(project_dir)
+    with session(
+        run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on"
+    ) as terminal:
         terminal.send("Plan the invoice storage.")
         terminal.wait_for("JSON file under data/invoices/")
         terminal.wait_for("Tell Claude what to change")
@@ -75,11 +77,8 @@ def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
         terminal.settle()
         terminal.type(KEY_ENTER)  # the first entry: yes, and use auto mode
         wait_for_records(log, terminal, 5)  # with the two supersede records
-    finally:
-        terminal.close()
 
-    (transcript,) = run_claude.transcript_files()
-    rows = run_claude.transcript_rows(transcript.stem)
+    _, rows = run_claude.session_rows()
     calls = [
         block
         for row in rows

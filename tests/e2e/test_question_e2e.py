@@ -14,9 +14,14 @@ and skipped these rows unread.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from helpers.question_rows import CHECKS, LIBRARY, STORE
 
 from .conftest import ClaudeRunner
 from .fake_api import FakeMessagesApi, ScriptedTurn, tool_turn
@@ -24,74 +29,76 @@ from .terminal import (
     KEY_DOWN,
     KEY_ENTER,
     KEY_RIGHT,
-    open_session,
+    Terminal,
+    decisions_log,
+    session,
     wait_for_records,
 )
 
 pytestmark = pytest.mark.client
 
 API_KEY = "sk-ant-api03-e2e-question-test-key-00000000000"
-LIBRARY = {
-    "question": "Which date library should the app use?",
-    "header": "Library",
-    "options": [
-        {"label": "date-fns", "description": "Tree-shakable functions"},
-        {"label": "moment", "description": "One big object, heavy"},
-    ],
-    "multiSelect": False,
-}
-STORE = {
-    "question": "Where should the invoices be stored?",
-    "header": "Storage",
-    "options": [
-        {"label": "SQLite", "description": "One file next to the app"},
-        {"label": "JSON files", "description": "One file per invoice"},
-    ],
-    "multiSelect": False,
-}
 TYPED = "Postgres instead of both, we already run it for billing"
 
 
-def test_answers_given_in_the_clients_question_dialog_are_captured(
-    installed_home: Path,
-    run_claude: ClaudeRunner,
-    fake_api: FakeMessagesApi,
-    project_dir: Path,
-) -> None:
+@contextlib.contextmanager
+def asked(
+    run_claude: ClaudeRunner, fake_api: FakeMessagesApi, prompt: str, *questions: dict[str, Any]
+) -> Iterator[Terminal]:
+    """A session whose scripted model asks each of ``questions`` in turn after ``prompt``,
+    then replies; the terminal once the first question's dialog is drawn."""
     fake_api.enqueue(
-        tool_turn("AskUserQuestion", {"questions": [LIBRARY]}, "toolu_01q"),
-        tool_turn("AskUserQuestion", {"questions": [STORE]}, "toolu_02q"),
-        ScriptedTurn.text("date-fns, and the invoices go to Postgres."),
+        *(
+            tool_turn("AskUserQuestion", {"questions": [question]}, f"toolu_q{index}")
+            for index, question in enumerate(questions)
+        ),
+        ScriptedTurn.text("Understood."),
     )
-    log = project_dir / ".working-state" / "decisions.jsonl"
-    terminal = open_session(run_claude, API_KEY)
-    try:
-        terminal.send("Set up the invoice page.")
-        terminal.wait_for("Which date library should the app use?")
+    with session(run_claude, API_KEY) as terminal:
+        terminal.send(prompt)
+        terminal.wait_for(questions[0]["question"])
         terminal.settle()
+        yield terminal
+
+
+def results_of(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The structured AskUserQuestion results of a session's rows."""
+    return [
+        row["toolUseResult"]
+        for row in rows
+        if row.get("type") == "user" and isinstance(row.get("toolUseResult"), dict)
+    ]
+
+
+def test_answers_given_in_the_clients_question_dialog_are_captured(
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
+) -> None:
+    log = decisions_log(project_dir)
+    with asked(run_claude, fake_api, "Set up the invoice page.", LIBRARY, STORE) as terminal:
         terminal.type(KEY_ENTER)  # the cursor is on the first option: date-fns
-        terminal.wait_for("Where should the invoices be stored?")
+        terminal.wait_for(STORE["question"])
         terminal.settle()
         terminal.press(KEY_DOWN, KEY_DOWN)  # to "Type something."
         terminal.settle()
         terminal.send(TYPED)
         records = wait_for_records(log, terminal, 2)
         terminal.wait_for("Stop says:")
-    finally:
-        terminal.close()
 
-    (transcript,) = run_claude.transcript_files()
-    rows = run_claude.transcript_rows(transcript.stem)
-    answers = [
+    session_id, rows = run_claude.session_rows()
+    texts = [
         block["content"]
         for row in rows
         if row.get("type") == "user" and isinstance(row["message"]["content"], list)
         for block in row["message"]["content"]
         if block.get("type") == "tool_result"
     ]
-    assert [text.split(":", 1)[0] for text in answers] == [
+    assert [text.split(":", 1)[0] for text in texts] == [
         "Your questions have been answered",
         "The user answered",
+    ]
+    assert [sorted(result) for result in results_of(rows)] == [
+        ["annotations", "answers", "questions"],
+        ["annotations", "answers", "questions"],
     ]
 
     assert [(r["kind"], r["by"], r["source"], r["tier"]) for r in records] == [
@@ -105,38 +112,15 @@ def test_answers_given_in_the_clients_question_dialog_are_captured(
     assert chosen["preferred"] == [{"kind": "package", "value": "date-fns"}]
     assert typed["decision"] == f"Where should the invoices be stored? → {TYPED}"
     assert typed["alternatives"] == ["SQLite", "JSON files"]
-    assert {chosen["session"], typed["session"]} == {transcript.stem}
+    assert {chosen["session"], typed["session"]} == {session_id}
     assert terminal.seen("Stop says: context-memory captured 2 records")
 
 
-CHECKS = {
-    "question": "Which checks should CI run?",
-    "header": "CI",
-    "options": [
-        {"label": "lint", "description": "ruff"},
-        {"label": "types", "description": "mypy"},
-        {"label": "e2e", "description": "slow"},
-    ],
-    "multiSelect": True,
-}
-
-
 def test_a_multi_select_answer_in_the_dialog_is_one_decision_ruling_nothing_out(
-    installed_home: Path,
-    run_claude: ClaudeRunner,
-    fake_api: FakeMessagesApi,
-    project_dir: Path,
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
 ) -> None:
-    fake_api.enqueue(
-        tool_turn("AskUserQuestion", {"questions": [CHECKS]}, "toolu_03q"),
-        ScriptedTurn.text("lint and types, then."),
-    )
-    log = project_dir / ".working-state" / "decisions.jsonl"
-    terminal = open_session(run_claude, API_KEY)
-    try:
-        terminal.send("Set up CI.")
-        terminal.wait_for("Which checks should CI run?")
-        terminal.settle()
+    log = decisions_log(project_dir)
+    with asked(run_claude, fake_api, "Set up CI.", CHECKS) as terminal:
         terminal.type(KEY_ENTER)  # lint
         terminal.settle()
         terminal.press(KEY_DOWN, KEY_ENTER)  # types
@@ -146,15 +130,9 @@ def test_a_multi_select_answer_in_the_dialog_is_one_decision_ruling_nothing_out(
         terminal.settle()
         terminal.type(KEY_ENTER)  # Submit answers
         (record,) = wait_for_records(log, terminal)
-    finally:
-        terminal.close()
 
-    (transcript,) = run_claude.transcript_files()
-    answers = [
-        row["toolUseResult"]["answers"]
-        for row in run_claude.transcript_rows(transcript.stem)
-        if row.get("type") == "user" and isinstance(row.get("toolUseResult"), dict)
-    ]
+    _, rows = run_claude.session_rows()
+    answers = [result["answers"] for result in results_of(rows)]
     assert answers == [{"Which checks should CI run?": "lint, types"}]  # one string, joined
     assert (record["kind"], record["source"]) == ("decided", "question")
     assert record["decision"] == "Which checks should CI run? → lint, types"

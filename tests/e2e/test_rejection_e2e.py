@@ -3,24 +3,65 @@ record (issue 26, "Done when"): in an interactive session the scripted model run
 ``npm install moment``; the user answers the prompt with No, Tab, "too heavy, use
 date-fns"; the Stop hook's capture writes one record that rules out the package moment
 (not npm) and prefers the package date-fns, from the user row the client wrote (its
-``api-request-blob`` copy adds nothing).
+``api-request-blob`` copy adds nothing). And the same call stopped with Esc at the dialog,
+then a correction typed: the client writes the bare rejection (``toolDenialKind:
+"user-rejected"``) and an interrupt row, the correction is the next prompt, and capture
+writes one rejection of the call with the correction as its reason.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .conftest import DEFAULT_MODEL, ClaudeRunner
-from .fake_api import FakeMessagesApi, ScriptedTurn, tool_use_block
-from .terminal import KEY_ENTER, KEY_TAB, Terminal, wait_for_records
+from .conftest import ClaudeRunner
+from .fake_api import FakeMessagesApi, ScriptedTurn, tool_turn
+from .terminal import (
+    KEY_ENTER,
+    KEY_ESC,
+    KEY_TAB,
+    Terminal,
+    decisions_log,
+    session,
+    wait_for_records,
+)
 
 pytestmark = pytest.mark.client
 
 API_KEY = "sk-ant-api03-e2e-rejection-test-key-0000000000"
 FEEDBACK = "too heavy, use date-fns"
+CORRECTION = "use date-fns instead, moment is too heavy"
+
+
+@contextlib.contextmanager
+def installing_moment(run_claude: ClaudeRunner, fake_api: FakeMessagesApi) -> Iterator[Terminal]:
+    """A session whose scripted model answers "Add a date library." with ``npm install
+    moment`` (then "Understood: date-fns, not moment."): the terminal once the prompt is
+    sent."""
+    fake_api.enqueue(
+        tool_turn("Bash", {"command": "npm install moment"}, "toolu_01m"),
+        ScriptedTurn.text("Understood: date-fns, not moment."),
+    )
+    with session(run_claude, API_KEY) as terminal:
+        terminal.send("Add a date library.")
+        yield terminal
+
+
+def assert_moment_rejected(record: dict[str, object], reason: str) -> None:
+    assert (record["kind"], record["by"], record["source"], record["tier"]) == (
+        "rejected",
+        "user",
+        "tool-rejection",
+        "structural",
+    )
+    assert record["decision"] == "Bash: npm install moment"
+    assert record["reason"] == reason
+    assert record["ruled_out"] == [{"kind": "package", "value": "moment"}]
+    assert record["preferred"] == [{"kind": "package", "value": "date-fns"}]
 
 
 def test_a_rejection_typed_in_the_permission_prompt_is_a_typed_record(
@@ -29,31 +70,18 @@ def test_a_rejection_typed_in_the_permission_prompt_is_a_typed_record(
     fake_api: FakeMessagesApi,
     project_dir: Path,
 ) -> None:
-    fake_api.enqueue(
-        ScriptedTurn(
-            blocks=(tool_use_block("Bash", {"command": "npm install moment"}, "toolu_01m"),)
-        ),
-        ScriptedTurn.text("Understood: date-fns, not moment."),
-    )
-    terminal = Terminal(run_claude, ["--model", DEFAULT_MODEL], env={"ANTHROPIC_API_KEY": API_KEY})
-    try:
-        terminal.wait_for("auto mode")
-        terminal.type("Add a date library.")
-        terminal.type(KEY_ENTER)
+    log = decisions_log(project_dir)
+    with installing_moment(run_claude, fake_api) as terminal:
         if terminal.wait_for("stay in auto mode", "Tab to amend") == "stay in auto mode":
             terminal.answer(KEY_ENTER, until="Tab to amend", unless="Do you want to proceed")
         terminal.settle()
         terminal.type(KEY_TAB)  # on No (the default): amend, then type the feedback
         terminal.type(FEEDBACK)
         terminal.type(KEY_ENTER)
-        log = project_dir / ".working-state" / "decisions.jsonl"
         records = wait_for_records(log, terminal)
         terminal.wait_for("date-fns, not moment")
-    finally:
-        terminal.close()
 
-    (transcript,) = run_claude.transcript_files()
-    rows = run_claude.transcript_rows(transcript.stem)
+    session_id, rows = run_claude.session_rows()
     rejections = [r for r in rows if r.get("type") == "user" and r.get("toolDenialKind")]
     assert [r["toolDenialKind"] for r in rejections] == ["user-rejected"]
     blob_copies = [
@@ -63,16 +91,34 @@ def test_a_rejection_typed_in_the_permission_prompt_is_a_typed_record(
 
     assert len(records) == 1, records
     (record,) = records
-    assert (record["kind"], record["by"], record["source"], record["tier"]) == (
-        "rejected",
-        "user",
-        "tool-rejection",
-        "structural",
-    )
+    assert_moment_rejected(record, FEEDBACK)
     assert record["uuid"] == rejections[0]["uuid"]
-    assert record["session"] == transcript.stem
-    assert record["decision"] == "Bash: npm install moment"
-    assert record["reason"] == FEEDBACK
-    assert record["ruled_out"] == [{"kind": "package", "value": "moment"}]
-    assert record["preferred"] == [{"kind": "package", "value": "date-fns"}]
+    assert record["session"] == session_id
     assert record["call"] == {"tool": "Bash", "command": "npm install moment"}
+
+
+def test_a_correction_typed_after_esc_at_the_permission_dialog_rejects_the_call(
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
+) -> None:
+    log = decisions_log(project_dir)
+    with installing_moment(run_claude, fake_api) as terminal:
+        terminal.wait_for("stay in auto mode", "Do you want to proceed")
+        terminal.settle()
+        terminal.type(KEY_ESC)
+        terminal.settle()
+        terminal.send(CORRECTION)
+        records = wait_for_records(log, terminal)
+        terminal.wait_for("Stop says:")
+
+    _, rows = run_claude.session_rows()
+    typed = [r for r in rows if r.get("type") == "user" and not r.get("toolUseResult")]
+    assert [r["message"]["content"] for r in typed][-2:] == [
+        [{"type": "text", "text": "[Request interrupted by user for tool use]"}],
+        CORRECTION,
+    ]
+    denied = [r for r in rows if r.get("toolDenialKind")]
+    assert [(r["toolDenialKind"], r["toolUseResult"]) for r in denied] == [
+        ("user-rejected", "User rejected tool use")
+    ]
+    (record,) = records
+    assert_moment_rejected(record, CORRECTION)
