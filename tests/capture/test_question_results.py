@@ -8,10 +8,12 @@ option), ``The user answered:`` (some typed) or ``The user responded:``."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
+from context_memory.capture.dialogue import MAX_OPEN_PROMPTS, bounded_offer
 from context_memory.capture.engine import Capturer
 from helpers.question_rows import (
     ANSWERED,
@@ -22,6 +24,7 @@ from helpers.question_rows import (
     question_call,
     question_result,
 )
+from helpers.transcript_rows import assistant, usage, user
 
 
 def capture(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -173,3 +176,95 @@ def test_chat_about_this_is_the_clients_text_and_settles_nothing(
     )
     call = question_call("q1", [{**LIBRARY, "question": question}])
     assert capture([call, rejected]) == []
+
+
+def talked_over(*turns: str) -> list[dict[str, Any]]:
+    """A question left with "Chat about this", then the agent's and the user's turns in
+    turn (agent first: the client tells it to ask what the user would like to clarify)."""
+    text = CLARIFY.format(question=LIBRARY["question"], answer="(No answer provided)")
+    rows = [
+        question_call("q1", [LIBRARY]),
+        question_result("q1", text, f"Error: {text}", is_error=True,
+                        toolDenialKind="user-rejected"),
+    ]  # fmt: skip
+    for index, said in enumerate(turns):
+        rows.append(assistant(f"msg_{index}", usage(), text=said) if index % 2 == 0 else user(said))
+    return rows
+
+
+ASKED_BACK = "What would you like to know about them?"
+EXPLAINED = "date-fns is smaller: you import only the functions you use."
+
+
+def test_an_answer_typed_after_chat_about_this_answers_the_question() -> None:
+    rows = talked_over(ASKED_BACK, "which one is smaller?", EXPLAINED,
+                       "neither, we use luxon everywhere")  # fmt: skip
+    (item,) = capture(rows)
+    assert (item["kind"], item["by"], item["source"], item["tier"]) == (
+        "decided", "user", "question", "structural",
+    )  # fmt: skip
+    assert item["decision"] == (
+        "Which date library should the app use? → neither, we use luxon everywhere"
+    )
+    assert item["reason"] == "the user's answer, typed after choosing to talk the question over"
+    assert item["alternatives"] == ["date-fns", "moment"]
+    assert item["uuid"] == rows[-1]["uuid"]
+
+
+def test_an_option_named_after_chat_about_this_is_the_choice_of_it() -> None:
+    (item,) = capture(talked_over(ASKED_BACK, "which one is smaller?", EXPLAINED, "date-fns then"))
+    assert item["decision"] == "chose option 1: date-fns (Tree-shakable functions)"
+    assert item["reason"] == (
+        "the user's reply to the options the agent offered: Which date library should the app use?"
+    )
+
+
+def test_new_options_the_agent_offers_replace_the_question_talked_over() -> None:
+    offered = "Two other ways:\n1. luxon\n2. dayjs\n\nWhich one do you prefer?"
+    (item,) = capture(talked_over(ASKED_BACK, "any others?", offered, "2"))
+    assert item["decision"] == "chose option 2: dayjs"
+
+
+def test_the_question_talked_over_closes_after_the_prompts_it_stays_open_for() -> None:
+    turns = [ASKED_BACK]
+    for index in range(MAX_OPEN_PROMPTS):
+        turns += [f"is it still maintained in {2024 + index}?", EXPLAINED]
+    assert capture(talked_over(*turns, "neither, we use luxon everywhere")) == []
+
+
+def test_the_first_answer_closes_the_question_talked_over() -> None:
+    rows = talked_over(ASKED_BACK, "neither, we use luxon everywhere", "Noted.",
+                       "also update the readme")  # fmt: skip
+    assert [item["quote"] for item in capture(rows)] == ["neither, we use luxon everywhere"]
+
+
+def test_a_prompt_after_a_question_left_with_esc_only_picks() -> None:
+    """Esc on the question (no feedback) ends the turn: the next prompt may pick one of its
+    options, but words that name none are not taken for its answer (the user may have
+    moved on)."""
+    text = "The user doesn't want to proceed with this tool use. The tool use was rejected."
+    rows = [
+        question_call("q1", [LIBRARY]),
+        question_result("q1", text, f"Error: {text}", is_error=True,
+                        toolDenialKind="user-rejected"),
+        user("neither, we use luxon everywhere"),
+    ]  # fmt: skip
+    assert capture(rows) == []
+
+
+def test_the_question_talked_over_is_carried_between_hook_runs() -> None:
+    rows = talked_over(ASKED_BACK, "which one is smaller?", EXPLAINED,
+                       "neither, we use luxon everywhere")  # fmt: skip
+    first = Capturer()
+    assert [item for row in rows[:-1] for item in first.feed(row)] == []
+    state = first.to_state()
+    assert state["dialogue"]["offer"]["open"] == MAX_OPEN_PROMPTS - 1
+    second = Capturer(json.loads(json.dumps(state)))
+    (item,) = second.feed(rows[-1]) + second.flush()
+    assert item["quote"] == "neither, we use luxon everywhere"
+
+
+@pytest.mark.parametrize("carried", [0, -1, MAX_OPEN_PROMPTS + 1, "3", True])
+def test_an_open_count_out_of_bounds_in_a_carried_state_is_dropped(carried: object) -> None:
+    offer = bounded_offer({"options": [["1", "a"], ["2", "b"]], "open": carried})
+    assert offer == {"options": [["1", "a"], ["2", "b"]]}

@@ -6,8 +6,10 @@ option of one ("date-fns" over "moment") and types an answer to the other in the
 answered: ...`` and ``The user answered: ...`` with ``toolUseResult: {questions, answers,
 annotations}``; the Stop hook's capture writes one decision per answer (the option chosen
 rules the other out as a package; the typed answer is the user's words), and the terminal
-shows their capture line. A multi-select answer, submitted from the dialog's Submit tab, is
-written as one string of the labels chosen, and rules none of the others out. Before
+shows their capture line. After "Chat about this" the answer typed once the agent has asked
+what to clarify is the decision on the question. A multi-select answer, submitted from the
+dialog's Submit tab, is written as one string of the labels chosen, and rules none of the
+others out. Before
 session 16 the store's byte filter knew only the older ``User has answered your question``
 and skipped these rows unread.
 """
@@ -39,6 +41,7 @@ pytestmark = pytest.mark.client
 
 API_KEY = "sk-ant-api03-e2e-question-test-key-00000000000"
 TYPED = "Postgres instead of both, we already run it for billing"
+TALKED_OVER = "neither, we use luxon everywhere"
 
 
 @contextlib.contextmanager
@@ -138,3 +141,51 @@ def test_a_multi_select_answer_in_the_dialog_is_one_decision_ruling_nothing_out(
     assert record["decision"] == "Which checks should CI run? → lint, types"
     assert record["alternatives"] == ["e2e"]
     assert (record["ruled_out"], record["preferred"]) == ([], [])  # several chosen: none out
+
+
+def test_an_answer_typed_after_chat_about_this_is_the_users_decision(
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
+) -> None:
+    """ "Chat about this" leaves the question to talk it over: the client writes its own
+    text as the rejection's feedback and tells the agent to ask what to clarify. The user's
+    question back answers nothing; the answer typed after the agent's reply is the user's
+    decision on the question, with its options as the alternatives."""
+    log = decisions_log(project_dir)
+    fake_api.enqueue(
+        tool_turn("AskUserQuestion", {"questions": [LIBRARY]}, "toolu_q0"),
+        ScriptedTurn.text("Sure. What would you like to know about them?"),
+        ScriptedTurn.text("date-fns is smaller: you import only the functions you use."),
+        ScriptedTurn.text("Understood, luxon it is."),
+    )
+    with session(run_claude, API_KEY) as terminal:
+        terminal.send("Set up the invoice page.")
+        terminal.wait_for(LIBRARY["question"])
+        terminal.settle()
+        terminal.press(KEY_DOWN, KEY_DOWN, KEY_DOWN)  # past "Type something." to the last
+        terminal.wait_for("Chat about this")
+        terminal.type(KEY_ENTER)
+        terminal.wait_for("What would you like to know")
+        terminal.settle()
+        terminal.send("which one is smaller?")
+        terminal.wait_for("only the functions you use")
+        terminal.settle()
+        terminal.send(TALKED_OVER)
+        (record,) = wait_for_records(log, terminal)
+        terminal.wait_for("Stop says:")
+
+    _, rows = run_claude.session_rows()
+    feedback = [
+        block["content"]
+        for row in rows
+        if row.get("type") == "user" and isinstance(row["message"]["content"], list)
+        for block in row["message"]["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert len(feedback) == 1
+    assert "the user said:\nThe user wants to clarify these questions." in feedback[0]
+    assert (record["kind"], record["by"], record["source"]) == ("decided", "user", "question")
+    assert record["decision"] == f"Which date library should the app use? → {TALKED_OVER}"
+    assert record["reason"] == "the user's answer, typed after choosing to talk the question over"
+    assert record["alternatives"] == ["date-fns", "moment"]
+    assert record["quote"] == TALKED_OVER
+    assert terminal.seen("Stop says: context-memory captured 1 record")

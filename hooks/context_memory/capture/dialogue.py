@@ -111,6 +111,13 @@ def with_languages(item: Item, text: str) -> Item:
     return item
 
 
+# A question the user left with "Chat about this" stays open while they talk it over: the
+# agent's replies that offer nothing new do not replace it, and the prompts that only ask
+# back do not use it up, for at most this many prompts (the key: prompts it stays open for).
+OPEN = "open"
+MAX_OPEN_PROMPTS = 3
+
+
 def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
     """An offer read back from a carried state, with only the expected, bounded fields."""
     out: dict[str, Any] = {}
@@ -127,6 +134,9 @@ def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
         value = offer.get(key)
         if isinstance(value, str) and value:
             out[key] = clip(value, 4 if key == "rec" else MAX_OPTION_CHARS)
+    still_open = offer.get(OPEN)
+    if out.get("options") and type(still_open) is int and 0 < still_open <= MAX_OPEN_PROMPTS:
+        out[OPEN] = still_open
     return out
 
 
@@ -301,7 +311,9 @@ class Dialogue:
         (``reply_gist``)."""
         if not text.strip():
             return
-        self._offer = offer_in(text)
+        offer = offer_in(text)
+        if offer.get("options") or not self._offer.get(OPEN):
+            self._offer = offer  # a question talked over stays, unless options replace it
         if self._held:
             # Held items are typed in another language: an English reply restates them.
             self._name_held(reply_names(text) + reply_gist(text))
@@ -340,16 +352,25 @@ class Dialogue:
                 if name not in anchors:
                     anchors.append(name)
 
-    def offered(self, offer: dict[str, Any]) -> None:
+    def offered(self, offer: dict[str, Any], *, talked_over: bool = False) -> None:
         """What the next prompt may pick from, offered other than in the agent's text (a
-        question the user turned down to type the answer)."""
+        question the user turned down to type the answer); one ``talked_over`` ("Chat about
+        this") stays open for the prompts that talk it over (``OPEN``)."""
         if offer.get("options"):
-            self._offer = bounded_offer(offer)
+            self._offer = bounded_offer({**offer, OPEN: MAX_OPEN_PROMPTS if talked_over else 0})
 
     def take_offer(self) -> dict[str, Any]:
-        """The offer a prompt answers (used once)."""
-        offer, self._offer = self._offer, {}
+        """The offer a prompt answers: used once, except a question talked over, which
+        stays for the next prompt too (one fewer) until ``settled``."""
+        offer = self._offer
+        left = offer.get(OPEN, 0) - 1
+        self._offer = {**offer, OPEN: left} if left > 0 else {}
         return offer
+
+    def settled(self) -> None:
+        """The prompt answered the question talked over: it is closed."""
+        if self._offer.get(OPEN):
+            self._offer = {}
 
     def holds(self) -> bool:
         """Whether an item waits for the agent's reply (the reply's names are wanted)."""

@@ -53,9 +53,12 @@ from context_memory.capture.prompts import (
 )
 from context_memory.capture.question import (
     QUESTION_TOOLS,
+    TYPED_AFTER_TALK,
     is_answer,
     question_items,
     question_offer,
+    settles_nothing,
+    talks_it_over,
     typed_answer_item,
     users_reason,
 )
@@ -325,12 +328,25 @@ class Capturer:
         # A short reply to the options the agent offered is the choice of one of them.
         pick = picked_option(typed, offer) if offer else None
         if pick is not None:
+            self._dialogue.settled()
             question = offer.get("question")
             item = dialogue.picked_item(
                 row, typed, *pick, question=question if isinstance(question, str) else ""
             )
             out.extend(self._dialogue.hold(item))
             return out
+        # After "Chat about this" the user talks the question over: a prompt that does not
+        # only ask back answers it, in words (set 2's rule 2: a typed answer counts).
+        if offer.get(dialogue.OPEN) and typed and not settles_nothing(typed):
+            self._dialogue.settled()
+            answer = (
+                None
+                if found or answered
+                else typed_answer_item(row, offer, typed, TYPED_AFTER_TALK)
+            )
+            if answer is not None:
+                out.extend(self._dialogue.hold(answer))
+                return out
         # A prompt that answers a rejection is that rejection's reason; it is its own item
         # only when it also sets a standing rule.
         if found is None and not answered and not goes_on and typed:
@@ -392,19 +408,24 @@ class Capturer:
         if verdict == "interrupted" and call:
             self._interrupted = call_id
         if verdict == "rejected" and tool in QUESTION_TOOLS:
-            return self._question_turned_down(row, call_id, users_reason(reason))
+            return self._question_turned_down(
+                row, call_id, users_reason(reason), talked_over=talks_it_over(reason)
+            )
         if verdict != "rejected":
             return []
         return self._rejected(row, call_id, call, text, reason)
 
-    def _question_turned_down(self, row: dict[str, Any], call_id: str, reason: str) -> list[Item]:
+    def _question_turned_down(
+        self, row: dict[str, Any], call_id: str, reason: str, *, talked_over: bool = False
+    ) -> list[Item]:
         """The user turned a question down to answer in words: typed as the rejection's
         reason, that is the answer (a pick of its options, a directive, or the answer to
-        it); else the next prompt may pick from its options. Either way nothing is
+        it); else the next prompt may pick from its options, and after "Chat about this"
+        (``talked_over``) the prompts that talk it over may answer it. Either way nothing is
         rejected (set 2's rules 2 and 3)."""
         offer = question_offer(self._seen.input_of(call_id))
         if not reason:
-            self._dialogue.offered(offer)
+            self._dialogue.offered(offer, talked_over=talked_over)
             return []
         pick = picked_option(reason, offer) if offer else None
         if pick is not None:

@@ -112,7 +112,7 @@ def _answers(row: dict[str, Any], text: str) -> list[tuple[str, str, dict[str, A
     for question, answer, bare in pairs:
         entry = entries.get(question, {})
         labels = _labels(entry) if entry else every_label
-        if not (_settles_nothing(answer) or _talk(answer, labels)):
+        if not (settles_nothing(answer) or _talk(answer, labels)):
             settled.append((question, answer, entry, bare))
     return settled
 
@@ -147,7 +147,7 @@ def _labels(entry: dict[str, Any]) -> list[str]:
 _ASKS = re.compile(r"[?？]|[吗嗎呢][。！!]*$|ですか[。]*$|か[？?。]*$")
 
 
-def _settles_nothing(answer: str) -> bool:
+def settles_nothing(answer: str) -> bool:
     """An answer that settles no choice: a question back (a question mark anywhere, a
     question particle at its end), or unsure, deferred, to be discussed, "show me first"
     (the DEFERS of its languages' tables), typed as free text or chosen as an option
@@ -192,10 +192,17 @@ def is_answer(row: dict[str, Any], text: str, tool: str) -> bool:
     return _structured(row) and text.startswith(ANSWER_STARTS)
 
 
+def talks_it_over(reason: str) -> bool:
+    """Whether the user left the question with "Chat about this" (the client wrote its own
+    ``CLARIFY_START`` text as the reason): the question was left to talk it over, and the
+    client tells the agent to ask what the user would like to clarify."""
+    return reason.lstrip().startswith(CLARIFY_START)
+
+
 def users_reason(reason: str) -> str:
     """The reason of a turned-down question, '' where the client wrote it ("Chat about
-    this": ``CLARIFY_START``): the question was left to talk it over, and nothing typed."""
-    return "" if reason.lstrip().startswith(CLARIFY_START) else reason
+    this", ``talks_it_over``): nothing typed."""
+    return "" if talks_it_over(reason) else reason
 
 
 def responded(row: dict[str, Any]) -> str:
@@ -282,12 +289,19 @@ def question_offer(tool_input: object) -> dict[str, Any]:
     return {}
 
 
-def typed_answer_item(row: dict[str, Any], offer: dict[str, Any], answer: str) -> Item | None:
+TYPED_IN_PLACE = "the answer the user typed in place of the question's options"
+TYPED_AFTER_TALK = "the user's answer, typed after choosing to talk the question over"
+
+
+def typed_answer_item(
+    row: dict[str, Any], offer: dict[str, Any], answer: str, reason: str = TYPED_IN_PLACE
+) -> Item | None:
     """The decision of an answer typed where the question was turned down (its rejection's
-    reason): the answer to the offered question, unless it settles nothing or only talks.
-    The options are their labels (an offered option reads ``label (description)``)."""
+    reason, or the prompt typed after "Chat about this"): the answer to the offered
+    question, unless it settles nothing or only talks. The options are their labels (an
+    offered option reads ``label (description)``)."""
     labels = [option[1].split(" (", 1)[0] for option in offer.get("options", [])]
-    if not answer.strip() or _settles_nothing(answer) or _talk(answer, labels):
+    if not answer.strip() or settles_nothing(answer) or _talk(answer, labels):
         return None
     question = offer.get("question", "")
     decision = f"{clip(question, MAX_DECISION // 2)} → {answer}" if question else answer
@@ -297,7 +311,7 @@ def typed_answer_item(row: dict[str, Any], offer: dict[str, Any], answer: str) -
         "question",
         row,
         decision=clip(decision, MAX_DECISION),
-        reason="the answer the user typed in place of the question's options",
+        reason=reason,
         quote=answer,
         alternatives=[label for label in labels if label not in answer],
         choice_text=answer,
