@@ -202,6 +202,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("Readability over cleverness.", "decided"),
         ("All output in English.", "constraint"),
         ("We're targeting Python 3.10.", "constraint"),
+        ("Pin it to v3, the v4 beta breaks our imports.", "constraint"),
+        ("Let's stay on node 20.", "constraint"),
         ("Answer in English.", "constraint"),
         ("Let's parse it with a regex instead.", "decided"),
         ("Let's use sqlite for the cache.", "decided"),

@@ -23,13 +23,14 @@ from typing import Any
 
 import pytest
 
-from helpers.question_rows import CHECKS, LIBRARY, STORE
+from helpers.question_rows import CHECKS, LIBRARY, STORE, with_previews
 
 from .conftest import ClaudeRunner
 from .fake_api import FakeMessagesApi, ScriptedTurn, tool_turn
 from .terminal import (
     KEY_DOWN,
     KEY_ENTER,
+    KEY_ESC,
     KEY_RIGHT,
     Terminal,
     decisions_log,
@@ -42,6 +43,7 @@ pytestmark = pytest.mark.client
 API_KEY = "sk-ant-api03-e2e-question-test-key-00000000000"
 TYPED = "Postgres instead of both, we already run it for billing"
 TALKED_OVER = "neither, we use luxon everywhere"
+NOTE = "pin it to v3, the v4 beta breaks our locale imports"
 
 
 @contextlib.contextmanager
@@ -189,3 +191,57 @@ def test_an_answer_typed_after_chat_about_this_is_the_users_decision(
     assert record["alternatives"] == ["date-fns", "moment"]
     assert record["quote"] == TALKED_OVER
     assert terminal.seen("Stop says: context-memory captured 1 record")
+
+
+@pytest.mark.parametrize(
+    ("leave_notes", "answer", "decision", "alternatives"),
+    [
+        # Esc leaves the notes' line; Enter then chooses the option they were written on
+        (KEY_ESC, '"date-fns" selected preview:', f"date-fns ({NOTE})", ["moment"]),
+        # Enter in the notes' line submits the notes alone, no option chosen
+        ("", "(no option selected) notes:", NOTE, ["date-fns", "moment"]),
+    ],
+)
+def test_notes_written_on_an_options_preview_are_part_of_the_answer(
+    installed_home: Path,
+    run_claude: ClaudeRunner,
+    fake_api: FakeMessagesApi,
+    project_dir: Path,
+    leave_notes: str,
+    answer: str,
+    decision: str,
+    alternatives: list[str],
+) -> None:
+    """Options with a ``preview`` show it beside the list; ``n`` opens "Add notes on this
+    design". The client writes the notes into ``annotations`` (and the model reads
+    ``notes: ...``); capture keeps them in the decision, and notes with no option chosen
+    are the answer (here a version pinned: a directive, not talk)."""
+    log = decisions_log(project_dir)
+    with asked(
+        run_claude, fake_api, "Set up the invoice page.", with_previews(LIBRARY)
+    ) as terminal:
+        terminal.type("n")
+        terminal.wait_for("Add notes on this design")
+        terminal.type(NOTE)
+        terminal.settle()
+        if leave_notes:
+            terminal.type(leave_notes)
+            terminal.settle()
+        terminal.type(KEY_ENTER)
+        (record,) = wait_for_records(log, terminal)
+
+    _, rows = run_claude.session_rows()
+    (result,) = results_of(rows)
+    assert result["annotations"][LIBRARY["question"]]["notes"] == NOTE
+    (text,) = [
+        block["content"]
+        for row in rows
+        if row.get("type") == "user" and isinstance(row["message"]["content"], list)
+        for block in row["message"]["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert text.startswith(f'The user answered: "{LIBRARY["question"]}"={answer}')
+    assert f"notes: {NOTE}." in text
+    assert (record["kind"], record["by"], record["source"]) == ("decided", "user", "question")
+    assert record["decision"] == f"{LIBRARY['question']} → {decision}"
+    assert record["alternatives"] == alternatives

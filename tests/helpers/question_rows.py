@@ -47,6 +47,19 @@ CHECKS = question(
     ("e2e", "slow"),
     multi=True,
 )
+
+
+def with_previews(asked: dict[str, Any]) -> dict[str, Any]:
+    """``asked`` with a ``preview`` on each option: the dialog then shows the focused
+    option's preview beside the list, and ``n`` adds notes on it ("Add notes on this
+    design")."""
+    options = [
+        {**option, "preview": f"import {{ format }} from '{option['label']}'"}
+        for option in asked["options"]
+    ]
+    return {**asked, "options": options}
+
+
 ANSWERED = (
     "Your questions have been answered: {pairs}. You can now continue with these answers in mind."
 )
