@@ -6,7 +6,10 @@ date-fns"; the Stop hook's capture writes one record that rules out the package 
 ``api-request-blob`` copy adds nothing). And the same call stopped with Esc at the dialog,
 then a correction typed: the client writes the bare rejection (``toolDenialKind:
 "user-rejected"``) and an interrupt row, the correction is the next prompt, and capture
-writes one rejection of the call with the correction as its reason.
+writes one rejection of the call with the correction as its reason. And the other way:
+the call approved with words (Tab on Yes, "Yes, and tell Claude what to do next"): the
+client writes them as a text block beside the tool's result in the same user row, and
+capture reads them as the user's prompt (a standing rule here).
 """
 
 from __future__ import annotations
@@ -122,3 +125,48 @@ def test_a_correction_typed_after_esc_at_the_permission_dialog_rejects_the_call(
     ]
     (record,) = records
     assert_moment_rejected(record, CORRECTION)
+
+
+APPROVAL_WORDS = "ok, but from now on always use pnpm"
+
+
+def test_words_typed_with_an_approval_are_the_users_prompt(
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
+) -> None:
+    log = decisions_log(project_dir)
+    fake_api.enqueue(
+        tool_turn("Bash", {"command": "echo hi > out.txt"}, "toolu_01e"),
+        ScriptedTurn.text("Done, and noted: pnpm from now on."),
+    )
+    with session(run_claude, API_KEY, "--permission-mode", "default", ready="❯") as terminal:
+        terminal.pause(2.0)
+        terminal.send("Write hi to out.txt.")
+        terminal.wait_for("Tab to amend")
+        terminal.settle()
+        terminal.type(KEY_TAB)  # on Yes (the default in manual mode)
+        terminal.wait_for("tell Claude what to do next")
+        terminal.type(APPROVAL_WORDS)
+        terminal.type(KEY_ENTER)
+        (record,) = wait_for_records(log, terminal)
+        terminal.wait_for("Stop says:")
+
+    _, rows = run_claude.session_rows()
+    (approved,) = [
+        row
+        for row in rows
+        if row.get("type") == "user"
+        and isinstance(row["message"]["content"], list)
+        and row["message"]["content"][0].get("tool_use_id") == "toolu_01e"
+    ]
+    assert [block["type"] for block in approved["message"]["content"]] == ["tool_result", "text"]
+    assert approved["message"]["content"][1]["text"] == APPROVAL_WORDS
+    assert approved["message"]["content"][0]["is_error"] is False
+    assert (record["kind"], record["by"], record["source"], record["tier"]) == (
+        "constraint",
+        "user",
+        "prompt",
+        "stated",
+    )
+    assert record["decision"] == APPROVAL_WORDS
+    assert record["uuid"] == approved["uuid"]
+    assert record["preferred"] == [{"kind": "command", "value": "pnpm"}]
