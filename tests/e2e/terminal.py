@@ -52,6 +52,7 @@ CLOSE_SECONDS = 10.0
 KEY_DOWN = "\x1b[B"
 KEY_RIGHT = "\x1b[C"
 KEY_TAB = "\t"
+KEY_SHIFT_TAB = "\x1b[Z"
 KEY_ENTER = "\r"
 KEY_ESC = "\x1b"
 CAPTURE_SECONDS = 60.0  # what a test waits for the Stop hook's records at most

@@ -6,7 +6,10 @@ client writes the call into the transcript with the file's text as ``plan`` and 
 ``planFilePath``. The user answers the client's dialog with "Tell Claude what to change":
 "use SQLite instead of JSON files"; the model rewrites the plan file and asks again; the
 user approves. The Stop hook's capture writes the plan rejection with the typed reason, the
-rule that reason states, and the approval, which supersedes both.
+rule that reason states, and the approval, which supersedes both. And a plan approved with
+words typed in "Tell Claude what to change" (shift+tab: "approve with this feedback"): the
+client writes the approval and a text block of the words in one user row; capture writes
+the approved plan and the words as the user's.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from .fake_api import FakeMessagesApi, RecordedRequest, ScriptedTurn, tool_turn,
 from .terminal import (
     KEY_DOWN,
     KEY_ENTER,
+    KEY_SHIFT_TAB,
     decisions_log,
     records_of,
     session,
@@ -110,4 +114,51 @@ def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
     assert [(s["target"], s["by_record"]) for s in superseded] == [
         (rejection["id"], approval["id"]),
         (rule["id"], approval["id"]),
+    ]
+
+
+AMENDMENT = "and turn on WAL mode for the database"
+
+
+def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(
+    installed_home: Path,
+    run_claude: ClaudeRunner,
+    fake_api: FakeMessagesApi,
+    project_dir: Path,
+) -> None:
+    fake_api.enqueue_builder(writing(SECOND))
+    fake_api.enqueue(tool_turn("ExitPlanMode", {}, "toolu_01p"))
+    fake_api.enqueue_text("Implementing: SQLite, with WAL.")
+    log = decisions_log(project_dir)
+    with session(
+        run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on"
+    ) as terminal:
+        terminal.send("Plan the invoice storage.")
+        terminal.wait_for("approve with this feedback")
+        terminal.settle()
+        terminal.press(KEY_DOWN, KEY_DOWN)  # Tell Claude what to change
+        terminal.settle()
+        terminal.type(AMENDMENT)
+        terminal.settle()
+        terminal.type(KEY_SHIFT_TAB)  # approve with this feedback
+        records = wait_for_records(log, terminal, 2)
+
+    _, rows = run_claude.session_rows()
+    (approval,) = [
+        row
+        for row in rows
+        if row.get("type") == "user"
+        and isinstance(row["message"]["content"], list)
+        and row["message"]["content"][0].get("tool_use_id") == "toolu_01p"
+    ]
+    result, words = approval["message"]["content"]
+    assert result["content"].startswith("User has approved your plan.")
+    assert words == {"type": "text", "text": AMENDMENT}
+    assert [(r["kind"], r["by"], r["source"], r["uuid"]) for r in records] == [
+        ("decided", "user", "plan", approval["uuid"]),
+        ("decided", "user", "prompt", approval["uuid"]),
+    ]
+    assert [r["decision"] for r in records] == [
+        "approved plan: Plan: invoice storage 1. Store the invoices in SQLite (data/invoices.db).",
+        AMENDMENT,
     ]
