@@ -32,7 +32,7 @@ import termios
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -258,6 +258,29 @@ def records_of(log: Path) -> list[dict[str, object]]:
     if not log.exists():
         return []
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+
+
+def tool_result_texts(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The text of every ``tool_result`` block of a session's user rows, in order."""
+    return [
+        block["content"]
+        for row in rows
+        if row.get("type") == "user" and isinstance(row["message"]["content"], list)
+        for block in row["message"]["content"]
+        if block.get("type") == "tool_result"
+    ]
+
+
+def answering_row(rows: Sequence[Mapping[str, Any]], call_id: str) -> Mapping[str, Any]:
+    """The one user row whose first block is the result of the call ``call_id``."""
+    (row,) = [
+        row
+        for row in rows
+        if row.get("type") == "user"
+        and isinstance(row["message"]["content"], list)
+        and row["message"]["content"][0].get("tool_use_id") == call_id
+    ]
+    return row
 
 
 def wait_for_records(log: Path, terminal: Terminal, count: int = 1) -> list[dict[str, object]]:

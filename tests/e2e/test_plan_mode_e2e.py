@@ -14,8 +14,9 @@ the approved plan and the words as the user's.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,8 @@ from .terminal import (
     KEY_DOWN,
     KEY_ENTER,
     KEY_SHIFT_TAB,
+    Terminal,
+    answering_row,
     decisions_log,
     records_of,
     session,
@@ -53,22 +56,33 @@ def writing(plan: str) -> Callable[[RecordedRequest], ScriptedTurn]:
     return reply
 
 
+@contextlib.contextmanager
+def planning(
+    run_claude: ClaudeRunner, fake_api: FakeMessagesApi, *plans: str, then: str
+) -> Iterator[Terminal]:
+    """A session in plan mode whose scripted model answers "Plan the invoice storage." by
+    writing each of ``plans`` in turn to the plan file and calling ExitPlanMode (the calls
+    ``toolu_01p``, ``toolu_02p``, ...), then replies ``then``: the terminal once the prompt
+    is sent."""
+    for index, plan in enumerate(plans, 1):
+        fake_api.enqueue_builder(writing(plan))
+        fake_api.enqueue(tool_turn("ExitPlanMode", {}, f"toolu_0{index}p"))
+    fake_api.enqueue_text(then)
+    with session(
+        run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on"
+    ) as terminal:
+        terminal.send("Plan the invoice storage.")
+        yield terminal
+
+
 def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
     installed_home: Path,
     run_claude: ClaudeRunner,
     fake_api: FakeMessagesApi,
     project_dir: Path,
 ) -> None:
-    fake_api.enqueue_builder(writing(FIRST))
-    fake_api.enqueue(tool_turn("ExitPlanMode", {}, "toolu_01p"))
-    fake_api.enqueue_builder(writing(SECOND))
-    fake_api.enqueue(tool_turn("ExitPlanMode", {}, "toolu_02p"))
-    fake_api.enqueue_text("Done: SQLite it is.")
     log = decisions_log(project_dir)
-    with session(
-        run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on"
-    ) as terminal:
-        terminal.send("Plan the invoice storage.")
+    with planning(run_claude, fake_api, FIRST, SECOND, then="Done: SQLite it is.") as terminal:
         terminal.wait_for("JSON file under data/invoices/")
         terminal.wait_for("Tell Claude what to change")
         terminal.settle()
@@ -126,14 +140,8 @@ def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(
     fake_api: FakeMessagesApi,
     project_dir: Path,
 ) -> None:
-    fake_api.enqueue_builder(writing(SECOND))
-    fake_api.enqueue(tool_turn("ExitPlanMode", {}, "toolu_01p"))
-    fake_api.enqueue_text("Implementing: SQLite, with WAL.")
     log = decisions_log(project_dir)
-    with session(
-        run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on"
-    ) as terminal:
-        terminal.send("Plan the invoice storage.")
+    with planning(run_claude, fake_api, SECOND, then="Implementing: SQLite, with WAL.") as terminal:
         terminal.wait_for("approve with this feedback")
         terminal.settle()
         terminal.press(KEY_DOWN, KEY_DOWN)  # Tell Claude what to change
@@ -144,13 +152,7 @@ def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(
         records = wait_for_records(log, terminal, 2)
 
     _, rows = run_claude.session_rows()
-    (approval,) = [
-        row
-        for row in rows
-        if row.get("type") == "user"
-        and isinstance(row["message"]["content"], list)
-        and row["message"]["content"][0].get("tool_use_id") == "toolu_01p"
-    ]
+    approval = answering_row(rows, "toolu_01p")
     result, words = approval["message"]["content"]
     assert result["content"].startswith("User has approved your plan.")
     assert words == {"type": "text", "text": AMENDMENT}

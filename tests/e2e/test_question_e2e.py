@@ -35,6 +35,7 @@ from .terminal import (
     Terminal,
     decisions_log,
     session,
+    tool_result_texts,
     wait_for_records,
 )
 
@@ -90,13 +91,7 @@ def test_answers_given_in_the_clients_question_dialog_are_captured(
         terminal.wait_for("Stop says:")
 
     session_id, rows = run_claude.session_rows()
-    texts = [
-        block["content"]
-        for row in rows
-        if row.get("type") == "user" and isinstance(row["message"]["content"], list)
-        for block in row["message"]["content"]
-        if block.get("type") == "tool_result"
-    ]
+    texts = tool_result_texts(rows)
     assert [text.split(":", 1)[0] for text in texts] == [
         "Your questions have been answered",
         "The user answered",
@@ -176,13 +171,7 @@ def test_an_answer_typed_after_chat_about_this_is_the_users_decision(
         terminal.wait_for("Stop says:")
 
     _, rows = run_claude.session_rows()
-    feedback = [
-        block["content"]
-        for row in rows
-        if row.get("type") == "user" and isinstance(row["message"]["content"], list)
-        for block in row["message"]["content"]
-        if block.get("type") == "tool_result"
-    ]
+    feedback = tool_result_texts(rows)
     assert len(feedback) == 1
     assert "the user said:\nThe user wants to clarify these questions." in feedback[0]
     assert (record["kind"], record["by"], record["source"]) == ("decided", "user", "question")
@@ -233,13 +222,7 @@ def test_notes_written_on_an_options_preview_are_part_of_the_answer(
     _, rows = run_claude.session_rows()
     (result,) = results_of(rows)
     assert result["annotations"][LIBRARY["question"]]["notes"] == NOTE
-    (text,) = [
-        block["content"]
-        for row in rows
-        if row.get("type") == "user" and isinstance(row["message"]["content"], list)
-        for block in row["message"]["content"]
-        if block.get("type") == "tool_result"
-    ]
+    (text,) = tool_result_texts(rows)
     assert text.startswith(f'The user answered: "{LIBRARY["question"]}"={answer}')
     assert f"notes: {NOTE}." in text
     assert (record["kind"], record["by"], record["source"]) == ("decided", "user", "question")

@@ -28,6 +28,7 @@ from .terminal import (
     KEY_ESC,
     KEY_TAB,
     Terminal,
+    answering_row,
     decisions_log,
     session,
     wait_for_records,
@@ -151,13 +152,7 @@ def test_words_typed_with_an_approval_are_the_users_prompt(
         terminal.wait_for("Stop says:")
 
     _, rows = run_claude.session_rows()
-    (approved,) = [
-        row
-        for row in rows
-        if row.get("type") == "user"
-        and isinstance(row["message"]["content"], list)
-        and row["message"]["content"][0].get("tool_use_id") == "toolu_01e"
-    ]
+    approved = answering_row(rows, "toolu_01e")
     assert [block["type"] for block in approved["message"]["content"]] == ["tool_result", "text"]
     assert approved["message"]["content"][1]["text"] == APPROVAL_WORDS
     assert approved["message"]["content"][0]["is_error"] is False
