@@ -76,10 +76,7 @@ def planning(
 
 
 def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
-    installed_home: Path,
-    run_claude: ClaudeRunner,
-    fake_api: FakeMessagesApi,
-    project_dir: Path,
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
 ) -> None:
     log = decisions_log(project_dir)
     with planning(run_claude, fake_api, FIRST, SECOND, then="Done: SQLite it is.") as terminal:
@@ -135,10 +132,7 @@ AMENDMENT = "and turn on WAL mode for the database"
 
 
 def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(
-    installed_home: Path,
-    run_claude: ClaudeRunner,
-    fake_api: FakeMessagesApi,
-    project_dir: Path,
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
 ) -> None:
     log = decisions_log(project_dir)
     with planning(run_claude, fake_api, SECOND, then="Implementing: SQLite, with WAL.") as terminal:

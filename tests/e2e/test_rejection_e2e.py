@@ -156,12 +156,8 @@ def test_words_typed_with_an_approval_are_the_users_prompt(
     assert [block["type"] for block in approved["message"]["content"]] == ["tool_result", "text"]
     assert approved["message"]["content"][1]["text"] == APPROVAL_WORDS
     assert approved["message"]["content"][0]["is_error"] is False
-    assert (record["kind"], record["by"], record["source"], record["tier"]) == (
-        "constraint",
-        "user",
-        "prompt",
-        "stated",
-    )
+    kind = (record["kind"], record["by"], record["source"], record["tier"])
+    assert kind == ("constraint", "user", "prompt", "stated")
     assert record["decision"] == APPROVAL_WORDS
     assert record["uuid"] == approved["uuid"]
     assert record["preferred"] == [{"kind": "command", "value": "pnpm"}]
