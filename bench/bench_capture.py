@@ -168,7 +168,8 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
     (``end_run``): a call rejected with no reason at the end of the file stays pending,
     waiting for the prompt that would carry its reason, and no hook writes it (``ctx-capture``,
     run by hand on a finished transcript, does: ``flush``), and the rows the store skips
-    unparsed (``states_nothing``) are skipped here too."""
+    unparsed (``states_nothing``) are skipped here too. Records that a rewind of the
+    conversation took back (capture/rewind.py: dropped) are not scored."""
     capturer = Capturer()
     items: list[dict[str, Any]] = []
     with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
@@ -186,7 +187,9 @@ def capture_file(path: Path) -> tuple[list[dict[str, Any]], int]:
         add_records(
             state, capturer.scrubbed(items), session="bench", author="", result=result, dry_run=True
         )
-    return result.added, capturer.prompts
+    # What a later session reads: not the records a rewind of the conversation took back.
+    kept = [record for record in result.added if all(record is not d for d in result.dropped)]
+    return kept, capturer.prompts
 
 
 def haystack(item: dict[str, Any]) -> str:

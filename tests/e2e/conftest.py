@@ -236,6 +236,11 @@ class ClaudeRunner:
     def transcript_path(self, session_id: str) -> Path:
         return self.transcripts_dir / f"{session_id}.jsonl"
 
+    @property
+    def memory_dir(self) -> Path:
+        """The project's auto-memory folder (``memory/`` beside its sessions)."""
+        return self.transcripts_dir / "memory"
+
     def transcript_files(self) -> list[Path]:
         if not self.transcripts_dir.is_dir():
             return []

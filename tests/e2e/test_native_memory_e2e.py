@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ClaudeRunner, ctx_decide, mangle_project_path
+from .conftest import ClaudeRunner, ctx_decide
 from .fake_api import FakeMessagesApi, texts_of
 
 pytestmark = pytest.mark.client
@@ -29,11 +29,6 @@ MODEL_FILE = (
     "  type: feedback\n---\n\nNo trailing summaries.\n\n**Why:** the user reads the diff\n"
 )
 BEGIN = "<!-- context-memory: begin."
-
-
-def memory_folder(run_claude: ClaudeRunner) -> Path:
-    name = mangle_project_path(run_claude.project_dir)
-    return run_claude.home / ".claude" / "projects" / name / "memory"
 
 
 def memory_contents(texts: list[str], folder: Path) -> str | None:
@@ -57,7 +52,7 @@ def test_a_captured_constraint_reaches_new_sessions_through_memory_md(
     fake_api: FakeMessagesApi,
 ) -> None:
     project = run_claude.project_dir
-    folder = memory_folder(run_claude)
+    folder = run_claude.memory_dir
     folder.mkdir(parents=True)
     (folder / "MEMORY.md").write_text(MODEL_INDEX, encoding="utf-8")
     (folder / "feedback_terse.md").write_text(MODEL_FILE, encoding="utf-8")
@@ -125,7 +120,7 @@ def test_nothing_is_written_where_auto_memory_is_off(
     fake_api.enqueue_text("Understood.")
     run_claude(PROMPT)
     assert [r["kind"] for r in records(run_claude.project_dir)] == ["constraint"]
-    folder = memory_folder(run_claude)
+    folder = run_claude.memory_dir
     assert not folder.exists() or sorted(p.name for p in folder.iterdir()) == []
     # Without auto memory the session-start pointer names it, as before.
     fake_api.clear_requests()

@@ -24,8 +24,9 @@ fields: see docs/capture.md and the shared spec.
 
 Size: one class, because every source reads and writes the one carried state (the calls
 seen, the rejections waiting for a reason, the interrupted call, the plan rejections, the
-dialogue, the prompt waiting for the reply that may acknowledge it); what each source reads
-from its rows lives in its own module.
+dialogue, the prompt waiting for the reply that may acknowledge it, the last prompts); what
+each source reads from its rows lives in its own module. A prompt sent after a rewind
+(rewind.py) yields a marker item (kind ``rewound``) the store acts on.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from context_memory.capture.question import (
     users_reason,
 )
 from context_memory.capture.queued import MAX_QUEUED, MAX_QUEUED_CHARS, Queued
+from context_memory.capture.rewind import Branches
 from context_memory.capture.seen import CallsSeen
 from context_memory.capture.subjects import named_in, of_rejection
 from context_memory.capture.summary import restated_messages
@@ -106,6 +108,7 @@ class Capturer:
         # The prompt no rule read, until the agent's first text or call in reply
         # (acknowledged.py): {"uuid", "timestamp", "typed"}.
         self._unread: dict[str, str] | None = None
+        self._branches = Branches()  # the last prompts, to tell one sent after a rewind
         if isinstance(state, dict) and state.get("v") in READ_VERSIONS:
             self._load(state)
 
@@ -129,6 +132,7 @@ class Capturer:
         self.prompts = prompts if isinstance(prompts, int) and prompts >= 0 else 0
         self._queue = Queued(state.get("queued"))
         self._unread = unread_of(state.get("unread"))
+        self._branches = Branches(state.get("branches"))
         handed = state.get("handed")
         if isinstance(handed, list):
             self._handed = [clip(h, MAX_QUEUED_CHARS) for h in handed if isinstance(h, str)][
@@ -149,6 +153,7 @@ class Capturer:
             "queued": self._queue.to_state(),
             "handed": self._handed,
             "unread": self._unread,
+            "branches": self._branches.to_state(),
         }
         while len(json.dumps(state, ensure_ascii=False).encode()) > MAX_STATE_BYTES:
             if not self._seen.shrink():
@@ -303,6 +308,11 @@ class Capturer:
         self.prompts += 1
         offer = self._dialogue.take_offer()
         out.extend(self._dialogue.release())
+        marker = self._branches.prompt(row)
+        if marker is not None:
+            # Sent after a rewind: what the rows taken back left waiting is gone with them.
+            offer, self._pending, self._interrupted = {}, [], ""
+            out.append(marker)
         typed = typed_part(strip_wrappers(text))
         answered = bool(self._pending)
         # The call a correction is about: the rejected one waiting for its reason, else the

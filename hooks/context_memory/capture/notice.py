@@ -49,18 +49,33 @@ def record_line(record: Mapping[str, object]) -> str | None:
     return f"{ident} {one_line(line, MAX_NOTICE_LINE_CHARS - len(ident) - 1)}"
 
 
-def notice_text(records: Iterable[Mapping[str, object]]) -> str | None:
-    """The message for the records capture just added (None when there are none): a head
-    line saying how to retract one, then one line per record."""
+def notice_text(
+    records: Iterable[Mapping[str, object]], dropped: Iterable[Mapping[str, object]] = ()
+) -> str | None:
+    """The message for the records capture just added and those a rewind of the
+    conversation dropped (None when there are none): for each, a head line (how to
+    retract one; why they went), then one line per record. A record added and dropped in
+    the same run is in neither."""
+    gone, listed = list(dropped), list(records)
+    added = [r for r in listed if all(r is not g for g in gone)]
+    parts = [
+        _section(added, "captured {count} record{s} (ctx-decide --drop ID retracts one):"),
+        _section(
+            [r for r in gone if all(r is not a for a in listed)],
+            "dropped {count} record{s}: the conversation was rewound to before {them}:",
+        ),
+    ]
+    text = "\n".join(part for part in parts if part)
+    return text or None
+
+
+def _section(records: Iterable[Mapping[str, object]], head: str) -> str:
     lines = [line for line in (record_line(r) for r in records) if line is not None]
     if not lines:
-        return None
+        return ""
     count = len(lines)
-    head = (
-        f"context-memory captured {count} record{'s' if count != 1 else ''} "
-        "(ctx-decide --drop ID retracts one):"
-    )
+    words = {"count": count, "s": "s" if count != 1 else "", "them": "them" if count != 1 else "it"}
     shown = lines[:MAX_NOTICE_RECORDS]
     if count > len(shown):
         shown.append(f"... and {count - len(shown)} more (ctx-decide --list)")
-    return "\n".join([head, *shown])
+    return "\n".join([f"context-memory {head.format(**words)}", *shown])

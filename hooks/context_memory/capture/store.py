@@ -23,7 +23,12 @@ An approved plan also supersedes the plan rejections it resolved: the engine lis
 rows (``resolves``), and each live plan record captured from one of those rows (the
 rejection, and a constraint read from its feedback) is marked. Records captured from one
 row (a rejection and the rule its reason states) never supersede each other. The old record
-stays; a supersede mark follows the new one.
+stays; a supersede mark follows the new one. A rewind of the conversation (the engine's
+marker, capture/rewind.py) drops the session's records read from the rows it took back.
+
+Size: one module, because a run is one flow under one position and one lock (the rows
+after the position, the engine's items, the checks against the log, the records with the
+marks they make, the position saved), and each part's bounds are the next part's input.
 
 Standard library only (filelock when a record is appended); the engine is imported when
 a run has rows to feed.
@@ -36,6 +41,7 @@ import os
 
 from context_memory import TYPE_CHECKING
 from context_memory.capture.result_texts import ANSWER_STARTS, APPROVED_START
+from context_memory.capture.rewind import drop_taken_back, is_marker
 from context_memory.core.decisions_log import read_records, retired_ids
 from context_memory.core.fsutil import atomic_write, lock_for, open_file, read_fd_bounded
 from context_memory.core.state import CAPTURE_DIR
@@ -124,6 +130,7 @@ class CaptureResult:
     __slots__ = (
         "added",
         "damaged_rows",
+        "dropped",
         "duplicates",
         "invalid",
         "restarted",
@@ -134,6 +141,7 @@ class CaptureResult:
     def __init__(self) -> None:
         self.added: list[dict[str, Any]] = []
         self.superseded: dict[str, str] = {}
+        self.dropped: list[dict[str, Any]] = []  # the records a rewind took back
         self.duplicates = 0
         self.damaged_rows = 0
         self.skipped_bytes = 0
@@ -291,6 +299,9 @@ def add_records(
     fresh: list[dict[str, Any]] = []
     resolved: dict[int, list[str]] = {}  # id(record) -> rows of the rejections it resolved
     for item in items:
+        if is_marker(item):
+            fresh.append(item)  # acted on in order (_append_new)
+            continue
         try:
             record = make_captured_record(item, session=session, author=who)
         except RecordError:
@@ -348,6 +359,12 @@ def _append_new(
     # prompt, a prompt typed twice) adds nothing while its record is live.
     said = {(r.get("kind"), r.get("by"), r.get("decision")) for r in live}
     for record in fresh:
+        if is_marker(record):  # a rewind: what was read from the rows taken back is dropped
+            gone = drop_taken_back(state_dir, record, live, session, dry_run=dry_run)
+            live = [r for r in live if all(r is not g for g in gone)]
+            said = {(r.get("kind"), r.get("by"), r.get("decision")) for r in live}
+            result.dropped.extend(gone)
+            continue
         identity = capture_identity(record)
         statement = (record.get("kind"), record.get("by"), record.get("decision"))
         if identity in known or statement in said:

@@ -235,27 +235,30 @@ def author_of(hook: HookInput) -> str:
     return record_author(hook.project_dir, hook.state_dir)
 
 
-def capture_rows(hook: HookInput, state_dir: str, session: str) -> list[dict[str, Any]]:
-    """Capture the rows since the session's last capture and return the records added
-    (fails open on its own: the extract and the steering text matter more)."""
+def capture_rows(
+    hook: HookInput, state_dir: str, session: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Capture the rows since the session's last capture and return the records added and
+    those a rewind took back (fails open on its own: the extract and the steering text
+    matter more)."""
     transcript = hook.transcript_path
     if not transcript:
-        return []
+        return [], []
     from context_memory.capture.store import capture_enabled, capture_session
 
     if not capture_enabled():
-        return []
+        return [], []
     try:
         result = capture_session(state_dir, session, transcript, author=lambda: author_of(hook))
     except FileNotFoundError as exc:
         if exc.filename == transcript:
-            return []  # no transcript (yet): nothing to capture
+            return [], []  # no transcript (yet): nothing to capture
         log_line(state_dir, HOOK_NAME, session, f"capture skipped: {exc}")
-        return []
+        return [], []
     except Exception as exc:  # noqa: BLE001 - fail open: the engine reads untrusted rows
         log_line(state_dir, HOOK_NAME, session, f"capture skipped: {type(exc).__name__}: {exc}")
-        return []
-    if result.added or result.superseded:
+        return [], []
+    if result.added or result.superseded or result.dropped:
         refresh_digest(state_dir, session)
     if result.skipped_bytes:
         log_line(
@@ -265,19 +268,20 @@ def capture_rows(hook: HookInput, state_dir: str, session: str) -> list[dict[str
             f"capture read only the newest part of the transcript ({result.skipped_bytes} "
             "bytes skipped)",
         )
-    return result.added
+    return result.added, result.dropped
 
 
-def capture_notice(added: list[dict[str, Any]]) -> str | None:
-    """The Stop hook's stdout when capture added records: ``{"systemMessage": ...}``, shown
-    to the user only (None when nothing was added or CTX_CAPTURE_NOTICE is off)."""
-    if not added:
+def capture_notice(added: list[dict[str, Any]], dropped: list[dict[str, Any]]) -> str | None:
+    """The Stop hook's stdout when capture added records or a rewind dropped some:
+    ``{"systemMessage": ...}``, shown to the user only (None when there are none or
+    CTX_CAPTURE_NOTICE is off)."""
+    if not added and not dropped:
         return None
     from context_memory.capture.notice import notice_enabled, notice_text
 
     if not notice_enabled():
         return None
-    text = notice_text(added)
+    text = notice_text(added, dropped)
     if text is None:
         return None
     from context_memory.core.lightjson import dumps
@@ -334,7 +338,7 @@ def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
         raise HookInputError("the hook input has no session_id")
     state_dir = hook.state_dir
     folder = session_dir(state_dir, session)
-    added = capture_rows(hook, state_dir, session)
+    added, dropped = capture_rows(hook, state_dir, session)
     mirror_to_auto_memory(hook, state_dir, session, HOOK_NAME)
     if event == "Stop":
         trigger = stop_trigger(folder, bump_stop_counter(folder, state_dir), extract_interval())
@@ -342,7 +346,7 @@ def extract_output(payload: HookInput | dict[str, Any]) -> str | None:
             act(hook, state_dir, session, trigger)
             if trigger == TRIGGER_CROSSED:
                 _touch(os.path.join(folder, CROSSED_HANDLED), state_dir)
-        return capture_notice(added)
+        return capture_notice(added, dropped)
     compaction = hook.text("trigger") or "manual"
     # First: an older snapshot must not stand in for this compaction if the rest fails.
     _snapshot_digest(state_dir, folder, session, hook.project_dir, compaction)
