@@ -1,6 +1,6 @@
 """How well the capture engine finds what real sessions decided, rejected and required.
 
-    python bench/bench_capture.py [--set 1|2|4|5|6|7|both|all] [--split all|a|b]
+    python bench/bench_capture.py [--set 1|2|4|5|6|7|8|both|all] [--split all|a|b]
                                   [--cases all|dev|none]
                                   [--json | --markdown]
 
@@ -26,10 +26,13 @@ share of captured records that match some label.
   change and scored once; in the group ``held-out`` since session 16 changed a rule);
 - set 7: tests/fixtures/decision-labels-7/labels.jsonl over its transcripts/ (whole sessions
   of still more users, labelled blind in session 16 with session 15's rules, scored once,
-  then ``held-out`` after that session's one rule change).
+  then ``held-out`` after that session's one rule change);
+- set 8: tests/fixtures/decision-labels-8/labels.jsonl over its transcripts/ (whole sessions
+  of still more users, labelled blind in session 17 and scored once after that session's
+  last rule change: the group ``fresh``).
 
 The **headline** groups are those nobody read while writing capture's rules: ``fresh``
-(a set labelled after the rules it scores; none now, the next blind set's group) and
+(a set labelled blind and scored once after the last rule change: set 8) and
 ``held-out`` (sets 4 to 7 and the set-2 repositories in ``HELD_OUT``, scored after each
 change). ``dev`` is everything else (read
 for row shapes and phrasing kinds, never to copy a labelled line).
@@ -77,6 +80,8 @@ SET6_SECOND = FIXTURES / "decision-labels-6" / "second-labeller" / "labels.jsonl
 SET7_LABELS = FIXTURES / "decision-labels-7" / "labels.jsonl"
 SET7_TRANSCRIPTS = FIXTURES / "decision-labels-7" / "transcripts"
 SET7_SECOND = FIXTURES / "decision-labels-7" / "second-labeller" / "labels.jsonl"
+SET8_LABELS = FIXTURES / "decision-labels-8" / "labels.jsonl"
+SET8_TRANSCRIPTS = FIXTURES / "decision-labels-8" / "transcripts"
 # The sets a second blind labeller labelled again: (first, second, transcripts).
 SECOND_LABELLINGS = {
     "4": (SET4_LABELS, SET4_SECOND, SET4_TRANSCRIPTS),
@@ -84,9 +89,9 @@ SECOND_LABELLINGS = {
     "7": (SET7_LABELS, SET7_SECOND, SET7_TRANSCRIPTS),
 }
 # The label sets whose every file is in the group ``fresh``: labelled blind after the last
-# rule change, scored once, never read. None now: sets 6 and 7 were, until session 16 changed
-# a rule after scoring them; the next blind set goes here.
-FRESH_LABELS: tuple[Path, ...] = ()
+# rule change, scored once, never read (sets 6 and 7 were, until session 16 changed a rule
+# after scoring them; a set leaves for HELD_OUT_LABELS when a rule changes after its score).
+FRESH_LABELS: tuple[Path, ...] = (SET8_LABELS,)
 # The label sets whose every file is in the group ``held-out``: once fresh, scored after each
 # change since, never read.
 HELD_OUT_LABELS = (SET4_LABELS, SET5_LABELS, SET6_LABELS, SET7_LABELS)
@@ -612,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--set",
-        choices=("1", "2", "4", "5", "6", "7", "both", "all"),
+        choices=("1", "2", "4", "5", "6", "7", "8", "both", "all"),
         default="all",
         help="both: sets 1 and 2",
     )
@@ -652,6 +657,7 @@ def main(argv: list[str] | None = None) -> int:
         "5": [(SET5_LABELS, SET5_TRANSCRIPTS)],
         "6": [(SET6_LABELS, SET6_TRANSCRIPTS)],
         "7": [(SET7_LABELS, SET7_TRANSCRIPTS)],
+        "8": [(SET8_LABELS, SET8_TRANSCRIPTS)],
         "both": [(DEFAULT_LABELS, DEFAULT_TRANSCRIPTS), (SET2_LABELS, SET2_TRANSCRIPTS)],
         "all": [
             (DEFAULT_LABELS, DEFAULT_TRANSCRIPTS),
@@ -660,6 +666,7 @@ def main(argv: list[str] | None = None) -> int:
             (SET5_LABELS, SET5_TRANSCRIPTS),
             (SET6_LABELS, SET6_TRANSCRIPTS),
             (SET7_LABELS, SET7_TRANSCRIPTS),
+            (SET8_LABELS, SET8_TRANSCRIPTS),
         ],
     }[args.set]
     result = score_sets(sets)

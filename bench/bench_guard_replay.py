@@ -11,12 +11,13 @@ tests/fixtures/decision-labels-5/transcripts/ (set 5: still more users, labelled
 session 14's rules) and those of tests/fixtures/decision-labels-6/transcripts/ (set 6: longer
 sessions of still more users, labelled blind after session 15's rules) and those of
 tests/fixtures/decision-labels-7/transcripts/ (set 7: still more users, labelled blind in
-session 16 with those rules unchanged). Each is replayed as
+session 16 with those rules unchanged) and those of tests/fixtures/decision-labels-8/transcripts/
+(set 8: still more users, labelled blind in session 17). Each is replayed as
 ``ctx-guard --replay`` does (guard/replay.py): as recorded (before each main-chain
 assistant row, its tool calls are judged against what was captured from the rows before
 it), and with ``--preload`` (every call against the transcript's final live records).
 
-Published per group (real-transcripts, set 2 dev, set 2 held out, sets 4 to 7:
+Published per group (real-transcripts, set 2 dev, set 2 held out, sets 4 to 8:
 repositories nobody read while writing rules) and mode: tool calls, asks and reminders per
 100 calls, and every ask and reminder with its record and a verdict (VERDICTS below: true,
 false, debatable; "unjudged" for one nobody has looked at). An ask on a call the user
@@ -42,6 +43,7 @@ SET4_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-4" / "transcri
 SET5_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-5" / "transcripts"
 SET6_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-6" / "transcripts"
 SET7_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-7" / "transcripts"
+SET8_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-8" / "transcripts"
 MAX_ASKS_PER_100 = 1.0
 REJECTION_MARK = "The user doesn't want to"
 # The repositories of set 2 that nobody read while writing rules (HELDOUT.md).
@@ -89,6 +91,8 @@ def group_of(path: Path) -> str:
         return "set 6"
     if path.parent.parent.name == "decision-labels-7":
         return "set 7"
+    if path.parent.parent.name == "decision-labels-8":
+        return "set 8 fresh"
     return "set 2 held out" if path.name.startswith(HELD_OUT) else "set 2 dev"
 
 
@@ -227,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         paths += sorted(SET5_TRANSCRIPTS.glob("*.jsonl.gz"))
         paths += sorted(SET6_TRANSCRIPTS.glob("*.jsonl.gz"))
         paths += sorted(SET7_TRANSCRIPTS.glob("*.jsonl.gz"))
+        paths += sorted(SET8_TRANSCRIPTS.glob("*.jsonl.gz"))
     groups = measure(paths)
     if args.json:
         sys.stdout.write(json.dumps(groups, ensure_ascii=False, indent=1) + "\n")

@@ -107,6 +107,7 @@ def test_the_markdown_report_lists_every_miss_and_extra_per_group(capsys: object
             (bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS),
             (bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS),
             (bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS),
+            (bench_capture.SET8_LABELS, bench_capture.SET8_TRANSCRIPTS),
         ]
     )
     groups = tuple(g for g in ("fresh", "held-out", "dev") if g in result["groups"])

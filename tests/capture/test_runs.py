@@ -26,6 +26,7 @@ TRANSCRIPTS = sorted(
         *(FIXTURES / "decision-labels-5" / "transcripts").glob("*.jsonl.gz"),
         *(FIXTURES / "decision-labels-6" / "transcripts").glob("*.jsonl.gz"),
         *(FIXTURES / "decision-labels-7" / "transcripts").glob("*.jsonl.gz"),
+        *(FIXTURES / "decision-labels-8" / "transcripts").glob("*.jsonl.gz"),
     ]
 )
 
@@ -56,7 +57,7 @@ def _as_text(items: list[dict[str, Any]]) -> list[str]:
 
 
 def test_every_shipped_transcript_is_read_and_cut_often() -> None:
-    assert len(TRANSCRIPTS) == 17 + 27 + 19 + 11 + 5 + 5
+    assert len(TRANSCRIPTS) == 17 + 27 + 19 + 11 + 5 + 5 + 3
     cuts = [sum(1 for row in _rows(path)[1:] if _typed_prompt(row)) for path in TRANSCRIPTS]
     assert sum(cuts) > 300 and sum(1 for n in cuts if n) > 60
 

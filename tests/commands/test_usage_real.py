@@ -29,6 +29,7 @@ FOURTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-4" 
 FIFTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-5" / "transcripts"
 SIXTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-6" / "transcripts"
 SEVENTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-7" / "transcripts"
+EIGHTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-8" / "transcripts"
 SKIPPED_TEXTS = (
     "[Request interrupted by user]",
     "[Request interrupted by user for tool use]",
@@ -232,12 +233,12 @@ def test_the_docs_give_the_client_versions_these_transcripts_record() -> None:
     fourth = sorted(
         {v for path in FOURTH.glob("*.jsonl.gz") for v in client_versions(path)}, key=release
     )
-    # And the fifth, the sixth and the seventh (tests/fixtures/decision-labels-5, -6 and -7).
-    fifth, sixth, seventh = (
+    # And the fifth to the eighth (tests/fixtures/decision-labels-5 to -8).
+    fifth, sixth, seventh, eighth = (
         sorted(
             {v for path in folder.glob("*.jsonl.gz") for v in client_versions(path)}, key=release
         )
-        for folder in (FIFTH, SIXTH, SEVENTH)
+        for folder in (FIFTH, SIXTH, SEVENTH, EIGHTH)
     )
     known = {
         (every[0], every[-1]),
@@ -246,6 +247,7 @@ def test_the_docs_give_the_client_versions_these_transcripts_record() -> None:
         (fifth[0], fifth[-1]),
         (sixth[0], sixth[-1]),
         (seventh[0], seventh[-1]),
+        (eighth[0], eighth[-1]),
     }
     assert [place for place in written if place[1] not in known] == []
     sources = (FIXTURES / "SOURCES.md").read_text(encoding="utf-8")

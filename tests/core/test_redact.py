@@ -323,15 +323,16 @@ SHARED = sorted(
         *(FIXTURES / "decision-labels-5" / "transcripts").glob("*.jsonl.gz"),
         *(FIXTURES / "decision-labels-6" / "transcripts").glob("*.jsonl.gz"),
         *(FIXTURES / "decision-labels-7" / "transcripts").glob("*.jsonl.gz"),
+        *(FIXTURES / "decision-labels-8" / "transcripts").glob("*.jsonl.gz"),
     ]
 )
 
 
 def test_the_shared_transcripts_are_all_there() -> None:
     # decision-labels/ labels the 16 daaain transcripts of real-transcripts/ (17 in all);
-    # decision-labels-2/ has 27 of its own; the blind session sets 4, 5, 6 and 7 have 19,
-    # 11, 5 and 5.
-    assert len(SHARED) == 17 + 27 + 19 + 11 + 5 + 5
+    # decision-labels-2/ has 27 of its own; the blind session sets 4 to 8 have 19, 11, 5,
+    # 5 and 3.
+    assert len(SHARED) == 17 + 27 + 19 + 11 + 5 + 5 + 3
 
 
 def _texts(record: dict[str, object]) -> list[str]:
