@@ -92,7 +92,7 @@ def group_of(path: Path) -> str:
     if path.parent.parent.name == "decision-labels-7":
         return "set 7"
     if path.parent.parent.name == "decision-labels-8":
-        return "set 8 fresh"
+        return "set 8"
     return "set 2 held out" if path.name.startswith(HELD_OUT) else "set 2 dev"
 
 

@@ -1,8 +1,8 @@
 """Label sets 4 to 8 (whole sessions of more users, each labelled blind after the last rule
 change of its session: tests/fixtures/decision-labels-4 to -8, their READMEs): each fixture's
 own rules, its owners apart from every other label set, and its scoring: each was fresh
-once (bench_capture's group ``fresh``, scored once after the rules it was labelled after):
-set 8 still is, sets 4 to 7 are in the group ``held-out`` (scored after each change since).
+once (bench_capture's group ``fresh``, scored once after the rules it was labelled after),
+and all five are now in the group ``held-out`` (scored after each change since).
 Nothing here prints or asserts a label's text: the sets are scored, never read."""
 
 from __future__ import annotations
@@ -129,11 +129,10 @@ def test_no_owner_of_a_session_set_is_in_another_label_set(folder: Path) -> None
     assert not owners & others
 
 
-# (folder, its labels and transcripts, the group every file of it is scored in): set 8 fresh
-# (labelled after the last rule change, scored once), the others held out (fresh once, scored
-# after each change since).
+# (folder, its labels and transcripts, the group every file of it is scored in): all five held
+# out (fresh once, scored after each change since).
 SCORED_AS = [
-    (SET8, bench_capture.SET8_LABELS, bench_capture.SET8_TRANSCRIPTS, "fresh"),
+    (SET8, bench_capture.SET8_LABELS, bench_capture.SET8_TRANSCRIPTS, "held-out"),
     (SET7, bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS, "held-out"),
     (SET6, bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS, "held-out"),
     (SET5, bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS, "held-out"),

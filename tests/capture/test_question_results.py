@@ -19,6 +19,7 @@ from helpers.question_rows import (
     ANSWERED,
     CHECKS,
     LIBRARY,
+    STORE,
     TYPED,
     answered_rows,
     question_call,
@@ -268,3 +269,24 @@ def test_the_question_talked_over_is_carried_between_hook_runs() -> None:
 def test_an_open_count_out_of_bounds_in_a_carried_state_is_dropped(carried: object) -> None:
     offer = bounded_offer({"options": [["1", "a"], ["2", "b"]], "open": carried})
     assert offer == {"options": [["1", "a"], ["2", "b"]]}
+
+
+def test_after_chat_about_this_the_answer_is_to_the_first_question_not_answered() -> None:
+    """Of several questions, those answered in the dialog before "Chat about this" are
+    listed with their ``Answer:``; what the user types next answers the one they talk over
+    (as the real client writes it: tests/e2e/test_question_e2e.py)."""
+    text = CLARIFY.format(question=LIBRARY["question"], answer="Answer: date-fns") + (
+        f'\n- "{STORE["question"]}"\n  (No answer provided)'
+    )
+    rows = [
+        question_call("q1", [LIBRARY, STORE]),
+        question_result("q1", text, f"Error: {text}", is_error=True,
+                        toolDenialKind="user-rejected"),
+        assistant("msg_0", usage(), text=ASKED_BACK),
+        user("neither, we keep them in postgres"),
+    ]  # fmt: skip
+    (item,) = capture(rows)
+    assert item["decision"] == (
+        "Where should the invoices be stored? → neither, we keep them in postgres"
+    )
+    assert item["alternatives"] == ["SQLite", "JSON files"]

@@ -45,6 +45,7 @@ API_KEY = "sk-ant-api03-e2e-question-test-key-00000000000"
 TYPED = "Postgres instead of both, we already run it for billing"
 TALKED_OVER = "neither, we use luxon everywhere"
 NOTE = "pin it to v3, the v4 beta breaks our locale imports"
+POSTGRES = "neither, we keep them in postgres"
 
 
 @contextlib.contextmanager
@@ -228,3 +229,38 @@ def test_notes_written_on_an_options_preview_are_part_of_the_answer(
     assert (record["kind"], record["by"], record["source"]) == ("decided", "user", "question")
     assert record["decision"] == f"{LIBRARY['question']} → {decision}"
     assert record["alternatives"] == alternatives
+
+
+def test_after_chat_about_this_on_a_second_question_the_answer_is_to_that_one(
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
+) -> None:
+    """Two questions in one dialog: the user picks date-fns for the first, then "Chat about
+    this" on the second. The client lists both with what was answered (``Answer: date-fns``,
+    ``(No answer provided)``); the words typed after the agent's reply answer the second."""
+    log = decisions_log(project_dir)
+    fake_api.enqueue(
+        tool_turn("AskUserQuestion", {"questions": [LIBRARY, STORE]}, "toolu_q0"),
+        ScriptedTurn.text("Sure. What would you like to know?"),
+        ScriptedTurn.text("Understood, Postgres."),
+    )
+    with session(run_claude, API_KEY) as terminal:
+        terminal.send("Set up the invoice page.")
+        terminal.wait_for(LIBRARY["question"])
+        terminal.settle()
+        terminal.type(KEY_ENTER)  # date-fns
+        terminal.wait_for(STORE["question"])
+        terminal.settle()
+        terminal.press(KEY_DOWN, KEY_DOWN, KEY_DOWN)  # Chat about this
+        terminal.settle()
+        terminal.type(KEY_ENTER)
+        terminal.wait_for("What would you like to know")
+        terminal.settle()
+        terminal.send(POSTGRES)
+        (record,) = wait_for_records(log, terminal)
+
+    _, rows = run_claude.session_rows()
+    (text,) = tool_result_texts(rows)
+    assert f'- "{LIBRARY["question"]}"\n  Answer: date-fns\n' in text
+    assert text.endswith(f'- "{STORE["question"]}"\n  (No answer provided)')
+    assert record["decision"] == f"{STORE['question']} → {POSTGRES}"
+    assert record["alternatives"] == ["SQLite", "JSON files"]

@@ -55,6 +55,7 @@ from context_memory.capture.prompts import (
 from context_memory.capture.question import (
     QUESTION_TOOLS,
     TYPED_AFTER_TALK,
+    answered_before_talk,
     is_answer,
     question_items,
     question_offer,
@@ -418,24 +419,22 @@ class Capturer:
         if verdict == "interrupted" and call:
             self._interrupted = call_id
         if verdict == "rejected" and tool in QUESTION_TOOLS:
-            return self._question_turned_down(
-                row, call_id, users_reason(reason), talked_over=talks_it_over(reason)
-            )
+            return self._question_turned_down(row, call_id, reason)
         if verdict != "rejected":
             return []
         return self._rejected(row, call_id, call, text, reason)
 
-    def _question_turned_down(
-        self, row: dict[str, Any], call_id: str, reason: str, *, talked_over: bool = False
-    ) -> list[Item]:
+    def _question_turned_down(self, row: dict[str, Any], call_id: str, raw: str) -> list[Item]:
         """The user turned a question down to answer in words: typed as the rejection's
         reason, that is the answer (a pick of its options, a directive, or the answer to
         it); else the next prompt may pick from its options, and after "Chat about this"
-        (``talked_over``) the prompts that talk it over may answer it. Either way nothing is
-        rejected (set 2's rules 2 and 3)."""
-        offer = question_offer(self._seen.input_of(call_id))
+        (the client's text as the reason) the prompts that talk it over may answer the
+        first question not answered before. Either way nothing is rejected (set 2's rules 2
+        and 3)."""
+        offer = question_offer(self._seen.input_of(call_id), answered_before_talk(raw))
+        reason = users_reason(raw)
         if not reason:
-            self._dialogue.offered(offer, talked_over=talked_over)
+            self._dialogue.offered(offer, talked_over=talks_it_over(raw))
             return []
         pick = picked_option(reason, offer) if offer else None
         if pick is not None:

@@ -199,6 +199,19 @@ def talks_it_over(reason: str) -> bool:
     return reason.lstrip().startswith(CLARIFY_START)
 
 
+# The questions the client lists after CLARIFY_START, each with the answer given before the
+# user chose to talk them over: ``- "Q"`` then ``Answer: ...`` or ``(No answer provided)``.
+_TALKED_OVER = re.compile(r'^- "(?P<question>[^\n]+)"\n[ \t]+Answer: ', re.MULTILINE)
+
+
+def answered_before_talk(reason: str) -> frozenset[str]:
+    """The questions answered in the dialog before "Chat about this" (``talks_it_over``):
+    the question talked over is another one."""
+    if not talks_it_over(reason):
+        return frozenset()
+    return frozenset(m.group("question") for m in _TALKED_OVER.finditer(reason[:MAX_SCAN]))
+
+
 def users_reason(reason: str) -> str:
     """The reason of a turned-down question, '' where the client wrote it ("Chat about
     this", ``talks_it_over``): nothing typed."""
@@ -262,14 +275,16 @@ def choice_subjects(row: dict[str, Any]) -> tuple[list[Subject], list[Subject]]:
     return out, preferred
 
 
-def question_offer(tool_input: object) -> dict[str, Any]:
+def question_offer(tool_input: object, answered: frozenset[str] = frozenset()) -> dict[str, Any]:
     """What a question the user turned down offered: its first question with two or more
     options, as an offer the next prompt may pick from (``{"options": [[n, text]],
-    "question": ...}``; empty when it offers none). The user pressed Esc on the question to
-    type the answer instead; a short reply that picks one of its options is the decision
-    (set 2's rules 2 and 3)."""
+    "question": ...}``; empty when it offers none), leaving out the questions ``answered``
+    before. The user pressed Esc on the question to type the answer instead; a short reply
+    that picks one of its options is the decision (set 2's rules 2 and 3)."""
     questions = tool_input.get("questions") if isinstance(tool_input, dict) else None
     for entry in questions[:MAX_QUESTIONS] if isinstance(questions, list) else []:
+        if isinstance(entry, dict) and entry.get("question") in answered:
+            continue
         options = entry.get("options") if isinstance(entry, dict) else None
         found: list[list[str]] = []
         for option in options[:8] if isinstance(options, list) else []:
