@@ -102,7 +102,8 @@ def test_a_field_left_out_is_empty(tmp_path: Path) -> None:
     table = parse("# nothing but a comment\n", tmp_path)
     table.check()
     assert [getattr(table, field) for field in FIELDS if field != "SPACED"] == [
-        (), (), (), (), (), (), (), {}, (), (), (), (), (), (), (), (), (), {}, (), "", frozenset(),
+        (), (), (), (), (), (), (), (), {}, (), (), (), (), (), (), (), (), (), {}, (), "",
+        frozenset(),
     ]  # fmt: skip
     assert table.SPACED is True
 

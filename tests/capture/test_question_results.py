@@ -290,3 +290,38 @@ def test_after_chat_about_this_the_answer_is_to_the_first_question_not_answered(
         "Where should the invoices be stored? → neither, we keep them in postgres"
     )
     assert item["alternatives"] == ["SQLite", "JSON files"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "neither, we use luxon everywhere",
+        "None of them: we already ship luxon",
+        "都不要，我们用 luxon",
+        "どちらも使わない。luxon を使う",
+        "둘 다 아니야, luxon 써",
+        "Ninguno, usamos luxon",
+        "Keins davon, wir nehmen luxon",
+        "Aucun des deux, on utilise luxon",
+        "Nenhum, usamos luxon",
+        "Ни то ни другое, берём luxon",
+    ],
+)
+def test_an_answer_that_turns_every_option_down_rules_them_all_out(answer: str) -> None:
+    """Each language's NEITHER: the typed answer turns down every option offered, so both
+    are ruled out (packages: the question asks for a library), whatever it prefers."""
+    rows = talked_over(ASKED_BACK, answer)
+    (item,) = capture(rows)
+    assert item["decision"] == f"{LIBRARY['question']} → {answer}"
+    assert item["ruled_out"] == [
+        {"kind": "package", "value": "date-fns"},
+        {"kind": "package", "value": "moment"},
+    ]
+
+
+def test_neither_later_in_an_answer_rules_no_option_out() -> None:
+    """Only an answer that starts by turning every option down rules them all out."""
+    answer = "date-fns, but neither of the locale plugins"
+    (item,) = capture(talked_over(ASKED_BACK, answer))
+    assert item["decision"] == f"{LIBRARY['question']} → {answer}"
+    assert (item["ruled_out"], item["preferred"]) == ([], [])

@@ -179,6 +179,10 @@ def test_an_answer_typed_after_chat_about_this_is_the_users_decision(
     assert record["decision"] == f"Which date library should the app use? → {TALKED_OVER}"
     assert record["reason"] == "the user's answer, typed after choosing to talk the question over"
     assert record["alternatives"] == ["date-fns", "moment"]
+    assert record["ruled_out"] == [  # "neither": both, as packages (a library question)
+        {"kind": "package", "value": "date-fns"},
+        {"kind": "package", "value": "moment"},
+    ]
     assert record["quote"] == TALKED_OVER
     assert terminal.seen("Stop says: context-memory captured 1 record")
 
@@ -264,3 +268,7 @@ def test_after_chat_about_this_on_a_second_question_the_answer_is_to_that_one(
     assert text.endswith(f'- "{STORE["question"]}"\n  (No answer provided)')
     assert record["decision"] == f"{STORE['question']} → {POSTGRES}"
     assert record["alternatives"] == ["SQLite", "JSON files"]
+    assert record["ruled_out"] == [
+        {"kind": "approach", "value": "SQLite"},
+        {"kind": "approach", "value": "JSON files"},
+    ]

@@ -82,6 +82,33 @@ def question(text: str, options: list[str], answer: str) -> list[dict[str, Any]]
     return [call, result]
 
 
+CLARIFY = (
+    REJECTED + "The user wants to clarify these questions.\n    Start by asking them what they "
+    'would like to clarify.\n\n    Questions asked:\n- "{question}"\n  (No answer provided)'
+)
+
+
+def talked_over(text: str, options: list[str], answer: str) -> list[dict[str, Any]]:
+    """An AskUserQuestion left with "Chat about this" (2.1.332's rejection, the client's own
+    words as the feedback), the agent asking what to clarify, and the user's answer."""
+    asked = {
+        "questions": [
+            {
+                "question": text,
+                "header": "Library",
+                "multiSelect": False,
+                "options": [{"label": o, "description": o} for o in options],
+            }
+        ]
+    }
+    call, tool_id = tr.tool_call("AskUserQuestion", asked)
+    said = CLARIFY.format(question=text)
+    result = tr.tool_result(tool_id, said, is_error=True)
+    result.update(toolUseResult=f"Error: {said}", toolDenialKind="user-rejected")
+    reply = tr.assistant("msg_clarify", tr.usage(), text="Sure. What would you like to know?")
+    return [call, result, reply, tr.user(answer)]
+
+
 SCENARIOS: dict[str, list[dict[str, Any]]] = {
     # The issue's example: a package rejected with the reason naming the alternative.
     "moment": [
@@ -109,6 +136,15 @@ SCENARIOS: dict[str, list[dict[str, Any]]] = {
     "rename": [
         tr.user("Clean up the services folder. Don't rename `UserService`, other repos import it.")
     ],
+    # A question talked over, then turned down whole: both options are ruled out.
+    "neither": [
+        tr.user("Format the invoice dates."),
+        *talked_over(
+            "Which date library should the app use?",
+            ["date-fns", "moment"],
+            "neither, we use luxon everywhere",
+        ),
+    ],
     # The issue's false alarm: an answer that named git among the options asked on a
     # vercel.json edit. A choice of Vercel rules nothing out that a call can act on.
     "deploy": [
@@ -133,6 +169,10 @@ def edit(path: str, old: str, new: str) -> tuple[str, dict[str, Any]]:
 # (scenario, (tool, input), expected verdict). Violating: ASK. Compliant: ALLOW, or REMIND
 # where the call touches the subject without acting on it as ruled out (never ASK).
 PROBES: list[tuple[str, tuple[str, dict[str, Any]], str]] = [
+    # -- package: date-fns and moment, after "neither, we use luxon everywhere" ----------------
+    ("neither", bash("npm install moment"), ASK),
+    ("neither", bash("npm install date-fns"), ASK),
+    ("neither", bash("npm install luxon"), ALLOW),
     # -- package: moment, after "too heavy, use date-fns" --------------------------------------
     ("moment", bash("npm install moment"), ASK),
     ("moment", bash("yarn add moment"), ASK),
@@ -359,7 +399,8 @@ def test_the_probe_table_meets_the_targets(states: dict[str, str]) -> None:
     violating = [p for p in PROBES if p[2] == ASK]
     compliant = [p for p in PROBES if p[2] != ASK]
     assert len(violating) >= 40 and len(compliant) >= 60
-    kinds = {"moment": "package", "requests": "package", "pnpm": "command", "deploy": "-"}
+    kinds = {"moment": "package", "requests": "package", "neither": "package", "deploy": "-"}
+    kinds["pnpm"] = "command"
     kinds.update({"migrations": "path", "force-push": "command", "rename": "name"})
     assert {kinds[p[0]] for p in violating} == {"package", "command", "path", "name"}
     asked = sum(1 for s, c, _ in violating if verdict(states[s], *c) == ASK)

@@ -32,6 +32,8 @@ from context_memory.capture.language_table import load_tables
 #   matches one of these: "could we use X instead", "何不", "¿y si usamos";
 # - ``DEFERS``: an answer typed as free text to an AskUserQuestion that matches settles
 #   nothing (unsure, later, to be discussed, "explain first"): no decision (question.py);
+# - ``NEITHER``: an answer typed as free text that starts so turns down every option the
+#   question offered ("neither, we use luxon"): they are its ruled-out subjects (question.py);
 # - ``AGENT_CHOICES`` and ``AGENT_ACTS``: a sentence of the agent's text that matches both
 #   names one option over another and says the agent acts on it: the agent's own choice
 #   (agent_text.py);
@@ -179,6 +181,17 @@ def languages_in(text: str) -> tuple[str, ...]:
         ):
             found.append(code_of(table))
     return tuple(found)
+
+
+def turns_every_option_down(text: str) -> bool:
+    """Whether ``text`` starts by turning down every option offered (``NEITHER``), in any
+    language's words: anchored words of one meaning, read whatever language the rest of the
+    answer is taken for ("Nenhum, usamos luxon" reads as Spanish too)."""
+    if "neither" not in _ONCE:
+        joined = "|".join(f"(?:{p})" for table in TABLES for p in table.NEITHER)
+        _ONCE["neither"] = re.compile(joined, _I) if joined else None
+    pattern = _ONCE["neither"]
+    return pattern is not None and pattern.match(text.strip()) is not None
 
 
 def cues_for(text: str) -> Cues:

@@ -37,6 +37,7 @@ from context_memory import TYPE_CHECKING
 from context_memory.capture import dialogue, rejections
 from context_memory.capture.acknowledged import acknowledged_item, awaited, unread_of
 from context_memory.capture.agent_text import settled_choice
+from context_memory.capture.cues import turns_every_option_down
 from context_memory.capture.items import call_of, describe_call, make_item, without_secrets
 from context_memory.capture.plan import defers, is_approval, is_plan_tool, plan_item
 from context_memory.capture.prompts import (
@@ -350,12 +351,11 @@ class Capturer:
         # only ask back answers it, in words (set 2's rule 2: a typed answer counts).
         if offer.get(dialogue.OPEN) and typed and not settles_nothing(typed):
             self._dialogue.settled()
-            answer = (
-                None
-                if found or answered
-                else typed_answer_item(row, offer, typed, TYPED_AFTER_TALK)
-            )
-            if answer is not None:
+            # A directive is the user's rule, unless it starts by turning every option down
+            # ("neither, we use luxon"): that answers the question.
+            words = not found or turns_every_option_down(typed)
+            answer = typed_answer_item(row, offer, typed, TYPED_AFTER_TALK)
+            if answer is not None and words and not answered:
                 out.extend(self._dialogue.hold(answer))
                 return out
         # A prompt that answers a rejection is that rejection's reason; it is its own item
@@ -441,6 +441,9 @@ class Capturer:
             asked = offer.get("question", "")
             item = dialogue.picked_item(row, reason, *pick, question=asked)
             return self._dialogue.hold(item)
+        down = typed_answer_item(row, offer, reason) if turns_every_option_down(reason) else None
+        if offer and down is not None:
+            return self._dialogue.hold(down)  # "neither, ...": every option ruled out
         found = classify(reason)
         if found is not None:
             said = dialogue.stated_item(row, found.kind, found.text, found.quote)

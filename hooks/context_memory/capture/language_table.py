@@ -58,6 +58,7 @@ FIELDS: dict[str, str] = {
     "AGENT_ACTS": PATTERNS,
     "PROPOSALS": PATTERNS,
     "DEFERS": PATTERNS,
+    "NEITHER": PATTERNS,
     "VETOES": PATTERNS,
     "PICKS": PATTERNS,
     "ORDINALS": "ordinals",

@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 
 from context_memory import TYPE_CHECKING
-from context_memory.capture.cues import cues_for
+from context_memory.capture.cues import cues_for, turns_every_option_down
 from context_memory.capture.items import make_item
 from context_memory.capture.prompts import classify
 from context_memory.capture.result_texts import ANSWER_STARTS, CLARIFY_START
+from context_memory.capture.subjects import of_text
 from context_memory.capture.text import MAX_SCAN, clip
 from context_memory.core.subject import subject
 from context_memory.memory.constraint import subject_fields
@@ -316,11 +317,12 @@ def typed_answer_item(
     question, unless it settles nothing or only talks. The options are their labels (an
     offered option reads ``label (description)``)."""
     labels = [option[1].split(" (", 1)[0] for option in offer.get("options", [])]
-    if not answer.strip() or settles_nothing(answer) or _talk(answer, labels):
+    down = turns_every_option_down(answer)  # about the options, so never talk
+    if not answer.strip() or settles_nothing(answer) or (not down and _talk(answer, labels)):
         return None
     question = offer.get("question", "")
     decision = f"{clip(question, MAX_DECISION // 2)} → {answer}" if question else answer
-    return make_item(
+    return make_item(  # "neither, ...": every option ruled out (_neither_subjects)
         "decided",
         "user",
         "question",
@@ -332,7 +334,23 @@ def typed_answer_item(
         choice_text=answer,
         whole=(question, answer),
         tier="structural",
+        subjects=_neither_subjects(question, labels, answer),
     )
+
+
+def _neither_subjects(
+    question: str, labels: list[str], answer: str
+) -> tuple[list[Subject], list[Subject]] | None:
+    """(ruled_out, preferred) of an answer that turns every option down (each language's
+    ``NEITHER``: "neither, we use luxon"): the options, as packages where the question asks
+    for a library and a label is one word, and what the answer's own words prefer; None
+    (the answer's stances alone) for any other answer."""
+    if not labels or not turns_every_option_down(answer):
+        return None
+    library = any(word in f" {question} ".lower() for word in LIBRARY_WORDS)
+    _, preferred = of_text(answer)
+    fields = subject_fields([_option_subject(label, library) for label in labels], preferred)
+    return fields["ruled_out"], fields["preferred"]
 
 
 def question_items(row: dict[str, Any], text: str) -> list[Item]:
