@@ -274,6 +274,8 @@ def test_subjects_of_a_rejected_call(
         ("never amend a pushed commit", [("command", "git commit --amend")], []),
         ("I don't need moment in this project", [("package", "moment")], []),
         ("configure the tests to use mysql", [], [("package", "mysql")]),
+        # the options referred to, not named: no package "both"
+        ("luxon instead of both", [("approach", "both")], [("package", "luxon")]),
     ],
 )
 def test_stance_split(

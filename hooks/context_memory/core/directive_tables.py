@@ -105,7 +105,7 @@ NOT_PACKAGES = frozenset(
     "files folder folders test tests it's one ones way ways here there now again more less "
     "please yet too also just only then else other others all any some else mocks mock "
     "comments comment docs spaces tabs semicolons classes functions types want wants need "
-    "needs know think mean have".split()
+    "needs know think mean have both either neither each".split()
 )
 # Words that end the phrase a cue names ("don't use moment because..." -> moment).
 PHRASE_END_WORDS = frozenset(
