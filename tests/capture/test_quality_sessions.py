@@ -92,16 +92,24 @@ def test_every_label_of_a_session_set_follows_the_rules_of_its_readme(
                 by_uuid.setdefault(row["uuid"], []).append(index)
         everything = _norm(" ".join(s for row in rows for s in _strings(row))).lower()
         places = []
+        # Each check is a bool before its assert: a failure names the file and the row, and
+        # never prints a label's words (the sets are scored, never read).
         for label in mine:
-            assert set(label) == FIELDS, name
-            assert label["kind"] in KINDS and label["by"] in ("user", "agent"), name
-            assert len(by_uuid.get(label["uuid"], [])) == 1, (name, label["uuid"])
+            fields_ok = set(label) == FIELDS
+            assert fields_ok, name
+            kind_ok = label["kind"] in KINDS and label["by"] in ("user", "agent")
+            assert kind_ok, name
+            one_row = len(by_uuid.get(label["uuid"], [])) == 1
+            assert one_row, (name, label["uuid"])
             row = rows[by_uuid[label["uuid"]][0]]
-            assert len(label["evidence"]) <= 200, name
-            assert _norm(label["evidence"]) in _norm(" ".join(_strings(row))), name
-            assert 1 <= len(label["terms"]) <= 3, name
-            for term in label["terms"]:
-                assert term == term.lower() and _norm(term) in everything, (name, term)
+            quoted = len(label["evidence"]) <= 200 and _norm(label["evidence"]) in _norm(
+                " ".join(_strings(row))
+            )
+            assert quoted, (name, label["uuid"])
+            terms_ok = 1 <= len(label["terms"]) <= 3 and all(
+                term == term.lower() and _norm(term) in everything for term in label["terms"]
+            )
+            assert terms_ok, (name, label["uuid"])
             places.append(by_uuid[label["uuid"]][0])
         assert places == sorted(places), name  # in row order
 
