@@ -9,7 +9,8 @@ user approves. The Stop hook's capture writes the plan rejection with the typed 
 rule that reason states, and the approval, which supersedes both. And a plan approved with
 words typed in "Tell Claude what to change" (shift+tab: "approve with this feedback"): the
 client writes the approval and a text block of the words in one user row; capture writes
-the approved plan and the words as the user's.
+the approved plan and the words as the user's. And a plan dialog left with Esc: a bare
+rejection (then the client's interrupt row); the prompt typed next is its reason.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .fake_api import FakeMessagesApi, RecordedRequest, ScriptedTurn, tool_turn,
 from .terminal import (
     KEY_DOWN,
     KEY_ENTER,
+    KEY_ESC,
     KEY_SHIFT_TAB,
     Terminal,
     answering_row,
@@ -158,3 +160,30 @@ def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(
         "approved plan: Plan: invoice storage 1. Store the invoices in SQLite (data/invoices.db).",
         AMENDMENT,
     ]
+
+
+def test_a_plan_left_with_esc_takes_the_next_prompt_as_its_reason(
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
+) -> None:
+    log = decisions_log(project_dir)
+    with planning(run_claude, fake_api, FIRST, then="OK, SQLite then.") as terminal:
+        terminal.wait_for("Would you like to proceed?")
+        terminal.settle()
+        terminal.type(KEY_ESC)
+        terminal.settle()
+        terminal.send(FEEDBACK)
+        (record,) = wait_for_records(log, terminal)
+
+    _, rows = run_claude.session_rows()
+    rejection = answering_row(rows, "toolu_01p")
+    assert (rejection["toolDenialKind"], rejection["toolUseResult"]) == (
+        "user-rejected",
+        "User rejected tool use",
+    )
+    assert (record["kind"], record["by"], record["source"]) == ("rejected", "user", "plan")
+    assert record["decision"] == (
+        "ExitPlanMode: # Plan: invoice storage 1. Store each invoice as a JSON file under "
+        "data/invoices/."
+    )
+    assert record["reason"] == FEEDBACK
+    assert record["uuid"] == rejection["uuid"]
