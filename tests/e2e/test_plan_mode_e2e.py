@@ -44,6 +44,7 @@ PLAN_PATH = re.compile(r"create your plan at (\S+\.md)")
 FIRST = "# Plan: invoice storage\n\n1. Store each invoice as a JSON file under data/invoices/.\n"
 SECOND = "# Plan: invoice storage\n\n1. Store the invoices in SQLite (data/invoices.db).\n"
 FEEDBACK = "use SQLite instead of JSON files"
+FIRST_SHOWN = "JSON file under data/invoices/"
 
 
 def writing(plan: str) -> Callable[[RecordedRequest], ScriptedTurn]:
@@ -60,12 +61,12 @@ def writing(plan: str) -> Callable[[RecordedRequest], ScriptedTurn]:
 
 @contextlib.contextmanager
 def planning(
-    run_claude: ClaudeRunner, fake_api: FakeMessagesApi, *plans: str, then: str
+    run_claude: ClaudeRunner, fake_api: FakeMessagesApi, *plans: str, then: str, shown: str
 ) -> Iterator[Terminal]:
     """A session in plan mode whose scripted model answers "Plan the invoice storage." by
     writing each of ``plans`` in turn to the plan file and calling ExitPlanMode (the calls
     ``toolu_01p``, ``toolu_02p``, ...), then replies ``then``: the terminal once the prompt
-    is sent."""
+    is sent and ``shown`` is drawn."""
     for index, plan in enumerate(plans, 1):
         fake_api.enqueue_builder(writing(plan))
         fake_api.enqueue(tool_turn("ExitPlanMode", {}, f"toolu_0{index}p"))
@@ -74,6 +75,8 @@ def planning(
         run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on"
     ) as terminal:
         terminal.send("Plan the invoice storage.")
+        terminal.wait_for(shown)
+        terminal.settle()
         yield terminal
 
 
@@ -81,8 +84,8 @@ def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
     installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
 ) -> None:
     log = decisions_log(project_dir)
-    with planning(run_claude, fake_api, FIRST, SECOND, then="Done: SQLite it is.") as terminal:
-        terminal.wait_for("JSON file under data/invoices/")
+    done = "Done: SQLite it is."
+    with planning(run_claude, fake_api, FIRST, SECOND, then=done, shown=FIRST_SHOWN) as terminal:
         terminal.wait_for("Tell Claude what to change")
         terminal.settle()
         mark = terminal.mark()
@@ -137,9 +140,8 @@ def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(
     installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
 ) -> None:
     log = decisions_log(project_dir)
-    with planning(run_claude, fake_api, SECOND, then="Implementing: SQLite, with WAL.") as terminal:
-        terminal.wait_for("approve with this feedback")
-        terminal.settle()
+    then, shown = "Implementing: SQLite, with WAL.", "approve with this feedback"
+    with planning(run_claude, fake_api, SECOND, then=then, shown=shown) as terminal:
         terminal.press(KEY_DOWN, KEY_DOWN)  # Tell Claude what to change
         terminal.settle()
         terminal.type(AMENDMENT)
@@ -166,9 +168,8 @@ def test_a_plan_left_with_esc_takes_the_next_prompt_as_its_reason(
     installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
 ) -> None:
     log = decisions_log(project_dir)
-    with planning(run_claude, fake_api, FIRST, then="OK, SQLite then.") as terminal:
-        terminal.wait_for("Would you like to proceed?")
-        terminal.settle()
+    then, shown = "OK, SQLite then.", "Would you like to proceed?"
+    with planning(run_claude, fake_api, FIRST, then=then, shown=shown) as terminal:
         terminal.type(KEY_ESC)
         terminal.settle()
         terminal.send(FEEDBACK)

@@ -68,6 +68,27 @@ def asked(
         yield terminal
 
 
+@contextlib.contextmanager
+def asked_at_once(
+    run_claude: ClaudeRunner,
+    fake_api: FakeMessagesApi,
+    questions: list[dict[str, Any]],
+    *replies: str,
+) -> Iterator[Terminal]:
+    """A session whose scripted model asks ``questions`` in one AskUserQuestion call after
+    "Set up the invoice page.", then answers with each of ``replies`` in turn; the terminal
+    once the first question's dialog is drawn."""
+    fake_api.enqueue(
+        tool_turn("AskUserQuestion", {"questions": questions}, "toolu_q0"),
+        *(ScriptedTurn.text(reply) for reply in replies),
+    )
+    with session(run_claude, API_KEY) as terminal:
+        terminal.send("Set up the invoice page.")
+        terminal.wait_for(questions[0]["question"])
+        terminal.settle()
+        yield terminal
+
+
 def results_of(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The structured AskUserQuestion results of a session's rows."""
     return [
@@ -149,16 +170,12 @@ def test_an_answer_typed_after_chat_about_this_is_the_users_decision(
     question back answers nothing; the answer typed after the agent's reply is the user's
     decision on the question, with its options as the alternatives."""
     log = decisions_log(project_dir)
-    fake_api.enqueue(
-        tool_turn("AskUserQuestion", {"questions": [LIBRARY]}, "toolu_q0"),
-        ScriptedTurn.text("Sure. What would you like to know about them?"),
-        ScriptedTurn.text("date-fns is smaller: you import only the functions you use."),
-        ScriptedTurn.text("Understood, luxon it is."),
+    replies = (
+        "Sure. What would you like to know about them?",
+        "date-fns is smaller: you import only the functions you use.",
+        "Understood, luxon it is.",
     )
-    with session(run_claude, API_KEY) as terminal:
-        terminal.send("Set up the invoice page.")
-        terminal.wait_for(LIBRARY["question"])
-        terminal.settle()
+    with asked_at_once(run_claude, fake_api, [LIBRARY], *replies) as terminal:
         terminal.press(KEY_DOWN, KEY_DOWN, KEY_DOWN)  # past "Type something." to the last
         terminal.wait_for("Chat about this")
         terminal.type(KEY_ENTER)
@@ -242,15 +259,8 @@ def test_after_chat_about_this_on_a_second_question_the_answer_is_to_that_one(
     this" on the second. The client lists both with what was answered (``Answer: date-fns``,
     ``(No answer provided)``); the words typed after the agent's reply answer the second."""
     log = decisions_log(project_dir)
-    fake_api.enqueue(
-        tool_turn("AskUserQuestion", {"questions": [LIBRARY, STORE]}, "toolu_q0"),
-        ScriptedTurn.text("Sure. What would you like to know?"),
-        ScriptedTurn.text("Understood, Postgres."),
-    )
-    with session(run_claude, API_KEY) as terminal:
-        terminal.send("Set up the invoice page.")
-        terminal.wait_for(LIBRARY["question"])
-        terminal.settle()
+    replies = ("Sure. What would you like to know?", "Understood, Postgres.")
+    with asked_at_once(run_claude, fake_api, [LIBRARY, STORE], *replies) as terminal:
         terminal.type(KEY_ENTER)  # date-fns
         terminal.wait_for(STORE["question"])
         terminal.settle()

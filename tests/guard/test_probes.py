@@ -28,6 +28,7 @@ from context_memory.capture.store import capture_session
 from context_memory.guard.index import entries_for_call
 from context_memory.guard.match import ALLOW, ASK, REMIND, judge
 from helpers import transcript_rows as tr
+from helpers.question_rows import question as asked_question
 
 REJECTED = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
@@ -63,18 +64,14 @@ def rejection(tool: str, tool_input: dict[str, Any], reason: str) -> list[dict[s
     return [call, answer, blob]
 
 
+def asking(text: str, header: str, options: list[str]) -> dict[str, Any]:
+    """An AskUserQuestion call's input: one question, each option its own description."""
+    return {"questions": [asked_question(text, header, *((o, o) for o in options))]}
+
+
 def question(text: str, options: list[str], answer: str) -> list[dict[str, Any]]:
     """An AskUserQuestion call and the user's answer, as the client writes them."""
-    asked = {
-        "questions": [
-            {
-                "question": text,
-                "header": "Choice",
-                "multiSelect": False,
-                "options": [{"label": o, "description": o} for o in options],
-            }
-        ]
-    }
+    asked = asking(text, "Choice", options)
     call, tool_id = tr.tool_call("AskUserQuestion", asked)
     said = f'User has answered your questions: "{text}"="{answer}". You can now continue.'
     result = tr.tool_result(tool_id, said)
@@ -91,17 +88,7 @@ CLARIFY = (
 def talked_over(text: str, options: list[str], answer: str) -> list[dict[str, Any]]:
     """An AskUserQuestion left with "Chat about this" (2.1.332's rejection, the client's own
     words as the feedback), the agent asking what to clarify, and the user's answer."""
-    asked = {
-        "questions": [
-            {
-                "question": text,
-                "header": "Library",
-                "multiSelect": False,
-                "options": [{"label": o, "description": o} for o in options],
-            }
-        ]
-    }
-    call, tool_id = tr.tool_call("AskUserQuestion", asked)
+    call, tool_id = tr.tool_call("AskUserQuestion", asking(text, "Library", options))
     said = CLARIFY.format(question=text)
     result = tr.tool_result(tool_id, said, is_error=True)
     result.update(toolUseResult=f"Error: {said}", toolDenialKind="user-rejected")
