@@ -25,7 +25,7 @@ from helpers.question_rows import (
     question_call,
     question_result,
 )
-from helpers.transcript_rows import assistant, usage, user
+from helpers.transcript_rows import assistant, tool_use, usage, user
 
 
 def capture(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -325,3 +325,26 @@ def test_neither_later_in_an_answer_rules_no_option_out() -> None:
     (item,) = capture(talked_over(ASKED_BACK, answer))
     assert item["decision"] == f"{LIBRARY['question']} → {answer}"
     assert (item["ruled_out"], item["preferred"]) == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("call", "closed"),
+    [
+        (("WebSearch", {"query": "date-fns vs moment bundle size"}), False),
+        (("Read", {"file_path": "/src/package.json"}), False),
+        (("Edit", {"file_path": "/src/a.ts", "old_string": "a", "new_string": "b"}), True),
+        (("AskUserQuestion", {"questions": [STORE]}), True),
+    ],
+)
+def test_a_call_that_moves_the_work_on_closes_the_question_talked_over(
+    call: tuple[str, dict[str, Any]], closed: bool
+) -> None:
+    """A lookup while the question is talked over leaves it open; an edit or a new question
+    moves the work on, and the next prompt ("now the auth page") answers nothing."""
+    tool, tool_input = call
+    rows = talked_over(ASKED_BACK, "which one is smaller?")
+    rows.append(assistant("msg_call", usage(), content=[tool_use(tool, tool_input)]))
+    rows.append(assistant("msg_after", usage(), text=EXPLAINED))
+    rows.append(user("luxon"))
+    items = capture(rows)
+    assert [item["quote"] for item in items] == ([] if closed else ["luxon"])

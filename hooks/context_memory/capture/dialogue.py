@@ -116,6 +116,12 @@ def with_languages(item: Item, text: str) -> Item:
 # back do not use it up, for at most this many prompts (the key: prompts it stays open for).
 OPEN = "open"
 MAX_OPEN_PROMPTS = 3
+# The agent's calls that only look things up while the question is talked over ("which is
+# smaller?" may need a search); any other call (an edit, a command, a new question, a plan)
+# moves the work on, and the question talked over is closed.
+LOOKUP_TOOLS = frozenset(
+    ("Read", "Grep", "Glob", "LS", "WebSearch", "WebFetch", "TodoWrite", "ToolSearch")
+)
 
 
 def bounded_offer(offer: dict[str, Any]) -> dict[str, Any]:
@@ -371,6 +377,12 @@ class Dialogue:
         """The prompt answered the question talked over: it is closed."""
         if self._offer.get(OPEN):
             self._offer = {}
+
+    def agent_called(self, tool: str) -> None:
+        """The agent called ``tool``: a question talked over is closed unless the call only
+        looks something up (LOOKUP_TOOLS)."""
+        if tool not in LOOKUP_TOOLS:
+            self.settled()
 
     def holds(self) -> bool:
         """Whether an item waits for the agent's reply (the reply's names are wanted)."""

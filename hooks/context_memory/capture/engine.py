@@ -256,6 +256,7 @@ class Capturer:
                 self._unread = None  # the agent acted first: its later words answer the tool
                 name = block.get("name")
                 tool = name if isinstance(name, str) else ""
+                self._dialogue.agent_called(tool)
                 tool_input = block.get("input")
                 reply = message_id if isinstance(message_id, str) else ""
                 self._seen.remember(block["id"][:120], call_of(tool, tool_input), tool_input, reply)
