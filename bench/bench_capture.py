@@ -83,11 +83,13 @@ SET7_TRANSCRIPTS = FIXTURES / "decision-labels-7" / "transcripts"
 SET7_SECOND = FIXTURES / "decision-labels-7" / "second-labeller" / "labels.jsonl"
 SET8_LABELS = FIXTURES / "decision-labels-8" / "labels.jsonl"
 SET8_TRANSCRIPTS = FIXTURES / "decision-labels-8" / "transcripts"
+SET8_SECOND = FIXTURES / "decision-labels-8" / "second-labeller" / "labels.jsonl"
 # The sets a second blind labeller labelled again: (first, second, transcripts).
 SECOND_LABELLINGS = {
     "4": (SET4_LABELS, SET4_SECOND, SET4_TRANSCRIPTS),
     "6": (SET6_LABELS, SET6_SECOND, SET6_TRANSCRIPTS),
     "7": (SET7_LABELS, SET7_SECOND, SET7_TRANSCRIPTS),
+    "8": (SET8_LABELS, SET8_SECOND, SET8_TRANSCRIPTS),
 }
 # The label sets whose every file is in the group ``fresh``: labelled blind after the last
 # rule change, scored once, never read (sets 6 and 7 were, until session 16 changed a rule
@@ -638,7 +640,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--agreement",
         action="store_true",
-        help="each second labelling (sets 4, 6 and 7) against its first",
+        help="each second labelling (sets 4, 6, 7 and 8) against its first",
     )
     args = parser.parse_args(argv)
     if args.agreement:
