@@ -219,9 +219,7 @@ def test_agreement_matches_items_by_row_and_terms(tmp_path: Path) -> None:
     assert result["capture_vs_second"]["labels"] == result["capture_vs_first"]["labels"] == 3
 
 
-@pytest.mark.parametrize(
-    ("key", "folder"), [("4", SET4), ("6", SET6), ("7", SET7), ("8", SET8)]
-)
+@pytest.mark.parametrize(("key", "folder"), [("4", SET4), ("6", SET6), ("7", SET7), ("8", SET8)])
 def test_a_second_labelling_is_scored_against_the_first(key: str, folder: Path) -> None:
     first = _lines(folder / "labels.jsonl")
     second = _lines(folder / "second-labeller" / "labels.jsonl")

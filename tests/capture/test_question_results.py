@@ -348,3 +348,8 @@ def test_a_call_that_moves_the_work_on_closes_the_question_talked_over(
     rows.append(user("luxon"))
     items = capture(rows)
     assert [item["quote"] for item in items] == ([] if closed else ["luxon"])
+
+
+@pytest.mark.parametrize("prompt", ["continue", "go on", "ok, carry on"])
+def test_go_on_after_chat_about_this_answers_nothing(prompt: str) -> None:
+    assert capture(talked_over(ASKED_BACK, prompt)) == []

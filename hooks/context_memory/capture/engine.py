@@ -356,7 +356,7 @@ class Capturer:
             # ("neither, we use luxon"): that answers the question.
             words = not found or turns_every_option_down(typed)
             answer = typed_answer_item(row, offer, typed, TYPED_AFTER_TALK)
-            if answer is not None and words and not answered:
+            if answer is not None and words and not answered and not goes_on:
                 out.extend(self._dialogue.hold(answer))
                 return out
         # A prompt that answers a rejection is that rejection's reason; it is its own item
