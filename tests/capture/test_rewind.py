@@ -199,15 +199,13 @@ def test_a_rewind_read_in_the_same_run_drops_what_that_run_added(
     assert "dropped" not in text  # added and dropped in one run: in neither list
 
 
-def test_the_notice_lists_the_records_a_rewind_dropped() -> None:
-    record = {
-        "id": "01M8ZH2EYCN8WQHH3HSN0RMHFC",
-        "kind": "constraint",
-        "by": "user",
-        "decision": "always use moment for dates",
-        "source": "prompt",
-    }
-    assert notice_text([], [record]) == (
+def test_the_notice_lists_the_records_a_rewind_dropped(state: Path, tmp_path: Path) -> None:
+    transcript = write_transcript(tmp_path / "session.jsonl", BEFORE)
+    capture_session(str(state), SESSION, str(transcript))
+    write_transcript(transcript, BEFORE + AFTER)
+    result = capture_session(str(state), SESSION, str(transcript))
+    (dropped,) = result.dropped
+    assert notice_text([], result.dropped) == (
         "context-memory dropped 1 record: the conversation was rewound to before it:\n"
-        "01M8ZH2EYCN8WQHH3HSN0RMHFC constraint (user): always use moment for dates"
+        f"{dropped['id']} constraint (user): always use moment for dates"
     )

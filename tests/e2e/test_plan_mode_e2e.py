@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,7 @@ FIRST = "# Plan: invoice storage\n\n1. Store each invoice as a JSON file under d
 SECOND = "# Plan: invoice storage\n\n1. Store the invoices in SQLite (data/invoices.db).\n"
 FEEDBACK = "use SQLite instead of JSON files"
 FIRST_SHOWN = "JSON file under data/invoices/"
+PROCEED = "Would you like to proceed?"  # the plan dialog's question
 
 
 def writing(plan: str) -> Callable[[RecordedRequest], ScriptedTurn]:
@@ -59,33 +61,44 @@ def writing(plan: str) -> Callable[[RecordedRequest], ScriptedTurn]:
     return reply
 
 
-@contextlib.contextmanager
+@dataclass
+class Planning:
+    """A test's client in plan mode: the runner, its scripted model, the project's log."""
+
+    run_claude: ClaudeRunner
+    fake_api: FakeMessagesApi
+    log: Path
+
+    @contextlib.contextmanager
+    def session(self, *plans: str, then: str, shown: str) -> Iterator[Terminal]:
+        """A session whose scripted model answers "Plan the invoice storage." by writing
+        each of ``plans`` in turn to the plan file and calling ExitPlanMode (the calls
+        ``toolu_01p``, ``toolu_02p``, ...), then replies ``then``: the terminal once the
+        prompt is sent and ``shown`` is drawn."""
+        for index, plan in enumerate(plans, 1):
+            self.fake_api.enqueue_builder(writing(plan))
+            self.fake_api.enqueue(tool_turn("ExitPlanMode", {}, f"toolu_0{index}p"))
+        self.fake_api.enqueue_text(then)
+        args = ("--permission-mode", "plan")
+        with session(self.run_claude, API_KEY, *args, ready="plan mode on") as terminal:
+            terminal.send("Plan the invoice storage.")
+            terminal.wait_for(shown)
+            terminal.settle()
+            yield terminal
+
+
+@pytest.fixture
 def planning(
-    run_claude: ClaudeRunner, fake_api: FakeMessagesApi, *plans: str, then: str, shown: str
-) -> Iterator[Terminal]:
-    """A session in plan mode whose scripted model answers "Plan the invoice storage." by
-    writing each of ``plans`` in turn to the plan file and calling ExitPlanMode (the calls
-    ``toolu_01p``, ``toolu_02p``, ...), then replies ``then``: the terminal once the prompt
-    is sent and ``shown`` is drawn."""
-    for index, plan in enumerate(plans, 1):
-        fake_api.enqueue_builder(writing(plan))
-        fake_api.enqueue(tool_turn("ExitPlanMode", {}, f"toolu_0{index}p"))
-    fake_api.enqueue_text(then)
-    with session(
-        run_claude, API_KEY, "--permission-mode", "plan", ready="plan mode on"
-    ) as terminal:
-        terminal.send("Plan the invoice storage.")
-        terminal.wait_for(shown)
-        terminal.settle()
-        yield terminal
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
+) -> Planning:
+    return Planning(run_claude, fake_api, decisions_log(project_dir))
 
 
 def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
-    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
+    planning: Planning,
 ) -> None:
-    log = decisions_log(project_dir)
     done = "Done: SQLite it is."
-    with planning(run_claude, fake_api, FIRST, SECOND, then=done, shown=FIRST_SHOWN) as terminal:
+    with planning.session(FIRST, SECOND, then=done, shown=FIRST_SHOWN) as terminal:
         terminal.wait_for("Tell Claude what to change")
         terminal.settle()
         mark = terminal.mark()
@@ -93,12 +106,12 @@ def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
         terminal.settle()
         terminal.send(FEEDBACK)
         terminal.wait_for("SQLite (data/invoices.db)", since=mark)
-        terminal.wait_for("Would you like to proceed?", since=mark)
+        terminal.wait_for(PROCEED, since=mark)
         terminal.settle()
         terminal.type(KEY_ENTER)  # the first entry: yes, and use auto mode
-        wait_for_records(log, terminal, 5)  # with the two supersede records
+        wait_for_records(planning.log, terminal, 5)  # with the two supersede records
 
-    _, rows = run_claude.session_rows()
+    _, rows = planning.run_claude.session_rows()
     calls = [
         block
         for row in rows
@@ -109,7 +122,7 @@ def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
     assert [call["input"]["plan"] for call in calls] == [FIRST, SECOND]  # the client's copy
     assert len({call["input"]["planFilePath"] for call in calls}) == 1
 
-    records = records_of(log)
+    records = records_of(planning.log)
     assert [(r["kind"], r.get("by"), r.get("source")) for r in records] == [
         ("rejected", "user", "plan"),
         ("constraint", "user", "plan"),
@@ -136,20 +149,17 @@ def test_a_plan_rejected_in_the_dialog_then_another_approved_is_captured(
 AMENDMENT = "and turn on WAL mode for the database"
 
 
-def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(
-    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
-) -> None:
-    log = decisions_log(project_dir)
-    then, shown = "Implementing: SQLite, with WAL.", "approve with this feedback"
-    with planning(run_claude, fake_api, SECOND, then=then, shown=shown) as terminal:
+def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(planning: Planning) -> None:
+    amended = "Implementing: SQLite, with WAL."
+    with planning.session(SECOND, then=amended, shown="approve with this feedback") as terminal:
         terminal.press(KEY_DOWN, KEY_DOWN)  # Tell Claude what to change
         terminal.settle()
         terminal.type(AMENDMENT)
         terminal.settle()
         terminal.type(KEY_SHIFT_TAB)  # approve with this feedback
-        records = wait_for_records(log, terminal, 2)
+        records = wait_for_records(planning.log, terminal, 2)
 
-    _, rows = run_claude.session_rows()
+    _, rows = planning.run_claude.session_rows()
     approval = answering_row(rows, "toolu_01p")
     result, words = approval["message"]["content"]
     assert result["content"].startswith("User has approved your plan.")
@@ -164,18 +174,14 @@ def test_a_plan_approved_with_feedback_is_the_plan_and_the_users_words(
     ]
 
 
-def test_a_plan_left_with_esc_takes_the_next_prompt_as_its_reason(
-    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
-) -> None:
-    log = decisions_log(project_dir)
-    then, shown = "OK, SQLite then.", "Would you like to proceed?"
-    with planning(run_claude, fake_api, FIRST, then=then, shown=shown) as terminal:
+def test_a_plan_left_with_esc_takes_the_next_prompt_as_its_reason(planning: Planning) -> None:
+    with planning.session(FIRST, then="OK, SQLite then.", shown=PROCEED) as terminal:
         terminal.type(KEY_ESC)
         terminal.settle()
         terminal.send(FEEDBACK)
-        (record,) = wait_for_records(log, terminal)
+        (record,) = wait_for_records(planning.log, terminal)
 
-    _, rows = run_claude.session_rows()
+    _, rows = planning.run_claude.session_rows()
     rejection = answering_row(rows, "toolu_01p")
     assert (rejection["toolDenialKind"], rejection["toolUseResult"]) == (
         "user-rejected",

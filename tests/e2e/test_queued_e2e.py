@@ -26,10 +26,7 @@ API_KEY = "sk-ant-api03-e2e-queued-test-key-00000000000000"
 
 
 def test_a_rule_typed_while_a_tool_runs_is_captured_once(
-    installed_home: Path,
-    run_claude: ClaudeRunner,
-    fake_api: FakeMessagesApi,
-    project_dir: Path,
+    installed_home: Path, run_claude: ClaudeRunner, fake_api: FakeMessagesApi, project_dir: Path
 ) -> None:
     sleep = tool_turn("Bash", {"command": "sleep 8", "description": "Wait"}, "toolu_01s")
     # A third reply in case the client sends the message after the turn instead (dequeue).
