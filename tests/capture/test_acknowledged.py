@@ -22,7 +22,8 @@ from helpers.cli_run import run_hook_main
 from helpers.hook_payloads import decisions_log, stop_payload
 from helpers.installed import installed_with_project
 
-PROMPT = "one image per service, built from the repo root"
+# No rule reads it ("one image per service" would be a constraint: a single X per Y)
+PROMPT = "a single image for each service, built from the repo root"
 
 
 def prompt_row(text: str, uuid: str = "p1") -> dict[str, Any]:
@@ -76,7 +77,9 @@ def test_a_reply_that_opens_otherwise_acknowledges_nothing(reply: str) -> None:
 
 
 def test_an_acknowledged_prompt_is_the_users_decision_in_their_words() -> None:
-    items = run([prompt_row(PROMPT), agent_row(text("You're right, one image per service."))])
+    items = run(
+        [prompt_row(PROMPT), agent_row(text("You're right, a single image for each service."))]
+    )
     assert len(items) == 1
     item = items[0]
     assert (item["kind"], item["by"], item["source"], item["tier"]) == (
@@ -92,7 +95,7 @@ def test_an_acknowledged_prompt_is_the_users_decision_in_their_words() -> None:
     # Words no rule reads rule nothing out: the guard never asks on this record.
     assert item["ruled_out"] == [] and item["preferred"] == []
     # Plain words name nothing of their own; the reply's first words join (a held item).
-    assert (item["anchors"], item["own_anchors"]) == (["one", "image", "per", "service"], 0)
+    assert (item["anchors"], item["own_anchors"]) == (["single", "image", "each", "service"], 0)
 
 
 def test_a_reply_in_another_language_names_the_prompt_it_acknowledges() -> None:
@@ -104,7 +107,7 @@ def test_a_reply_in_another_language_names_the_prompt_it_acknowledges() -> None:
 
 
 def test_the_reply_after_a_thinking_block_still_counts() -> None:
-    thinking = {"type": "thinking", "thinking": "The user wants one image per service."}
+    thinking = {"type": "thinking", "thinking": "The user wants a single image for each service."}
     items = run(
         [prompt_row(PROMPT), agent_row(thinking), agent_row(text("Understood."), uuid="a2")]
     )
@@ -231,7 +234,10 @@ def test_the_installed_stop_hook_writes_the_acknowledged_prompt(tmp_path: Path) 
 
 
 def test_a_subagents_words_acknowledge_nothing() -> None:
-    sidechain = {**agent_row(text("You're right, one image per service.")), "isSidechain": True}
+    sidechain = {
+        **agent_row(text("You're right, a single image for each service.")),
+        "isSidechain": True,
+    }
     rows = [prompt_row(PROMPT), sidechain, agent_row(text("Let me check."), uuid="a2")]
     assert run(rows) == []
 

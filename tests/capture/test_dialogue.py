@@ -179,6 +179,40 @@ def test_offered_options_are_read_from_the_agents_shapes() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "options"),
+    [
+        # a word and its label joined by a hyphen or a number sign
+        ("Option-1: keep the cron job\nOption-2: a systemd timer\nWhich do you prefer?", "12"),
+        ("Approach #1: a vendored copy\nApproach #2: a git submodule\nWhich one?", "12"),
+        # other words for an option, in bold, with a dash
+        ("- **Plan A** — rewrite it in Rust\n- **Plan B** — optimise the Python\nThoughts?", "ab"),
+        ("**Solution 1:** a queue\n**Solution 2:** polling\nLet me know.", "12"),
+        ("**Option A.** keep it\n**Option B.** drop it\nWhich?", "ab"),
+        ("Lösung 1: ein Cache\nLösung 2: kein Cache\nWelche nehmen wir?", "12"),
+        ("방법 1: 캐시 유지\n방법 2: 캐시 삭제\n어느 쪽이 좋을까요?", "12"),
+        # keycap emoji numbers
+        ("I can:\n1\ufe0f\u20e3 add a cache\n2\ufe0f\u20e3 batch the queries\nWhich one?", "12"),
+    ],
+)
+def test_option_lines_in_the_agents_other_markdown_shapes(text: str, options: str) -> None:
+    offered = offer_in(text)["options"]
+    assert [label for label, _ in offered] == list(options)  # type: ignore[union-attr]
+
+
+def test_steps_and_phases_are_no_options() -> None:
+    assert offer_in("Step 1: build it\nStep 2: test it\nOK?") == {}
+    assert offer_in("Phase 1: the parser\nPhase 2: the checker\nReady?") == {}
+    assert offer_in("Plan 2024: the old roadmap\nPlan 2025: the new one\nOK?") == {}
+
+
+@pytest.mark.parametrize("reply", ["Go ahead with option-2.", "option #2", "#2", "solution 2"])
+def test_a_reply_names_an_option_with_its_word_and_a_mark(reply: str) -> None:
+    offer = "Solution 1: keep the cron job\nSolution 2: a systemd timer\nWhich do you prefer?"
+    (item,) = reply_to(offer, reply)
+    assert (item["kind"], item["decision"]) == ("decided", "chose option 2: a systemd timer")
+
+
+@pytest.mark.parametrize(
     ("reply", "picked"),
     [
         ("postgres", "chose option 2: Postgres - needs a server, scales further"),

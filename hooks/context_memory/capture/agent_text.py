@@ -45,11 +45,16 @@ def settled_choice(text: str) -> str:
 
 MAX_OPTIONS = 8
 MAX_OPTION_CHARS = 200
-# An option line: "1. X", "2) X", "**Option A**: X", "### Option 2 — X", "- B) X", "方案一：X".
+# An option line: "1. X", "2) X", "**Option A**: X", "### Option 2 — X", "- B) X", "方案一：X",
+# "Option-2: X", "Approach #1: X", "**Plan B** — X", "1️⃣ X" (a keycap emoji). Steps and
+# phases are a plan's parts, not options.
 _OPTION_LINE = re.compile(
     r"^[ \t]{0,3}(?:[-*+][ \t]+)?(?:#{1,4}[ \t]*)?(?:\*\*|__)?[ \t]*"
-    r"(?:(?:option|choice|approach|alternative|opción|opção|opcao|variante|вариант|方案|选项|選項|"
-    r"オプション|案|옵션|방안)[ \t]*(?P<word>[1-9A-Fa-f一二三四五六七八九])|(?P<num>[1-9])[.)、．]|"
+    r"(?:(?:option|choice|approach|alternative|solution|strategy|plan|variant|idea|opción|opcion|"
+    r"opção|opcao|solución|solucion|solução|solucao|propuesta|proposta|proposition|variante|"
+    r"lösung|loesung|möglichkeit|moeglichkeit|ansatz|vorschlag|вариант|решение|способ|方案|选项|"
+    r"選項|オプション|案|パターン|옵션|방안|방법)[ \t]*(?:#|№|-|no\.)?[ \t]*"
+    r"(?P<word>[1-9A-Fa-f一二三四五六七八九])(?!\w)|(?P<num>[1-9])(?:[.)、．]|\ufe0f?\u20e3)|"
     r"(?P<letter>[A-F])[.):]|\((?P<paren>[1-9a-fA-F])\))"
     r"(?:\*\*|__)?[ \t]*[:：.)\-—–]*[ \t]*(?:\*\*|__)?[ \t]*(?P<text>\S.*)$",
     re.MULTILINE | re.IGNORECASE,
@@ -69,7 +74,8 @@ _RECOMMEND = re.compile(
     re.IGNORECASE,
 )
 _LABEL_AFTER = re.compile(
-    r"(?:option|choice|approach|opción|opção|variante|вариант|方案|选项|選項|案|옵션)?[ \t#]*"
+    r"(?:option|choice|approach|solution|strategy|plan|opción|opção|variante|вариант|方案|选项|"
+    r"選項|案|옵션)?[ \t#-]*"
     r"\**(?P<label>[1-9A-F]|[一二三四五六七八九])\b",
     re.IGNORECASE,
 )
