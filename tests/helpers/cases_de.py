@@ -6,6 +6,10 @@ from __future__ import annotations
 RELAY_SAID = "das Log zeigt das hier"
 
 CAPTURED: list[tuple[str, str]] = [
+    # the place chosen, a name, a value (session 18)
+    ("leg die Konfiguration in config/", "decided"),
+    ("benenne das Projekt in kata um", "decided"),
+    ("mach den Titel blau", "decided"),
     ("Du solltest aber den lokalen Server nutzen.", "constraint"),
     ("Bitte sicherstellen, dass die API gleich bleibt.", "constraint"),
     # always / never where they instruct; from now on
@@ -66,6 +70,8 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # asked, not settled (session 18's entries must not read them)
+    "wo liegt die Konfiguration?",
     "Du nutzt gerade den lokalen Server.",
     # questions, with and without their mark; a tag question
     "kannst du den Test reparieren?",

@@ -6,6 +6,11 @@ from __future__ import annotations
 RELAY_SAID = "el log muestra esto"
 
 CAPTURED: list[tuple[str, str]] = [
+    # the place chosen, a name, a value, a rule for every one (session 18)
+    ("pon la configuración en config/", "decided"),
+    ("renombra el proyecto a kata", "decided"),
+    ("haz el título azul", "decided"),
+    ("todas las fechas en UTC", "constraint"),
     # a negative imperative: tú, usted, a pronoun between
     ("no hagas commit sin correr los tests", "constraint"),
     ("no toques el archivo de configuración", "constraint"),
@@ -60,6 +65,9 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # asked or told, not settled (session 18's entries must not read them)
+    "¿dónde pongo la configuración?",
+    "todas las pruebas pasan",
     # questions, with and without their marks; a tag question
     "¿puedes corregir el test?",
     "puedes corregir el test?",

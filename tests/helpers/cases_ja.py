@@ -6,6 +6,12 @@ from __future__ import annotations
 RELAY_SAID = "ログにこう出ている"
 
 CAPTURED: list[tuple[str, str]] = [
+    # the tool a part is managed with, a value chosen, the place chosen, a rule for every
+    # one (session 18)
+    ("uvで管理してください", "decided"),
+    ("タイトルを青にして", "decided"),
+    ("設定はconfigフォルダに置いて", "decided"),
+    ("すべての時刻はUTCで", "constraint"),
     ("Fastify でサーバーを作る", "decided"),
     ("pytest で書く（tests/ 配下）", "decided"),
     # refusals
@@ -42,6 +48,10 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # asked, not settled (session 18's entries must not read them)
+    "Dockerで管理していますか？",
+    "設定はどこに置いてありますか",
+    "すべての時刻はUTCですか？",
     "ここで止まる",
     # questions, with and without their mark
     "このテストを直してもらえますか？",

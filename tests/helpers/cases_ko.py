@@ -6,6 +6,9 @@ from __future__ import annotations
 RELAY_SAID = "로그에 이렇게 나와"
 
 CAPTURED: list[tuple[str, str]] = [
+    # the tool a part is managed with, the place chosen (session 18)
+    ("uv로 관리해줘", "decided"),
+    ("설정은 config 폴더에 둬", "decided"),
     ("버튼이 파란색이었으면 좋겠어", "decided"),
     ("목록은 날짜순이면 좋겠어요", "decided"),
     # "X를 사용해줘" / "X 써 주세요" (please use X)
@@ -44,6 +47,9 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # asked, not settled (session 18's entries must not read them)
+    "uv로 관리하고 있나요?",
+    "파일은 어디에 둬?",
     "빌드가 느린 이유가 궁금해",
     # questions, with and without their mark
     "이 테스트 고쳐줄 수 있어?",

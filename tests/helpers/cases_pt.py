@@ -6,6 +6,11 @@ from __future__ import annotations
 RELAY_SAID = "o log mostrou isto"
 
 CAPTURED: list[tuple[str, str]] = [
+    # the place chosen, a name, a value, a rule for every one (session 18)
+    ("coloca a configuração em config/", "decided"),
+    ("renomeia o projeto para kata", "decided"),
+    ("deixa o título azul", "decided"),
+    ("todas as datas em UTC", "constraint"),
     # standing instructions: a negative imperative, with and without accents
     ("não corrija os testes, corrija o código", "constraint"),
     ("não faça commit sem rodar os testes", "constraint"),
@@ -57,6 +62,9 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # asked or told, not settled (session 18's entries must not read them)
+    "onde coloco a configuração?",
+    "todas as provas passaram",
     # questions, with and without their mark; a tag question
     "você pode corrigir o teste?",
     "como faço para não usar o cache",

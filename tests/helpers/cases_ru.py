@@ -6,6 +6,11 @@ from __future__ import annotations
 RELAY_SAID = "в логе вот это"
 
 CAPTURED: list[tuple[str, str]] = [
+    # the place chosen, a name, a value, the one taken (session 18)
+    ("положи конфиг в config/", "decided"),
+    ("переименуй проект в kata", "decided"),
+    ("сделай заголовок синим", "decided"),
+    ("давай postgres", "decided"),
     # always / never where they lead the sentence; from now on
     ("никогда не пушь в main", "constraint"),
     ("теперь всегда отвечай на русском", "constraint"),
@@ -57,6 +62,8 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # asked, not settled (session 18's entries must not read them)
+    "где лежит конфиг?",
     # questions, with and without their mark; a tag question
     "можешь исправить тест?",
     "как сделать, чтобы не использовать кэш",

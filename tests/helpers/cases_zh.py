@@ -6,6 +6,13 @@ from __future__ import annotations
 RELAY_SAID = "日志里是这样的"
 
 CAPTURED: list[tuple[str, str]] = [
+    # the tool a part is managed or done with, what we use, the place chosen, a part
+    # turned down (session 18)
+    ("用uv管理依赖", "decided"),
+    ("用 git filter-repo 清除历史记录", "decided"),
+    ("我们用postgres", "decided"),
+    ("把配置放在config目录下", "decided"),
+    ("去掉重试逻辑", "rejected"),
     ("这个文档不需要你参考", "rejected"),
     ("是否非要用 Redis 呢", "rejected"),
     ("需要先登录，然后再调用接口", "constraint"),
@@ -75,6 +82,11 @@ CAPTURED: list[tuple[str, str]] = [
 ]
 
 NOT_CAPTURED: list[str] = [
+    # asked, not settled; a tool used to look (session 18's entries must not read them)
+    "我们用postgres吗？",
+    "用 git 查看历史记录",
+    "把文件放在哪里？",
+    "去掉了重试逻辑吗？",
     "用户不需要登录",
     "你需要先看一下这个文件吗",
     # done, not a rule; advice asked for
