@@ -1,6 +1,6 @@
 """How well the capture engine finds what real sessions decided, rejected and required.
 
-    python bench/bench_capture.py [--set 1|2|4|5|6|7|8|both|all] [--split all|a|b]
+    python bench/bench_capture.py [--set 1|2|4|...|both|all] [--split all|a|b]
                                   [--cases all|dev|none]
                                   [--json | --markdown]
 
@@ -11,30 +11,16 @@ reason, quote and anchors together contain every one of the label's terms
 (case-insensitive substring). A label is found when any record matches it; precision is the
 share of captured records that match some label.
 
-- set 1: tests/fixtures/decision-labels/labels.jsonl over tests/fixtures/real-transcripts
-  (16 transcripts of one user of one repository; the cue tables were first written on it);
-- set 2: tests/fixtures/decision-labels-2/labels.jsonl over its transcripts/ (27 transcripts
-  of 19 repositories, several users and languages);
-- set 4: tests/fixtures/decision-labels-4/labels.jsonl over its transcripts/ (whole sessions
-  of more users, labelled blind in session 10; scored after each change since, never read:
-  in the group ``held-out``);
-- set 5: tests/fixtures/decision-labels-5/labels.jsonl over its transcripts/ (whole sessions
-  of still more users, labelled blind in session 14; scored after each change since, never
-  read: in the group ``held-out``);
-- set 6: tests/fixtures/decision-labels-6/labels.jsonl over its transcripts/ (longer whole
-  sessions of still more users, labelled blind in session 15 after that session's last rule
-  change and scored once; in the group ``held-out`` since session 16 changed a rule);
-- set 7: tests/fixtures/decision-labels-7/labels.jsonl over its transcripts/ (whole sessions
-  of still more users, labelled blind in session 16 with session 15's rules, scored once,
-  then ``held-out`` after that session's one rule change);
-- set 8: tests/fixtures/decision-labels-8/labels.jsonl over its transcripts/ (whole sessions
-  of still more users, labelled blind in session 17 and scored once, at commit 5f79b68;
-  ``held-out`` since that session's next rule change).
+The sets (bench/label_sets.py, one table; each set's README says where its transcripts come
+from and how they were labelled): set 1 (tests/fixtures/decision-labels, 16 transcripts of
+one user of one repository: the cue tables were first written on it), set 2
+(tests/fixtures/decision-labels-2: 27 transcripts of 19 repositories, several users and
+languages), and the whole sessions of more users labelled blind, one set per session that
+had them labelled (sets 4 to 8: tests/fixtures/decision-labels-<n>).
 
 The **headline** groups are those nobody read while writing capture's rules: ``fresh``
-(a set labelled blind and scored once after the last rule change; none now, the next blind
-set's group) and
-``held-out`` (sets 4 to 8 and the set-2 repositories in ``HELD_OUT``, scored after each
+(a set labelled blind and scored once after the last rule change) and ``held-out`` (the
+blind sets once fresh, and the set-2 repositories in ``HELD_OUT``, scored after each
 change). ``dev`` is everything else (read
 for row shapes and phrasing kinds, never to copy a labelled line).
 
@@ -61,55 +47,27 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "hooks"))
 
+from label_sets import BY_NAME, SET2_HELD_OUT, SETS, with_group  # noqa: E402
+
 from context_memory.capture.engine import Capturer  # noqa: E402
 from context_memory.capture.store import CaptureResult, add_records, states_nothing  # noqa: E402
 
-FIXTURES = REPO / "tests" / "fixtures"
-DEFAULT_LABELS = FIXTURES / "decision-labels" / "labels.jsonl"
-DEFAULT_TRANSCRIPTS = FIXTURES / "real-transcripts"
-SET2_LABELS = FIXTURES / "decision-labels-2" / "labels.jsonl"
-SET2_TRANSCRIPTS = FIXTURES / "decision-labels-2" / "transcripts"
-SET4_LABELS = FIXTURES / "decision-labels-4" / "labels.jsonl"
-SET4_TRANSCRIPTS = FIXTURES / "decision-labels-4" / "transcripts"
-# A second blind labelling of set 4's transcripts, to measure how far labellers agree.
-SET4_SECOND = FIXTURES / "decision-labels-4" / "second-labeller" / "labels.jsonl"
-SET5_LABELS = FIXTURES / "decision-labels-5" / "labels.jsonl"
-SET5_TRANSCRIPTS = FIXTURES / "decision-labels-5" / "transcripts"
-SET6_LABELS = FIXTURES / "decision-labels-6" / "labels.jsonl"
-SET6_TRANSCRIPTS = FIXTURES / "decision-labels-6" / "transcripts"
-SET6_SECOND = FIXTURES / "decision-labels-6" / "second-labeller" / "labels.jsonl"
-SET7_LABELS = FIXTURES / "decision-labels-7" / "labels.jsonl"
-SET7_TRANSCRIPTS = FIXTURES / "decision-labels-7" / "transcripts"
-SET7_SECOND = FIXTURES / "decision-labels-7" / "second-labeller" / "labels.jsonl"
-SET8_LABELS = FIXTURES / "decision-labels-8" / "labels.jsonl"
-SET8_TRANSCRIPTS = FIXTURES / "decision-labels-8" / "transcripts"
-SET8_SECOND = FIXTURES / "decision-labels-8" / "second-labeller" / "labels.jsonl"
+# The label sets, their folders and groups: one table (bench/label_sets.py).
+DEFAULT_LABELS = BY_NAME["1"].labels
+DEFAULT_TRANSCRIPTS = BY_NAME["1"].transcripts
 # The sets a second blind labeller labelled again: (first, second, transcripts).
 SECOND_LABELLINGS = {
-    "4": (SET4_LABELS, SET4_SECOND, SET4_TRANSCRIPTS),
-    "6": (SET6_LABELS, SET6_SECOND, SET6_TRANSCRIPTS),
-    "7": (SET7_LABELS, SET7_SECOND, SET7_TRANSCRIPTS),
-    "8": (SET8_LABELS, SET8_SECOND, SET8_TRANSCRIPTS),
+    s.name: (s.labels, s.second, s.transcripts) for s in SETS if s.second is not None
 }
 # The label sets whose every file is in the group ``fresh``: labelled blind after the last
-# rule change, scored once, never read (sets 6 and 7 were, until session 16 changed a rule
-# after scoring them; a set leaves for HELD_OUT_LABELS when a rule changes after its score).
-FRESH_LABELS: tuple[Path, ...] = ()
+# rule change, scored once, never read (a set leaves for ``held-out`` when a rule changes
+# after its score).
+FRESH_LABELS: tuple[Path, ...] = tuple(s.labels for s in with_group("fresh"))
 # The label sets whose every file is in the group ``held-out``: once fresh, scored after each
 # change since, never read.
-HELD_OUT_LABELS = (SET4_LABELS, SET5_LABELS, SET6_LABELS, SET7_LABELS, SET8_LABELS)
+HELD_OUT_LABELS: tuple[Path, ...] = tuple(s.labels for s in with_group("held-out"))
 # The set-2 repositories not read while writing rules (owner/name, as in the file names).
-HELD_OUT = (
-    "DAlvarezRod/Proyecto_JARVIS",
-    "Eiji1202/dotclaude",
-    "LZY2333/LZY-FE-JumpTrack",
-    "LuisUma92/dotfiles",
-    "WenJ-He/SinglePTZ-FaceTrack",
-    "aviralmansingka/dotfiles",
-    "bruno-vilefort-tech-consulting/Projeto-Rodrigo",
-    "caochitam/aos",
-    "kmitch92/dotfiles",
-)
+HELD_OUT = SET2_HELD_OUT
 # The issue's targets, for the held-out group (set 1's own, tuned, figure is higher).
 TARGETS = {"recall_user": 0.75, "recall_all": 0.55, "precision": 0.75}
 LABEL_KINDS = {"decision": "decided", "rejection": "rejected", "constraint": "constraint"}
@@ -416,11 +374,7 @@ def _same_label(first: dict[str, Any], second: dict[str, Any], at: dict[str, int
     return any(a in b or b in a for a in first["terms"] for b in second["terms"])
 
 
-def agreement(
-    first_path: Path = SET4_LABELS,
-    second_path: Path = SET4_SECOND,
-    transcripts: Path = SET4_TRANSCRIPTS,
-) -> dict[str, Any]:
+def agreement(first_path: Path, second_path: Path, transcripts: Path) -> dict[str, Any]:
     """How far a second labelling, blind to the first, agrees on the files it labelled:
     items each finds of the other's (by row and terms), F1, and capture's figures against
     the second labelling (the same rule as against the first)."""
@@ -620,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--set",
-        choices=("1", "2", "4", "5", "6", "7", "8", "both", "all"),
+        choices=(*BY_NAME, "both", "all"),
         default="all",
         help="both: sets 1 and 2",
     )
@@ -640,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--agreement",
         action="store_true",
-        help="each second labelling (sets 4, 6, 7 and 8) against its first",
+        help="each second labelling (the sets that have one) against its first",
     )
     args = parser.parse_args(argv)
     if args.agreement:
@@ -653,25 +607,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(_json(result) if args.json else report(result))
         return 0
-    sets = {
-        "1": [(DEFAULT_LABELS, DEFAULT_TRANSCRIPTS)],
-        "2": [(SET2_LABELS, SET2_TRANSCRIPTS)],
-        "4": [(SET4_LABELS, SET4_TRANSCRIPTS)],
-        "5": [(SET5_LABELS, SET5_TRANSCRIPTS)],
-        "6": [(SET6_LABELS, SET6_TRANSCRIPTS)],
-        "7": [(SET7_LABELS, SET7_TRANSCRIPTS)],
-        "8": [(SET8_LABELS, SET8_TRANSCRIPTS)],
-        "both": [(DEFAULT_LABELS, DEFAULT_TRANSCRIPTS), (SET2_LABELS, SET2_TRANSCRIPTS)],
-        "all": [
-            (DEFAULT_LABELS, DEFAULT_TRANSCRIPTS),
-            (SET2_LABELS, SET2_TRANSCRIPTS),
-            (SET4_LABELS, SET4_TRANSCRIPTS),
-            (SET5_LABELS, SET5_TRANSCRIPTS),
-            (SET6_LABELS, SET6_TRANSCRIPTS),
-            (SET7_LABELS, SET7_TRANSCRIPTS),
-            (SET8_LABELS, SET8_TRANSCRIPTS),
-        ],
+    chosen = {
+        **{s.name: (s,) for s in SETS},
+        "both": (BY_NAME["1"], BY_NAME["2"]),
+        "all": SETS,
     }[args.set]
+    sets = [(s.labels, s.transcripts) for s in chosen]
     result = score_sets(sets)
     if args.json:
         print(_json({"groups": result["groups"], "repositories": result["repositories"]}))

@@ -2,22 +2,16 @@
 
     python bench/bench_guard_replay.py [--reference DIR] [--json] [TRANSCRIPT ...]
 
-Default: every shared transcript: the 17 of tests/fixtures/real-transcripts/ (set 1's
-labels are on 16 of them) and the 27 of ``DIR/decision-labels-2/transcripts/`` (DIR: the
-folder that holds the second label set, given with --reference or $CTX_REFERENCE; without
-it only the 17), the 19 of tests/fixtures/decision-labels-4/transcripts/ (set 4: whole
-sessions of more users, labelled blind after session 10's rules), those of
-tests/fixtures/decision-labels-5/transcripts/ (set 5: still more users, labelled blind after
-session 14's rules) and those of tests/fixtures/decision-labels-6/transcripts/ (set 6: longer
-sessions of still more users, labelled blind after session 15's rules) and those of
-tests/fixtures/decision-labels-7/transcripts/ (set 7: still more users, labelled blind in
-session 16 with those rules unchanged) and those of tests/fixtures/decision-labels-8/transcripts/
-(set 8: still more users, labelled blind in session 17). Each is replayed as
-``ctx-guard --replay`` does (guard/replay.py): as recorded (before each main-chain
-assistant row, its tool calls are judged against what was captured from the rows before
-it), and with ``--preload`` (every call against the transcript's final live records).
+Default: every shared transcript of the label sets (bench/label_sets.py): the 17 of
+tests/fixtures/real-transcripts/ (set 1's labels are on 16 of them), the 27 of
+``DIR/decision-labels-2/transcripts/`` (DIR: the folder that holds the second label set,
+given with --reference or $CTX_REFERENCE; without it they are left out), and those of each
+blind set of whole sessions (tests/fixtures/decision-labels-<n>/transcripts/, sets 4 on).
+Each is replayed as ``ctx-guard --replay`` does (guard/replay.py): as recorded (before each
+main-chain assistant row, its tool calls are judged against what was captured from the rows
+before it), and with ``--preload`` (every call against the transcript's final live records).
 
-Published per group (real-transcripts, set 2 dev, set 2 held out, sets 4 to 8:
+Published per group (real-transcripts, set 2 dev, set 2 held out, and each blind set:
 repositories nobody read while writing rules) and mode: tool calls, asks and reminders per
 100 calls, and every ask and reminder with its record and a verdict (VERDICTS below: true,
 false, debatable; "unjudged" for one nobody has looked at). An ask on a call the user
@@ -35,29 +29,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from label_sets import BLIND_SETS, BY_NAME, SET2_HELD_OUT, transcripts_of
+
 from context_memory.guard.replay import read_rows, replay
 
-ROOT = Path(__file__).resolve().parent.parent
-TRANSCRIPTS = ROOT / "tests" / "fixtures" / "real-transcripts"
-SET4_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-4" / "transcripts"
-SET5_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-5" / "transcripts"
-SET6_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-6" / "transcripts"
-SET7_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-7" / "transcripts"
-SET8_TRANSCRIPTS = ROOT / "tests" / "fixtures" / "decision-labels-8" / "transcripts"
+TRANSCRIPTS = BY_NAME["1"].transcripts
 MAX_ASKS_PER_100 = 1.0
 REJECTION_MARK = "The user doesn't want to"
-# The repositories of set 2 that nobody read while writing rules (HELDOUT.md).
-HELD_OUT = (
-    "DAlvarezRod__",
-    "Eiji1202__",
-    "LZY2333__",
-    "LuisUma92__",
-    "WenJ-He__",
-    "aviralmansingka__",
-    "bruno-vilefort-tech-consulting__",
-    "caochitam__",
-    "kmitch92__",
-)
+# The repositories of set 2 that nobody read while writing rules, as file name prefixes.
+HELD_OUT = tuple(repo.split("/")[0] + "__" for repo in SET2_HELD_OUT)
 # (transcript name prefix, tool_use_id) -> (verdict, why): a person's reading of each ask.
 VERDICTS: dict[tuple[str, str], tuple[str, str]] = {
     ("daaain__claude-code-log__test_test_data_real_projects_-Users-dain-workspace-JSSoundRecorder",
@@ -83,16 +63,9 @@ def reference_folder(given: str | None) -> Path | None:
 def group_of(path: Path) -> str:
     if path.parent.name != "transcripts":
         return "real-transcripts"
-    if path.parent.parent.name == "decision-labels-4":
-        return "set 4"
-    if path.parent.parent.name == "decision-labels-5":
-        return "set 5"
-    if path.parent.parent.name == "decision-labels-6":
-        return "set 6"
-    if path.parent.parent.name == "decision-labels-7":
-        return "set 7"
-    if path.parent.parent.name == "decision-labels-8":
-        return "set 8"
+    for label_set in BLIND_SETS:
+        if path.parent == label_set.transcripts:
+            return f"set {label_set.name}"
     return "set 2 held out" if path.name.startswith(HELD_OUT) else "set 2 dev"
 
 
@@ -227,11 +200,8 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write("set 2 left out: give --reference DIR (the folder of its labels)\n")
         else:
             paths += sorted((reference / "decision-labels-2" / "transcripts").glob("*.jsonl*"))
-        paths += sorted(SET4_TRANSCRIPTS.glob("*.jsonl.gz"))
-        paths += sorted(SET5_TRANSCRIPTS.glob("*.jsonl.gz"))
-        paths += sorted(SET6_TRANSCRIPTS.glob("*.jsonl.gz"))
-        paths += sorted(SET7_TRANSCRIPTS.glob("*.jsonl.gz"))
-        paths += sorted(SET8_TRANSCRIPTS.glob("*.jsonl.gz"))
+        for label_set in BLIND_SETS:
+            paths += transcripts_of(label_set)
     groups = measure(paths)
     if args.json:
         sys.stdout.write(json.dumps(groups, ensure_ascii=False, indent=1) + "\n")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from helpers import transcript_rows as tr
 from helpers.paths import REPO
+from helpers.shipped import BY_NAME, SETS
 
 sys.path.insert(0, str(REPO / "bench"))
 
@@ -75,7 +76,7 @@ def test_both_label_sets_are_scored_per_repository_with_the_held_out_group_apart
     result = bench_capture.score_sets(
         [
             (LABELS, TRANSCRIPTS),
-            (bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS),
+            (BY_NAME["2"].labels, BY_NAME["2"].transcripts),
         ]
     )
     groups = result["groups"]
@@ -99,17 +100,7 @@ def test_both_label_sets_are_scored_per_repository_with_the_held_out_group_apart
 def test_the_markdown_report_lists_every_miss_and_extra_per_group(capsys: object) -> None:
     assert bench_capture.main(["--markdown"]) in (0, 1)  # 1: a target of an unread group is missed
     out = capsys.readouterr().out  # type: ignore[attr-defined]
-    result = bench_capture.score_sets(
-        [
-            (LABELS, TRANSCRIPTS),
-            (bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS),
-            (bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS),
-            (bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS),
-            (bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS),
-            (bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS),
-            (bench_capture.SET8_LABELS, bench_capture.SET8_TRANSCRIPTS),
-        ]
-    )
+    result = bench_capture.score_sets([(s.labels, s.transcripts) for s in SETS])
     groups = tuple(g for g in ("fresh", "held-out", "dev") if g in result["groups"])
     assert groups[-2:] == ("held-out", "dev")
     for group in groups:

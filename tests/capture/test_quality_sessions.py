@@ -17,29 +17,20 @@ from typing import Any
 import pytest
 
 from helpers.paths import REPO
+from helpers.shipped import BLIND_SETS, BY_NAME
 
 sys.path.insert(0, str(REPO / "bench"))
 
 import bench_capture
 
 FIXTURES = REPO / "tests" / "fixtures"
-SET4 = FIXTURES / "decision-labels-4"
-SET5 = FIXTURES / "decision-labels-5"
-SET6 = FIXTURES / "decision-labels-6"
-SET7 = FIXTURES / "decision-labels-7"
-SET8 = FIXTURES / "decision-labels-8"
-SESSION_SETS = (SET4, SET5, SET6, SET7, SET8)
+SESSION_SETS = tuple(s.folder for s in BLIND_SETS)
 # (folder, labelling): every labelling of the whole-session sets.
 LABELLINGS = [
-    (SET4, "labels.jsonl"),
-    (SET4, "second-labeller/labels.jsonl"),
-    (SET5, "labels.jsonl"),
-    (SET6, "labels.jsonl"),
-    (SET6, "second-labeller/labels.jsonl"),
-    (SET7, "labels.jsonl"),
-    (SET7, "second-labeller/labels.jsonl"),
-    (SET8, "labels.jsonl"),
-    (SET8, "second-labeller/labels.jsonl"),
+    (s.folder, str(path.relative_to(s.folder)))
+    for s in BLIND_SETS
+    for path in (s.labels, s.second)
+    if path is not None
 ]
 KINDS = {"decision", "rejection", "constraint"}
 FIELDS = {"file", "uuid", "kind", "by", "text", "reason", "terms", "evidence"}
@@ -138,15 +129,11 @@ def test_no_owner_of_a_session_set_is_in_another_label_set(folder: Path) -> None
     assert not owners & others
 
 
-# (folder, its labels and transcripts, the group every file of it is scored in): all five held
-# out (fresh once, scored after each change since).
-SCORED_AS = [
-    (SET8, bench_capture.SET8_LABELS, bench_capture.SET8_TRANSCRIPTS, "held-out"),
-    (SET7, bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS, "held-out"),
-    (SET6, bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS, "held-out"),
-    (SET5, bench_capture.SET5_LABELS, bench_capture.SET5_TRANSCRIPTS, "held-out"),
-    (SET4, bench_capture.SET4_LABELS, bench_capture.SET4_TRANSCRIPTS, "held-out"),
-]
+# (folder, its labels and transcripts, the group every file of it is scored in): each blind
+# set in its row's group (fresh: labelled after the last rule change, scored once; held-out:
+# fresh once, scored after each change since).
+SCORED_AS = [(s.folder, s.labels, s.transcripts, s.group) for s in BLIND_SETS]
+assert {group for *_, group in SCORED_AS} <= {"fresh", "held-out"}
 
 
 @pytest.mark.parametrize(("folder", "labels_path", "transcripts", "group"), SCORED_AS)
@@ -164,24 +151,22 @@ def test_a_session_set_is_scored_in_its_group_alone(
 
 
 def test_only_a_fresh_set_is_scored_as_fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    result = bench_capture.score_sets([(bench_capture.SET2_LABELS, bench_capture.SET2_TRANSCRIPTS)])
+    second, seventh, sixth = BY_NAME["2"], BY_NAME["7"], BY_NAME["6"]
+    result = bench_capture.score_sets([(second.labels, second.transcripts)])
     assert "fresh" not in result["groups"]
     # A set named fresh is scored in that group alone, the others where they were.
-    monkeypatch.setattr(bench_capture, "FRESH_LABELS", (bench_capture.SET7_LABELS,))
+    monkeypatch.setattr(bench_capture, "FRESH_LABELS", (seventh.labels,))
     monkeypatch.setattr(
         bench_capture,
         "HELD_OUT_LABELS",
-        tuple(p for p in bench_capture.HELD_OUT_LABELS if p != bench_capture.SET7_LABELS),
+        tuple(p for p in bench_capture.HELD_OUT_LABELS if p != seventh.labels),
     )
-    sets = [
-        (bench_capture.SET7_LABELS, bench_capture.SET7_TRANSCRIPTS),
-        (bench_capture.SET6_LABELS, bench_capture.SET6_TRANSCRIPTS),
-    ]
+    sets = [(seventh.labels, seventh.transcripts), (sixth.labels, sixth.transcripts)]
     result = bench_capture.score_sets(sets)
-    labels = _lines(SET7 / "labels.jsonl")
+    labels = _lines(seventh.labels)
     assert result["groups"]["fresh"]["files"] == len({label["file"] for label in labels})
     assert result["groups"]["held-out"]["files"] == len(
-        {label["file"] for label in _lines(SET6 / "labels.jsonl")}
+        {label["file"] for label in _lines(sixth.labels)}
     )
 
 
@@ -219,7 +204,9 @@ def test_agreement_matches_items_by_row_and_terms(tmp_path: Path) -> None:
     assert result["capture_vs_second"]["labels"] == result["capture_vs_first"]["labels"] == 3
 
 
-@pytest.mark.parametrize(("key", "folder"), [("4", SET4), ("6", SET6), ("7", SET7), ("8", SET8)])
+@pytest.mark.parametrize(
+    ("key", "folder"), [(s.name, s.folder) for s in BLIND_SETS if s.second is not None]
+)
 def test_a_second_labelling_is_scored_against_the_first(key: str, folder: Path) -> None:
     first = _lines(folder / "labels.jsonl")
     second = _lines(folder / "second-labeller" / "labels.jsonl")

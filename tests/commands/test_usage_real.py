@@ -21,15 +21,10 @@ from context_memory.measure.bands import classify
 from context_memory.transcript.reader import scan_transcript
 from helpers.cli_run import run_main
 from helpers.paths import REPO
+from helpers.shipped import SETS, transcripts_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real-transcripts"
 REAL = sorted(FIXTURES.glob("*.jsonl.gz"))
-SECOND = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-2" / "transcripts"
-FOURTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-4" / "transcripts"
-FIFTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-5" / "transcripts"
-SIXTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-6" / "transcripts"
-SEVENTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-7" / "transcripts"
-EIGHTH = Path(__file__).resolve().parents[1] / "fixtures" / "decision-labels-8" / "transcripts"
 SKIPPED_TEXTS = (
     "[Request interrupted by user]",
     "[Request interrupted by user for tool use]",
@@ -225,30 +220,13 @@ def test_the_docs_give_the_client_versions_these_transcripts_record() -> None:
         for match in VERSION_RANGE.finditer(" ".join(path.read_text(encoding="utf-8").split()))
     ]
     assert len(written) >= 4
-    # The second label set (other users, tests/fixtures/decision-labels-2) has its own range.
-    second = sorted(
-        {v for path in SECOND.glob("*.jsonl.gz") for v in client_versions(path)}, key=release
-    )
-    # So has the fourth (whole sessions of more users, tests/fixtures/decision-labels-4).
-    fourth = sorted(
-        {v for path in FOURTH.glob("*.jsonl.gz") for v in client_versions(path)}, key=release
-    )
-    # And the fifth to the eighth (tests/fixtures/decision-labels-5 to -8).
-    fifth, sixth, seventh, eighth = (
-        sorted(
-            {v for path in folder.glob("*.jsonl.gz") for v in client_versions(path)}, key=release
+    # Each other label set (other users: set 2, the blind sets) has its own range.
+    known = {(every[0], every[-1])}
+    for label_set in SETS[1:]:
+        found = sorted(
+            {v for path in transcripts_of(label_set) for v in client_versions(path)}, key=release
         )
-        for folder in (FIFTH, SIXTH, SEVENTH, EIGHTH)
-    )
-    known = {
-        (every[0], every[-1]),
-        (second[0], second[-1]),
-        (fourth[0], fourth[-1]),
-        (fifth[0], fifth[-1]),
-        (sixth[0], sixth[-1]),
-        (seventh[0], seventh[-1]),
-        (eighth[0], eighth[-1]),
-    }
+        known.add((found[0], found[-1]))
     assert [place for place in written if place[1] not in known] == []
     sources = (FIXTURES / "SOURCES.md").read_text(encoding="utf-8")
     row = re.compile(r"^\| `([^`]+\.jsonl)` \|[^|]+\|[^|]+\|[^|]+\| ([^|]+) \|", re.MULTILINE)

@@ -30,7 +30,7 @@ from context_memory.memory.decisions import (
     make_record,
 )
 from context_memory.memory.handoff import render_handoff
-from helpers.paths import REPO
+from helpers.shipped import transcripts_of
 
 # Made-up keys in each published shape (none of them is a real credential).
 SHAPE_CASES = [
@@ -314,25 +314,7 @@ def test_readers_redact_a_record_written_before_the_rule(tmp_path: Path) -> None
 
 # --- every shared real transcript, captured for real ---------------------------------
 
-FIXTURES = REPO / "tests" / "fixtures"
-SHARED = sorted(
-    [
-        *(FIXTURES / "real-transcripts").glob("*.jsonl.gz"),
-        *(FIXTURES / "decision-labels-2" / "transcripts").glob("*.jsonl.gz"),
-        *(FIXTURES / "decision-labels-4" / "transcripts").glob("*.jsonl.gz"),
-        *(FIXTURES / "decision-labels-5" / "transcripts").glob("*.jsonl.gz"),
-        *(FIXTURES / "decision-labels-6" / "transcripts").glob("*.jsonl.gz"),
-        *(FIXTURES / "decision-labels-7" / "transcripts").glob("*.jsonl.gz"),
-        *(FIXTURES / "decision-labels-8" / "transcripts").glob("*.jsonl.gz"),
-    ]
-)
-
-
-def test_the_shared_transcripts_are_all_there() -> None:
-    # decision-labels/ labels the 16 daaain transcripts of real-transcripts/ (17 in all);
-    # decision-labels-2/ has 27 of its own; the blind session sets 4 to 8 have 19, 11, 5,
-    # 5 and 3.
-    assert len(SHARED) == 17 + 27 + 19 + 11 + 5 + 5 + 3
+SHARED = transcripts_of()  # every label set's (helpers/shipped.py)
 
 
 def _texts(record: dict[str, object]) -> list[str]:
