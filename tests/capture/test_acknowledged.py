@@ -197,7 +197,9 @@ def test_a_carried_unread_prompt_is_bounded() -> None:
 
 def acknowledged_turn(project: Path) -> Path:
     """A 2.1.332 turn: a prompt no rule reads, the reply opens "You're right"."""
-    reply = tr.assistant("msg_ack", tr.usage(), text="You're right, one image per service it is.")
+    reply = tr.assistant(
+        "msg_ack", tr.usage(), text="You're right, a single image for each service it is."
+    )
     rows = [tr.user(PROMPT), reply, *tr.bookkeeping(PROMPT)]
     return tr.write_transcript(project / f"{tr.SESSION}.jsonl", rows)
 

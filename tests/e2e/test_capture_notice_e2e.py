@@ -114,7 +114,7 @@ def test_ctx_capture_notice_off_silences_it(
     assert len(log.read_text(encoding="utf-8").splitlines()) == 1  # captured all the same
 
 
-ACKED = "one image per service, built from the repo root"
+ACKED = "a single image for each service, built from the repo root"
 
 
 def test_a_prompt_the_reply_acknowledges_is_captured_and_shown(
@@ -125,7 +125,7 @@ def test_a_prompt_the_reply_acknowledges_is_captured_and_shown(
 ) -> None:
     """A prompt no rule reads, answered "You're right, ...": the user's decision in their
     words, shown to the user as a Stop line and kept out of the next request."""
-    fake_api.enqueue_text("You're right, one image per service it is.")
+    fake_api.enqueue_text("You're right, a single image for each service it is.")
     result = run_claude(ACKED, extra_args=STREAM)
     log = run_claude.project_dir / ".working-state" / "decisions.jsonl"
     (record,) = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
