@@ -40,6 +40,7 @@ import json
 import random
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -180,10 +181,17 @@ def split_files(files: list[str], split: str, labels: list[dict[str, Any]]) -> l
     return ordered
 
 
-def _score_file(transcripts: Path, name: str, labels: list[dict[str, Any]]) -> dict[str, Any]:
+# What makes a transcript's records: capture (``capture_file``), or a baseline that shows the
+# ceiling of a way of reading (bench/capture_ceiling.py).
+Capture = Callable[[Path], tuple[list[dict[str, Any]], int]]
+
+
+def _score_file(
+    transcripts: Path, name: str, labels: list[dict[str, Any]], capture: Capture = capture_file
+) -> dict[str, Any]:
     """One transcript: which of its labels were found, its records and which matched."""
     mine = [label for label in labels if label["file"] == name]
-    items, prompts = capture_file(transcripts / name)
+    items, prompts = capture(transcripts / name)
     at = row_positions(transcripts / name)
     found = [False] * len(mine)
     near = [False] * len(mine)
@@ -332,9 +340,9 @@ def interval(per_file: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     return out
 
 
-def score_sets(sets: list[tuple[Path, Path]]) -> dict[str, Any]:
+def score_sets(sets: list[tuple[Path, Path]], capture: Capture = capture_file) -> dict[str, Any]:
     """The label sets: figures per group (fresh, held-out, dev, all; fresh only where a set
-    of it is given and present) and per repository."""
+    of it is given and present) and per repository, of the records ``capture`` makes."""
     per_file: list[dict[str, Any]] = []
     for labels_path, transcripts in sets:
         if labels_path in FRESH_LABELS and not labels_path.is_file():
@@ -342,7 +350,10 @@ def score_sets(sets: list[tuple[Path, Path]]) -> dict[str, Any]:
         labels, files = load_labels(labels_path)
         for name in files:
             per_file.append(
-                {**_score_file(transcripts, name, labels), "group": group_of(name, labels_path)}
+                {
+                    **_score_file(transcripts, name, labels, capture),
+                    "group": group_of(name, labels_path),
+                }
             )
     repos: dict[str, list[dict[str, Any]]] = {}
     for scored in per_file:

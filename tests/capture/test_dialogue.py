@@ -449,6 +449,12 @@ def test_a_prompt_that_opens_with_a_heading_is_the_users_brief_read_whole() -> N
     steps = "\n".join(f"Step {n} restarts the worker." for n in range(14))
     items = typed(f"# Plan review\n\n{steps}\n\n## Rules\nNever push to main directly.\n")
     assert [i["decision"] for i in items] == ["Never push to main directly."]
+    # a rule after a long fenced block is still read: the block is left out of what the
+    # patterns see, not of what the brief holds
+    dump = "\n".join(f"{n:05} worker restarted" for n in range(600))
+    assert len(dump) > 6000
+    items = typed(f"# Review\n\n```\n{dump}\n```\n\n## Rules\nNever push to main directly.\n")
+    assert [i["decision"] for i in items] == ["Never push to main directly."]
     # a one-line heading is read as its text
     items = typed("# always use pnpm")
     assert [(i["kind"], i["decision"], i["preferred"]) for i in items] == [

@@ -108,13 +108,13 @@ def is_brief(text: str) -> bool:
 
 
 def brief_part(text: str) -> str:
-    """The user's prose of a brief (``is_brief``), bounded: each heading's text as its own
-    line; fenced blocks, tables, rules and other paste lines left out instead of ending
-    the reading; a section whose heading names relayed text ("## Error output", "## Codex
-    review", as ``PASTE_INTRO`` reads a line that ends in a colon) left out whole."""
+    """The user's prose of a brief (``is_brief``), of all prompt_text keeps: heading texts as
+    lines; fenced blocks, tables and paste lines left out (rules after a long one stay within
+    MAX_SCAN) instead of ending the reading; a section whose heading names relayed text
+    ("## Error output", "## Codex review", as ``PASTE_INTRO`` reads) left out whole."""
     kept: list[str] = []
     fenced = relayed = False
-    for line in text[:MAX_SCAN].split("\n"):
+    for line in text[: MAX_SCAN * 4].split("\n"):
         if line.lstrip().startswith(_FENCE):
             fenced = not fenced
             continue
