@@ -16,7 +16,7 @@ from and how they were labelled): set 1 (tests/fixtures/decision-labels, 16 tran
 one user of one repository: the cue tables were first written on it), set 2
 (tests/fixtures/decision-labels-2: 27 transcripts of 19 repositories, several users and
 languages), and the whole sessions of more users labelled blind, one set per session that
-had them labelled (sets 4 to 8: tests/fixtures/decision-labels-<n>).
+had them labelled (sets 4 to 9: tests/fixtures/decision-labels-<n>).
 
 The **headline** groups are those nobody read while writing capture's rules: ``fresh``
 (a set labelled blind and scored once after the last rule change) and ``held-out`` (the

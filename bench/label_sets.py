@@ -70,6 +70,7 @@ SETS: tuple[LabelSet, ...] = (
     _blind(6, "held-out", 5),
     _blind(7, "held-out", 5),
     _blind(8, "held-out", 3),
+    _blind(9, "fresh", 5),
 )
 BY_NAME = {label_set.name: label_set for label_set in SETS}
 # The whole-session sets labelled blind (sets 4 on).

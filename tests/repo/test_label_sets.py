@@ -12,7 +12,7 @@ def test_every_label_sets_transcripts_are_there() -> None:
     for label_set in SETS:
         assert len(transcripts_of(label_set)) == label_set.files, label_set.name
         assert label_set.labels.is_file(), label_set.name
-    assert len(transcripts_of()) == sum(s.files for s in SETS) == 87
+    assert len(transcripts_of()) == sum(s.files for s in SETS) == 92
 
 
 def test_every_folder_of_labels_is_a_row_of_the_table() -> None:
@@ -20,8 +20,8 @@ def test_every_folder_of_labels_is_a_row_of_the_table() -> None:
         p.parent for p in (REPO / "tests" / "fixtures").glob("decision-labels*/labels.jsonl")
     }
     assert folders == {s.folder for s in SETS}
-    assert [s.name for s in SETS] == ["1", "2", "4", "5", "6", "7", "8"]
-    assert [s.name for s in BLIND_SETS] == ["4", "5", "6", "7", "8"]
+    assert [s.name for s in SETS] == ["1", "2", "4", "5", "6", "7", "8", "9"]
+    assert [s.name for s in BLIND_SETS] == ["4", "5", "6", "7", "8", "9"]
 
 
 def test_each_set_is_in_one_group_and_a_second_labelling_is_found() -> None:
