@@ -26,5 +26,5 @@ def test_every_folder_of_labels_is_a_row_of_the_table() -> None:
 
 def test_each_set_is_in_one_group_and_a_second_labelling_is_found() -> None:
     assert {s.group for s in SETS} <= {"dev", "split", "held-out", "fresh"}
-    assert [s.name for s in SETS if s.second is not None] == ["4", "6", "7", "8"]
+    assert [s.name for s in SETS if s.second is not None] == ["4", "6", "7", "8", "9"]
     assert BY_NAME["1"].transcripts.name == "real-transcripts"
