@@ -38,6 +38,7 @@ from context_memory.core.hookio import HookInput, HookInputError, as_hook_input,
 from context_memory.core.prompt_tables import CROSSED_MARK
 from context_memory.core.safe_text import clip, one_line, safe_block
 from context_memory.core.state import EXTRACT_FILE, relative_path, session_dir
+from context_memory.transcript import flushed
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -248,6 +249,7 @@ def capture_rows(
 
     if not capture_enabled():
         return [], []
+    written = hook.event != "Stop" or reply_written(hook)
     try:
         result = capture_session(state_dir, session, transcript, author=lambda: author_of(hook))
     except FileNotFoundError as exc:
@@ -258,6 +260,14 @@ def capture_rows(
     except Exception as exc:  # noqa: BLE001 - fail open: the engine reads untrusted rows
         log_line(state_dir, HOOK_NAME, session, f"capture skipped: {type(exc).__name__}: {exc}")
         return [], []
+    if not written:  # logged after capture, which makes the state folder of a new project
+        log_line(
+            state_dir,
+            HOOK_NAME,
+            session,
+            f"the transcript did not hold the last reply after {flushed.WAIT_SECONDS:g} s: "
+            "captured what was written, the rest at the next Stop",
+        )
     if result.added or result.superseded or result.dropped:
         refresh_digest(state_dir, session)
     if result.skipped_bytes:
@@ -269,6 +279,13 @@ def capture_rows(
             "bytes skipped)",
         )
     return result.added, result.dropped
+
+
+def reply_written(hook: HookInput) -> bool:
+    """Whether the transcript holds the reply the Stop payload names, after waiting a
+    bounded time for the client to write it (its flush before the hook is bounded too:
+    transcript/flushed.py)."""
+    return flushed.wait_for_reply(str(hook.transcript_path), hook.get("last_assistant_message"))
 
 
 def capture_notice(added: list[dict[str, Any]], dropped: list[dict[str, Any]]) -> str | None:
