@@ -13,7 +13,7 @@ import re
 import shutil
 import signal
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,6 +99,25 @@ def ctx_decide(venv: Path, project: Path, session: str, *args: str, **env: str) 
     result = run_command(venv, "ctx-decide", *args, cwd=project, env=environ)
     assert result.returncode == 0, result.stderr
     return result.stdout
+
+
+def edit_settings(home: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    """Change, in place, the ``~/.claude/settings.json`` that ./install wrote into the
+    throwaway HOME ``home`` (a permission rule, a setting, one more hook)."""
+    path = home / ".claude" / "settings.json"
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    change(settings)
+    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+
+
+def allow(home: Path, *rules: str) -> None:
+    """Permission rules the user allowed (``"Bash(npm install:*)"``): those calls run
+    without the prompt."""
+
+    def add(settings: dict[str, Any]) -> None:
+        settings.setdefault("permissions", {}).setdefault("allow", []).extend(rules)
+
+    edit_settings(home, add)
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

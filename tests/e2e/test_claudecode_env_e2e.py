@@ -17,17 +17,10 @@ import pytest
 
 from helpers.cli_run import run_program
 
-from .conftest import ClaudeRunner
+from .conftest import ClaudeRunner, allow
 from .fake_api import FakeMessagesApi, ScriptedTurn, bash_turn, result_text, tool_result
 
 pytestmark = pytest.mark.client
-
-
-def allow(home: Path, *rules: str) -> None:
-    settings_path = home / ".claude" / "settings.json"
-    settings = json.loads(settings_path.read_text())
-    settings.setdefault("permissions", {}).setdefault("allow", []).extend(rules)
-    settings_path.write_text(json.dumps(settings, indent=2))
 
 
 def env_names(output: str) -> dict[str, str]:

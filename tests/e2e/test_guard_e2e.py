@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ClaudeRunner
+from .conftest import ClaudeRunner, allow
 from .fake_api import (
     FakeMessagesApi,
     ScriptedTurn,
@@ -42,13 +42,6 @@ def fake_npm(tmp_path: Path) -> tuple[Path, Path]:
     return folder, calls
 
 
-def allow_npm_install(home: Path) -> None:
-    settings_path = home / ".claude" / "settings.json"
-    settings = json.loads(settings_path.read_text())
-    settings.setdefault("permissions", {}).setdefault("allow", []).append("Bash(npm install:*)")
-    settings_path.write_text(json.dumps(settings, indent=2))
-
-
 def test_the_guard_stops_a_package_the_user_ruled_out(
     installed_home: Path,
     run_claude: ClaudeRunner,
@@ -57,7 +50,7 @@ def test_the_guard_stops_a_package_the_user_ruled_out(
     fake_npm: tuple[Path, Path],
 ) -> None:
     folder, calls = fake_npm
-    allow_npm_install(installed_home)
+    allow(installed_home, "Bash(npm install:*)")
     (project_dir / ".git").mkdir()
     env = {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}
 

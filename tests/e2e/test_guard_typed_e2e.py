@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ClaudeRunner, run_command
+from .conftest import ClaudeRunner, allow, run_command
 from .fake_api import FakeMessagesApi, ScriptedTurn, result_text, tool_result, tool_use_block
 
 pytestmark = pytest.mark.client
@@ -54,13 +54,6 @@ def fake_programs(folder: Path, calls: Path, *names: str) -> None:
             f'#!/bin/sh\nprintf "%s %s\\n" "{name}" "$*" >> "{calls}"\necho "done: {name}"\n'
         )
         program.chmod(0o755)
-
-
-def allow(home: Path, *rules: str) -> None:
-    settings_path = home / ".claude" / "settings.json"
-    settings = json.loads(settings_path.read_text())
-    settings.setdefault("permissions", {}).setdefault("allow", []).extend(rules)
-    settings_path.write_text(json.dumps(settings, indent=2))
 
 
 def answer_as_rejected(transcript: Path, tool_id: str, reason: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ClaudeRunner, ctx_decide
+from .conftest import ClaudeRunner, ctx_decide, edit_settings
 from .fake_api import FakeMessagesApi, texts_of
 
 pytestmark = pytest.mark.client
@@ -113,10 +113,7 @@ def test_nothing_is_written_where_auto_memory_is_off(
     run_claude: ClaudeRunner,
     fake_api: FakeMessagesApi,
 ) -> None:
-    settings_path = installed_home / ".claude" / "settings.json"
-    settings = json.loads(settings_path.read_text(encoding="utf-8"))
-    settings["autoMemoryEnabled"] = False
-    settings_path.write_text(json.dumps(settings, indent=2), encoding="utf-8")
+    edit_settings(installed_home, lambda settings: settings.update(autoMemoryEnabled=False))
     fake_api.enqueue_text("Understood.")
     run_claude(PROMPT)
     assert [r["kind"] for r in records(run_claude.project_dir)] == ["constraint"]

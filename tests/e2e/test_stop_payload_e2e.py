@@ -14,7 +14,7 @@ import pytest
 
 from context_memory.transcript.flushed import tail_holds, wait_for_reply
 
-from .conftest import ClaudeRunner
+from .conftest import ClaudeRunner, edit_settings
 from .fake_api import FakeMessagesApi
 
 pytestmark = pytest.mark.client
@@ -29,11 +29,10 @@ def test_the_stop_payload_names_the_reply_the_transcript_holds(
 ) -> None:
     project = run_claude.project_dir
     recorded = project / "stop-payload.json"
-    settings_path = installed_home / ".claude" / "settings.json"
-    settings = json.loads(settings_path.read_text(encoding="utf-8"))
     recorder = {"type": "command", "command": f"cat > {shlex.quote(str(recorded))}"}
-    settings["hooks"]["Stop"].append({"hooks": [recorder]})
-    settings_path.write_text(json.dumps(settings), encoding="utf-8")
+    edit_settings(
+        installed_home, lambda settings: settings["hooks"]["Stop"].append({"hooks": [recorder]})
+    )
 
     fake_api.enqueue_text(REPLY)
     run_claude("use SQLite for the cache, not JSON files")
